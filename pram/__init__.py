@@ -1,0 +1,57 @@
+"""pram: a PRAM simulator with exact conflict reports and work/depth accounting.
+
+The machine (:class:`Machine`) runs programs (generators of :class:`Step`) synchronously under
+an access model, flags every forbidden concurrent access, and counts time, work and the rest
+while the program runs. Nothing here knows about particular algorithms or about rendering.
+"""
+
+from pram.bounds import Check, Formula, check
+from pram.cost import Cost, PhaseCost
+from pram.errors import (
+    AddressError,
+    ConflictError,
+    InputError,
+    PRAMError,
+    StepError,
+    UndefinedReadError,
+)
+from pram.machine import MAX_ACCESSES, Machine
+from pram.memory import Array, Flags, Words
+from pram.models import MODELS, Model, model
+from pram.step import Bundle, Program, Read, Step, Values, Write, iota, parallel, parallel_all, phase
+from pram.violations import Kind, UndefinedRead, Violation
+
+__all__ = [
+    "MAX_ACCESSES",
+    "MODELS",
+    "AddressError",
+    "Array",
+    "Bundle",
+    "Check",
+    "ConflictError",
+    "Cost",
+    "Flags",
+    "Formula",
+    "InputError",
+    "Kind",
+    "Machine",
+    "Model",
+    "PRAMError",
+    "PhaseCost",
+    "Program",
+    "Read",
+    "Step",
+    "StepError",
+    "UndefinedRead",
+    "UndefinedReadError",
+    "Values",
+    "Violation",
+    "Words",
+    "Write",
+    "check",
+    "iota",
+    "model",
+    "parallel",
+    "parallel_all",
+    "phase",
+]

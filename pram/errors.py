@@ -1,0 +1,58 @@
+"""The machine's exceptions: each names the rule, who broke it, what and when.
+
+Every class also subclasses the matching builtin, so ``except IndexError`` still catches an
+out-of-range access, and carries its subject as attributes for programs that inspect it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pram.violations import Violation
+
+
+class PRAMError(Exception):
+    """Base class of everything the machine raises."""
+
+
+class InputError(PRAMError, ValueError):
+    """A value passed to the public API is not acceptable; the message names it and the fix."""
+
+
+class StepError(PRAMError, ValueError):
+    """A program asked for a step the machine cannot execute (malformed or too many accesses)."""
+
+    def __init__(self, message: str, step: int) -> None:
+        super().__init__(message)
+        self.step = step
+
+
+class AddressError(PRAMError, IndexError):
+    """A processor accessed a cell outside its array."""
+
+    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
+        super().__init__(message)
+        self.step = step
+        self.array = array
+        self.index = index
+        self.processor = processor
+
+
+class UndefinedReadError(PRAMError, LookupError):
+    """A processor read a cell that was allocated without a value and never written."""
+
+    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
+        super().__init__(message)
+        self.step = step
+        self.array = array
+        self.index = index
+        self.processor = processor
+
+
+class ConflictError(PRAMError):
+    """A step broke the access model's exclusivity rule (raised in ``mode="raise"``)."""
+
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(violation.message)
+        self.violation = violation

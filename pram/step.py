@@ -1,0 +1,136 @@
+"""Programs and their steps.
+
+A PRAM program is a generator that yields one :class:`Step` per synchronous step and receives
+the values its reads returned. Parallel branches (:func:`parallel`) share global steps; phases
+(:func:`phase`) label the steps of a sub-program for the per-phase accounting.
+
+>>> import numpy as np
+>>> def swap_halves(m, a):
+...     pid = m.processors(2)
+...     x, = yield Step(pid, reads=[Read(a, pid)])
+...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable
+from typing import Any, TypeAlias, TypeVar
+
+import attrs
+import numpy as np
+
+from pram.memory import Array, Flags, Words
+
+T = TypeVar("T")
+
+#: What one step's reads return: one array per :class:`Read`, aligned with the processors.
+Values: TypeAlias = tuple[Words, ...]
+
+
+@attrs.frozen(slots=True)
+class Read:
+    """Each processor of the step reads ``array[index[i]]`` (only where ``where[i]`` holds)."""
+
+    array: Array
+    index: Words
+    where: Flags | None = None
+
+
+@attrs.frozen(slots=True)
+class Write:
+    """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``."""
+
+    array: Array
+    index: Words
+    value: Words | int
+    where: Flags | None = None
+
+
+@attrs.frozen(slots=True)
+class Step:
+    """One synchronous step: the active ``processors`` and what each reads and writes.
+
+    The i-th entry of every index, value and ``where`` array belongs to ``processors[i]``. A
+    processor makes at most one access per :class:`Read` or :class:`Write`, so the number of
+    them bounds what one processor does in a step. ``phase`` is set by :func:`phase`.
+    """
+
+    processors: Words
+    reads: tuple[Read, ...] | list[Read] = ()
+    writes: tuple[Write, ...] | list[Write] = ()
+    phase: str = ""
+
+
+@attrs.frozen(slots=True)
+class Bundle:
+    """The steps that parallel branches take in one global step."""
+
+    steps: tuple[Step, ...]
+
+
+#: A PRAM program: yields steps (or bundles of them), receives read values, returns a result.
+Program: TypeAlias = Generator["Step | Bundle", Any, T]
+
+
+def phase(label: str, program: Program[T]) -> Program[T]:
+    """Run ``program`` with its steps labelled ``label`` (nested labels join with ``/``)."""
+    try:
+        request = next(program)
+        while True:
+            if isinstance(request, Step):
+                request = _labelled(label, request)
+            else:
+                request = Bundle(tuple(_labelled(label, s) for s in request.steps))
+            request = program.send((yield request))
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+
+
+def _labelled(label: str, step: Step) -> Step:
+    path = f"{label}/{step.phase}" if step.phase else label
+    return Step(step.processors, step.reads, step.writes, path)
+
+
+def parallel(*programs: Program[Any]) -> Program[list[Any]]:
+    """Run ``programs`` side by side: step t of each branch is part of global step t.
+
+    A branch that finishes early stops contributing. Returns the branches' results in order.
+    """
+    return (yield from parallel_all(programs))
+
+
+def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
+    """:func:`parallel` over an iterable of programs."""
+    branches = list(programs)
+    results: list[Any] = [None] * len(branches)
+    requests: dict[int, Step | Bundle] = {}
+    for b, branch in enumerate(branches):
+        try:
+            requests[b] = next(branch)
+        except StopIteration as stop:
+            results[b] = stop.value
+    while requests:
+        steps: list[Step] = []
+        spans: list[tuple[int, int, bool]] = []
+        for b, request in requests.items():
+            start = len(steps)
+            if isinstance(request, Step):
+                steps.append(request)
+            else:
+                steps.extend(request.steps)
+            spans.append((b, start, isinstance(request, Step)))
+        answers: list[Values] = yield Bundle(tuple(steps))
+        for i, (b, start, single) in enumerate(spans):
+            end = spans[i + 1][1] if i + 1 < len(spans) else len(steps)
+            reply = answers[start] if single else answers[start:end]
+            try:
+                requests[b] = branches[b].send(reply)
+            except StopIteration as stop:
+                results[b] = stop.value
+                del requests[b]
+    return results
+
+
+def iota(n: int) -> Words:
+    """``0, 1, ..., n-1``: each processor's rank within its group (O(1) per processor)."""
+    return np.arange(n, dtype=np.int64)

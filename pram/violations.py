@@ -1,0 +1,84 @@
+"""Records of what went wrong in a run: model violations and undefined reads."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import attrs
+
+
+class Kind(Enum):
+    """Which two kinds of access met at one cell in one step."""
+
+    READ_READ = "read/read"
+    WRITE_WRITE = "write/write"
+    READ_WRITE = "read/write"
+
+
+def list_processors(ids: tuple[int, ...], limit: int = 6) -> str:
+    """``"3 and 9"``, ``"3, 9 and 12"``, or the first few and a count when there are many."""
+    if len(ids) == 1:
+        return str(ids[0])
+    if len(ids) <= limit:
+        return ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
+    return ", ".join(map(str, ids[:limit])) + f", ... ({len(ids)} in all)"
+
+
+@attrs.frozen
+class Violation:
+    """Two or more processors touched one cell in one step in a way the model forbids.
+
+    ``processors`` are all the processor ids involved, ascending; ``values`` are the values
+    written (CRCW common only, aligned with the writers in ``processors``).
+    """
+
+    model: str
+    kind: Kind
+    step: int
+    phase: str
+    array: str
+    index: int
+    processors: tuple[int, ...]
+    values: tuple[int, ...] = ()
+
+    @property
+    def message(self) -> str:
+        who = list_processors(self.processors)
+        cell = f"{self.array}[{self.index}]"
+        when = f"in step {self.step} (phase {self.phase!r})" if self.phase else f"in step {self.step}"
+        if self.kind is Kind.READ_READ:
+            return f"{self.model} forbids concurrent reads: processors {who} read {cell} {when}"
+        if self.kind is Kind.READ_WRITE:
+            return (
+                f"{self.model} forbids reading and writing one cell: processors {who} "
+                f"read and write {cell} {when}"
+            )
+        if self.values:
+            written = list_processors(self.values)
+            return (
+                f"{self.model} forbids disagreeing writes: processors {who} "
+                f"write {written} to {cell} {when}"
+            )
+        return f"{self.model} forbids concurrent writes: processors {who} write {cell} {when}"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@attrs.frozen
+class UndefinedRead:
+    """A read of a cell that was allocated without a value and not yet written."""
+
+    step: int
+    phase: str
+    array: str
+    index: int
+    processor: int
+
+    @property
+    def message(self) -> str:
+        when = f"in step {self.step} (phase {self.phase!r})" if self.phase else f"in step {self.step}"
+        return (
+            f"undefined read: processor {self.processor} read {self.array}[{self.index}] {when} "
+            "before anything was written there; give the array initial values or write it first"
+        )

@@ -1,0 +1,1 @@
+"""What people see: the ``pram`` command line, rich reports, progress bars, plots and exports."""
