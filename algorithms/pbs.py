@@ -1,0 +1,540 @@
+"""Algorithm 10, ``pbs-key-values``: parallel binary search after Akl and Meijer (1990), on EREW.
+
+Given sorted queries ``q[0..n-1]`` and sorted keys ``k[0..m-1]``, every query learns eq. (12),
+``C[i] = min{j : q[i] <= k[j]}`` or ``m`` (that is, ``bisect_left``), together with its
+candidate key ``k[C[i]]`` and that key's payload, in time O(log n log m) and work O(n log m).
+
+The recursion of the paper runs level-synchronously: level t handles every live call of that
+level in the same global steps, one processor per call (the processor of the call's median
+query), and one call of :func:`search_blocks` runs many independent instances at once. The
+spec's EREW hazards and their fixes (shared/spec/algorithms.md, section 3):
+
+1. a parent's processor writes a private record ``(lo, hi, alive, sentinel payload)`` into the
+   cells of each child (indexed by the child's median query), so siblings never read a shared z;
+2. a dead half is answered by passing a dead record down the recursion (its default answer is
+   its ``lo``), one write per child, never by many processors reading one x;
+3. every call carries its right sentinel ``k[hi]`` (and its payload) in its own cells, so a
+   query whose answer is the sentinel copies it from there, not from a key cell other queries
+   may read; each query then tests ``k[C[i]] == q[i]`` on its own copy.
+
+The live calls of one level have disjoint key ranges (the two children of a call split its range
+at z), so all binary-search probes of a level are exclusive reads. Tokens are only compared and
+copied through the :class:`~algorithms.keys.Keys` seam; indices, bounds and payloads are words.
+
+The call tree over the queries is fixed by the sizes alone (the median of ``q[s..t]`` is
+``floor((s + t) / 2)``), so each processor knows its call's query range ``[s, t]`` and its
+instance's key range by index arithmetic; only the data-dependent part of a call, its key
+bounds, travels through memory.
+
+>>> import numpy as np
+>>> from pram import Machine
+>>> m = Machine("erew")
+>>> search(m, np.array([1, 4, 9]), np.array([2, 4, 6])).tolist(), m.violations
+([0, 1, 3], [])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from algorithms.keys import Keys, WordKeys
+from pram import (
+    Array,
+    Flags,
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Step,
+    Words,
+    Write,
+    iota,
+    parallel,
+    phase,
+)
+
+#: The payload (and index) recorded for "no key": eq. (12) answered m.
+NONE = -1
+
+
+@attrs.frozen
+class Found:
+    """What :func:`search_blocks` leaves in memory, one cell per query cell.
+
+    ``index[r]`` is eq. (12) for query r within its instance (0 .. key count); ``key[r]`` holds a
+    copy of the candidate key ``K[k_start + index[r]]`` when ``index[r]`` is below the key count
+    (undefined otherwise); ``payload[r]`` the candidate's payload or -1; ``match[r]`` is 1 when
+    the candidate exists and equals the query, else 0.
+    """
+
+    index: Array
+    key: Array
+    payload: Array
+    match: Array
+
+
+@attrs.frozen
+class Retrieved:
+    """Host-side copy of a single search: eq. (12) and, per query, the candidate and a match bit.
+
+    Where ``index[i] == m`` (no key is at least the query) ``key[i]`` and ``payload[i]`` are -1.
+    """
+
+    index: Words
+    key: Words
+    payload: Words
+    match: Words
+
+
+# ---- the PRAM program ------------------------------------------------------------------------
+
+
+def search_blocks(
+    m: Machine,
+    keys: Keys,
+    queries: Array,
+    key_array: Array,
+    payload: Array | None = None,
+    *,
+    q_start: Any,
+    q_count: Any,
+    k_start: Any,
+    k_count: Any,
+    name: str = "pbs",
+) -> Program[Found]:
+    """Run Algorithm 10 on many instances at once: instance b searches its queries
+    ``queries[q_start[b] : q_start[b] + q_count[b]]`` among its keys
+    ``key_array[k_start[b] : k_start[b] + k_count[b]]`` (each sorted ascending).
+
+    The instances' query ranges must be disjoint, and so must their key ranges (otherwise their
+    probes meet and the machine flags it). ``payload`` (words, one per key cell; by default the
+    key's cell index) is carried to each query with its candidate key. Arrays are allocated
+    under ``name`` and steps are labelled ``name/level t``. Time O(log n log m) for the largest
+    instance, work O(n log m) summed over instances.
+    """
+    blocks = _blocks(queries, key_array, q_start, q_count, k_start, k_count)
+    qs, qc, ks, kc = blocks
+    if payload is None:
+        payload = m.array(f"{name}.payload", values=iota(key_array.size))
+    elif payload.size != key_array.size:
+        raise InputError(
+            f"payload must have one cell per key cell (got {payload.size} cells for "
+            f"{key_array.size} keys)"
+        )
+    n = queries.size
+    found = Found(
+        index=m.array(f"{name}.index", size=n),
+        key=keys.allocate(m, f"{name}.key", n),
+        payload=m.array(f"{name}.found payload", size=n),
+        match=m.array(f"{name}.match", size=n),
+    )
+    records = _Records(
+        lo=m.array(f"{name}.lo", size=n),
+        hi=m.array(f"{name}.hi", size=n),
+        alive=m.array(f"{name}.alive", size=n),
+        sentinel_payload=m.array(f"{name}.sentinel payload", size=n),
+        sentinel=keys.allocate(m, f"{name}.sentinel", n),
+    )
+    pid = m.processors(n)
+    depth = _widest(qc)  # ceil(log2(n + 1)) levels for the largest instance
+    probes = _widest(kc)  # ceil(log2(m + 1)) probes close any key range [lo, hi)
+    # Level 0: the root call of every instance with queries, its record in registers.
+    root = qc > 0
+    calls = _Calls(
+        s=qs[root],
+        t=qs[root] + qc[root] - 1,
+        base=ks[root],
+        end=ks[root] + kc[root],
+    )
+    context = _Context(m, keys, queries, key_array, payload, found, records, pid, probes)
+    return (yield from phase(name, _levels(context, calls, depth)))
+
+
+@attrs.frozen
+class _Records:
+    """Per-call cells, indexed by the call's median query: written by the parent's processor."""
+
+    lo: Array
+    hi: Array
+    alive: Array
+    sentinel_payload: Array
+    sentinel: Array
+
+
+@attrs.frozen
+class _Calls:
+    """The live calls of one level, one entry per call (registers of the calls' processors)."""
+
+    s: Words  # first query of the call
+    t: Words  # last query of the call
+    base: Words  # first key of the instance (answers are relative to it)
+    end: Words  # one past the instance's last key: k[end] is "no key"
+
+
+@attrs.frozen
+class _Context:
+    m: Machine
+    keys: Keys
+    queries: Array
+    key_array: Array
+    payload: Array
+    found: Found
+    records: _Records
+    pid: Words
+    probes: int
+
+
+def _levels(c: _Context, calls: _Calls, depth: int) -> Program[Found]:
+    medians: list[Words] = []
+    with_key: list[Flags] = []
+    for level in range(depth):
+        calls, mid, has_key = yield from phase(f"level {level}", _level(c, calls, first=level == 0))
+        medians.append(mid)
+        with_key.append(has_key)
+    # Every query was the median of one call: it tests K[C[r]] == Q[r] on its own copy.
+    if medians:
+        mid = np.concatenate(medians)
+        yield from phase("match", _match(c, c.pid[mid], mid, np.concatenate(with_key)))
+    return c.found
+
+
+def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, Words, Flags]]:
+    """One level of the recursion: every call of the level, each on its own processor."""
+    r = c.records
+    mid = (calls.s + calls.t) // 2  # line 4: the median query of each call
+    p = c.pid[mid]
+    if first:
+        lo, hi = calls.base, calls.end  # the root searches its whole key range
+        alive = (hi > lo).astype(np.int64)
+        sentinel_payload = np.full(len(p), NONE, dtype=np.int64)
+    else:
+        lo, hi, alive, sentinel_payload = yield Step(
+            p,
+            reads=(
+                Read(r.lo, mid),
+                Read(r.hi, mid),
+                Read(r.alive, mid),
+                Read(r.sentinel_payload, mid),
+            ),
+        )
+    # lines 6-17: z = the smallest index in [lo, hi] with q[mid] <= k[z] (hi: the sentinel).
+    # z == lo is line 6 (l_x = 1: the left half is dead), z == hi is line 11 (g_y = 1: the
+    # right half is dead); a dead call has lo == hi and answers lo, its default.
+    z = yield from _bisect(c, p, mid, lo, np.where(alive == 1, hi, lo))
+    in_range = z < hi  # the candidate k[z] lies in this call's own key range
+    at_sentinel = ~in_range & (hi < calls.end)  # the candidate is the carried sentinel k[hi]
+    has_key = z < calls.end
+    # The candidate key and payload of the median query, copied without a shared read.
+    chosen = yield from parallel(
+        c.keys.copy(c.m, p[in_range], c.key_array, z[in_range], c.found.key, mid[in_range]),
+        c.keys.copy(
+            c.m, p[at_sentinel], r.sentinel, mid[at_sentinel], c.found.key, mid[at_sentinel]
+        ),
+        _answer(c, p, mid, z, calls.base, in_range, sentinel_payload),
+    )
+    payload: Words = chosen[2]
+    # lines 19-20 (and 9, 14): the children's records, one private cell each (hazards 1, 2).
+    has_left = mid > calls.s
+    has_right = mid < calls.t
+    left = (calls.s + mid - 1) // 2
+    right = (mid + 1 + calls.t) // 2
+    to_left = has_left & has_key  # the left child's sentinel is this call's candidate k[z]
+    to_right = has_right & (hi < calls.end)  # the right child's sentinel is this call's k[hi]
+    yield from parallel(
+        _records(c, p, lo, hi, z, sentinel_payload, payload, has_left, has_right, left, right),
+        c.keys.copy(c.m, p[to_left], c.found.key, mid[to_left], r.sentinel, left[to_left]),
+        c.keys.copy(c.m, p[to_right], r.sentinel, mid[to_right], r.sentinel, right[to_right]),
+    )
+    children = _Calls(
+        s=np.concatenate([calls.s[has_left], mid[has_right] + 1]),
+        t=np.concatenate([mid[has_left] - 1, calls.t[has_right]]),
+        base=np.concatenate([calls.base[has_left], calls.base[has_right]]),
+        end=np.concatenate([calls.end[has_left], calls.end[has_right]]),
+    )
+    return children, mid, has_key
+
+
+def _bisect(c: _Context, p: Words, mid: Words, lo: Words, hi: Words) -> Program[Words]:
+    """Each call's binary search over its own keys ``k[lo..hi-1]``: ``c.probes`` probe steps.
+
+    Calls of one level have disjoint ranges, so the probes of a step read distinct cells.
+    """
+    first, last = lo.copy(), hi.copy()
+    for _ in range(c.probes):
+        open_ = first < last
+        probe = (first + last) // 2
+        less, equal = yield from c.keys.compare(
+            c.m, p[open_], c.queries, mid[open_], c.key_array, probe[open_]
+        )
+        at_most: Flags = np.zeros(len(p), dtype=np.bool_)
+        at_most[open_] = less | equal  # q[mid] <= k[probe]
+        last = np.where(open_ & at_most, probe, last)
+        first = np.where(open_ & ~at_most, probe + 1, first)
+    return first
+
+
+def _answer(
+    c: _Context,
+    p: Words,
+    mid: Words,
+    z: Words,
+    base: Words,
+    in_range: Flags,
+    sentinel_payload: Words,
+) -> Program[Words]:
+    """Write C[mid] (eq. 12, relative to the instance) and the candidate's payload."""
+    (read,) = yield Step(p[in_range], reads=(Read(c.payload, z[in_range]),))
+    payload = sentinel_payload.copy()  # k[hi]'s payload, or -1 when k[hi] is "no key"
+    payload[in_range] = read
+    yield Step(
+        p,
+        writes=(Write(c.found.index, mid, z - base), Write(c.found.payload, mid, payload)),
+    )
+    return payload
+
+
+def _records(
+    c: _Context,
+    p: Words,
+    lo: Words,
+    hi: Words,
+    z: Words,
+    sentinel_payload: Words,
+    payload: Words,
+    has_left: Flags,
+    has_right: Flags,
+    left: Words,
+    right: Words,
+) -> Program[None]:
+    """One step: each parent writes the record of each child it has.
+
+    Left child: keys [lo, z), sentinel k[z]; right child: keys [z, hi), sentinel k[hi]. A child
+    with an empty key range is dead (alive = 0) and answers its lo: the parent's x or y + 1.
+    """
+    r = c.records
+    acting = has_left | has_right
+    p, lo, hi, z = p[acting], lo[acting], hi[acting], z[acting]
+    has_left, has_right, left, right = (
+        has_left[acting],
+        has_right[acting],
+        left[acting],
+        right[acting],
+    )
+    yield Step(
+        p,
+        writes=(
+            Write(r.lo, left, lo, where=has_left),
+            Write(r.hi, left, z, where=has_left),
+            Write(r.alive, left, (z > lo).astype(np.int64), where=has_left),
+            Write(r.sentinel_payload, left, payload[acting], where=has_left),
+            Write(r.lo, right, z, where=has_right),
+            Write(r.hi, right, hi, where=has_right),
+            Write(r.alive, right, (hi > z).astype(np.int64), where=has_right),
+            Write(r.sentinel_payload, right, sentinel_payload[acting], where=has_right),
+        ),
+    )
+
+
+def _match(c: _Context, p: Words, mid: Words, has_key: Flags) -> Program[None]:
+    """Each median writes whether its candidate exists and equals its query."""
+    _, equal = yield from c.keys.compare(
+        c.m, p[has_key], c.queries, mid[has_key], c.found.key, mid[has_key]
+    )
+    match = np.zeros(len(p), dtype=np.int64)
+    match[has_key] = equal
+    yield Step(p, writes=(Write(c.found.match, mid, match),))
+
+
+# ---- the negative control --------------------------------------------------------------------
+
+
+def naive_blocks(
+    m: Machine, keys: Keys, queries: Array, key_array: Array, *, name: str = "pbs-naive"
+) -> Program[Array]:
+    """Every query binary-searches the whole key array at once: CREW, not EREW (hazard 4).
+
+    In the first probe step all queries read the middle key, so an EREW machine flags it while
+    a CREW machine runs it clean. Answers eq. (12) like :func:`search_blocks`, for one instance.
+    """
+    n, size = queries.size, key_array.size
+    index = m.array(f"{name}.index", size=n)
+    pid = m.processors(n)
+    query = iota(n)
+
+    def program() -> Program[Array]:
+        first = np.zeros(n, dtype=np.int64)
+        last = np.full(n, size, dtype=np.int64)
+        for probe_step in range(size.bit_length()):
+            open_ = first < last
+            probe = (first + last) // 2
+            less, equal = yield from phase(
+                f"probe {probe_step}",
+                keys.compare(m, pid[open_], queries, query[open_], key_array, probe[open_]),
+            )
+            at_most: Flags = np.zeros(n, dtype=np.bool_)
+            at_most[open_] = less | equal
+            last = np.where(open_ & at_most, probe, last)
+            first = np.where(open_ & ~at_most, probe + 1, first)
+        yield Step(pid, writes=(Write(index, query, first),))
+        return index
+
+    return (yield from phase(name, program()))
+
+
+# ---- host side: one instance, validated ------------------------------------------------------
+
+
+def search(
+    m: Machine, queries: Any, keys: Any, keys_repr: Keys | None = None, *, name: str = "pbs"
+) -> Words:
+    """Eq. (12) for sorted ``queries`` among sorted ``keys``, computed by Algorithm 10 on ``m``.
+
+    The answers equal ``numpy.searchsorted(keys, queries, side="left")``; ``m`` keeps the ledger
+    and any violations. ``keys_repr`` chooses how tokens are stored (word keys by default).
+    """
+    return retrieve(m, queries, keys, keys_repr=keys_repr, name=name).index
+
+
+def retrieve(
+    m: Machine,
+    queries: Any,
+    keys: Any,
+    payload: Any = None,
+    keys_repr: Keys | None = None,
+    *,
+    name: str = "pbs",
+) -> Retrieved:
+    """:func:`search`, also returning each query's candidate key, its payload and a match bit.
+
+    ``payload`` holds one integer per key (by default the key's index).
+    """
+    repr_ = WordKeys() if keys_repr is None else keys_repr
+    q = _sorted_tokens(queries, "queries")
+    k = _sorted_tokens(keys, "keys")
+    pay = None if payload is None else _integers(payload, "payload")
+    if pay is not None and len(pay) != len(k):
+        raise InputError(
+            f"payload must have one entry per key (got {len(pay)} entries for {len(k)} keys)"
+        )
+    query_array = repr_.store(m, f"{name}.queries", q)
+    key_array = repr_.store(m, f"{name}.keys", k)
+    pay_array = None if pay is None else m.array(f"{name}.given payload", values=pay)
+    zero = np.zeros(1, dtype=np.int64)
+    found = m.run(
+        search_blocks(
+            m,
+            repr_,
+            query_array,
+            key_array,
+            pay_array,
+            q_start=zero,
+            q_count=np.array([len(q)]),
+            k_start=zero,
+            k_count=np.array([len(k)]),
+            name=name,
+        )
+    )
+    index = found.index.to_numpy()
+    has_key = index < len(k)
+    key = np.full(len(q), NONE, dtype=np.int64)
+    key[has_key] = repr_.load(found.key)[has_key]  # host output: the copies pbs made
+    return Retrieved(index, key, found.payload.to_numpy(), found.match.to_numpy())
+
+
+def naive_search(
+    m: Machine, queries: Any, keys: Any, keys_repr: Keys | None = None, *, name: str = "pbs-naive"
+) -> Words:
+    """Eq. (12) by the naive CREW search (:func:`naive_blocks`): the EREW negative control."""
+    repr_ = WordKeys() if keys_repr is None else keys_repr
+    q = _sorted_tokens(queries, "queries")
+    k = _sorted_tokens(keys, "keys")
+    query_array = repr_.store(m, f"{name}.queries", q)
+    key_array = repr_.store(m, f"{name}.keys", k)
+    return m.run(naive_blocks(m, repr_, query_array, key_array, name=name)).to_numpy()
+
+
+# ---- validation at the boundary --------------------------------------------------------------
+
+
+def _integers(values: Any, what: str) -> Words:
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise InputError(f"{what} must be one-dimensional (got shape {array.shape})")
+    if array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and array.size == 0):
+        raise InputError(f"{what} must be integers (got dtype {array.dtype})")
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
+        for i, value in enumerate(array.tolist()):
+            if value > np.iinfo(np.int64).max:
+                raise InputError(f"{what} must fit in int64 (got {what}[{i}] = {value})")
+    return np.array(array, dtype=np.int64)
+
+
+def _sorted_tokens(values: Any, what: str) -> Words:
+    array = _integers(values, what)
+    items = array.tolist()
+    for i in range(1, len(items)):
+        if items[i - 1] > items[i]:
+            raise InputError(
+                f"{what} must be sorted ascending (got {what}[{i - 1}] = {items[i - 1]} > "
+                f"{what}[{i}] = {items[i]}); sort them first"
+            )
+    return array
+
+
+def _blocks(
+    queries: Array, key_array: Array, *descriptions: Any
+) -> tuple[Words, Words, Words, Words]:
+    """The instance descriptions as int64 arrays, checked against the arrays they point into."""
+    names = ("q_start", "q_count", "k_start", "k_count")
+    arrays = [_integers(d, name) for d, name in zip(descriptions, names, strict=True)]
+    lengths = [len(a) for a in arrays]
+    if len(set(lengths)) > 1:
+        shown = ", ".join(f"{n} {length}" for n, length in zip(names, lengths, strict=True))
+        raise InputError(
+            f"q_start, q_count, k_start and k_count must have one entry per instance each "
+            f"(got lengths {shown})"
+        )
+    qs, qc, ks, kc = arrays
+    for name, array in zip(names, arrays, strict=True):
+        _first_negative(array, name)
+    _within(qs, qc, queries, "q")
+    _within(ks, kc, key_array, "k")
+    return qs, qc, ks, kc
+
+
+def _first_negative(array: Words, name: str) -> None:
+    for i, value in enumerate(array.tolist()):
+        if value < 0:
+            raise InputError(f"{name} must be non-negative (got {name}[{i}] = {value})")
+
+
+def _within(start: Words, count: Words, array: Array, prefix: str) -> None:
+    for i, (s, c) in enumerate(zip(start.tolist(), count.tolist(), strict=True)):
+        if s + c > array.size:
+            raise InputError(
+                f"instance {i} reaches past the end of {array.name}: {prefix}_start[{i}] + "
+                f"{prefix}_count[{i}] = {s + c} but {array.name} has {array.size} cells"
+            )
+
+
+def _widest(counts: Words) -> int:
+    """ceil(log2(c + 1)) for the largest count c: levels or probes that cover every instance."""
+    bits = 0
+    for count in counts.tolist():
+        bits = count.bit_length() if count.bit_length() > bits else bits
+    return int(bits)
+
+
+__all__ = [
+    "NONE",
+    "Found",
+    "Retrieved",
+    "naive_blocks",
+    "naive_search",
+    "retrieve",
+    "search",
+    "search_blocks",
+]
