@@ -18,7 +18,18 @@ from pram.errors import (
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words
 from pram.models import MODELS, Model, model
-from pram.step import Bundle, Program, Read, Step, Values, Write, iota, parallel, parallel_all, phase
+from pram.step import (
+    Bundle,
+    Program,
+    Read,
+    Step,
+    Values,
+    Write,
+    iota,
+    parallel,
+    parallel_all,
+    phase,
+)
 from pram.violations import Kind, UndefinedRead, Violation
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from pram.errors import InputError
 from pram.memory import Words
 
 
@@ -39,8 +40,8 @@ class Cost:
 
     def brent(self, p: int) -> int:
         """Time on ``p`` processors: the sum over steps of ceil(active / p)."""
-        if p < 1:
-            raise ValueError(f"p must be a positive number of processors (got {p})")
+        if isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 1:
+            raise InputError(f"p must be a positive integer number of processors (got {p!r})")
         active = np.asarray(self.profile, dtype=np.int64)
         return int(((active + p - 1) // p).sum())
 

@@ -8,7 +8,7 @@ access port, never per processor.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -17,13 +17,16 @@ from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
 from pram.memory import Array, Flags, Words
 from pram.models import Model, model
-from pram.step import Bundle, Program, Step, Values
+from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation
 
 T = TypeVar("T")
 
 #: Accesses of one kind a processor may make in one step: the "small constant" of the model.
 MAX_ACCESSES = 8
+
+_INT64_MIN = int(np.iinfo(np.int64).min)
+_INT64_MAX = int(np.iinfo(np.int64).max)
 
 #: Below this many checked accesses per array, duplicates are found with a Python set.
 _SMALL = 24
@@ -32,29 +35,33 @@ _SMALL = 24
 class _Access:
     """One read or write port of one step, its indices compressed to the processors acting."""
 
-    __slots__ = ("array", "index", "is_write", "port", "step", "value", "where")
+    __slots__ = ("_pids", "array", "branch", "index", "is_write", "step", "value", "where")
 
     def __init__(
         self,
         step: Step,
-        port: int,
+        branch: int,
         array: Array,
         index: Words,
         where: Flags | None,
         value: Words | None,
     ) -> None:
         self.step = step
-        self.port = port
+        self.branch = branch
         self.array = array
         self.index = index
         self.where = where
         self.value = value
         self.is_write = value is not None
+        self._pids: Words | None = None
 
     @property
     def processors(self) -> Words:
-        pid = self.step.processors
-        return pid if self.where is None else pid[self.where]
+        """The ids of the processors that make this access (computed once, when needed)."""
+        if self._pids is None:
+            pid = self.step.processors
+            self._pids = pid if self.where is None else pid[self.where]
+        return self._pids
 
 
 class Machine:
@@ -88,6 +95,8 @@ class Machine:
     ) -> None:
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+            raise InputError(f"seed must be a non-negative integer (got {seed!r})")
         self.model = model(model_name)
         self.mode = mode
         self.strict = strict
@@ -157,42 +166,54 @@ class Machine:
             return stop.value  # type: ignore[no-any-return]
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
-        """Execute one global step made of ``steps`` (one per parallel branch)."""
+        """Execute one global step made of ``steps`` (one per parallel branch).
+
+        Returns, for each step, the values its reads returned. In ``mode="raise"`` a forbidden
+        access raises :class:`ConflictError` before anything is read or written, so memory and
+        the ledger are left as they were before the step.
+        """
         number = self.cost.time + 1
         accesses: list[_Access] = []
-        for step in steps:
-            self._gather_accesses(step, number, accesses)
-        by_array: dict[int, list[_Access]] = {}
-        for access in accesses:
-            by_array.setdefault(id(access.array), []).append(access)
-        resolved: dict[int, tuple[Words, Words]] = {}
-        for group in by_array.values():
-            outcome = self._check(group, number)
-            if outcome is not None:
-                resolved[id(group[0].array)] = outcome
-        replies: dict[int, list[Words]] = {id(step): [] for step in steps}
+        for branch, step in enumerate(steps):
+            self._gather_accesses(step, branch, number, accesses)
+        if len(accesses) == 1:
+            by_array = [accesses]
+        else:
+            groups: dict[int, list[_Access]] = {}
+            for access in accesses:
+                groups.setdefault(id(access.array), []).append(access)
+            by_array = list(groups.values())
+        resolved: list[tuple[Words, Words] | None] = [
+            self._check(group, number, steps) for group in by_array
+        ]
+        replies: list[list[Words]] = [[] for _ in steps]
         for access in accesses:
             if not access.is_write:
-                replies[id(access.step)].append(self._read(access, number))
-        for group in by_array.values():
-            array = group[0].array
-            if id(array) in resolved:
-                cells, values = resolved[id(array)]
-                self._store(array, cells, values)
+                replies[access.branch].append(self._read(access, number))
+        for group, outcome in zip(by_array, resolved, strict=True):
+            if outcome is not None:
+                self._store(group[0].array, *outcome)
             else:
                 for access in group:
                     if access.value is not None:
-                        self._store(array, access.index, access.value)
+                        self._store(access.array, access.index, access.value)
         self._account(steps, accesses)
-        return [tuple(replies[id(step)]) for step in steps]
+        return [tuple(reply) for reply in replies]
 
     # ---- the parts of a step ---------------------------------------------------------------
 
-    def _gather_accesses(self, step: Step, number: int, accesses: list[_Access]) -> None:
+    def _gather_accesses(
+        self, step: Step, branch: int, number: int, accesses: list[_Access]
+    ) -> None:
+        if not isinstance(step, Step):
+            raise StepError(
+                f"a Bundle must hold Step objects (got {step!r}) in step {number}", number
+            )
         pid = step.processors
         if not isinstance(pid, np.ndarray) or pid.ndim != 1 or pid.dtype.kind not in "iu":
             raise StepError(
-                f"processors of step {number} must be a 1-d integer array (got {pid!r})", number
+                f"processors of step {number} must be a 1-d integer array (got {_describe(pid)})",
+                number,
             )
         n = len(pid)
         if len(step.reads) > MAX_ACCESSES or len(step.writes) > MAX_ACCESSES:
@@ -202,153 +223,210 @@ class Machine:
                 "split the work over more steps",
                 number,
             )
-        for port, read in enumerate(step.reads):
-            where = _mask(read.where, n, number, "where")
+        for read in step.reads:
+            if not isinstance(read, Read):
+                raise StepError(
+                    f"reads of step {number} must be Read objects (got {read!r})", number
+                )
+            self._own(read.array, number)
+            where = _mask(read.where, n, number, read.array)
             index = _index(read.index, n, number, read.array, where)
-            self._check_bounds(step, read.array, index, where, number, "read")
-            accesses.append(_Access(step, port, read.array, index, where, None))
-        for port, write in enumerate(step.writes):
-            where = _mask(write.where, n, number, "where")
+            access = _Access(step, branch, read.array, index, where, None)
+            self._check_bounds(access, number, "read")
+            accesses.append(access)
+        for write in step.writes:
+            if not isinstance(write, Write):
+                raise StepError(
+                    f"writes of step {number} must be Write objects (got {write!r})", number
+                )
+            self._own(write.array, number)
+            where = _mask(write.where, n, number, write.array)
             index = _index(write.index, n, number, write.array, where)
             value = _value(write.value, n, number, write.array, where)
-            self._check_bounds(step, write.array, index, where, number, "write")
-            accesses.append(_Access(step, port, write.array, index, where, value))
+            access = _Access(step, branch, write.array, index, where, value)
+            self._check_bounds(access, number, "write")
+            accesses.append(access)
 
-    def _check_bounds(
-        self, step: Step, array: Array, index: Words, where: Flags | None, number: int, verb: str
-    ) -> None:
+    def _own(self, array: Any, number: int) -> None:
+        """Refuse an access to something that is not an array of this machine."""
+        if not isinstance(array, Array):
+            raise StepError(
+                f"an access in step {number} names {array!r}, which is not a pram Array; "
+                "allocate arrays with Machine.array",
+                number,
+            )
+        if self.arrays.get(array.name) is not array:
+            raise StepError(
+                f"array {array.name!r} accessed in step {number} belongs to another machine; "
+                "allocate it on this one",
+                number,
+            )
+
+    def _check_bounds(self, access: _Access, number: int, verb: str) -> None:
+        index, array = access.index, access.array
+        # One pass: a negative index viewed as unsigned is larger than any size.
         if len(index) == 0 or int(index.view(np.uint64).max()) < array.size:
             return
         bad = int(np.flatnonzero((index < 0) | (index >= array.size))[0])
-        pid = step.processors if where is None else step.processors[where]
+        pid = access.processors
         cells = f"indices 0 to {array.size - 1}" if array.size else "no cells"
         raise AddressError(
             f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] in step "
-            f"{number}{_phase_text(step.phase)}, but {array.name} has {cells}",
+            f"{number}{_phase_text(access.step.phase)}, but {array.name} has {cells}",
             step=number,
             array=array.name,
             index=int(index[bad]),
             processor=int(pid[bad]),
         )
 
-    def _check(self, group: list[_Access], number: int) -> tuple[Words, Words] | None:
+    def _check(
+        self, group: list[_Access], number: int, steps: Sequence[Step]
+    ) -> tuple[Words, Words] | None:
         """Check one array's accesses against the model; return resolved writes if they clash."""
-        checked = [a for a in group if a.is_write or self.model.checks_reads]
-        total = sum(len(a.index) for a in checked)
+        checks_reads = self.model.checks_reads
+        checked = [a for a in group if a.is_write or checks_reads]
+        if len(checked) == 0:
+            return None
+        if len(checked) == 1:
+            total = len(checked[0].index)
+        else:
+            total = 0
+            for access in checked:
+                total += len(access.index)
         if total < 2 or self._distinct(checked, total):
             return None
-        return self._collide(group, number)
+        return self._collide(group, number, steps)
 
-    def _distinct(self, checked: list[_Access], total: int) -> bool:
-        """Whether no cell is touched by two different processors (one pass each way)."""
+    @staticmethod
+    def _distinct(checked: list[_Access], total: int) -> bool:
+        """Whether no cell is touched by two different processors."""
         if total <= _SMALL:
             seen: dict[int, int] = {}
             for access in checked:
-                for cell, pid in zip(access.index.tolist(), access.processors.tolist(), strict=True):
+                cells, pids = access.index.tolist(), access.processors.tolist()
+                for cell, pid in zip(cells, pids, strict=True):
                     if seen.setdefault(cell, pid) != pid:
                         return False
             return True
         marks = checked[0].array.marks
-        # Every cell touched gets the id of the last processor to touch it; a cell touched by
-        # two processors then shows a foreign id to at least one of them.
+        # Every cell touched gets the id of the last processor to touch it (one scatter per
+        # port); a cell touched by two processors then shows a foreign id to at least one of
+        # them (one gather and one comparison per port).
         for access in checked:
             marks[access.index] = access.processors
         return all(np.array_equal(marks[a.index], a.processors) for a in checked)
 
-    def _collide(self, group: list[_Access], number: int) -> tuple[Words, Words] | None:
-        """The slow path: name every violation at the clashing cells, resolve their writes."""
-        array = group[0].array
-        reads = [a for a in group if not a.is_write]
-        writes = [a for a in group if a.is_write]
-        read_cells, read_pids = _flatten(reads)
-        write_cells, write_pids = _flatten(writes)
-        write_values = (
-            np.concatenate([a.value for a in writes if a.value is not None])
-            if writes
-            else np.zeros(0, dtype=np.int64)
-        )
-        # Writes sorted by (cell, processor): each cell's writers form one run.
-        order = np.lexsort((write_pids, write_cells))
-        write_cells, write_pids, write_values = (
-            write_cells[order],
-            write_pids[order],
-            write_values[order],
-        )
-        if len(write_cells) > 1:
-            # A processor writing one cell through two ports: its later port's value lands.
-            again = (write_cells[1:] == write_cells[:-1]) & (write_pids[1:] == write_pids[:-1])
-            keep = np.r_[~again, True]
-            write_cells, write_pids, write_values = (
-                write_cells[keep],
-                write_pids[keep],
-                write_values[keep],
+    def _collide(
+        self, group: list[_Access], number: int, steps: Sequence[Step]
+    ) -> tuple[Words, Words] | None:
+        """The slow path: name every violation at the shared cells and resolve their writes.
+
+        Everything is vectorised over the accesses; Python only loops over the violations it
+        reports. Returns ``(cells, values)`` to store when two processors wrote one cell.
+        """
+        writes = _Flat.of([a for a in group if a.is_write]).by_cell(keep_last=True)
+        # A processor writing one cell through two ports was reduced to its later port above,
+        # so each run of a cell in ``writes`` holds distinct processors, ascending.
+        starts = _runs(writes.cells)
+        if self._forbids_any:
+            reads = (
+                _Flat.of([a for a in group if not a.is_write]).by_cell(keep_last=False)
+                if self.model.checks_reads
+                else _Flat.empty()
             )
-        starts = np.flatnonzero(np.r_[True, write_cells[1:] != write_cells[:-1]])
-        self._judge(array, number, group, read_cells, read_pids, write_cells, write_pids,
-                    write_values, starts)
-        if len(starts) == len(write_cells):
+            self._judge(group[0].array, number, steps, reads, writes, starts)
+        if len(starts) == len(writes.cells):
             return None
-        cells = write_cells[starts]
-        return cells, self.model.resolve(write_values, starts, self._rng)
+        return writes.cells[starts], self.model.resolve(writes.values, starts, self._rng)
 
     def _judge(
         self,
         array: Array,
         number: int,
-        group: list[_Access],
-        read_cells: Words,
-        read_pids: Words,
-        write_cells: Words,
-        write_pids: Words,
-        write_values: Words,
-        starts: Words,
+        steps: Sequence[Step],
+        reads: _Flat,
+        writes: _Flat,
+        write_starts: Words,
     ) -> None:
-        """Record (or raise) a violation for each forbidden meeting of accesses at one cell."""
-        sizes = np.diff(np.append(starts, len(write_cells)))
-        shared_writes = write_cells[starts[sizes > 1]]
+        """Record (or raise) one violation per cell and kind of meeting the model forbids."""
+        forbids = self.model.forbids
+        found: list[tuple[Kind, _Flat, Words, Words]] = []
+        # write/write: cells with two or more writers.
+        ww_agree, ww_differ = forbids(Kind.WRITE_WRITE, True), forbids(Kind.WRITE_WRITE, False)
+        if ww_agree or ww_differ:
+            ends = _ends(write_starts, len(writes.cells))
+            shared = ends - write_starts > 1
+            s, e = write_starts[shared], ends[shared]
+            if ww_agree != ww_differ and len(s):
+                low = np.minimum.reduceat(writes.values, write_starts)[shared]
+                high = np.maximum.reduceat(writes.values, write_starts)[shared]
+                bad = np.where(low == high, ww_agree, ww_differ)
+                s, e = s[bad], e[bad]
+            found.append((Kind.WRITE_WRITE, writes, s, e))
         if self.model.checks_reads:
-            read_order = np.argsort(read_cells, kind="stable")
-            read_cells, read_pids = read_cells[read_order], read_pids[read_order]
-            cells = np.union1d(read_cells, write_cells)
-            counts = np.searchsorted(read_cells, cells, "right") - np.searchsorted(
-                read_cells, cells, "left"
-            ) + np.searchsorted(write_cells, cells, "right") - np.searchsorted(
-                write_cells, cells, "left"
-            )
-            suspects = cells[counts > 1]
-        else:
-            suspects = shared_writes
-        if len(suspects) == 0:
+            # read/read: cells read by two or more processors.
+            if forbids(Kind.READ_READ, True):
+                read_starts = _runs(reads.cells)
+                ends = _ends(read_starts, len(reads.cells))
+                shared = ends - read_starts > 1
+                found.append((Kind.READ_READ, reads, read_starts[shared], ends[shared]))
+            # read/write: cells read and written, by two or more processors in all.
+            if forbids(Kind.READ_WRITE, True) and len(reads.cells) and len(writes.cells):
+                both = _Flat.join(reads, writes).by_cell(keep_last=None)
+                # Per cell: did anyone read it (bit 1), did anyone write it (bit 2)?
+                kinds = np.bitwise_or.reduceat(both.values, _runs(both.cells))
+                both = both.unique(keep_last=False)
+                both_starts = _runs(both.cells)
+                ends = _ends(both_starts, len(both.cells))
+                bad = (kinds == 3) & (ends - both_starts > 1)
+                found.append((Kind.READ_WRITE, both, both_starts[bad], ends[bad]))
+        found = [f for f in found if len(f[2])]
+        if not found:
             return
-        phases = {id(a.step): a.step.phase for a in group}
-        phase_of = _phase_lookup(group, phases)
-        found: list[Violation] = []
-        for cell in suspects.tolist():
-            r0, r1 = np.searchsorted(read_cells, [cell, cell + 1]) if len(read_cells) else (0, 0)
-            w0, w1 = np.searchsorted(write_cells, [cell, cell + 1])
-            readers = sorted(set(read_pids[r0:r1].tolist()))
-            writers = write_pids[w0:w1].tolist()
-            values = write_values[w0:w1].tolist()
-            phase = phase_of((readers + writers)[0])
-            meetings: list[tuple[Kind, tuple[int, ...], tuple[int, ...]]] = []
-            if len(readers) > 1:
-                meetings.append((Kind.READ_READ, tuple(readers), ()))
-            if len(writers) > 1:
-                meetings.append((Kind.WRITE_WRITE, tuple(writers), tuple(values)))
-            if readers and writers and set(readers + writers) != {readers[0]}:
-                meetings.append((Kind.READ_WRITE, tuple(sorted(set(readers + writers))), ()))
-            for kind, pids, written in meetings:
-                agree = len(set(written)) <= 1
-                if not self.model.forbids(kind, agree):
-                    continue
-                shown = written if kind is Kind.WRITE_WRITE and self.model.judges_values else ()
-                found.append(
-                    Violation(self.model.name, kind, number, phase, array.name, cell, pids, shown)
-                )
-        for violation in found:
+        # Report in a fixed order: by cell, then read/read, write/write, read/write.
+        rank = {Kind.READ_READ: 0, Kind.WRITE_WRITE: 1, Kind.READ_WRITE: 2}
+        cells = np.concatenate([flat.cells[s] for _, flat, s, _ in found])
+        kind_rank = np.concatenate([np.full(len(s), rank[k]) for k, _, s, _ in found])
+        which = np.concatenate([np.full(len(s), i) for i, (_, _, s, _) in enumerate(found)])
+        at = np.concatenate([np.arange(len(s)) for _, _, s, _ in found])
+        order = np.lexsort((kind_rank, cells))
+        if self.mode == "raise":
+            order = order[:1]
+        lists = [
+            (flat.cells[s].tolist(), s.tolist(), e.tolist(), flat.pids.tolist(),
+             flat.values.tolist(), flat.branch[s].tolist())
+            for _, flat, s, e in found
+        ]
+        for i in order.tolist():
+            f = int(which[i])
+            kind = found[f][0]
+            cell_list, s_list, e_list, pid_list, value_list, branch_list = lists[f]
+            j = int(at[i])
+            s_j, e_j = s_list[j], e_list[j]
+            shown = (
+                tuple(value_list[s_j:e_j])
+                if kind is Kind.WRITE_WRITE and self.model.judges_values
+                else ()
+            )
+            violation = Violation(
+                self.model.name,
+                kind,
+                number,
+                steps[branch_list[j]].phase,
+                array.name,
+                cell_list[j],
+                tuple(pid_list[s_j:e_j]),
+                shown,
+            )
             if self.mode == "raise":
                 raise ConflictError(violation)
             self.violations.append(violation)
+
+    @property
+    def _forbids_any(self) -> bool:
+        """Whether the model forbids any meeting at all (CRCW resolution models do not)."""
+        forbids = self.model.forbids
+        return any(forbids(kind, agree) for kind in Kind for agree in (True, False))
 
     def _read(self, access: _Access, number: int) -> Words:
         array, index = access.array, access.index
@@ -386,41 +464,45 @@ class Machine:
             array.defined[cells] = True
 
     def _account(self, steps: Sequence[Step], accesses: list[_Access]) -> None:
+        """Charge one unit of time and the step's processors, reads and writes to the ledger."""
         cost = self.cost
-        active = 0
-        reads = 0
-        writes = 0
-        per_step: dict[int, list[int]] = {id(step): [0, 0] for step in steps}
+        tallies = [[len(step.processors), 0, 0] for step in steps]
         for access in accesses:
-            tally = per_step[id(access.step)]
-            tally[access.is_write] += len(access.index)
-        labels: set[str] = set()
-        for step in steps:
-            n = len(step.processors)
-            r, w = per_step[id(step)]
+            tallies[access.branch][1 + access.is_write] += len(access.index)
+        active = reads = writes = 0
+        shares: dict[str, list[int]] = {}
+        for step, (n, r, w) in zip(steps, tallies, strict=True):
             active += n
             reads += r
             writes += w
             if step.phase:
                 for label in self._prefix(step.phase):
-                    share = cost.phases.get(label)
-                    if share is None:
-                        share = cost.phases[label] = PhaseCost()
-                    share.work += n
-                    share.reads += r
-                    share.writes += w
-                    labels.add(label)
-        for label in labels:
-            share = cost.phases[label]
+                    tally = shares.get(label)
+                    if tally is None:
+                        shares[label] = [n, r, w]
+                    else:
+                        tally[0] += n
+                        tally[1] += r
+                        tally[2] += w
+        for label, (n, r, w) in shares.items():
+            share = cost.phases.get(label)
+            if share is None:
+                share = cost.phases[label] = PhaseCost()
             share.time += 1
-            share.max_processors = max(share.max_processors, active)
+            share.work += n
+            share.reads += r
+            share.writes += w
+            # The phase's own processors in this step, not those of other branches.
+            share.max_processors = max(share.max_processors, n)
         cost.time += 1
         cost.work += active
         cost.reads += reads
         cost.writes += writes
         cost.max_processors = max(cost.max_processors, active)
         cost.profile.append(active)
-        cost.step_phases.append(tuple(sorted({step.phase for step in steps})))
+        cost.step_phases.append(
+            (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        )
 
     def _prefix(self, path: str) -> tuple[str, ...]:
         prefixes = self._prefixes.get(path)
@@ -446,13 +528,13 @@ def _words(values: Any, what: str) -> Words:
     return np.array(array, dtype=np.int64)
 
 
-def _mask(where: Any, n: int, number: int, what: str) -> Flags | None:
+def _mask(where: Any, n: int, number: int, array: Array) -> Flags | None:
     if where is None:
         return None
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
         raise StepError(
-            f"{what} of an access in step {number} must be a boolean array of shape ({n},) "
-            f"(got {_describe(where)})",
+            f"where of an access to {array.name} in step {number} must be a boolean array of "
+            f"shape ({n},), one flag per processor (got {_describe(where)})",
             number,
         )
     return where
@@ -460,24 +542,27 @@ def _mask(where: Any, n: int, number: int, what: str) -> Flags | None:
 
 def _index(index: Any, n: int, number: int, array: Array, where: Flags | None) -> Words:
     if isinstance(index, int | np.integer) and not isinstance(index, bool):
+        if not _INT64_MIN <= int(index) <= _INT64_MAX:
+            index = -1  # out of range either way; the bounds check names it
         index = np.full(n, int(index), dtype=np.int64)
-    if (
-        not isinstance(index, np.ndarray)
-        or index.shape != (n,)
-        or index.dtype.kind not in "iu"
-    ):
+    if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
         raise StepError(
             f"index into {array.name} in step {number} must be an integer array of shape ({n},), "
             f"one cell per processor (got {_describe(index)})",
             number,
         )
-    if index.dtype != np.int64:
-        index = index.astype(np.int64)
-    return index if where is None else index[where]
+    words: Words = index if index.dtype == np.int64 else index.astype(np.int64)
+    return words if where is None else words[where]
 
 
 def _value(value: Any, n: int, number: int, array: Array, where: Flags | None) -> Words:
     if isinstance(value, int | np.integer) and not isinstance(value, bool):
+        if not _INT64_MIN <= int(value) <= _INT64_MAX:
+            raise StepError(
+                f"value written to {array.name} in step {number} must fit in int64 "
+                f"(got {int(value)})",
+                number,
+            )
         return np.full(n if where is None else int(np.count_nonzero(where)), value, np.int64)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
         raise StepError(
@@ -485,9 +570,8 @@ def _value(value: Any, n: int, number: int, array: Array, where: Flags | None) -
             f"({n},) or one integer (got {_describe(value)})",
             number,
         )
-    if value.dtype != np.int64:
-        value = value.astype(np.int64)
-    return value if where is None else value[where]
+    words: Words = value if value.dtype == np.int64 else value.astype(np.int64)
+    return words if where is None else words[where]
 
 
 def _describe(x: Any) -> str:
@@ -496,25 +580,79 @@ def _describe(x: Any) -> str:
     return repr(x)
 
 
-def _flatten(accesses: Iterable[_Access]) -> tuple[Words, Words]:
-    cells = [a.index for a in accesses]
-    pids = [a.processors for a in accesses]
-    if not cells:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(cells), np.concatenate(pids).astype(np.int64)
+class _Flat:
+    """The accesses of several ports to one array, flattened: cell, processor, value, branch."""
+
+    __slots__ = ("branch", "cells", "pids", "values")
+
+    def __init__(self, cells: Words, pids: Words, values: Words, branch: Words) -> None:
+        self.cells = cells
+        self.pids = pids
+        self.values = values
+        self.branch = branch
+
+    @staticmethod
+    def empty() -> _Flat:
+        nothing = np.zeros(0, dtype=np.int64)
+        return _Flat(nothing, nothing, nothing, nothing)
+
+    @staticmethod
+    def of(accesses: list[_Access]) -> _Flat:
+        if not accesses:
+            return _Flat.empty()
+        return _Flat(
+            np.concatenate([a.index for a in accesses]),
+            np.concatenate([a.processors for a in accesses]).astype(np.int64, copy=False),
+            np.concatenate(
+                [a.value if a.value is not None else np.zeros(len(a.index), np.int64)
+                 for a in accesses]
+            ),
+            np.concatenate([np.full(len(a.index), a.branch, dtype=np.int64) for a in accesses]),
+        )
+
+    @staticmethod
+    def join(reads: _Flat, writes: _Flat) -> _Flat:
+        """Reads and writes together, each value replaced by its kind: 1 read, 2 write."""
+        return _Flat(
+            np.concatenate([reads.cells, writes.cells]),
+            np.concatenate([reads.pids, writes.pids]),
+            np.concatenate(
+                [np.ones(len(reads.cells), np.int64), np.full(len(writes.cells), 2, np.int64)]
+            ),
+            np.concatenate([reads.branch, writes.branch]),
+        )
+
+    def by_cell(self, *, keep_last: bool | None) -> _Flat:
+        """Sorted by (cell, processor), stably, so one processor's ports keep their order.
+
+        With ``keep_last`` True (False) only the last (first) access of each processor to each
+        cell is kept; with None all are kept.
+        """
+        order = np.lexsort((self.pids, self.cells))
+        flat = _Flat(
+            self.cells[order], self.pids[order], self.values[order], self.branch[order]
+        )
+        return flat if keep_last is None else flat.unique(keep_last=keep_last)
+
+    def unique(self, *, keep_last: bool) -> _Flat:
+        """One access per (cell, processor) of a sorted flat: the last or the first."""
+        if len(self.cells) < 2:
+            return self
+        again = (self.cells[1:] == self.cells[:-1]) & (self.pids[1:] == self.pids[:-1])
+        keep = np.r_[~again, True] if keep_last else np.r_[True, ~again]
+        return _Flat(self.cells[keep], self.pids[keep], self.values[keep], self.branch[keep])
 
 
-def _phase_lookup(group: list[_Access], phases: dict[int, str]) -> Any:
-    """A function from processor id to the phase label of the branch step it acts in."""
-    steps = {id(a.step): a.step for a in group}
+def _runs(cells: Words) -> Words:
+    """Where each run of equal cells starts in a sorted array (nothing for an empty one)."""
+    if len(cells) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
 
-    def phase_of(pid: int) -> str:
-        for key, step in steps.items():
-            if len(step.processors) and (step.processors == pid).any():
-                return phases[key]
-        return ""
 
-    return phase_of
+def _ends(starts: Words, total: int) -> Words:
+    """Where each run ends (exclusive), given where each starts."""
+    return np.append(starts[1:], total).astype(np.int64)
 
 
 def _phase_text(phase: str) -> str:

@@ -49,7 +49,8 @@ class EREW(Model):
 
 
 class CREW(Model):
-    """Concurrent reads are shared; writes are exclusive (a write may meet reads of the old value)."""
+    """Concurrent reads are shared; writes are exclusive (a write may meet reads of the old
+    value)."""
 
     name = "CREW"
 

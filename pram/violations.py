@@ -24,6 +24,11 @@ def list_processors(ids: tuple[int, ...], limit: int = 6) -> str:
     return ", ".join(map(str, ids[:limit])) + f", ... ({len(ids)} in all)"
 
 
+def _when(step: int, phase: str) -> str:
+    """``in step 4``, or ``in step 4 (phase 'sort/merge')`` when a phase is active."""
+    return f"in step {step} (phase {phase!r})" if phase else f"in step {step}"
+
+
 @attrs.frozen
 class Violation:
     """Two or more processors touched one cell in one step in a way the model forbids.
@@ -45,7 +50,7 @@ class Violation:
     def message(self) -> str:
         who = list_processors(self.processors)
         cell = f"{self.array}[{self.index}]"
-        when = f"in step {self.step} (phase {self.phase!r})" if self.phase else f"in step {self.step}"
+        when = _when(self.step, self.phase)
         if self.kind is Kind.READ_READ:
             return f"{self.model} forbids concurrent reads: processors {who} read {cell} {when}"
         if self.kind is Kind.READ_WRITE:
@@ -77,7 +82,7 @@ class UndefinedRead:
 
     @property
     def message(self) -> str:
-        when = f"in step {self.step} (phase {self.phase!r})" if self.phase else f"in step {self.step}"
+        when = _when(self.step, self.phase)
         return (
             f"undefined read: processor {self.processor} read {self.array}[{self.index}] {when} "
             "before anything was written there; give the array initial values or write it first"
