@@ -1,0 +1,406 @@
+"""Batcher's networks and merges on the EREW machine: correct, exclusive, and exactly as costly as
+their closed forms say."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from algorithms.keys import WordKeys
+from algorithms.sorting import (
+    NETWORKS,
+    TIES,
+    Network,
+    Records,
+    Ties,
+    copy_records,
+    merge_blocks,
+    sort,
+    sort_blocks,
+)
+from pram import Array, InputError, Machine, Words
+
+KEYS = WordKeys()
+#: What one comparator level costs with word keys: one processor per comparator, two steps
+#: (read both records, write both back).
+STEPS_PER_LEVEL = 2
+PROCESSORS_PER_COMPARATOR = 1
+INT64_MAX = int(np.iinfo(np.int64).max)
+INT64_MIN = int(np.iinfo(np.int64).min)
+
+
+# ---- closed forms of Batcher's networks ------------------------------------------------------
+
+
+def sort_depth(k: int) -> int:
+    """Levels of either network sorting 2^k records."""
+    return k * (k + 1) // 2
+
+
+def sort_comparators(network: str, k: int) -> int:
+    """Comparators of the network sorting 2^k records."""
+    if network == "bitonic":
+        return (1 << k) // 2 * sort_depth(k)
+    return ((k * k - k + 4) << k) // 4 - 1
+
+
+def merge_comparators(network: str, k: int) -> int:
+    """Comparators merging two sorted runs of 2^(k-1) records (k levels)."""
+    if network == "bitonic":
+        return k << (k - 1)
+    return ((k - 1) << (k - 1)) + 1
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+
+def records(
+    m: Machine, keys: Words, index: Words, payload: Words | None = None
+) -> tuple[Array, Array, Array | None]:
+    """Key, index and payload arrays holding the given records."""
+    pay = None if payload is None else m.array("payload", values=payload)
+    return m.array("key", values=keys), m.array("index", values=index), pay
+
+
+def order(keys: Words, index: Words, ties: str) -> Words:
+    """The permutation sorting records by key, then by index under the tie rule (numpy)."""
+    return np.lexsort((index if ties == "ascending" else -index, keys))
+
+
+def blockwise_order(keys: Words, index: Words, size: int, ties: str) -> Words:
+    """The permutation sorting every block of ``size`` records on its own (numpy)."""
+    block = np.arange(len(keys)) // size
+    return np.lexsort((index if ties == "ascending" else -index, keys, block))
+
+
+def sorted_runs(keys: Words, index: Words, run: int, ties: str) -> tuple[Words, Words]:
+    """Records with every run of ``run`` records sorted on its own."""
+    p = blockwise_order(keys, index, run, ties)
+    return keys[p], index[p]
+
+
+# ---- correctness: the zero-one principle ----------------------------------------------------
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("network", NETWORKS)
+def test_every_zero_one_input_up_to_16_is_sorted(network: Network, ties: Ties) -> None:
+    """All 2^n inputs of 0s and 1s, for every n <= 16, sort in one run each (zero-one principle)."""
+    for n in range(1, 17):
+        size = 1 << (n - 1).bit_length()
+        count = 1 << n
+        bits = (np.arange(count)[:, None] >> np.arange(n)) & 1
+        # padding records hold key 2 and lose every tie, so they stay behind the n real ones
+        keys = np.concatenate([bits, np.full((count, size - n), 2)], axis=1).ravel()
+        index = np.tile(np.arange(size), count)
+        m = Machine("erew")
+        key, idx, _ = records(m, keys, index)
+        m.run(sort_blocks(m, KEYS, key, idx, size=size, blocks=count, network=network, ties=ties))
+        expected = blockwise_order(keys, index, size, ties)
+        assert np.array_equal(key.to_numpy(), keys[expected]), n
+        assert np.array_equal(idx.to_numpy(), index[expected]), n
+        assert m.violations == []
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("network", NETWORKS)
+def test_every_zero_one_pair_of_sorted_runs_is_merged(network: Network, ties: Ties) -> None:
+    """All pairs of sorted 0/1 runs of length up to 16 merge correctly, one run per length."""
+    for k in range(1, 6):
+        run = 1 << (k - 1)
+        zeros = np.arange(run + 1)
+        a, b = np.repeat(zeros, run + 1), np.tile(zeros, run + 1)
+        position = np.arange(run)
+        first = (position[None, :] >= a[:, None]).astype(np.int64)
+        second = (position[None, :] >= b[:, None]).astype(np.int64)
+        keys = np.concatenate([first, second], axis=1).ravel()
+        blocks = len(a)
+        index = np.arange(len(keys))
+        keys, index = sorted_runs(keys, index, run, ties)
+        m = Machine("erew")
+        key, idx, _ = records(m, keys, index)
+        m.run(merge_blocks(m, KEYS, key, idx, run=run, blocks=blocks, network=network, ties=ties))
+        expected = blockwise_order(keys, index, 2 * run, ties)
+        assert np.array_equal(key.to_numpy(), keys[expected]), run
+        assert np.array_equal(idx.to_numpy(), index[expected]), run
+        assert m.violations == []
+
+
+# ---- correctness: random inputs -------------------------------------------------------------
+
+VALUES = st.sampled_from([(0, 3), (-5, 5), (0, 1000), (INT64_MIN, INT64_MAX)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(0, 6),
+    blocks=st.integers(1, 5),
+    network=st.sampled_from(NETWORKS),
+    ties=st.sampled_from(TIES),
+    with_payload=st.booleans(),
+    bounds=VALUES,
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_sort_blocks_matches_lexsort(
+    k: int,
+    blocks: int,
+    network: Network,
+    ties: Ties,
+    with_payload: bool,
+    bounds: tuple[int, int],
+    seed: int,
+) -> None:
+    """Random blocks with duplicate keys sort exactly as numpy's lexsort by (key, index rule)."""
+    size = 1 << k
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(bounds[0], bounds[1], size * blocks, endpoint=True)
+    index = rng.permutation(size * blocks)
+    payload = rng.integers(-100, 100, size * blocks) if with_payload else None
+    m = Machine("erew")
+    key, idx, pay = records(m, keys, index, payload)
+    m.run(sort_blocks(m, KEYS, key, idx, pay, size=size, blocks=blocks, network=network, ties=ties))
+    expected = blockwise_order(keys, index, size, ties)
+    assert np.array_equal(key.to_numpy(), keys[expected])
+    assert np.array_equal(idx.to_numpy(), index[expected])
+    if payload is not None and pay is not None:
+        assert np.array_equal(pay.to_numpy(), payload[expected])
+    assert m.violations == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    k=st.integers(1, 7),
+    blocks=st.integers(1, 6),
+    network=st.sampled_from(NETWORKS),
+    ties=st.sampled_from(TIES),
+    bounds=VALUES,
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_merge_blocks_matches_lexsort(
+    k: int, blocks: int, network: Network, ties: Ties, bounds: tuple[int, int], seed: int
+) -> None:
+    """Pairs of sorted random runs, many blocks at once, merge into sorted blocks with payloads."""
+    run = 1 << (k - 1)
+    rng = np.random.default_rng(seed)
+    keys = rng.integers(bounds[0], bounds[1], 2 * run * blocks, endpoint=True)
+    index = rng.permutation(2 * run * blocks)
+    keys, index = sorted_runs(keys, index, run, ties)
+    payload = 7 * index + 1
+    m = Machine("erew")
+    key, idx, pay = records(m, keys, index, payload)
+    m.run(merge_blocks(m, KEYS, key, idx, pay, run=run, blocks=blocks, network=network, ties=ties))
+    expected = blockwise_order(keys, index, 2 * run, ties)
+    assert np.array_equal(key.to_numpy(), keys[expected])
+    assert np.array_equal(idx.to_numpy(), index[expected])
+    assert pay is not None and np.array_equal(pay.to_numpy(), payload[expected])
+    assert m.violations == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.integers(INT64_MIN, INT64_MAX) | st.integers(-3, 3), min_size=1,
+                    max_size=70),
+    network=st.sampled_from(NETWORKS),
+    ties=st.sampled_from(TIES),
+)
+def test_sort_of_any_length_matches_numpy(values: list[int], network: Network, ties: Ties) -> None:
+    """sort() pads any n to a power of two and returns numpy's sort and lexsort permutation."""
+    array = np.array(values, dtype=np.int64)
+    m = Machine("erew")
+    result = sort(m, array, network=network, ties=ties)
+    n = len(values)
+    assert np.array_equal(result.keys, np.sort(array))
+    assert np.array_equal(result.permutation, order(array, np.arange(n), ties))
+    assert result.size == 1 << (n - 1).bit_length()
+    assert result.padding == result.size - n
+    assert m.violations == []
+
+
+@pytest.mark.parametrize("ties", TIES)
+def test_padding_sorts_after_real_keys_equal_to_the_largest_word(ties: Ties) -> None:
+    """Real keys equal to the largest int64 still come before every padding record."""
+    values = [INT64_MAX, 5, INT64_MAX, INT64_MIN, INT64_MAX]
+    m = Machine("erew")
+    result = sort(m, values, network="odd-even", ties=ties)
+    assert result.keys.tolist() == [INT64_MIN, 5, INT64_MAX, INT64_MAX, INT64_MAX]
+    expected = [3, 1, 0, 2, 4] if ties == "ascending" else [3, 1, 4, 2, 0]
+    assert result.permutation.tolist() == expected
+    assert (result.padding, result.size) == (3, 8)
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+def test_blocks_with_start_and_stride_leave_the_gaps_alone(network: Network) -> None:
+    """Blocks placed at a stride sort in place and the records between them do not move."""
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 9, 40)
+    index = np.arange(40)
+    m = Machine("erew")
+    key, idx, _ = records(m, keys, index)
+    m.run(sort_blocks(m, KEYS, key, idx, size=8, blocks=3, start=3, stride=12, network=network))
+    want_keys, want_index = keys.copy(), index.copy()
+    for b in range(3):
+        cells = np.arange(3 + 12 * b, 11 + 12 * b)
+        p = order(keys[cells], index[cells], "ascending")
+        want_keys[cells], want_index[cells] = keys[cells][p], index[cells][p]
+    assert np.array_equal(key.to_numpy(), want_keys)
+    assert np.array_equal(idx.to_numpy(), want_index)
+    assert m.violations == []
+
+
+def test_copy_records_copies_a_level_in_two_steps() -> None:
+    """copy_records moves every record in two steps, work four per record, exclusively."""
+    m = Machine("erew")
+    key, idx, pay = records(m, np.arange(10) * 3, np.arange(10)[::-1].copy(), np.arange(10) + 1)
+    target = Records(m.array("k2", size=10), m.array("i2", size=10), m.array("p2", size=10))
+    m.run(copy_records(m, KEYS, Records(key, idx, pay), target))
+    assert target.key.to_numpy().tolist() == key.to_numpy().tolist()
+    assert target.index.to_numpy().tolist() == idx.to_numpy().tolist()
+    assert target.payload is not None and pay is not None
+    assert target.payload.to_numpy().tolist() == pay.to_numpy().tolist()
+    assert (m.cost.time, m.cost.work, m.cost.phases["copy"].time) == (2, 40, 2)
+    assert m.violations == []
+
+
+# ---- cost: measured time and work equal the closed forms ------------------------------------
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 8])
+def test_sort_time_and_work_equal_batchers_closed_forms(network: Network, k: int) -> None:
+    """Time = depth x steps per level, work = comparators x processors x steps, for every block."""
+    blocks = 3
+    size = 1 << k
+    m = Machine("erew")
+    rng = np.random.default_rng(k)
+    n = size * blocks
+    key, idx, pay = records(
+        m, rng.integers(0, 4, n), np.arange(n), np.zeros(n, dtype=np.int64)
+    )
+    m.run(sort_blocks(m, KEYS, key, idx, pay, size=size, blocks=blocks, network=network))
+    assert m.cost.time == sort_depth(k) * STEPS_PER_LEVEL
+    per_comparator = PROCESSORS_PER_COMPARATOR * STEPS_PER_LEVEL
+    assert m.cost.work == blocks * sort_comparators(network, k) * per_comparator
+    assert m.cost.max_processors == blocks * size // 2
+    assert m.cost.phases["sort"].time == m.cost.time
+    assert m.violations == []
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 7])
+def test_merge_time_and_work_equal_the_closed_forms(network: Network, k: int) -> None:
+    """Merging runs of 2^(k-1): k levels, and Batcher's comparator count for the network."""
+    blocks = 5
+    run = 1 << (k - 1)
+    m = Machine("erew")
+    n = 2 * run * blocks
+    key, idx, _ = records(m, np.zeros(n, dtype=np.int64), np.arange(n))
+    m.run(merge_blocks(m, KEYS, key, idx, run=run, blocks=blocks, network=network))
+    assert m.cost.time == k * STEPS_PER_LEVEL
+    per_comparator = PROCESSORS_PER_COMPARATOR * STEPS_PER_LEVEL
+    assert m.cost.work == blocks * merge_comparators(network, k) * per_comparator
+    assert m.cost.phases["merge"].work == m.cost.work
+    assert m.violations == []
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+def test_counted_work_does_not_depend_on_the_data(network: Network) -> None:
+    """Sorted, reversed and random inputs cost the same: every comparator writes both records."""
+    costs = []
+    rng = np.random.default_rng(0)
+    for keys in (np.arange(64), np.arange(64)[::-1].copy(), rng.integers(0, 5, 64)):
+        m = Machine("erew")
+        key, idx, _ = records(m, keys, np.arange(64))
+        m.run(sort_blocks(m, KEYS, key, idx, size=64, network=network))
+        costs.append(m.cost.as_dict())
+    assert costs[0] == costs[1] == costs[2]
+
+
+# ---- bad input ------------------------------------------------------------------------------
+
+
+def error(message: str) -> str:
+    """A pattern matching exactly ``message``."""
+    return re.escape(message) + "$"
+
+
+def test_block_size_must_be_a_power_of_two() -> None:
+    """A block size that is no power of two is refused before any step runs."""
+    m = Machine("erew")
+    key, idx, _ = records(m, np.zeros(6, dtype=np.int64), np.arange(6))
+    with pytest.raises(InputError, match=error(
+        "size must be a power of two (got 3); pad the blocks to a power of two or sort on the "
+        "host with sort()"
+    )):
+        sort_blocks(m, KEYS, key, idx, size=3, blocks=2)
+    with pytest.raises(InputError, match=error(
+        "run must be a power of two (got 3); pad the runs to a power of two"
+    )):
+        merge_blocks(m, KEYS, key, idx, run=3)
+    assert m.cost.time == 0
+
+
+def test_mismatched_lengths_are_refused() -> None:
+    """Index or payload arrays of another length than the keys, or too few records, are refused."""
+    m = Machine("erew")
+    key = m.array("key", values=np.zeros(8, dtype=np.int64))
+    short = m.array("short", values=np.arange(7))
+    idx = m.array("index", values=np.arange(8))
+    with pytest.raises(InputError, match=error(
+        "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
+        "key, one index and one payload"
+    )):
+        sort_blocks(m, KEYS, key, short, size=8)
+    with pytest.raises(InputError, match=error(
+        "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
+        "key, one index and one payload"
+    )):
+        merge_blocks(m, KEYS, key, idx, short, run=4)
+    with pytest.raises(InputError, match=error(
+        "3 blocks of 4 records from record 0 with stride 4 need 12 records but the arrays hold "
+        "8; allocate more or pass fewer blocks"
+    )):
+        sort_blocks(m, KEYS, key, idx, size=4, blocks=3)
+    with pytest.raises(InputError, match=error(
+        "stride must be an integer of at least size = 4 so blocks do not overlap (got 2)"
+    )):
+        sort_blocks(m, KEYS, key, idx, size=4, blocks=2, stride=2)
+    target = Records(m.array("k2", size=7), m.array("i2", size=7))
+    with pytest.raises(InputError, match=error(
+        "target holds 7 records but source holds 8; allocate the target with as many records "
+        "as the source"
+    )):
+        copy_records(m, KEYS, Records(key, idx), target)
+
+
+def test_unknown_network_and_tie_rule_are_refused() -> None:
+    """Only the two networks and the two tie rules are accepted."""
+    m = Machine("erew")
+    key, idx, _ = records(m, np.zeros(4, dtype=np.int64), np.arange(4))
+    with pytest.raises(InputError, match=error(
+        "network must be 'bitonic' or 'odd-even' (got 'shell')"
+    )):
+        sort_blocks(m, KEYS, key, idx, size=4, network="shell")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=error(
+        "ties must be 'ascending' or 'descending' (got 'random')"
+    )):
+        merge_blocks(m, KEYS, key, idx, run=2, ties="random")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ([1.5, 2.0], "values must be integers (got dtype float64); convert them to int64 first"),
+        (["a", "b"], "values must be integers (got dtype <U1); convert them to int64 first"),
+        ([True, False], "values must be integers (got dtype bool); convert them to int64 first"),
+        ([], "values must hold at least one key (got an empty array)"),
+        ([[1, 2], [3, 4]], "values must be one-dimensional (got shape (2, 2)); flatten them first"),
+    ],
+)
+def test_sort_refuses_values_that_are_not_integers(values: object, message: str) -> None:
+    """sort() names the bad values and the fix."""
+    with pytest.raises(InputError, match=error(message)):
+        sort(Machine("erew"), values)
