@@ -1,0 +1,143 @@
+"""The all-pairs (attention-like) MQAR baseline: every query against every earlier key, on EREW.
+
+Query ``i`` is compared with each key ``j < i`` by its own processor, then a reduction over
+``j`` picks the latest match. It is the paper's quadratic attention solution in PRAM form: work
+Theta(N^2), time O(log N), and the negative control of Algorithm 11's work bound. To stay EREW,
+every query and every key is first replicated by doubling into a private cell per pair.
+
+>>> from pram import Machine
+>>> r = recall(Machine("erew"), [5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
+>>> r.answers.tolist(), r.padding
+([-1, 50, 50, 51], 0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from algorithms.keys import Keys, WordKeys
+from algorithms.mqar import NO_MATCH, Layout, Recall, layout
+from pram import Array, Machine, Program, Read, Step, Words, Write, iota, parallel, phase
+
+
+def recall(m: Machine, tokens: Any, *, keys: Keys | None = None) -> Recall:
+    """Answer every query of ``tokens`` by comparing it with all earlier keys on ``m``.
+
+    Same input and result as :func:`algorithms.mqar.recall` (padding included); the cost of
+    the run is on ``m.cost``.
+    """
+    keys = WordKeys() if keys is None else keys
+    lay = layout(tokens)
+    answers = m.run(program(m, keys, lay))
+    return Recall(
+        answers=answers.to_numpy()[: lay.answered],
+        tokens=lay.tokens,
+        padding=lay.padding,
+        levels=lay.levels,
+    )
+
+
+def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
+    """The all-pairs PRAM program on the laid-out input; returns the answers array.
+
+    Pair ``(i, j)``, ``j < i < real``, owns cell ``i * real + j`` of each pair array, where
+    ``real = N // 3`` queries are answered. Padded queries (``i >= real``) get no pair: they
+    never match.
+    """
+    t, real = lay.triples, lay.answered
+    key_in = keys.store(m, "allpairs.keys", lay.keys)
+    query_in = keys.store(m, "allpairs.queries", lay.queries)
+    value_in = m.array("allpairs.values", values=lay.values)
+    cells = real * real
+    query_copy = keys.allocate(m, "allpairs.query copies", cells)
+    key_copy = keys.allocate(m, "allpairs.key copies", cells)
+    value_copy = m.array("allpairs.value copies", size=cells)
+    best = m.array("allpairs.best value", size=cells)
+    answers = m.array("allpairs.answers", size=t)
+    query_pid, key_pid, value_pid = (m.processors(cells) for _ in range(3))
+    out_pid = m.processors(t)
+
+    def replicate() -> Program[None]:
+        # Query i goes to cell (i, 0), key j to cell (j+1, j); then doubling fills row i with
+        # copies of q_i and column j with copies of k_j (and v_j), one reader per cell a step.
+        i = np.arange(1, real, dtype=np.int64)
+        j = np.arange(0, real - 1, dtype=np.int64)
+        yield from parallel(
+            keys.copy(m, query_pid[i * real], query_in, i, query_copy, i * real),
+            keys.copy(m, key_pid[j], key_in, j, key_copy, (j + 1) * real + j),
+            _move(m, value_pid[j], value_in, j, value_copy, (j + 1) * real + j),
+        )
+        h = 1
+        while h < real - 1:
+            row, col = _grid(np.arange(1, real, dtype=np.int64), h)
+            live = col + h < row
+            row, col = row[live], col[live]
+            source, target = row * real + col, row * real + col + h
+            j, c = _grid(np.arange(0, real - 1, dtype=np.int64), h)
+            live = j + 1 + c + h < real
+            j, c = j[live], c[live]
+            below, further = (j + 1 + c) * real + j, (j + 1 + c + h) * real + j
+            yield from parallel(
+                keys.copy(m, query_pid[source], query_copy, source, query_copy, target),
+                keys.copy(m, key_pid[below], key_copy, below, key_copy, further),
+                _move(m, value_pid[below], value_copy, below, value_copy, further),
+            )
+            h *= 2
+
+    def compare() -> Program[None]:
+        row, col = _grid(np.arange(1, real, dtype=np.int64), real)
+        live = col < row
+        row, col = row[live], col[live]
+        cell = row * real + col
+        pid = query_pid[cell]
+        _, equal = yield from keys.compare(m, pid, query_copy, cell, key_copy, cell)
+        (value,) = yield Step(pid, reads=(Read(value_copy, cell, where=equal),))
+        yield Step(pid, writes=(Write(best, cell, np.where(equal, value, NO_MATCH)),))
+
+    def combine() -> Program[None]:
+        # Row i halves its live entries each round: (i, c) keeps the later match of (i, c) and
+        # (i, c + h), i.e. the right one when it matched (values are tokens, never -1).
+        h = 1
+        while h < real - 1:
+            row, c = _grid(np.arange(1, real, dtype=np.int64), (real + 2 * h - 1) // (2 * h))
+            c = c * 2 * h
+            live = c + h < row
+            row, c = row[live], c[live]
+            left, right = row * real + c, row * real + c + h
+            pid = query_pid[left]
+            a, b = yield Step(pid, reads=(Read(best, left), Read(best, right)))
+            yield Step(pid, writes=(Write(best, left, np.where(b != NO_MATCH, b, a)),))
+            h *= 2
+        # Row i's answer is in cell (i, 0); query 0 and padded queries have no match.
+        i = iota(t)
+        has = (i >= 1) & (i < real)
+        pid = out_pid
+        cell = np.where(has, i * real, 0)
+        (v,) = yield Step(pid, reads=(Read(best, cell, where=has),))
+        yield Step(pid, writes=(Write(answers, i, np.where(has, v, NO_MATCH)),))
+
+    if real > 1:
+        yield from phase("replicate", replicate())
+        yield from phase("compare", compare())
+    yield from phase("combine", combine())
+    return answers
+
+
+def _grid(rows: Words, width: int) -> tuple[Words, Words]:
+    """Every pair ``(r, c)`` with ``r`` in ``rows`` and ``c`` in ``[0, width)``, flattened."""
+    r = np.broadcast_to(rows[:, None], (len(rows), width)).reshape(-1)
+    c = np.broadcast_to(iota(width)[None, :], (len(rows), width)).reshape(-1)
+    return r, c
+
+
+def _move(
+    m: Machine, pid: Words, source: Array, i: Words, target: Array, j: Words
+) -> Program[None]:
+    """Processors ``pid`` copy the word ``source[i]`` to ``target[j]`` (a payload, not a token)."""
+    (x,) = yield Step(pid, reads=(Read(source, i),))
+    yield Step(pid, writes=(Write(target, j, x),))
+
+
+__all__ = ["program", "recall"]

@@ -1,0 +1,406 @@
+"""Algorithm 11: multiple-query associative recall (MQAR) over dyadic intervals, on an EREW PRAM.
+
+The input is a token sequence ``u`` read as triples ``(k_i, v_i, q_i)``; query ``q_i`` asks for
+the value of the latest earlier key equal to it (``k_j == q_i``, ``j < i``, largest ``j``), or
+"no match" (-1). With ``T = N/3 = 2^L`` triples, level ``k`` and block ``p`` pair the keys of the
+left half ``I(k,p)`` of an aligned dyadic block with the queries of its right half ``J(k,p)``;
+for each query the left halves of its blocks tile every earlier key exactly once.
+
+>>> from pram import Machine
+>>> r = recall(Machine("erew"), [5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
+>>> r.answers.tolist(), r.padding
+([-1, 50, 50, 51], 0)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import attrs
+import numpy as np
+
+from algorithms.keys import Keys, WordKeys
+from algorithms.pbs import search_blocks
+from algorithms.sorting import Records, Ties, copy_records, merge_blocks, sort_blocks
+from pram import (
+    Array,
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Step,
+    Words,
+    Write,
+    iota,
+    parallel,
+    parallel_all,
+    phase,
+)
+
+Strategy = Literal["merge-tree", "per-block"]
+
+#: The sort strategies: one merge-sort tree per side (meets the work bound), or the
+#: paper-literal independent Batcher sort in every block (one log factor more work).
+STRATEGIES: tuple[Strategy, ...] = ("merge-tree", "per-block")
+
+#: The answer of a query with no earlier matching key (never a token: tokens are >= 0).
+NO_MATCH = -1
+
+#: The token written into padded cells. Padding is appended after the last whole triple, so a
+#: padded key lies after every real query and is never compared with one; padded queries (index
+#: ``>= N // 3``) are gated off where a match is recorded, so they never match either.
+PAD_TOKEN = 0
+
+
+@attrs.frozen
+class Recall:
+    """The answers of an MQAR run, one per query of the input, and how the input was padded.
+
+    There is one query per whole triple: ``N // 3`` (a trailing partial triple has none, and its
+    key comes after every query, so it can match nothing). ``answers[i]`` is the value of the
+    latest earlier key equal to query ``i``, or -1. ``padding`` tokens were appended to the
+    ``tokens`` given, so that the machine ran on ``3 * 2**levels`` tokens.
+    """
+
+    answers: Words
+    tokens: int
+    padding: int
+    levels: int
+
+    @property
+    def queries(self) -> int:
+        """Queries answered: ``tokens // 3``."""
+        return len(self.answers)
+
+    @property
+    def padded(self) -> bool:
+        return self.padding > 0
+
+    @property
+    def note(self) -> str:
+        """One sentence for reports: how (and whether) the input was padded."""
+        if not self.padding:
+            return f"N = {self.tokens} = 3 * 2^{self.levels}: no padding"
+        return (
+            f"N = {self.tokens} padded with {self.padding} tokens to 3 * 2^{self.levels} = "
+            f"{3 << self.levels}; padded triples never match"
+        )
+
+
+@attrs.frozen
+class Layout:
+    """The input split into its key, value and query columns, padded to ``2**levels`` triples.
+
+    The first ``answered = N // 3`` queries come from the input; a trailing partial triple (one
+    or two tokens) is completed with padding, and its missing query, like every padded query,
+    is never answered. Splitting the columns is host input: it costs no steps.
+    """
+
+    keys: Words
+    values: Words
+    queries: Words
+    answered: int
+    tokens: int
+    padding: int
+    levels: int
+
+    @property
+    def triples(self) -> int:
+        """``T = 2**levels``: the triples the machine runs on."""
+        return len(self.keys)
+
+
+def recall(
+    m: Machine,
+    tokens: Any,
+    *,
+    sort: Strategy = "merge-tree",
+    keys: Keys | None = None,
+) -> Recall:
+    """Answer every query of ``tokens`` with Algorithm 11 on ``m``; the cost is on ``m.cost``.
+
+    ``tokens`` is the sequence ``k_0 v_0 q_0 k_1 v_1 q_1 ...`` of non-negative integers; any
+    length of at least 3 is accepted (see :func:`layout` for the padding). ``sort`` picks the
+    sort strategy (:data:`STRATEGIES`), ``keys`` how tokens are stored and compared.
+    """
+    if sort not in STRATEGIES:
+        raise InputError(
+            f"sort must be 'merge-tree' or 'per-block' (got {sort!r}); pick one of them"
+        )
+    keys = WordKeys() if keys is None else keys
+    lay = layout(tokens)
+    answers = m.run(program(m, keys, lay, sort=sort))
+    return Recall(
+        answers=answers.to_numpy()[: lay.answered],
+        tokens=lay.tokens,
+        padding=lay.padding,
+        levels=lay.levels,
+    )
+
+
+def program(
+    m: Machine, keys: Keys, lay: Layout, *, sort: Strategy = "merge-tree"
+) -> Program[Array]:
+    """Algorithm 11 as one EREW program on the laid-out input; returns the answers array.
+
+    Phases: "sort" (the merge-sort trees, or the per-block sorts), "search" (Algorithm 10 in
+    every block of every level), "retrieve" (line 17, each level into its own row) and
+    "combine" (lines 19-21).
+    """
+    t, levels = lay.triples, lay.levels
+    key_in = Records(
+        keys.store(m, "keys", lay.keys),
+        m.array("keys.index", values=iota(t)),
+        m.array("values", values=lay.values),
+    )
+    query_in = Records(
+        keys.store(m, "queries", lay.queries), m.array("queries.index", values=iota(t))
+    )
+    # rows[k * T + i]: the value level k found for query i, or -1 (each level its own row)
+    rows = m.array("rows", size=levels * t)
+    answers = m.array("answers", size=t)
+    if sort == "merge-tree":
+        key_levels, query_levels = yield from phase(
+            "sort",
+            parallel(
+                _merge_tree(m, keys, key_in, levels, "keys", ties="descending"),
+                _merge_tree(m, keys, query_in, levels, "queries", ties="ascending"),
+            ),
+        )
+        yield from parallel_all(
+            _search_level(m, keys, key_levels[k], query_levels[k], k, lay, rows)
+            for k in range(levels)
+        )
+    else:
+        key_copies, query_copies = yield from phase(
+            "sort/copy",
+            parallel(
+                _copies(m, keys, key_in, levels, "keys"),
+                _copies(m, keys, query_in, levels, "queries"),
+            ),
+        )
+        yield from parallel_all(
+            _block_level(m, keys, key_copies[k], query_copies[k], k, lay, rows)
+            for k in range(levels)
+        )
+    yield from phase("combine", _combine(m, rows, answers, t, levels))
+    return answers
+
+
+def _merge_tree(
+    m: Machine, keys: Keys, base: Records, levels: int, name: str, *, ties: Ties
+) -> Program[list[Records]]:
+    """A bottom-up merge-sort tree over ``base``, every level kept: level k holds sorted runs of
+    ``2**k`` records, each the merge of two runs of level k-1 (level 0 is ``base`` itself)."""
+    tree = [base]
+    t = base.index.size
+    for k in range(1, levels):
+        run = 1 << (k - 1)
+        level = _allocate(m, keys, f"{name}/level {k}", t, base.payload is not None)
+        yield from copy_records(m, keys, tree[-1], level)
+        yield from merge_blocks(
+            m, keys, level.key, level.index, level.payload, run=run, blocks=t // (2 * run),
+            ties=ties,
+        )
+        tree.append(level)
+    return tree
+
+
+def _copies(
+    m: Machine, keys: Keys, base: Records, levels: int, name: str
+) -> Program[list[Records]]:
+    """``levels`` copies of ``base`` by doubling (``base`` is the first), so that every level
+    sorts its own copy and no cell is read by two levels at once."""
+    copies = [base]
+    while len(copies) < levels:
+        more = [
+            _allocate(m, keys, f"{name}/copy {len(copies) + c}", base.index.size,
+                      base.payload is not None)
+            for c in range(min(len(copies), levels - len(copies)))
+        ]
+        yield from parallel_all(
+            copy_records(m, keys, source, target) for source, target in zip(copies, more, strict=False)
+        )
+        copies.extend(more)
+    return copies
+
+
+def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Records:
+    return Records(
+        keys.allocate(m, name, n),
+        m.array(f"{name}.index", size=n),
+        m.array(f"{name}.payload", size=n) if payload else None,
+    )
+
+
+def _block_level(
+    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Array
+) -> Program[None]:
+    """Level ``k`` of the per-block strategy: sort every I-block and J-block on its own
+    (lines 8 and 11, a Batcher network each), then search and retrieve."""
+    size, t = 1 << k, lay.triples
+    if k:
+        yield from phase(
+            "sort",
+            parallel(
+                sort_blocks(m, keys, key.key, key.index, key.payload, size=size,
+                            blocks=t // (2 * size), stride=2 * size, ties="descending"),
+                sort_blocks(m, keys, query.key, query.index, size=size,
+                            blocks=t // (2 * size), start=size, stride=2 * size),
+            ),
+        )
+    yield from _search_level(m, keys, key, query, k, lay, rows)
+
+
+def _search_level(
+    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Array
+) -> Program[None]:
+    """Algorithm 10 in every block of level ``k``, then line 17 into row k.
+
+    Block p searches the queries of J(k,p), the odd run ``2p+1`` of the query level, among the
+    keys of I(k,p), the even run ``2p``, each sorted with its original indices; the keys carry
+    their values as payload, so a match learns its value without a shared read.
+    """
+    size, t = 1 << k, lay.triples
+    p = iota(t // (2 * size))
+    found = yield from phase(
+        "search",
+        search_blocks(
+            m, keys, query.key, key.key, key.payload,
+            q_start=(2 * p + 1) * size, q_count=np.full(len(p), size),
+            k_start=2 * p * size, k_count=np.full(len(p), size),
+            name=f"pbs {k}",
+        ),
+    )
+    yield from phase("retrieve", _retrieve(m, query, found.match, found.payload, k, lay, rows))
+
+
+def _retrieve(
+    m: Machine, query: Records, match: Array, value: Array, k: int, lay: Layout, rows: Array
+) -> Program[None]:
+    """Line 17: if C[r] < 2^k and K[C[r]] == Q[r]: row_k[sigma(r)] <- the candidate's value.
+
+    One processor per position r of the level: positions in J-blocks (odd runs) read their
+    query's index sigma(r) and the search's match bit and payload; the rest write -1 for their
+    query, so every row is defined everywhere. Padded queries never match.
+    """
+    t, size = lay.triples, 1 << k
+    r = iota(t)
+    pid = m.processors(t)
+    in_j = (r // size) % 2 == 1
+    sigma, matched, found = yield Step(
+        pid,
+        reads=(Read(query.index, r), Read(match, r, where=in_j), Read(value, r, where=in_j)),
+    )
+    hit = in_j & (matched == 1) & (sigma < lay.answered)
+    yield Step(pid, writes=(Write(rows, k * t + sigma, np.where(hit, found, NO_MATCH)),))
+
+
+def _combine(m: Machine, rows: Array, answers: Array, t: int, levels: int) -> Program[None]:
+    """Lines 19-21: each query keeps the value of the smallest level k that matched.
+
+    The block of a smaller level lies closer to the query, so its key is the later one: this
+    is the latest match. An EREW reduction over the levels, ceil(log2 L) rounds: in the round
+    of stride h, processor (i, k) for k a multiple of 2h folds row k+h into row k.
+    """
+    i = iota(t)
+    h = 1
+    while h < levels:
+        k = iota((levels + 2 * h - 1) // (2 * h)) * 2 * h
+        k = k[k + h < levels]
+        kk = np.broadcast_to(k[:, None], (len(k), t)).reshape(-1)
+        ii = np.broadcast_to(i[None, :], (len(k), t)).reshape(-1)
+        pid = m.processors(len(kk))
+        near, far = yield Step(pid, reads=(Read(rows, kk * t + ii), Read(rows, (kk + h) * t + ii)))
+        yield Step(pid, writes=(Write(rows, kk * t + ii, np.where(near != NO_MATCH, near, far)),))
+        h *= 2
+    pid = m.processors(t)
+    if levels:
+        (best,) = yield Step(pid, reads=(Read(rows, i),))
+        yield Step(pid, writes=(Write(answers, i, best),))
+    else:  # one triple: its query has no earlier key
+        yield Step(pid, writes=(Write(answers, i, NO_MATCH),))
+
+
+def layout(tokens: Any) -> Layout:
+    """Validate ``tokens`` and lay them out as ``2**L`` triples (host input, no steps).
+
+    Refuses anything but a one-dimensional sequence of at least 3 non-negative integers. A
+    length that is not ``3 * 2**L`` is padded at the end with :data:`PAD_TOKEN`.
+    """
+    u = _tokens(tokens)
+    n = len(u)
+    levels = max(0, math.ceil(math.log2(-(-n // 3))))
+    t = 1 << levels
+    padded = np.full(3 * t, PAD_TOKEN, dtype=np.int64)
+    padded[:n] = u
+    return Layout(
+        keys=padded[0::3].copy(),
+        values=padded[1::3].copy(),
+        queries=padded[2::3].copy(),
+        answered=n // 3,
+        tokens=n,
+        padding=3 * t - n,
+        levels=levels,
+    )
+
+
+def _tokens(tokens: Any) -> Words:
+    """``tokens`` as a fresh int64 array, or an InputError that names the problem and the fix."""
+    try:
+        u = np.asarray(tokens)
+    except (TypeError, ValueError) as error:
+        raise InputError(
+            f"tokens must be a one-dimensional sequence of non-negative integers ({error})"
+        ) from None
+    if u.ndim != 1:
+        raise InputError(
+            f"tokens must be a one-dimensional sequence (got shape {u.shape}); "
+            "flatten it or pass one sequence at a time"
+        )
+    if u.dtype.kind not in "iu" and not (u.dtype.kind == "f" and len(u) == 0):
+        raise InputError(
+            f"tokens must be integers (got dtype {u.dtype}); convert them to integer token ids"
+        )
+    if len(u) < 3:
+        raise InputError(
+            f"tokens must hold at least one triple (key, value, query) (got {len(u)} tokens); "
+            "pass at least 3"
+        )
+    if u.dtype.kind == "u":
+        too_big = _first(u > np.iinfo(np.int64).max)
+        if too_big is not None:
+            raise InputError(
+                f"tokens must fit in 63 bits (got tokens[{too_big}] = {int(u[too_big])}); "
+                "renumber the vocabulary"
+            )
+    words = np.array(u, dtype=np.int64)
+    negative = _first(words < 0)
+    if negative is not None:
+        raise InputError(
+            f"tokens must be non-negative (got tokens[{negative}] = {int(words[negative])}); "
+            "renumber the vocabulary from 0"
+        )
+    return words
+
+
+def _first(flags: Any) -> int | None:
+    """The first position where ``flags`` holds, or None (host-side input check)."""
+    for i, flag in enumerate(flags.tolist()):
+        if flag:
+            return i
+    return None
+
+
+__all__ = [
+    "NO_MATCH",
+    "PAD_TOKEN",
+    "STRATEGIES",
+    "Layout",
+    "Recall",
+    "Strategy",
+    "layout",
+    "program",
+    "recall",
+]
