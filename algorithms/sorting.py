@@ -19,6 +19,11 @@ The public programs (generators to hand to :meth:`pram.Machine.run`, or to compo
 And on the host: :func:`sort` pads any number of integers to a power of two, runs the network
 on a machine and returns a :class:`SortResult`.
 
+Sizes of the networks on n = 2^k records (Batcher, 1968), which the tests check exactly against
+the machine's ledger: both sorts have depth k(k+1)/2; bitonic sort has n/2 * k(k+1)/2
+comparators, odd-even merge sort (k^2 - k + 4) 2^(k-2) - 1. Merging two runs of 2^(k-1) takes
+k levels: k 2^(k-1) comparators bitonic, (k-1) 2^(k-1) + 1 odd-even.
+
 Every level of a network is one call of the comparator for all its comparators in all blocks;
 with :class:`~algorithms.keys.WordKeys` that is two steps (read both records, write both back)
 by one processor per comparator, so a run takes ``2 * depth`` steps and ``2 * comparators``
@@ -419,9 +424,13 @@ def _integers(values: Any) -> Words:
         raise InputError(
             f"values must be integers (got dtype {array.dtype}); convert them to int64 first"
         )
-    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
-        raise InputError(f"values must fit in int64 (got {int(array.max())})")
-    return np.array(array, dtype=np.int64)
+    try:
+        # through Python ints, so an unsigned value above the largest int64 cannot wrap around
+        return np.array(array.tolist(), dtype=np.int64)
+    except OverflowError:
+        raise InputError(
+            "values must fit in int64 (got a value above 2**63 - 1); use smaller keys"
+        ) from None
 
 
 def _check_choice(what: str, value: object, choices: tuple[str, ...]) -> None:
