@@ -118,13 +118,13 @@ def search_blocks(
     blocks = _blocks(queries, key_array, q_start, q_count, k_start, k_count)
     qs, qc, ks, kc = blocks
     if payload is None:
-        payload = m.array(f"{name}.payload", values=iota(key_array.size))
-    elif payload.size != key_array.size:
+        payload = m.array(f"{name}.payload", values=iota(key_array.size // keys.width))
+    elif payload.size != key_array.size // keys.width:
         raise InputError(
             f"payload must have one cell per key cell (got {payload.size} cells for "
-            f"{key_array.size} keys)"
+            f"{key_array.size // keys.width} keys)"
         )
-    n = queries.size
+    n = queries.size // keys.width
     found = Found(
         index=m.array(f"{name}.index", size=n),
         key=keys.allocate(m, f"{name}.key", n),
@@ -359,7 +359,7 @@ def naive_blocks(
     In the first probe step all queries read the middle key, so an EREW machine flags it while
     a CREW machine runs it clean. Answers eq. (12) like :func:`search_blocks`, for one instance.
     """
-    n, size = queries.size, key_array.size
+    n, size = queries.size // keys.width, key_array.size // keys.width
     index = m.array(f"{name}.index", size=n)
     pid = m.processors(n)
     query = iota(n)
