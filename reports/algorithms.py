@@ -1,0 +1,429 @@
+"""The table of runnable algorithms: one entry each, with its instances, run, reference, bounds.
+
+Three families of instances are shared: MQAR token sequences (``mqar``, ``mqar-sequential``,
+``mqar-allpairs``), search problems (``pbs``, ``pbs-naive``) and sort inputs (``sort``). Each
+entry below says how its algorithm runs on a machine and which bounds it is held to; nothing
+else in :mod:`reports` knows about particular algorithms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from algorithms import allpairs, mqar, pbs, sequential, sorting
+from algorithms.keys import Keys, WordKeys
+from pram import Cost, Formula, InputError, Machine, Words
+from reports.registry import (
+    Algorithm,
+    Bound,
+    Family,
+    Instance,
+    Options,
+    Solution,
+    bits_needed,
+    lg,
+    load_array,
+    load_arrays,
+    register,
+)
+
+# ---- tokens: word or bit keys -------------------------------------------------------------
+
+
+def token_keys(options: Options, d: int) -> Keys:
+    """The token representation ``options`` asks for, for ``d``-bit tokens."""
+    if options.keys == "word":
+        return WordKeys()
+    try:
+        from algorithms import bits
+    except ImportError:
+        raise InputError(
+            "--keys bits is not available in this build (algorithms.bits is missing); "
+            "use --keys word"
+        ) from None
+    return bits.bit_keys(d, comparator=options.comparator)
+
+
+def bound_d(options: Options, d: int) -> int:
+    """The d the bound formulas use: the token width for bit keys, 1 for word keys."""
+    return d if options.keys == "bits" else 1
+
+
+def _width(instance: Instance) -> int:
+    """The token width of an instance: as given, or what its largest token needs."""
+    if "d" in instance.sizes:
+        return instance.sizes["d"]
+    top = max(int(np.abs(a).max()) for a in instance.data.values() if len(a))
+    return bits_needed(top)
+
+
+def _check_width(tokens: Words, d: int, what: str) -> None:
+    """Refuse tokens that do not fit ``d`` bits (or are negative), naming the first."""
+    if len(tokens) == 0:
+        return
+    bad = np.flatnonzero((tokens < 0) | (tokens >= (1 << d)))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(
+            f"{what}[{i}] = {int(tokens[i])} does not fit in d = {d} bits; raise --d to at least "
+            f"{bits_needed(abs(int(tokens[i])))} or leave --d out"
+        )
+
+
+def _widths(sizes: dict[str, int], d: int, options: Options) -> dict[str, int]:
+    """``sizes`` with the token width added when it matters (bit keys, or asked for)."""
+    if options.keys == "bits" or options.d is not None:
+        return {**sizes, "d": d}
+    return sizes
+
+
+# ---- family: MQAR token sequences -----------------------------------------------------------
+
+MQAR_INPUT = "a .npy file holding the token sequence (non-negative integers, length N >= 3)"
+
+
+def _mqar_build(options: Options, rng: np.random.Generator) -> Instance:
+    """Random triples whose keys and queries share a small vocabulary, so queries often match."""
+    n = options.n or 3072
+    d = options.d or 16
+    if n < 3:
+        raise InputError(f"--n must be at least 3 for MQAR (one key, value, query; got {n})")
+    triples = -(-n // 3)
+    vocabulary = min(1 << d, max(2, triples // 2))
+    symbols = rng.integers(0, 1 << d, size=vocabulary, dtype=np.int64)
+    keys = symbols[rng.integers(0, vocabulary, size=triples)]
+    queries = symbols[rng.integers(0, vocabulary, size=triples)]
+    values = rng.integers(0, 1 << d, size=triples, dtype=np.int64)
+    tokens = np.stack([keys, values, queries], axis=1).reshape(-1)[:n]
+    return Instance({"tokens": tokens}, {"n": n, "d": d})
+
+
+def _mqar_load(path: str, options: Options) -> Instance:
+    tokens = load_array(path, MQAR_INPUT)
+    if len(tokens) < 3:
+        raise InputError(
+            f"input file {path!r} holds {len(tokens)} tokens; MQAR needs at least one triple "
+            "(key, value, query), so 3 or more"
+        )
+    negative = np.flatnonzero(tokens < 0)
+    if negative.size:
+        i = int(negative[0])
+        raise InputError(
+            f"input file {path!r} holds tokens[{i}] = {int(tokens[i])}; tokens must be "
+            "non-negative integers, so renumber the vocabulary from 0"
+        )
+    d = options.d or bits_needed(int(tokens.max()))
+    _check_width(tokens, d, "tokens")
+    return Instance({"tokens": tokens}, {"n": len(tokens), "d": d})
+
+
+def _whole_triples(tokens: Words) -> Words:
+    """The tokens of the whole triples: a trailing partial triple has no query to answer."""
+    return tokens[: 3 * (len(tokens) // 3)]
+
+
+def _dictionary(instance: Instance) -> Words:
+    """The answers by a Python dict, latest insert winning: the oracle of Algorithm 9 itself."""
+    tokens = _whole_triples(instance.data["tokens"]).tolist()
+    table: dict[int, int] = {}
+    out = []
+    for i in range(0, len(tokens), 3):
+        key, value, query = tokens[i : i + 3]
+        out.append(table.get(query, sequential.NO_MATCH))
+        table[key] = value
+    return np.array(out, dtype=np.int64)
+
+
+def _mqar_reference(instance: Instance) -> Words:
+    """The latest earlier key equal to each query: Algorithm 9's answers."""
+    return sequential.recall(_whole_triples(instance.data["tokens"])).answers
+
+
+MQAR = Family(
+    name="mqar",
+    defaults={"n": 3072, "d": 16},
+    build=_mqar_build,
+    load=_mqar_load,
+    reference=_mqar_reference,
+    input_help=MQAR_INPUT,
+    output_help="one entry per triple: the value, or -1 for no match",
+    reference_name="Algorithm 9",
+    symbols={"n": "N", "d": "d"},
+)
+
+
+# ---- family: search problems ---------------------------------------------------------------
+
+SEARCH_INPUT = "an .npz file holding sorted integer arrays 'queries' and 'keys'"
+
+
+def _search_build(options: Options, rng: np.random.Generator) -> Instance:
+    """Sorted random queries and keys with duplicates, drawn from one range."""
+    n = options.n or 1024
+    m = options.m or n
+    top = 2 * max(n, m)
+    if options.keys == "bits":
+        top = min(top, 1 << (options.d or 16))
+    d = options.d or bits_needed(top - 1)
+    queries = np.sort(rng.integers(0, top, size=n, dtype=np.int64))
+    keys = np.sort(rng.integers(0, top, size=m, dtype=np.int64))
+    return Instance({"queries": queries, "keys": keys}, _widths({"n": n, "m": m}, d, options))
+
+
+def _search_load(path: str, options: Options) -> Instance:
+    data = load_arrays(path, ("queries", "keys"), SEARCH_INPUT)
+    for name, values in data.items():
+        if len(values) == 0:
+            raise InputError(
+                f"{name!r} in {path!r} is empty; give at least one query and one key"
+            )
+        down = np.flatnonzero(values[1:] < values[:-1])
+        if down.size:
+            i = int(down[0])
+            raise InputError(
+                f"{name} must be sorted ascending (got {name}[{i}] = {int(values[i])} > "
+                f"{name}[{i + 1}] = {int(values[i + 1])}); sort them first"
+            )
+    top = max(int(data["queries"].max()), int(data["keys"].max()))
+    d = options.d or bits_needed(top)
+    if options.keys == "bits":
+        _check_width(data["queries"], d, "queries")
+        _check_width(data["keys"], d, "keys")
+    return Instance(data, _widths({"n": len(data["queries"]), "m": len(data["keys"])}, d, options))
+
+
+def _search_reference(instance: Instance) -> Words:
+    """eq. (12): ``bisect_left`` of each query among the keys."""
+    keys, queries = instance.data["keys"], instance.data["queries"]
+    return np.searchsorted(keys, queries, side="left").astype(np.int64)
+
+
+SEARCH = Family(
+    name="search",
+    defaults={"n": 1024, "m": 1024},
+    build=_search_build,
+    load=_search_load,
+    reference=_search_reference,
+    input_help=SEARCH_INPUT,
+    output_help="the eq. (12) index of each query (bisect_left)",
+    reference_name="bisect_left",
+    symbols={"n": "n", "m": "m", "d": "d"},
+)
+
+
+# ---- family: sort inputs -----------------------------------------------------------------------
+
+SORT_INPUT = "a .npy file holding the integers to sort"
+
+
+def _sort_build(options: Options, rng: np.random.Generator) -> Instance:
+    n = options.n or 1024
+    top = 4 * n if options.keys == "word" else min(4 * n, 1 << (options.d or 16))
+    d = options.d or bits_needed(top - 1)
+    values = rng.integers(0, top, size=n, dtype=np.int64)
+    return Instance({"values": values}, _widths({"n": n}, d, options))
+
+
+def _sort_load(path: str, options: Options) -> Instance:
+    values = load_array(path, SORT_INPUT)
+    if len(values) == 0:
+        raise InputError(f"input file {path!r} holds no values; give at least one integer")
+    d = options.d or bits_needed(int(np.abs(values).max()))
+    if options.keys == "bits":
+        _check_width(values, d, "values")
+    return Instance({"values": values}, _widths({"n": len(values)}, d, options))
+
+
+def _sort_reference(instance: Instance) -> Words:
+    return np.sort(instance.data["values"]).astype(np.int64)
+
+
+SORT = Family(
+    name="sort",
+    defaults={"n": 1024},
+    build=_sort_build,
+    load=_sort_load,
+    reference=_sort_reference,
+    input_help=SORT_INPUT,
+    output_help="the sorted values",
+    reference_name="sorted order",
+    symbols={"n": "n", "d": "d"},
+)
+
+
+# ---- the bounds ------------------------------------------------------------------------------
+
+
+def _formula(text: str, fn: Any) -> Formula:
+    return Formula(text, fn)
+
+
+MQAR_WORK = _formula("N d log2(N)^2", lambda s: s["N"] * s["d"] * lg(s["N"]) ** 2)
+MQAR_TIME = _formula("d log2(N)^2", lambda s: s["d"] * lg(s["N"]) ** 2)
+MQAR_TREE_TIME = _formula("log2(d) log2(N)^2", lambda s: lg(s["d"]) * lg(s["N"]) ** 2)
+SEQUENTIAL = _formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
+QUADRATIC = _formula("N^2 d", lambda s: s["N"] ** 2 * s["d"])
+SEARCH_WORK = _formula("n d log2(m)", lambda s: s["n"] * s["d"] * lg(s["m"]))
+SEARCH_TIME = _formula("d log2(n) log2(m)", lambda s: s["d"] * lg(s["n"]) * lg(s["m"]))
+SORT_WORK = _formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2)
+SORT_TIME = _formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
+
+
+# ---- the entries -------------------------------------------------------------------------------
+
+
+def _solve_sort(m: Machine, instance: Instance, options: Options) -> Solution:
+    values = instance.data["values"]
+    d = _width(instance)
+    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    result = sorting.sort(m, values, network=network, keys=token_keys(options, d))
+    notes: tuple[str, ...] = ()
+    if result.padding:
+        notes = (
+            f"n = {len(values)} padded with {result.padding} records to {result.size}, a power "
+            "of two; padding sorts after every real record",
+        )
+    sizes = {"n": float(result.size), "d": float(bound_d(options, d))}
+    return Solution(result.keys, sizes, notes)
+
+
+
+def _tree(options: Options) -> bool:
+    return options.keys == "bits" and options.comparator == "tree"
+
+
+def _recall_solution(result: mqar.Recall, instance: Instance, options: Options) -> Solution:
+    d = _width(instance)
+    sizes = {"N": float(3 << result.levels), "d": float(bound_d(options, d))}
+    return Solution(result.answers, sizes, (result.note,) if result.padded else ())
+
+
+def _solve_mqar(m: Machine, instance: Instance, options: Options) -> Solution:
+    keys = token_keys(options, _width(instance))
+    result = mqar.recall(m, instance.data["tokens"], sort=options.sort, keys=keys)  # type: ignore[arg-type]
+    return _recall_solution(result, instance, options)
+
+
+def _solve_allpairs(m: Machine, instance: Instance, options: Options) -> Solution:
+    keys = token_keys(options, _width(instance))
+    result = allpairs.recall(m, instance.data["tokens"], keys=keys)
+    return _recall_solution(result, instance, options)
+
+
+def _tokens_text(count: int) -> str:
+    return "token forms" if count == 1 else f"{count} tokens form"
+
+
+def _solve_sequential(m: Machine, instance: Instance, options: Options) -> Solution:
+    tokens = instance.data["tokens"]
+    whole = _whole_triples(tokens)
+    d = _width(instance)
+    result = sequential.recall(whole)
+    operations = result.operations_with(bound_d(options, d))
+    cost = Cost(time=operations, work=operations, max_processors=1)
+    notes = [
+        "Algorithm 9 runs on the host (RAM model, one processor) and counts its own "
+        f"operations: {result.comparisons:,} key comparisons"
+        + (f", each costing d = {d}" if options.keys == "bits" else ""),
+    ]
+    if len(whole) < len(tokens):
+        notes.append(
+            f"the trailing {_tokens_text(len(tokens) - len(whole))} no whole triple, "
+            "so no query is lost"
+        )
+    return Solution(result.answers, {"N": float(len(whole)), "d": float(bound_d(options, d))},
+                    tuple(notes), cost)
+
+
+def _solve_pbs(m: Machine, instance: Instance, options: Options) -> Solution:
+    keys = token_keys(options, _width(instance))
+    queries, sorted_keys = instance.data["queries"], instance.data["keys"]
+    index = pbs.search(m, queries, sorted_keys, keys)
+    return Solution(index, _search_sizes(instance, options))
+
+
+def _solve_naive(m: Machine, instance: Instance, options: Options) -> Solution:
+    keys = token_keys(options, _width(instance))
+    queries, sorted_keys = instance.data["queries"], instance.data["keys"]
+    index = pbs.naive_search(m, queries, sorted_keys, keys)
+    return Solution(index, _search_sizes(instance, options))
+
+
+def _search_sizes(instance: Instance, options: Options) -> dict[str, float]:
+    return {
+        "n": float(instance.sizes["n"]),
+        "m": float(instance.sizes["m"]),
+        "d": float(bound_d(options, _width(instance))),
+    }
+
+
+register(
+    Algorithm(
+        name="mqar",
+        title="Algorithm 11, parallel MQAR over dyadic intervals",
+        family=MQAR,
+        solve=_solve_mqar,
+        bounds={
+            "work": Bound(MQAR_WORK),
+            "time": Bound(MQAR_TIME),
+            "time (tree)": Bound(MQAR_TREE_TIME, applies=_tree),
+        },
+        uses=("keys", "sort"),
+    )
+)
+register(
+    Algorithm(
+        name="mqar-sequential",
+        title="Algorithm 9, sequential associative array (AVL tree)",
+        family=MQAR,
+        solve=_solve_sequential,
+        bounds={"work": Bound(SEQUENTIAL), "time": Bound(SEQUENTIAL)},
+        on_machine=False,
+        reference=_dictionary,
+        reference_name="a Python dict, latest insert winning",
+    )
+)
+register(
+    Algorithm(
+        name="mqar-allpairs",
+        title="All-pairs (attention-like) MQAR baseline",
+        family=MQAR,
+        solve=_solve_allpairs,
+        bounds={
+            "work": Bound(MQAR_WORK),
+            "time": Bound(MQAR_TIME),
+            "work (N^2)": Bound(QUADRATIC),
+        },
+    )
+)
+register(
+    Algorithm(
+        name="pbs",
+        title="Algorithm 10, parallel binary search (pbs-key-values)",
+        family=SEARCH,
+        solve=_solve_pbs,
+        bounds={"work": Bound(SEARCH_WORK), "time": Bound(SEARCH_TIME)},
+    )
+)
+register(
+    Algorithm(
+        name="pbs-naive",
+        title="Naive parallel binary search (CREW negative control)",
+        family=SEARCH,
+        solve=_solve_naive,
+        bounds={"work": Bound(SEARCH_WORK), "time": Bound(SEARCH_TIME)},
+    )
+)
+register(
+    Algorithm(
+        name="sort",
+        title="Batcher sorting network",
+        family=SORT,
+        solve=_solve_sort,
+        bounds={"work": Bound(SORT_WORK), "time": Bound(SORT_TIME)},
+        uses=("keys", "network"),
+        description="the EREW sorting network used by the project (bitonic by default)",
+    )
+)

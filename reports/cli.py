@@ -1,0 +1,337 @@
+"""The ``pram`` command line: ``run``, ``sweep``, ``report``, ``zoology`` and ``bench``.
+
+Every command prints a rich report, or with ``--json`` exactly one JSON object on standard
+output (progress and messages go to standard error). Exit status: 0 when everything the command
+checks holds, 1 when it finished but something failed (a wrong answer, a violation under the
+chosen model, a bound exceeded), 2 for invalid arguments or input, with one line naming the
+value and the fix, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pram import InputError, PRAMError
+from reports import registry
+from reports.registry import (
+    COMPARATOR_NAMES,
+    KEY_NAMES,
+    MODEL_NAMES,
+    NETWORK_NAMES,
+    SORT_NAMES,
+    Options,
+)
+
+#: Exit status: everything checked holds / something checked failed / invalid input.
+OK, FAILED, INVALID = 0, 1, 2
+
+
+class UsageError(Exception):
+    """An argument the parser refused; carries its one-line message."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports a bad argument in one line instead of usage + exit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _size(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1 or str(text).strip().startswith("+"):
+        raise argparse.ArgumentTypeError(f"invalid size {text!r}; give a positive integer")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}; give a non-negative integer")
+    return value
+
+
+def _sizes(text: str) -> list[int]:
+    parts = [p.strip() for p in text.split(",")]
+    out = []
+    for part in parts:
+        try:
+            value = int(part)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                f"invalid size {part!r} in {text!r}; give positive integers separated by "
+                "commas, e.g. 48,96,192"
+            )
+        out.append(value)
+    return out
+
+
+def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
+    """The options of ``pram run`` (``pram sweep`` takes lists for --n and --d)."""
+    if sweep:
+        parser.add_argument(
+            "--n", type=_sizes, required=True, metavar="N1,N2,...",
+            help="the sizes to sweep (N tokens for MQAR, n queries or elements otherwise)",
+        )
+        parser.add_argument("--d", type=_sizes, metavar="D1,D2,...", help="token widths to sweep")
+    else:
+        parser.add_argument("--n", type=_size, help="N tokens (MQAR), n queries or n elements")
+        parser.add_argument("--d", type=_size, help="bits per token (default 16, or what the "
+                            "input's largest token needs)")
+    parser.add_argument("--m", type=_size, help="m keys (pbs; default n)")
+    parser.add_argument("--keys", choices=KEY_NAMES, default="word",
+                        help="a token is one word, or d cells of one bit each")
+    parser.add_argument("--comparator", choices=COMPARATOR_NAMES, default="serial",
+                        help="bit-key comparator: serial scan or log-depth tree")
+    parser.add_argument("--sort", choices=SORT_NAMES, default="merge-tree",
+                        help="Algorithm 11's sort: one merge-sort tree, or Batcher per block")
+    parser.add_argument("--network", choices=NETWORK_NAMES, default="bitonic",
+                        help="the Batcher network of the sort algorithm")
+    parser.add_argument("--model", choices=MODEL_NAMES, default="erew", help="access model")
+    parser.add_argument("--mode", choices=("collect", "raise"), default="collect",
+                        help="collect every violation, or stop at the first")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
+    parser.add_argument("--no-check", dest="check", action="store_false",
+                        help="skip comparing the answer with the reference")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every subcommand."""
+    parser = _Parser(
+        prog="pram",
+        description="A PRAM simulator with work/depth accounting: run the Zoology paper's "
+        "parallel MQAR algorithms, check EREW compliance and the paper's bounds.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    algorithms = registry.names()
+
+    run = commands.add_parser("run", help="run one algorithm and report its cost")
+    run.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
+                     help=f"one of {', '.join(algorithms)}")
+    _run_options(run, sweep=False)
+    run.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
+    run.add_argument("--output", metavar="FILE", help="write the answers as a .npy of int64")
+    run.set_defaults(handler=_run)
+
+    sweep = commands.add_parser("sweep", help="run over sizes and check the bounds")
+    sweep.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
+                       help=f"one of {', '.join(algorithms)}")
+    _run_options(sweep, sweep=True)
+    sweep.add_argument("--plot", metavar="FILE", help="plot measured/formula (.png or .svg)")
+    sweep.set_defaults(handler=_sweep)
+
+    report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
+    report.add_argument("--out", metavar="DIR", default="reports", help="where to write it")
+    report.add_argument("--quick", action="store_true",
+                        help="small sizes only (a smoke test of the whole job)")
+    report.add_argument("--json", action="store_true", help="print the summary as JSON")
+    report.set_defaults(handler=_report)
+
+    zoology = commands.add_parser("zoology", help="solve a batch in Zoology's MQAR layout")
+    zoology.add_argument("file", metavar="FILE.npz")
+    zoology.add_argument("--json", action="store_true", help="print one JSON object instead")
+    zoology.set_defaults(handler=_zoology)
+
+    bench = commands.add_parser("bench", help="simulator throughput")
+    bench.add_argument("--json", action="store_true", help="print one JSON object instead")
+    bench.set_defaults(handler=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pram`` command line on ``argv`` (default: the process's); return the status."""
+    err = Console(stderr=True, highlight=False)
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as error:
+        _say(err, f"{error}")
+        return INVALID
+    except SystemExit as stop:  # --help
+        return int(stop.code or 0)
+    out = Console(highlight=False)
+    handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
+    try:
+        return handler(args, out, err)
+    except InputError as error:
+        _say(err, f"pram {args.command}: error: {error}")
+        return INVALID
+    except PRAMError as error:
+        _say(err, f"pram {args.command}: {type(error).__name__}: {error}")
+        return FAILED
+    except KeyboardInterrupt:
+        _say(err, f"pram {args.command}: interrupted")
+        return 130
+
+
+def _say(err: Console, message: str) -> None:
+    """One line on standard error, whatever the message holds."""
+    err.print(" ".join(message.split()), markup=False, soft_wrap=True)
+
+
+def _json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _options(args: argparse.Namespace, **sizes: Any) -> Options:
+    return Options(
+        n=sizes.get("n", getattr(args, "n", None)),
+        m=args.m,
+        d=sizes.get("d", getattr(args, "d", None)),
+        keys=args.keys,
+        comparator=args.comparator,
+        sort=args.sort,
+        network=args.network,
+        model=args.model,
+        mode=args.mode,
+        seed=args.seed,
+        input=getattr(args, "input", None),
+        check=args.check,
+    )
+
+
+def _writable(path: str, flag: str, suffixes: tuple[str, ...]) -> Path:
+    """Refuse an output path whose directory is missing or whose suffix is wrong."""
+    file = Path(path)
+    if file.suffix.lower() not in suffixes:
+        raise InputError(
+            f"{flag} {path!r} must end in {' or '.join(suffixes)}; rename it, e.g. "
+            f"{file.with_suffix(suffixes[0]).name!r}"
+        )
+    if not file.parent.exists():
+        raise InputError(
+            f"{flag} {path!r}: directory {str(file.parent)!r} does not exist; create it first"
+        )
+    if file.is_dir():
+        raise InputError(f"{flag} {path!r} is a directory; give a file name")
+    return file
+
+
+# ---- the commands ----------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    import numpy as np
+
+    from reports.measure import execute
+    from reports.render import RunReport
+
+    output = _writable(args.output, "--output", (".npy",)) if args.output else None
+    run = execute(args.algorithm, _options(args))
+    if output is not None:
+        np.save(output, np.asarray(run.output, dtype=np.int64))
+        err.print(f"wrote {len(run.output)} answers to {output}", highlight=False)
+    if args.json:
+        _json(run.as_dict())
+    else:
+        out.print(RunReport(run))
+    return OK if run.ok else FAILED
+
+
+def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from reports.measure import sweep
+    from reports.render import SweepReport
+
+    plot = _writable(args.plot, "--plot", (".png", ".svg")) if args.plot else None
+    if plot is not None:
+        from reports.plots import require_matplotlib
+
+        require_matplotlib()
+    with _progress(err, f"sweep {args.algorithm}") as tick:
+        result = sweep(args.algorithm, args.n, _options(args, n=None, d=None), args.d,
+                       progress=tick)
+    if plot is not None:
+        from reports.plots import ratio_plot
+
+        ratio_plot(result, plot)
+        err.print(f"wrote {plot}", highlight=False)
+    if args.json:
+        _json(result.as_dict())
+    else:
+        out.print(SweepReport(result))
+    return OK if result.ok else FAILED
+
+
+def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from reports.report import write_report
+
+    target = Path(args.out)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"--out {args.out!r} is a file; give a directory")
+    with _progress(err, "report") as tick:
+        summary = write_report(target, quick=args.quick, progress=tick)
+    if args.json:
+        _json(summary.as_dict())
+    else:
+        out.print(summary)
+    return OK if summary.ok else FAILED
+
+
+def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from reports.render import ZoologyReport
+    from reports.zoology import load_batch, score
+
+    batch = load_batch(args.file)
+    with _progress(err, "zoology") as tick:
+        result = score(batch, progress=tick)
+    if args.json:
+        keys = ("examples", "labeled", "correct", "accuracy", "violations")
+        _json({k: result[k] for k in keys} | {k: v for k, v in result.items() if k not in keys})
+    else:
+        out.print(ZoologyReport(result))
+    return OK if result["accuracy"] == 1.0 and result["violations"] == 0 else FAILED
+
+
+def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
+    try:
+        from reports.bench import measure
+    except ImportError:
+        raise InputError("pram bench is not available in this build (reports.bench is "
+                         "missing)") from None
+    from reports.render import BenchReport
+
+    err.print("measuring simulator throughput ...", highlight=False)
+    figures = measure()
+    if args.json:
+        _json(figures)
+    else:
+        out.print(BenchReport(figures))
+    return OK
+
+
+@contextmanager
+def _progress(err: Console, what: str) -> Iterator[Callable[[int, int, str], None]]:
+    """A progress bar on standard error; yields the ``progress(done, total, label)`` callback."""
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    task = bar.add_task(what, total=None)
+
+    def tick(done: int, total: int, label: str) -> None:
+        bar.update(task, completed=done, total=total, description=f"{what}: {label}")
+
+    with bar:
+        yield tick

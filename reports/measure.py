@@ -1,0 +1,306 @@
+"""Run an algorithm on a fresh machine and record what it cost; sweep it over sizes.
+
+Every figure of a :class:`Run` is the machine's ledger (or, for an algorithm outside the
+machine, the operations it counted itself); the bound formulas only divide it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from pram import Check, Cost, InputError, Machine, PhaseCost, Violation, Words, check
+from pram.models import model as model_named
+from reports.registry import Algorithm, Bound, Instance, Options, algorithm, validate
+
+#: How many violations a run keeps by name in its report and JSON.
+SHOWN_VIOLATIONS = 5
+
+
+@attrs.frozen
+class BoundResult:
+    """One bound at one run: the formula's value at the run's sizes and measured / formula."""
+
+    measure: str
+    formula: str
+    value: float
+    measured: float
+    limit: float | None
+
+    @property
+    def ratio(self) -> float:
+        return self.measured / self.value
+
+    @property
+    def holds(self) -> bool | None:
+        """Whether the ratio is under the bound's constant (None when it has none)."""
+        return None if self.limit is None else self.ratio <= self.limit
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "formula": self.formula,
+            "ratio": self.ratio,
+            "formula_value": self.value,
+            "measured": self.measured,
+            "limit": self.limit,
+            "holds": self.holds,
+        }
+
+
+@attrs.frozen
+class Run:
+    """One algorithm run on one instance: sizes, cost, violations, correctness and bounds."""
+
+    algorithm: Algorithm
+    options: Options
+    sizes: Mapping[str, int]
+    bound_sizes: Mapping[str, float]
+    cost: Cost
+    violations: int
+    first_violations: tuple[Violation, ...]
+    undefined_reads: int
+    correct: bool | None
+    mismatch: str | None
+    notes: tuple[str, ...]
+    bounds: Mapping[str, BoundResult]
+    seconds: float
+    output: Words = attrs.field(repr=False, eq=False)
+
+    @property
+    def model(self) -> str:
+        """The model's display name, e.g. ``EREW``; ``RAM`` for an algorithm off the machine."""
+        if not self.algorithm.on_machine:
+            return "RAM"
+        return model_named(self.options.model).name
+
+    @property
+    def ok(self) -> bool:
+        """Whether everything the run checks holds: answer, model and bound constants."""
+        return (
+            self.correct is not False
+            and self.violations == 0
+            and all(b.holds is not False for b in self.bounds.values())
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as the JSON object of the command-line contract (and a little more)."""
+        o = self.options
+        out: dict[str, Any] = {"algorithm": self.algorithm.name}
+        out.update({k: int(v) for k, v in self.sizes.items()})
+        out.update(
+            {
+                "keys": o.keys,
+                "comparator": o.comparator if o.keys == "bits" else None,
+                "sort": o.sort if "sort" in self.algorithm.uses else None,
+                "network": o.network if "network" in self.algorithm.uses else None,
+                "model": o.model if self.algorithm.on_machine else "ram",
+                "seed": o.seed,
+                "input": o.input,
+            }
+        )
+        out.update(self.cost.as_dict())
+        if not self.algorithm.on_machine:  # counted by the program: no cells, reads or writes
+            out.update({"reads": None, "writes": None, "memory_cells": None})
+        out.update(
+            {
+                "violations": self.violations,
+                "first_violations": [v.message for v in self.first_violations],
+                "undefined_reads": self.undefined_reads,
+                "correct": self.correct,
+                "mismatch": self.mismatch,
+                "notes": list(self.notes),
+                "bound_sizes": {k: float(v) for k, v in self.bound_sizes.items()},
+                "bounds": {k: b.as_dict() for k, b in self.bounds.items()},
+                "phases": {label: attrs.asdict(p) for label, p in self.cost.phases.items()},
+                "seconds": self.seconds,
+            }
+        )
+        return out
+
+
+def build(name: str, options: Options) -> Instance:
+    """The instance ``options`` asks for: the ``--input`` file, or a random one from the seed."""
+    validate(options)
+    family = algorithm(name).family
+    if options.input is not None:
+        return family.load(options.input, options)
+    return family.build(options, np.random.default_rng(options.seed))
+
+
+def execute(name: str, options: Options, instance: Instance | None = None) -> Run:
+    """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine."""
+    validate(options)
+    entry = algorithm(name)
+    if instance is None:
+        instance = build(name, options)
+    machine = Machine(options.model, mode=options.mode, seed=options.seed)  # type: ignore[arg-type]
+    start = time.perf_counter()
+    solution = entry.solve(machine, instance, options)
+    seconds = time.perf_counter() - start
+    cost = solution.cost if solution.cost is not None else machine.cost
+    correct: bool | None = None
+    mismatch: str | None = None
+    if options.check:
+        expected = entry.expected(instance)
+        mismatch = _compare(solution.output, expected)
+        correct = mismatch is None
+    measured = {"work": float(cost.work), "time": float(cost.time)}
+    bounds = {
+        key: _evaluate(key, bound, solution.bound_sizes, measured)
+        for key, bound in entry.bounds.items()
+        if bound.applies(options)
+    }
+    return Run(
+        algorithm=entry,
+        options=options,
+        sizes=dict(instance.sizes),
+        bound_sizes=dict(solution.bound_sizes),
+        cost=cost,
+        violations=len(machine.violations),
+        first_violations=tuple(machine.violations[:SHOWN_VIOLATIONS]),
+        undefined_reads=len(machine.undefined_reads),
+        correct=correct,
+        mismatch=mismatch,
+        notes=(*instance.notes, *solution.notes),
+        bounds=bounds,
+        seconds=seconds,
+        output=solution.output,
+    )
+
+
+def measure_of(key: str) -> str:
+    """The ledger measure a bound named ``key`` constrains (``"time (tree)"`` -> ``"time"``)."""
+    return key.split()[0]
+
+
+def _evaluate(
+    key: str, bound: Bound, sizes: Mapping[str, float], measured: Mapping[str, float]
+) -> BoundResult:
+    value = bound.formula(sizes)
+    return BoundResult(key, bound.formula.text, value, measured[measure_of(key)], bound.limit)
+
+
+def _compare(got: Words, expected: Words) -> str | None:
+    """None when equal, else a sentence naming the first differing entry."""
+    got = np.asarray(got)
+    if got.shape != expected.shape:
+        return f"the answer has {got.size} entries but the reference has {expected.size}"
+    differ = np.flatnonzero(got != expected)
+    if differ.size == 0:
+        return None
+    i = int(differ[0])
+    return (
+        f"{differ.size} of {expected.size} entries differ; first at index {i}: "
+        f"got {int(got[i])}, expected {int(expected[i])}"
+    )
+
+
+# ---- sweeps ----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Sweep:
+    """Runs of one algorithm over several sizes, and the bound checks over them."""
+
+    algorithm: Algorithm
+    options: Options
+    runs: tuple[Run, ...]
+    checks: Mapping[str, Check]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every run is correct and clean and every bound check holds."""
+        return (
+            all(r.correct is not False and r.violations == 0 for r in self.runs)
+            and all(c.holds for c in self.checks.values())
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm.name,
+            "runs": [r.as_dict() for r in self.runs],
+            "bounds": {k: _check_dict(c) for k, c in self.checks.items()},
+        }
+
+
+def _check_dict(c: Check) -> dict[str, Any]:
+    out = c.as_dict()
+    out["measure"] = c.measure
+    out["sizes"] = [dict(s) for s in c.sizes]
+    out["measured"] = list(c.measured)
+    return out
+
+
+def grid(ns: Sequence[int], ds: Sequence[int] | None) -> list[tuple[int, int | None]]:
+    """Every (n, d) pair of a sweep, d outermost so each d's sizes stay together."""
+    if not ns:
+        raise InputError("--n needs at least one size, e.g. --n 48,96,192")
+    widths: list[int | None] = list(ds) if ds else [None]
+    return [(n, d) for d in widths for n in ns]
+
+
+def sweep(
+    name: str,
+    ns: Sequence[int],
+    options: Options,
+    ds: Sequence[int] | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Sweep:
+    """Run ``name`` at every size of ``ns`` (and every d of ``ds``), then check its bounds.
+
+    ``progress(done, total, label)`` is called before each run and once at the end.
+    """
+    entry = algorithm(name)
+    points = grid(ns, ds)
+    if len(points) < 2:
+        raise InputError(
+            f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
+            "give more with --n, e.g. --n 48,96,192"
+        )
+    runs: list[Run] = []
+    for i, (n, d) in enumerate(points):
+        label = f"n={n}" + (f" d={d}" if d is not None else "")
+        if progress is not None:
+            progress(i, len(points), label)
+        runs.append(execute(name, attrs.evolve(options, n=n, d=d if d is not None else options.d)))
+    if progress is not None:
+        progress(len(points), len(points), "done")
+    return Sweep(entry, options, tuple(runs), checks_of(entry, runs))
+
+
+def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
+    """Check every bound of ``entry`` over ``runs`` (the ratio must stay bounded)."""
+    done = list(runs)
+    out: dict[str, Check] = {}
+    for key, bound in entry.bounds.items():
+        if key not in done[0].bounds:
+            continue
+        points = [(r.bound_sizes, r.bounds[key].measured) for r in done]
+        out[key] = check(measure_of(key), bound.formula, points, limit=bound.limit)
+    return out
+
+
+def phase_rows(cost: Cost) -> list[tuple[str, int, PhaseCost]]:
+    """The phases of a run in order of first appearance, as (label, depth, cost) rows.
+
+    A nested label ``sort/keys`` comes right after its parent ``sort``.
+    """
+    order: dict[str, int] = {}
+    for labels in cost.step_phases:
+        for path in labels:
+            parts = path.split("/") if path else []
+            for i in range(len(parts)):
+                order.setdefault("/".join(parts[: i + 1]), len(order))
+    for label in cost.phases:
+        order.setdefault(label, len(order))
+
+    def key(label: str) -> tuple[int, ...]:
+        parts = label.split("/")
+        return tuple(order.get("/".join(parts[: i + 1]), 0) for i in range(len(parts)))
+
+    return [(label, label.count("/"), cost.phases[label]) for label in sorted(cost.phases, key=key)]

@@ -1,0 +1,187 @@
+"""Plots of sweeps and runs (matplotlib, an optional extra: ``pip install 'pram[plot]'``).
+
+Every function draws on a fresh :class:`matplotlib.figure.Figure` (no pyplot state) and saves
+it as PNG or SVG, chosen by the file's suffix. The figures only draw what the ledger counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pram import Cost, InputError
+from reports.measure import Run, Sweep
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+INSTALL = "pip install 'pram[plot]'"
+
+
+def require_matplotlib() -> None:
+    """Refuse a plot early, in one line, when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError(f"plots need matplotlib, which is not installed; {INSTALL}") from None
+
+
+def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Figure:
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width * cols, height * rows), layout="constrained")
+
+
+def _save(figure: Figure, path: Path | str) -> Path:
+    path = Path(path)
+    figure.savefig(path, dpi=100)
+    return path
+
+
+def x_size(run: Run) -> tuple[str, float]:
+    """The size a run is plotted against: the first size of its bound formulas (N or n)."""
+    name, value = next(iter(run.bound_sizes.items()))
+    return name, float(value)
+
+
+def _series(runs: Sequence[Run]) -> dict[str, list[Run]]:
+    """Runs grouped into one line per token width when d varies in the formulas."""
+    widths = {r.bound_sizes.get("d") for r in runs}
+    if len(widths) <= 1:
+        return {"": list(runs)}
+    out: dict[str, list[Run]] = {}
+    for r in runs:
+        out.setdefault(f"d={int(r.bound_sizes['d'])}", []).append(r)
+    return out
+
+
+def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
+    """measured / formula against the size, one panel per bound, one line per sweep."""
+    keys: list[str] = []
+    for s in sweeps.values():
+        keys.extend(k for k in s.checks if k not in keys)
+    figure = _figure(1, len(keys))
+    axes = figure.subplots(1, len(keys), squeeze=False)[0]
+    for ax, key in zip(axes, keys, strict=True):
+        formulas = []
+        for label, s in sweeps.items():
+            if key not in s.checks:
+                continue
+            c = s.checks[key]
+            formulas.append(c.formula.text)
+            for sub, runs in _series(s.runs).items():
+                xs = [x_size(r)[1] for r in runs]
+                ys = [r.bounds[key].ratio for r in runs]
+                verdict = "holds" if c.holds else "exceeded"
+                name = " ".join(p for p in (label, sub) if p)
+                ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
+        size = x_size(next(iter(sweeps.values())).runs[0])[0]
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel(size)
+        shown = sorted(set(formulas))
+        ax.set_ylabel(f"{key} / formula")
+        ax.set_title(f"{key} / ({' | '.join(shown)})", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    return figure
+
+
+def ratio_plot(sweep: Sweep, path: Path | str) -> Path:
+    """``pram sweep --plot``: measured / formula against N for every bound of one sweep."""
+    return _save(ratio_figure({sweep.algorithm.name: sweep}), path)
+
+
+def cost_figure(lines: Mapping[str, Sequence[Run]]) -> Figure:
+    """Work and time against N on log-log axes, one line per algorithm."""
+    figure = _figure(1, 2)
+    work, time = figure.subplots(1, 2)
+    for label, runs in lines.items():
+        xs = [x_size(r)[1] for r in runs]
+        work.plot(xs, [r.cost.work for r in runs], marker="o", label=label)
+        time.plot(xs, [r.cost.time for r in runs], marker="o", label=label)
+    for ax, what in ((work, "work (operations)"), (time, "time (steps)")):
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("N (tokens)")
+        ax.set_ylabel(what)
+        ax.set_title(f"{what.split()[0]} against N", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    return figure
+
+
+def cost_plot(lines: Mapping[str, Sequence[Run]], path: Path | str) -> Path:
+    return _save(cost_figure(lines), path)
+
+
+def _top_phases(cost: Cost) -> list[str]:
+    """The top-level phase of each step (several joined with '+', '' when unlabelled)."""
+    out = []
+    for labels in cost.step_phases:
+        tops = sorted({label.split("/")[0] for label in labels if label})
+        out.append("+".join(tops))
+    return out
+
+
+def activity_figure(cost: Cost, title: str) -> Figure:
+    """Active processors per step, with the top-level phases shaded."""
+    figure = _figure(1, 1, width=10.0)
+    ax: Axes = figure.subplots()
+    steps = list(range(1, len(cost.profile) + 1))
+    ax.step(steps, cost.profile, where="mid", color="black", linewidth=0.8)
+    colours = _colours()
+    shown: dict[str, Any] = {}
+    phases = _top_phases(cost)
+    start = 0
+    for i in range(1, len(phases) + 1):
+        if i == len(phases) or phases[i] != phases[start]:
+            label = phases[start] or "(unlabelled)"
+            colour = shown.setdefault(label, colours[len(shown) % len(colours)])
+            ax.axvspan(start + 0.5, i + 0.5, color=colour, alpha=0.25, linewidth=0,
+                       label=label if label not in ax.get_legend_handles_labels()[1] else None)
+            start = i
+    ax.set_xlabel("step")
+    ax.set_ylabel("active processors")
+    ax.set_yscale("symlog", linthresh=1)
+    ax.set_xlim(0.5, len(steps) + 0.5)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="upper right")
+    return figure
+
+
+def activity_plot(cost: Cost, title: str, path: Path | str) -> Path:
+    return _save(activity_figure(cost, title), path)
+
+
+def brent_figure(cost: Cost, title: str) -> Figure:
+    """Brent's time T_p on p processors, against the bounds W/p + T and max(W/p, T)."""
+    figure = _figure(1, 1)
+    ax: Axes = figure.subplots()
+    ps: list[int] = []
+    p = 1
+    while p < 4 * max(1, cost.max_processors):
+        ps.append(p)
+        p *= 2
+    ax.plot(ps, [cost.brent(p) for p in ps], marker="o", label="T_p (counted)")
+    ax.plot(ps, [cost.work / p + cost.time for p in ps], linestyle="--", label="W/p + T")
+    ax.plot(ps, [max(cost.work / p, cost.time) for p in ps], linestyle=":", label="max(W/p, T)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("p (processors)")
+    ax.set_ylabel("T_p (steps)")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return figure
+
+
+def brent_plot(cost: Cost, title: str, path: Path | str) -> Path:
+    return _save(brent_figure(cost, title), path)
+
+
+def _colours() -> list[str]:
+    return [f"C{i}" for i in range(10)]

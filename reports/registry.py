@@ -1,0 +1,256 @@
+"""The algorithms the command line knows, each registered in exactly one place.
+
+An :class:`Algorithm` says how to get an instance (a random one, or the user's ``--input``
+file, both through its :class:`Family`), how to run it on a :class:`pram.Machine`, what the
+reference answer is, and which bounds its work and time are checked against. Rendering, sweeps
+and the report only ever go through this table, so a new algorithm plugs in with one entry.
+
+Bounds are evaluated at the sizes the machine actually ran (a padded N, for instance), and
+``log2`` in every formula is taken as at least 1, so a formula never vanishes at tiny sizes.
+With word keys a token is one word and a comparison one operation, so the formulas use d = 1
+(the report still shows the d that was asked for); with bit keys they use the d that ran.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from pram import Cost, Formula, InputError, Machine, Words
+
+#: Models a run may use: the ones of the command-line contract, plus the combining models.
+MODEL_NAMES = (
+    "erew",
+    "crew",
+    "crcw-common",
+    "crcw-arbitrary",
+    "crcw-priority",
+    "crcw-sum",
+    "crcw-max",
+    "crcw-min",
+)
+KEY_NAMES = ("word", "bits")
+COMPARATOR_NAMES = ("serial", "tree")
+SORT_NAMES = ("merge-tree", "per-block")
+NETWORK_NAMES = ("bitonic", "odd-even")
+
+#: Largest token width: a token must fit a non-negative int64.
+MAX_D = 62
+
+
+def lg(x: float) -> float:
+    """``log2(x)``, but at least 1, so that a bound's formula never vanishes at tiny sizes."""
+    return math.log2(x) if x > 2 else 1.0
+
+
+@attrs.frozen
+class Options:
+    """What the user asked for: sizes, representation, model and where the input comes from."""
+
+    n: int | None = None
+    m: int | None = None
+    d: int | None = None
+    keys: str = "word"
+    comparator: str = "serial"
+    sort: str = "merge-tree"
+    network: str = "bitonic"
+    model: str = "erew"
+    mode: str = "collect"
+    seed: int = 0
+    input: str | None = None
+    check: bool = True
+
+
+@attrs.frozen
+class Instance:
+    """One input: its arrays (``tokens``, or ``queries`` and ``keys``, or ``values``) and sizes.
+
+    ``sizes`` are as the user gave them (``n``, and ``m`` or ``d`` where they apply).
+    """
+
+    data: Mapping[str, Words]
+    sizes: Mapping[str, int]
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Solution:
+    """What a run produced: its answer, the sizes the bounds are evaluated at, and notes.
+
+    ``cost`` is set only by algorithms that do not run on the machine (Algorithm 9 counts its
+    comparisons itself); for the others the machine's ledger is the cost.
+    """
+
+    output: Words
+    bound_sizes: Mapping[str, float]
+    notes: tuple[str, ...] = ()
+    cost: Cost | None = None
+
+
+@attrs.frozen
+class Bound:
+    """A bound on one measure: its formula, and the constant a single run must stay under."""
+
+    formula: Formula
+    limit: float | None = None
+    #: Whether the bound is checked for a run with these options (e.g. only for bit keys).
+    applies: Callable[[Options], bool] = attrs.field(default=lambda options: True, eq=False)
+
+
+@attrs.frozen
+class Family:
+    """The instances several algorithms share (MQAR sequences, search problems, sort inputs)."""
+
+    name: str
+    #: Sizes a user may set, with their defaults (``n`` always; ``m``, ``d`` where they apply).
+    defaults: Mapping[str, int]
+    build: Callable[[Options, np.random.Generator], Instance]
+    load: Callable[[str, Options], Instance]
+    reference: Callable[[Instance], Words]
+    #: What ``--input`` must hold, for error messages and help.
+    input_help: str
+    #: What ``--output`` holds.
+    output_help: str
+    #: The reference's name, for reports ("Algorithm 9", "bisect_left", "sorted order").
+    reference_name: str
+    #: How each size is written in reports, e.g. ``{"n": "N"}`` for MQAR's sequence length.
+    symbols: Mapping[str, str] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Algorithm:
+    """One runnable algorithm: its family, how it runs, and its bounds."""
+
+    name: str
+    title: str
+    family: Family
+    solve: Callable[[Machine, Instance, Options], Solution]
+    bounds: Mapping[str, Bound]
+    #: False for algorithms whose operations are counted by the algorithm itself (RAM model).
+    on_machine: bool = True
+    #: Options that change what this algorithm does (shown in reports), e.g. ("keys", "sort").
+    uses: tuple[str, ...] = ("keys",)
+    description: str = ""
+    #: A reference other than the family's (Algorithm 9 is not checked against itself).
+    reference: Callable[[Instance], Words] | None = None
+    reference_name: str | None = None
+
+    def expected(self, instance: Instance) -> Words:
+        """The reference answer for ``instance``."""
+        return (self.reference or self.family.reference)(instance)
+
+    @property
+    def checked_against(self) -> str:
+        return self.reference_name or self.family.reference_name
+
+
+#: The table: algorithm name -> what runs. Filled by :mod:`reports.algorithms`.
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    """Add ``algorithm`` to the table (a later entry with the same name replaces it)."""
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def algorithm(name: str) -> Algorithm:
+    """The registered algorithm called ``name``, or an InputError listing the known ones."""
+    import reports.algorithms  # noqa: F401  (fills the table)
+
+    found = ALGORITHMS.get(name)
+    if found is None:
+        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)} (got {name!r})")
+    return found
+
+
+def names() -> list[str]:
+    """The names of every registered algorithm, in registration order."""
+    import reports.algorithms  # noqa: F401  (fills the table)
+
+    return list(ALGORITHMS)
+
+
+# ---- validation of options and files ------------------------------------------------------
+
+
+def validate(options: Options) -> None:
+    """Refuse options no algorithm can run with, naming the value and the fix."""
+    for size in ("n", "m", "d"):
+        value = getattr(options, size)
+        if value is not None and value < 1:
+            raise InputError(f"--{size} must be a positive integer (got {value})")
+    if options.d is not None and options.d > MAX_D:
+        raise InputError(f"--d must be at most {MAX_D} so a token fits a word (got {options.d})")
+    for flag, value, allowed in (
+        ("keys", options.keys, KEY_NAMES),
+        ("comparator", options.comparator, COMPARATOR_NAMES),
+        ("sort", options.sort, SORT_NAMES),
+        ("network", options.network, NETWORK_NAMES),
+        ("model", options.model, MODEL_NAMES),
+        ("mode", options.mode, ("collect", "raise")),
+    ):
+        if value not in allowed:
+            raise InputError(f"--{flag} must be one of {', '.join(allowed)} (got {value!r})")
+
+
+def bits_needed(top: int) -> int:
+    """How many bits the token ``top`` needs (at least 1)."""
+    return max(1, int(top).bit_length())
+
+
+def load_array(path: str, what: str) -> Words:
+    """Read a 1-d array of integers from a ``.npy`` file, refusing anything else clearly."""
+    data = _open(path, ".npy", what)
+    if isinstance(data, np.lib.npyio.NpzFile):
+        data.close()
+        raise InputError(f"input file {path!r} is an .npz archive; {what} must be a .npy file")
+    return _integers(data, f"the array in {path!r}", what)
+
+
+def load_arrays(path: str, names: tuple[str, ...], what: str) -> dict[str, Words]:
+    """Read named 1-d integer arrays from an ``.npz`` file, refusing anything else clearly."""
+    archive = _open(path, ".npz", what)
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise InputError(f"input file {path!r} is a .npy array; {what} must be an .npz archive")
+    with archive:
+        missing = [n for n in names if n not in archive.files]
+        if missing:
+            held = ", ".join(archive.files) or "nothing"
+            raise InputError(
+                f"input file {path!r} has no array {missing[0]!r} (it holds {held}); "
+                f"{what} must hold {', '.join(repr(n) for n in names)}"
+            )
+        return {n: _integers(archive[n], f"{n!r} in {path!r}", what) for n in names}
+
+
+def _open(path: str, suffix: str, what: str) -> Any:
+    file = Path(path)
+    if not file.exists():
+        raise InputError(f"input file {path!r} does not exist; give the path of {what}")
+    if file.is_dir():
+        raise InputError(f"input file {path!r} is a directory; give the path of {what}")
+    try:
+        return np.load(file, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InputError(
+            f"input file {path!r} is not a readable {suffix} file ({reason}); {what} must be "
+            f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
+        ) from None
+
+
+def _integers(data: Any, where: str, what: str) -> Words:
+    array = np.asarray(data)
+    if array.ndim != 1:
+        raise InputError(f"{where} has shape {array.shape}; {what} must be one-dimensional")
+    if array.dtype.kind == "b" or (array.dtype.kind not in "iu" and array.size):
+        raise InputError(f"{where} has dtype {array.dtype}; {what} must hold integers")
+    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
+        raise InputError(f"{where} holds {int(array.max())}, which does not fit int64")
+    return np.array(array, dtype=np.int64)

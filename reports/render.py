@@ -1,0 +1,358 @@
+"""Rich renderings of runs, sweeps and zoology scores: what ``pram`` prints on a terminal.
+
+Each report is an object with ``__rich__``, so a caller prints it with any rich console (the
+tests render into ``Console(file=io.StringIO(), width=100)`` and compare text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pram import Check
+from reports.measure import Run, Sweep, phase_rows
+
+#: Phases shown in a run's breakdown before the rest are summarised in one line.
+SHOWN_PHASES = 40
+
+
+def number(x: float) -> str:
+    """An integer with thousands separators, or a float with four significant digits."""
+    if float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x):,}"
+    return f"{x:.4g}"
+
+
+def sizes_text(run: Run) -> str:
+    """``N = 3,072, d = 16`` with the symbols of the algorithm's family."""
+    symbols = run.algorithm.family.symbols
+    return ", ".join(f"{symbols.get(k, k)} = {number(v)}" for k, v in run.sizes.items())
+
+
+def setting_text(run: Run) -> str:
+    """The representation and strategy choices that matter for this algorithm."""
+    o = run.options
+    parts = []
+    if "keys" in run.algorithm.uses:
+        parts.append("word keys" if o.keys == "word" else f"bit keys ({o.comparator} comparator)")
+    if "sort" in run.algorithm.uses:
+        parts.append(f"sort {o.sort}")
+    if "network" in run.algorithm.uses:
+        parts.append(f"{o.network} network")
+    parts.append(f"model {run.model}")
+    parts.append(f"seed {o.seed}" if o.input is None else f"input {o.input}")
+    return ", ".join(parts)
+
+
+def verdict(ok: bool | None, yes: str = "holds", no: str = "EXCEEDED") -> Text:
+    if ok is None:
+        return Text("-", style="dim")
+    return Text(yes, style="green") if ok else Text(no, style="bold red")
+
+
+@attrs.frozen
+class RunReport:
+    """The full report of one run: sizes, cost, phases, model verdict, answer and bounds."""
+
+    run: Run
+
+    def __rich__(self) -> RenderableType:
+        run = self.run
+        parts: list[RenderableType] = [
+            Text.assemble(
+                (f"{run.algorithm.title}", "bold"), f" ({run.algorithm.name})", style="default"
+            ),
+            Text(f"{sizes_text(run)}; {setting_text(run)}"),
+        ]
+        parts.extend(Text(f"note: {note}", style="yellow") for note in run.notes)
+        parts.append(self._cost())
+        phases = self._phases()
+        if phases is not None:
+            parts.append(phases)
+        parts.append(self._model())
+        parts.append(self._answer())
+        parts.append(bounds_table(run))
+        return Group(*parts)
+
+    def _cost(self) -> Table:
+        run, cost = self.run, self.run.cost
+        table = _table("cost", (("measure", "left"), ("value", "right"), ("unit", "left")),
+                       header=False)
+        counted = "counted by the machine" if run.algorithm.on_machine else "counted by the program"
+        table.add_row("time", number(cost.time), f"steps, {counted}")
+        table.add_row("work", number(cost.work), "processor-steps (operations)")
+        table.add_row("max processors", number(cost.max_processors), "active in one step")
+        if run.algorithm.on_machine:
+            table.add_row("reads", number(cost.reads), "cells")
+            table.add_row("writes", number(cost.writes), "cells")
+            table.add_row("memory", number(cost.memory_cells), "cells allocated")
+        table.add_row("wall clock", f"{run.seconds:.3f}", "seconds")
+        return table
+
+    def _phases(self) -> Table | None:
+        rows = phase_rows(self.run.cost)
+        if not rows:
+            return None
+        heads = [("phase", "left")]
+        heads += [(h, "right") for h in ("time", "work", "reads", "writes", "max processors")]
+        table = _table("phases", heads)
+        for label, depth, share in rows[:SHOWN_PHASES]:
+            table.add_row(
+                "  " * depth + label.rsplit("/", 1)[-1],
+                number(share.time),
+                number(share.work),
+                number(share.reads),
+                number(share.writes),
+                number(share.max_processors),
+            )
+        if len(rows) > SHOWN_PHASES:
+            table.add_row(f"... {len(rows) - SHOWN_PHASES} more phases", "", "", "", "", "")
+        return table
+
+    def _model(self) -> RenderableType:
+        run = self.run
+        if not run.algorithm.on_machine:
+            return Text("model: RAM, one processor; not run on the PRAM, so nothing to flag")
+        if run.violations == 0:
+            lines = [Text.assemble(f"{run.model}: ", ("no violations", "green"))]
+        else:
+            lines = [
+                Text.assemble(
+                    f"{run.model}: ", (f"{number(run.violations)} violations", "bold red")
+                )
+            ]
+            shown = run.first_violations
+            lines.extend(Text(f"  {v.message}") for v in shown)
+            if run.violations > len(shown):
+                lines.append(Text(f"  ... and {number(run.violations - len(shown))} more"))
+        if run.undefined_reads:
+            lines.append(Text(f"undefined reads: {number(run.undefined_reads)}", style="yellow"))
+        return Group(*lines)
+
+    def _answer(self) -> Text:
+        run = self.run
+        reference = run.algorithm.checked_against
+        if run.correct is None:
+            return Text("answer: not checked (--no-check)", style="dim")
+        if run.correct:
+            return Text.assemble("answer: ", ("correct", "green"), f" (equal to {reference})")
+        return Text.assemble("answer: ", ("WRONG", "bold red"), f": {run.mismatch}")
+
+
+def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True) -> Table:
+    """A compact table whose numeric columns never wrap or truncate."""
+    table = Table(
+        box=box.SIMPLE_HEAD if header else box.SIMPLE,
+        title=title,
+        title_justify="left",
+        show_header=header,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for head, justify in heads:
+        table.add_column(
+            head, justify=justify, no_wrap=head != "formula",  # type: ignore[arg-type]
+            min_width=min(len(head), 6),
+        )
+    return table
+
+
+def bounds_table(run: Run) -> Table:
+    """Each bound of ``run``: formula, its value at the run's sizes, measured, ratio, verdict."""
+    at = ", ".join(f"{k} = {number(v)}" for k, v in run.bound_sizes.items())
+    table = _table(
+        f"bounds (formulas at {at})",
+        (
+            ("bound", "left"),
+            ("formula", "left"),
+            ("measured", "right"),
+            ("formula value", "right"),
+            ("ratio", "right"),
+            ("limit", "right"),
+            ("verdict", "left"),
+        ),
+    )
+    for key, b in run.bounds.items():
+        table.add_row(
+            key,
+            b.formula,
+            number(b.measured),
+            number(round(b.value, 1)),
+            f"{b.ratio:.4g}",
+            "-" if b.limit is None else f"{b.limit:g}",
+            verdict(b.holds),
+        )
+    return table
+
+
+@attrs.frozen
+class SweepReport:
+    """A sweep: one row per size, then the decision of every bound check."""
+
+    sweep: Sweep
+
+    def __rich__(self) -> RenderableType:
+        sweep = self.sweep
+        first = sweep.runs[0]
+        head = Text.assemble(
+            (f"{sweep.algorithm.title}", "bold"),
+            f" ({sweep.algorithm.name}) swept over {len(sweep.runs)} sizes; {setting_text(first)}",
+        )
+        notes = sorted({note for run in sweep.runs for note in run.notes})
+        return Group(
+            head,
+            *(Text(f"note: {n}", style="yellow") for n in notes[:6]),
+            runs_table(sweep.runs),
+            checks_table(sweep.checks),
+            *(check_line(c, key) for key, c in sweep.checks.items()),
+        )
+
+
+def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
+    """One row per run: sizes, time, work, processors, violations, answer and ratios."""
+    first = runs[0]
+    symbols = first.algorithm.family.symbols
+    heads = [(symbols.get(k, k), "right") for k in first.sizes]
+    heads += [("time", "right"), ("work", "right"), ("procs", "right"),
+              ("viol", "right"), ("answer", "left")]
+    heads += [(f"{key}/f", "right") for key in first.bounds]
+    heads += [("s", "right")]
+    table = _table(title, heads)
+    table.caption = "procs: max processors; viol: violations; x/f: measured x / its formula"
+    table.caption_justify = "left"
+    for run in runs:
+        answer = (
+            Text("-", style="dim")
+            if run.correct is None
+            else Text("ok", style="green")
+            if run.correct
+            else Text("WRONG", style="bold red")
+        )
+        violations = Text(number(run.violations), style="bold red" if run.violations else "")
+        table.add_row(
+            *(number(v) for v in run.sizes.values()),
+            number(run.cost.time),
+            number(run.cost.work),
+            number(run.cost.max_processors),
+            violations,
+            answer,
+            *(f"{b.ratio:.4g}" for b in run.bounds.values()),
+            f"{run.seconds:.2f}",
+        )
+    return table
+
+
+def checks_table(checks: Mapping[str, Check]) -> Table:
+    """The decision of each bound check: formula, ratios first and last, growth, constant."""
+    table = _table(
+        "bound checks",
+        (
+            ("bound", "left"),
+            ("formula", "left"),
+            ("first ratio", "right"),
+            ("last ratio", "right"),
+            ("growth", "right"),
+            ("constant", "right"),
+            ("verdict", "left"),
+        ),
+    )
+    for key, c in checks.items():
+        table.add_row(
+            key,
+            c.formula.text,
+            f"{c.ratios[0]:.4g}",
+            f"{c.ratios[-1]:.4g}",
+            f"{c.exponent:.2f}",
+            f"{c.constant:.4g}",
+            verdict(c.holds),
+        )
+    return table
+
+
+def check_line(c: Check, key: str) -> Text:
+    """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds: ...``."""
+    limit = f" and stays under {c.limit:g}" if c.limit is not None else ""
+    if c.holds:
+        how = (
+            f"the ratio does not grow (fitted exponent {c.exponent:.2f} <= {c.tolerance:g})"
+            f"{limit}"
+        )
+    else:
+        how = f"the ratio grows like log^{c.exponent:.2f} (tolerance {c.tolerance:g})"
+        if c.exponent <= c.tolerance and c.limit is not None:
+            how = f"the ratio reaches {c.constant:.4g}, over the limit {c.limit:g}"
+    return Text.assemble(
+        f"{key}: {c.measure} / ({c.formula.text}) ",
+        verdict(c.holds),
+        f": {how}; constant {c.constant:.4g}",
+    )
+
+
+@attrs.frozen
+class ZoologyReport:
+    """The score of a zoology batch: examples, labelled positions, accuracy, violations."""
+
+    score: Mapping[str, Any]
+
+    def __rich__(self) -> RenderableType:
+        s = self.score
+        table = Table(box=box.SIMPLE, show_header=False, title=f"zoology batch {s.get('file', '')}",
+                      title_justify="left")
+        table.add_column("what")
+        table.add_column("value", justify="right")
+        table.add_row("examples", number(s["examples"]))
+        table.add_row("sequence length", number(s["length"]))
+        table.add_row("key-value pairs", number(s["num_kv_pairs"]))
+        table.add_row("labelled positions", number(s["labeled"]))
+        table.add_row("correct", number(s["correct"]))
+        table.add_row("accuracy", f"{s['accuracy']:.4f}")
+        table.add_row("EREW violations", number(s["violations"]))
+        table.add_row("time (steps, largest example)", number(s["time"]))
+        table.add_row("work (all examples)", number(s["work"]))
+        ok = s["accuracy"] == 1.0 and s["violations"] == 0
+        line = Text.assemble(
+            "Algorithm 11 under EREW: ",
+            verdict(ok, "every labelled position answered correctly, no violations", "FAILED"),
+        )
+        return Group(table, *(Text(f"note: {n}", style="yellow") for n in s.get("notes", [])), line)
+
+
+@attrs.frozen
+class BenchReport:
+    """Simulator throughput, from the bench JSON shape of the command-line contract."""
+
+    figures: Mapping[str, Any]
+
+    def __rich__(self) -> RenderableType:
+        large = self.figures["large_step"]
+        tiny = self.figures["tiny_step"]
+        table = Table(box=box.SIMPLE_HEAD, title="simulator throughput", title_justify="left")
+        table.add_column("step")
+        table.add_column("processors", justify="right")
+        table.add_column("figure", justify="right")
+        table.add_column("unit")
+        table.add_row(
+            "large, contiguous addresses",
+            number(large["processors"]),
+            f"{large['processor_steps_per_second'] / 1e6:.1f}",
+            "million processor-steps / s",
+        )
+        table.add_row(
+            "large, random-order addresses",
+            number(large["processors"]),
+            f"{large['random_order_processor_steps_per_second'] / 1e6:.1f}",
+            "million processor-steps / s",
+        )
+        table.add_row(
+            "tiny",
+            number(tiny["processors"]),
+            f"{tiny['seconds_per_step'] * 1e6:.1f}",
+            "microseconds / step",
+        )
+        return table
