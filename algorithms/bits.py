@@ -86,8 +86,9 @@ class BitKeys:
         self.comparator = comparator
         #: Cells per token.
         self.width = self.d
-        #: The largest token d bits hold.
-        self.largest = (1 << self.d) - 1
+        #: The largest token d bits hold, capped at 2**63 - 1 so that hosts can keep it in int64
+        #: arrays (padding records use it): no int64 token exceeds it, whatever d is.
+        self.largest = min((1 << self.d) - 1, int(np.iinfo(np.int64).max))
         self._shifts = np.arange(self.d - 1, -1, -1, dtype=np.uint64)
 
     def __repr__(self) -> str:
