@@ -15,6 +15,7 @@ for each query the left halves of its blocks tile every earlier key exactly once
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -25,6 +26,9 @@ from algorithms.pbs import search_blocks
 from algorithms.sorting import Records, Ties, copy_records, merge_blocks, sort_blocks
 from pram import (
     Array,
+    Check,
+    Cost,
+    Formula,
     InputError,
     Machine,
     Program,
@@ -32,6 +36,7 @@ from pram import (
     Step,
     Words,
     Write,
+    check,
     iota,
     parallel,
     parallel_all,
@@ -43,6 +48,10 @@ Strategy = Literal["merge-tree", "per-block"]
 #: The sort strategies: one merge-sort tree per side (meets the work bound), or the
 #: paper-literal independent Batcher sort in every block (one log factor more work).
 STRATEGIES: tuple[Strategy, ...] = ("merge-tree", "per-block")
+
+#: Proposition H.30's bounds (word keys: d = 1; bit keys scale both by d).
+WORK_BOUND = Formula("N d log2(N)^2", lambda s: s["N"] * s.get("d", 1) * math.log2(s["N"]) ** 2)
+TIME_BOUND = Formula("d log2(N)^2", lambda s: s.get("d", 1) * math.log2(s["N"]) ** 2)
 
 #: The answer of a query with no earlier matching key (never a token: tokens are >= 0).
 NO_MATCH = -1
@@ -219,9 +228,8 @@ def _copies(
                       base.payload is not None)
             for c in range(min(len(copies), levels - len(copies)))
         ]
-        yield from parallel_all(
-            copy_records(m, keys, source, target) for source, target in zip(copies, more, strict=False)
-        )
+        pairs = zip(copies, more, strict=False)
+        yield from parallel_all(copy_records(m, keys, source, target) for source, target in pairs)
         copies.extend(more)
     return copies
 
@@ -281,19 +289,19 @@ def _retrieve(
 ) -> Program[None]:
     """Line 17: if C[r] < 2^k and K[C[r]] == Q[r]: row_k[sigma(r)] <- the candidate's value.
 
-    One processor per position r of the level: positions in J-blocks (odd runs) read their
-    query's index sigma(r) and the search's match bit and payload; the rest write -1 for their
-    query, so every row is defined everywhere. Padded queries never match.
+    One processor per query position r of the J-blocks (the odd runs of the level) reads its
+    query's original index sigma(r), the search's match bit and the candidate's payload, and
+    writes the value or -1. So row k is defined exactly for the queries i with bit k set (those
+    lying in a J-block of level k). Padded queries never match.
     """
     t, size = lay.triples, 1 << k
-    r = iota(t)
-    pid = m.processors(t)
-    in_j = (r // size) % 2 == 1
+    c = iota(t // 2)
+    r = (c // size) * 2 * size + size + c % size  # the c-th position of the odd runs
+    pid = m.processors(t // 2)
     sigma, matched, found = yield Step(
-        pid,
-        reads=(Read(query.index, r), Read(match, r, where=in_j), Read(value, r, where=in_j)),
+        pid, reads=(Read(query.index, r), Read(match, r), Read(value, r))
     )
-    hit = in_j & (matched == 1) & (sigma < lay.answered)
+    hit = (matched == 1) & (sigma < lay.answered)
     yield Step(pid, writes=(Write(rows, k * t + sigma, np.where(hit, found, NO_MATCH)),))
 
 
@@ -301,26 +309,88 @@ def _combine(m: Machine, rows: Array, answers: Array, t: int, levels: int) -> Pr
     """Lines 19-21: each query keeps the value of the smallest level k that matched.
 
     The block of a smaller level lies closer to the query, so its key is the later one: this
-    is the latest match. An EREW reduction over the levels, ceil(log2 L) rounds: in the round
-    of stride h, processor (i, k) for k a multiple of 2h folds row k+h into row k.
+    is the latest match. An EREW reduction over the levels in ceil(log2 L) rounds: in the round
+    of stride h, processor (i, k), k a multiple of 2h, folds row k+h into row k. Row k of query
+    i is defined when a bit of i in [k, k+h) is set (it was written, or folded into); a
+    processor knows that from i and k, and acts only when row k+h has something to give.
     """
-    i = iota(t)
     h = 1
     while h < levels:
         k = iota((levels + 2 * h - 1) // (2 * h)) * 2 * h
         k = k[k + h < levels]
         kk = np.broadcast_to(k[:, None], (len(k), t)).reshape(-1)
-        ii = np.broadcast_to(i[None, :], (len(k), t)).reshape(-1)
+        ii = np.broadcast_to(iota(t)[None, :], (len(k), t)).reshape(-1)
+        has_near = (ii >> kk) & ((1 << h) - 1) != 0
+        has_far = (ii >> (kk + h)) & ((1 << np.minimum(h, levels - kk - h)) - 1) != 0
+        kk, ii, has_near = kk[has_far], ii[has_far], has_near[has_far]
         pid = m.processors(len(kk))
-        near, far = yield Step(pid, reads=(Read(rows, kk * t + ii), Read(rows, (kk + h) * t + ii)))
-        yield Step(pid, writes=(Write(rows, kk * t + ii, np.where(near != NO_MATCH, near, far)),))
+        near, far = yield Step(
+            pid,
+            reads=(Read(rows, kk * t + ii, where=has_near), Read(rows, (kk + h) * t + ii)),
+        )
+        keep = has_near & (near != NO_MATCH)
+        yield Step(pid, writes=(Write(rows, kk * t + ii, np.where(keep, near, far)),))
         h *= 2
+    # line 21: query i > 0 has a bit set, so row 0 holds its answer; query 0 has no earlier key
+    i = iota(t)
     pid = m.processors(t)
-    if levels:
-        (best,) = yield Step(pid, reads=(Read(rows, i),))
-        yield Step(pid, writes=(Write(answers, i, best),))
-    else:  # one triple: its query has no earlier key
-        yield Step(pid, writes=(Write(answers, i, NO_MATCH),))
+    some = i > 0 if levels else np.zeros(t, dtype=np.bool_)
+    (best,) = yield Step(pid, reads=(Read(rows, i, where=some),))
+    yield Step(pid, writes=(Write(answers, i, np.where(some, best, NO_MATCH)),))
+
+
+def random_tokens(triples: int, rng: np.random.Generator, vocabulary: int | None = None) -> Words:
+    """A random MQAR input of ``triples`` triples whose keys and queries share a vocabulary of
+    ``vocabulary`` tokens (default ``max(2, triples // 2)``, so that most queries match); value
+    ``v_j = j``, so an answer names the key it came from."""
+    v = max(2, triples // 2) if vocabulary is None else vocabulary
+    u = np.empty(3 * triples, dtype=np.int64)
+    u[0::3] = rng.integers(0, v, size=triples)
+    u[1::3] = iota(triples)
+    u[2::3] = rng.integers(0, v, size=triples)
+    return u
+
+
+#: What a sweep runs: a solver on a fresh machine and a token sequence, e.g. ``recall`` or
+#: ``functools.partial(recall, sort="per-block")`` or :func:`algorithms.allpairs.recall`.
+Solver = Callable[[Machine, Words], Recall]
+
+
+def sweep(
+    solve: Solver, triples: Sequence[int], *, seed: int = 0, model: str = "erew"
+) -> list[tuple[dict[str, float], Cost]]:
+    """Run ``solve`` on a random input of each size (in triples) on a fresh machine.
+
+    Returns ``(sizes, cost)`` per size, with ``sizes = {"N": 3 * 2**L}`` (the padded length the
+    machine ran on). Raises AssertionError if a run breaks the model: a sweep's figures only
+    count when the program is legal.
+    """
+    rng = np.random.default_rng(seed)
+    points: list[tuple[dict[str, float], Cost]] = []
+    for t in triples:
+        m = Machine(model)
+        result = solve(m, random_tokens(t, rng))
+        if m.violations or m.undefined_reads:
+            raise AssertionError(
+                f"the sweep's run at {t} triples broke the {model} model: "
+                f"{len(m.violations)} violations, {len(m.undefined_reads)} undefined reads"
+            )
+        points.append(({"N": float(3 << result.levels)}, m.cost))
+    return points
+
+
+def check_bounds(
+    points: Sequence[tuple[dict[str, float], Cost]],
+    *,
+    measure: Callable[[Cost], float] | None = None,
+) -> dict[str, Check]:
+    """:func:`pram.check` of a sweep's work against :data:`WORK_BOUND` and its time against
+    :data:`TIME_BOUND`. ``measure`` picks another work figure (e.g. one phase's work)."""
+    work = (lambda c: float(c.work)) if measure is None else measure
+    return {
+        "work": check("work", WORK_BOUND, [(s, work(c)) for s, c in points]),
+        "time": check("time", TIME_BOUND, [(s, float(c.time)) for s, c in points]),
+    }
 
 
 def layout(tokens: Any) -> Layout:
@@ -397,10 +467,16 @@ __all__ = [
     "NO_MATCH",
     "PAD_TOKEN",
     "STRATEGIES",
+    "TIME_BOUND",
+    "WORK_BOUND",
     "Layout",
     "Recall",
+    "Solver",
     "Strategy",
+    "check_bounds",
     "layout",
     "program",
+    "random_tokens",
     "recall",
+    "sweep",
 ]
