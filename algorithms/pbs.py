@@ -115,16 +115,16 @@ def search_blocks(
     under ``name`` and steps are labelled ``name/level t``. Time O(log n log m) for the largest
     instance, work O(n log m) summed over instances.
     """
-    blocks = _blocks(queries, key_array, q_start, q_count, k_start, k_count)
-    qs, qc, ks, kc = blocks
+    n, size = queries.size // keys.width, key_array.size // keys.width  # tokens, not cells
+    qs, qc, ks, kc = _blocks(
+        queries.name, n, key_array.name, size, q_start, q_count, k_start, k_count
+    )
     if payload is None:
-        payload = m.array(f"{name}.payload", values=iota(key_array.size // keys.width))
-    elif payload.size != key_array.size // keys.width:
+        payload = m.array(f"{name}.payload", values=iota(size))
+    elif payload.size != size:
         raise InputError(
-            f"payload must have one cell per key cell (got {payload.size} cells for "
-            f"{key_array.size // keys.width} keys)"
+            f"payload must have one cell per key (got {payload.size} cells for {size} keys)"
         )
-    n = queries.size // keys.width
     found = Found(
         index=m.array(f"{name}.index", size=n),
         key=keys.allocate(m, f"{name}.key", n),
@@ -485,13 +485,14 @@ def _sorted_tokens(values: Any, what: str) -> Words:
 
 
 def _blocks(
-    queries: Array, key_array: Array, *descriptions: Any
+    queries: str, n: int, keys: str, size: int, *descriptions: Any
 ) -> tuple[Words, Words, Words, Words]:
-    """The instance descriptions as int64 arrays, checked against the arrays they point into."""
+    """The instance descriptions as int64 arrays, checked against the ``n`` query tokens and
+    ``size`` key tokens they point into."""
     names = ("q_start", "q_count", "k_start", "k_count")
     arrays = [_integers(d, name) for d, name in zip(descriptions, names, strict=True)]
     lengths = [len(a) for a in arrays]
-    if len(set(lengths)) > 1:
+    if [length for length in lengths if length != lengths[0]]:
         shown = ", ".join(f"{n} {length}" for n, length in zip(names, lengths, strict=True))
         raise InputError(
             f"q_start, q_count, k_start and k_count must have one entry per instance each "
@@ -500,8 +501,8 @@ def _blocks(
     qs, qc, ks, kc = arrays
     for name, array in zip(names, arrays, strict=True):
         _first_negative(array, name)
-    _within(qs, qc, queries, "q")
-    _within(ks, kc, key_array, "k")
+    _within(qs, qc, queries, n, "q")
+    _within(ks, kc, keys, size, "k")
     return qs, qc, ks, kc
 
 
@@ -511,12 +512,12 @@ def _first_negative(array: Words, name: str) -> None:
             raise InputError(f"{name} must be non-negative (got {name}[{i}] = {value})")
 
 
-def _within(start: Words, count: Words, array: Array, prefix: str) -> None:
+def _within(start: Words, count: Words, name: str, tokens: int, prefix: str) -> None:
     for i, (s, c) in enumerate(zip(start.tolist(), count.tolist(), strict=True)):
-        if s + c > array.size:
+        if s + c > tokens:
             raise InputError(
-                f"instance {i} reaches past the end of {array.name}: {prefix}_start[{i}] + "
-                f"{prefix}_count[{i}] = {s + c} but {array.name} has {array.size} cells"
+                f"instance {i} reaches past the end of {name}: {prefix}_start[{i}] + "
+                f"{prefix}_count[{i}] = {s + c} but {name} holds {tokens} tokens"
             )
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from algorithms.bits import BitKeys
 from algorithms.keys import WordKeys
 from algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
 from pram import Array, Formula, InputError, Machine, Program, Violation, check
@@ -175,6 +176,34 @@ def _single_time(n: int) -> int:
     m = Machine("erew")
     search(m, np.arange(n), np.arange(n))
     return m.cost.time
+
+
+@settings(max_examples=25, deadline=None)
+@given(sorted_tokens(12, 31), sorted_tokens(12, 31), st.sampled_from(["serial", "tree"]))
+def test_bit_keys_give_the_same_answers_as_word_keys(
+    queries: np.ndarray, keys: np.ndarray, comparator: str
+) -> None:
+    """With 5-bit keys (serial or tree comparator) pbs gives what word keys give, on EREW."""
+    word = retrieve(Machine("erew", mode="raise"), queries, keys)
+    m = Machine("erew", mode="raise")
+    bits = retrieve(m, queries, keys, keys_repr=BitKeys(5, comparator))
+    for field in ("index", "key", "payload", "match"):
+        assert getattr(bits, field).tolist() == getattr(word, field).tolist()
+    assert m.violations == []
+
+
+def test_instances_sharing_keys_are_flagged() -> None:
+    """Instances must own disjoint key ranges: two searching the same keys collide on EREW."""
+    m = Machine("erew")
+    q = m.array("Q", values=np.array([1, 1]))
+    k = m.array("K", values=np.array([0, 1, 2]))
+    m.run(
+        search_blocks(m, WORD, q, k, q_start=[0, 1], q_count=[1, 1], k_start=[0, 0], k_count=[3, 3])
+    )
+    assert m.violations[0].message == (
+        "EREW forbids concurrent reads: processors 0 and 1 read K[1] in step 1 "
+        "(phase 'pbs/level 0')"
+    )
 
 
 def test_phases_are_labelled_by_level() -> None:
@@ -362,11 +391,13 @@ def test_payload_of_the_wrong_length_is_refused() -> None:
         ({"k_count": [-1]}, "k_count must be non-negative (got k_count[0] = -1)"),
         (
             {"q_count": [5]},
-            "instance 0 reaches past the end of Q: q_start[0] + q_count[0] = 5 but Q has 4 cells",
+            "instance 0 reaches past the end of Q: q_start[0] + q_count[0] = 5 "
+            "but Q holds 4 tokens",
         ),
         (
             {"k_start": [2]},
-            "instance 0 reaches past the end of K: k_start[0] + k_count[0] = 6 but K has 4 cells",
+            "instance 0 reaches past the end of K: k_start[0] + k_count[0] = 6 "
+            "but K holds 4 tokens",
         ),
         ({"q_start": [0.0]}, "q_start must be integers (got dtype float64)"),
     ],
