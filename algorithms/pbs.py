@@ -6,8 +6,8 @@ candidate key ``k[C[i]]`` and that key's payload, in time O(log n log m) and wor
 
 The recursion of the paper runs level-synchronously: level t handles every live call of that
 level in the same global steps, one processor per call (the processor of the call's median
-query), and one call of :func:`search_blocks` runs many independent instances at once. The
-spec's EREW hazards and their fixes (shared/spec/algorithms.md, section 3):
+query), and one call of :func:`search_blocks` runs many independent instances at once. A
+direct transcription of the paper is not EREW; the hazards and their fixes:
 
 1. a parent's processor writes a private record ``(lo, hi, alive, sentinel payload)`` into the
    cells of each child (indexed by the child's median query), so siblings never read a shared z;
@@ -62,7 +62,7 @@ NONE = -1
 
 @attrs.frozen
 class Found:
-    """What :func:`search_blocks` leaves in memory, one cell per query cell.
+    """What :func:`search_blocks` leaves in memory, one entry per query token.
 
     ``index[r]`` is eq. (12) for query r within its instance (0 .. key count); ``key[r]`` holds a
     copy of the candidate key ``K[k_start + index[r]]`` when ``index[r]`` is below the key count
@@ -166,7 +166,7 @@ class _Records:
 
 @attrs.frozen
 class _Calls:
-    """The live calls of one level, one entry per call (registers of the calls' processors)."""
+    """The calls of one level (dead ones too), one entry per call: registers of their processors."""
 
     s: Words  # first query of the call
     t: Words  # last query of the call
@@ -176,6 +176,8 @@ class _Calls:
 
 @attrs.frozen
 class _Context:
+    """What every level of one :func:`search_blocks` call works on."""
+
     m: Machine
     keys: Keys
     queries: Array
@@ -188,6 +190,7 @@ class _Context:
 
 
 def _levels(c: _Context, calls: _Calls, depth: int) -> Program[Found]:
+    """The recursion, one level after another, then each query's match test."""
     medians: list[Words] = []
     with_key: list[Flags] = []
     for level in range(depth):
@@ -204,7 +207,7 @@ def _levels(c: _Context, calls: _Calls, depth: int) -> Program[Found]:
 def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, Words, Flags]]:
     """One level of the recursion: every call of the level, each on its own processor."""
     r = c.records
-    mid = (calls.s + calls.t) // 2  # line 4: the median query of each call
+    mid = (calls.s + calls.t) // 2  # mid <- floor((s + t) / 2), the median query of the call
     p = c.pid[mid]
     if first:
         lo, hi = calls.base, calls.end  # the root searches its whole key range
@@ -220,9 +223,9 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
                 Read(r.sentinel_payload, mid),
             ),
         )
-    # lines 6-17: z = the smallest index in [lo, hi] with q[mid] <= k[z] (hi: the sentinel).
-    # z == lo is line 6 (l_x = 1: the left half is dead), z == hi is line 11 (g_y = 1: the
-    # right half is dead); a dead call has lo == hi and answers lo, its default.
+    # lines 6, 11 and the binary search: z = the smallest index in [lo, hi] with q[mid] <= k[z]
+    # (k[hi] is the sentinel). z == lo is line 6 (l_x = 1: the left half is dead), z == hi is
+    # line 11 (g_y = 1: the right half is dead); a dead call has lo == hi and answers lo.
     z = yield from _bisect(c, p, mid, lo, np.where(alive == 1, hi, lo))
     in_range = z < hi  # the candidate k[z] lies in this call's own key range
     at_sentinel = ~in_range & (hi < calls.end)  # the candidate is the carried sentinel k[hi]
