@@ -88,7 +88,7 @@ class BitKeys:
         self.width = self.d
         #: The largest token d bits hold, capped at 2**63 - 1 so that hosts can keep it in int64
         #: arrays (padding records use it): no int64 token exceeds it, whatever d is.
-        self.largest = min((1 << self.d) - 1, int(np.iinfo(np.int64).max))
+        self.largest = (1 << self.d) - 1 if self.d < MAX_D else int(np.iinfo(np.int64).max)
         self._shifts = np.arange(self.d - 1, -1, -1, dtype=np.uint64)
 
     def __repr__(self) -> str:
@@ -433,7 +433,8 @@ def _scratch(m: Machine, size: int) -> Array:
             return free.pop(n)
     count = _COUNTS.get(m, 0)
     _COUNTS[m] = count + 1
-    return m.array(f"bit-keys scratch {count}", size=1 << max(0, size - 1).bit_length())
+    rounded = 1 << (size - 1).bit_length() if size > 1 else 1  # a power of two: easy to reuse
+    return m.array(f"bit-keys scratch {count}", size=rounded)
 
 
 def _release(m: Machine, array: Array) -> None:

@@ -100,6 +100,7 @@ def test_costs_are_exactly_as_stated(d: int, comparator: str) -> None:
     keys = BitKeys(d, comparator)
 
     _, _, m = compare_all(keys, tokens[:c], tokens[c:])
+    assert m.cost.max_processors == (c if comparator == "serial" else c * d)
     assert (m.cost.time, m.cost.work) == tuple(
         x * y for x, y in zip((1, c), compare_cost(d, comparator), strict=True)
     )
