@@ -226,7 +226,8 @@ def _copies(
         more = [
             _allocate(m, keys, f"{name}/copy {len(copies) + c}", base.index.size,
                       base.payload is not None)
-            for c in range(min(len(copies), levels - len(copies)))
+            for c in range(len(copies))
+            if len(copies) + c < levels
         ]
         pairs = zip(copies, more, strict=False)
         yield from parallel_all(copy_records(m, keys, source, target) for source, target in pairs)
@@ -343,7 +344,7 @@ def random_tokens(triples: int, rng: np.random.Generator, vocabulary: int | None
     """A random MQAR input of ``triples`` triples whose keys and queries share a vocabulary of
     ``vocabulary`` tokens (default ``max(2, triples // 2)``, so that most queries match); value
     ``v_j = j``, so an answer names the key it came from."""
-    v = max(2, triples // 2) if vocabulary is None else vocabulary
+    v = (triples // 2 if triples >= 4 else 2) if vocabulary is None else vocabulary
     u = np.empty(3 * triples, dtype=np.int64)
     u[0::3] = rng.integers(0, v, size=triples)
     u[1::3] = iota(triples)
@@ -401,7 +402,7 @@ def layout(tokens: Any) -> Layout:
     """
     u = _tokens(tokens)
     n = len(u)
-    levels = max(0, math.ceil(math.log2(-(-n // 3))))
+    levels = (-(-n // 3) - 1).bit_length()  # the smallest L with 3 * 2^L >= N
     t = 1 << levels
     padded = np.full(3 * t, PAD_TOKEN, dtype=np.int64)
     padded[:n] = u
