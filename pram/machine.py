@@ -82,7 +82,7 @@ class Machine:
     ...     x, = yield Step(pid, reads=[Read(a, pid)])
     ...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
     >>> m.run(swap(m, a)); a.to_numpy().tolist(), m.cost.time, m.cost.work
-    (None, [2, 1], 2, 4)
+    ([2, 1], 2, 4)
     """
 
     def __init__(

@@ -1,0 +1,217 @@
+"""EREW primitives: broadcast by doubling and prefix sums, over many blocks at once.
+
+Both run every block of a level in the same steps (one :class:`pram.Step` with a processor per
+block and position), so a caller pays Python cost per step, never per block. Their exact
+counts, derived by hand in the docstrings, are checked by the tests.
+
+>>> import numpy as np
+>>> from pram import Machine
+>>> m = Machine("erew")
+>>> a = m.array("a", values=np.array([7, 0, 0, 0, 0]))
+>>> m.run(broadcast(m, a, 5)); a.to_numpy().tolist(), m.cost.time
+([7, 7, 7, 7, 7], 4)
+>>> s = m.array("s", values=np.array([1, 2, 3, 4]))
+>>> m.run(prefix_sums(m, s, 4)); s.to_numpy().tolist()
+[1, 3, 6, 10]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pram import Array, InputError, Machine, Program, Read, Step, Words, Write
+
+
+def _size(value: int, what: str) -> int:
+    """``value`` as a non-negative int, or an InputError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+        raise InputError(f"{what} must be a non-negative integer (got {value!r})")
+    return int(value)
+
+
+def _starts(starts: Words | list[int], size: int, array: Array) -> Words:
+    """Block starts as an int64 array, each block ``[start, start + size)`` inside ``array``."""
+    first = np.asarray(starts)
+    if first.ndim != 1 or (first.size and first.dtype.kind not in "iu"):
+        raise InputError(
+            f"starts must be a 1-d integer array of block starts (got {first.dtype} array of "
+            f"shape {first.shape})"
+        )
+    first = first.astype(np.int64)
+    outside = (first < 0) | (first + size > array.size)
+    for b, bad in enumerate(outside.tolist()):  # host-side input validation, not a PRAM step
+        if bad:
+            raise InputError(
+                f"block {b} = {array.name}[{int(first[b])}:{int(first[b]) + size}] does not fit "
+                f"in {array.name}, which has {array.size} cells; pass starts in 0 to "
+                f"{array.size - size}"
+            )
+    return first
+
+
+def _log2_ceil(n: int) -> int:
+    """The number of doublings that take 1 to at least ``n`` (0 for n <= 1)."""
+    rounds, reach = 0, 1
+    while reach < n:
+        reach *= 2
+        rounds += 1
+    return rounds
+
+
+def broadcast(m: Machine, array: Array, size: int, *, start: int = 0) -> Program[None]:
+    """Copy ``array[start]`` into ``array[start + 1 .. start + size - 1]`` by doubling (EREW).
+
+    The time is ``ceil(log2 size) + 1`` steps for ``size >= 2`` (0 steps for ``size <= 1``):
+    ``ceil(log2 size)`` doublings, pipelined, plus the first read, because a value must be read
+    in one step before it can be written in a later one (engine.md). No schedule does better
+    under that rule, since the cells holding the value can at most double per step after the
+    first. See :func:`broadcast_blocks` for the exact work.
+    """
+    size = _size(size, "size")
+    return broadcast_blocks(m, array, np.array([start], dtype=np.int64), size)
+
+
+def broadcast_blocks(
+    m: Machine, array: Array, starts: Words | list[int], size: int, lengths: Words | None = None
+) -> Program[None]:
+    """In every block ``b``, copy ``array[starts[b]]`` to the block's other cells (EREW).
+
+    Blocks are ``[starts[b], starts[b] + lengths[b])`` (``lengths`` defaults to ``size`` for
+    all; each must be at most ``size``) and must not overlap. All blocks run in the same steps.
+
+    Schedule, per block, with processor ``k`` in charge of offset ``k``: in step 1 processor 0
+    reads offset 0; in step ``t >= 2``, with ``h = 2^(t-2)``, every processor ``k < h`` that
+    knows the value writes offset ``k + h``, and every processor ``h <= k < 2h`` that will
+    write in a later step (``k + 2h < length``) reads offset ``k - h``. After step ``t`` the
+    offsets ``[0, 2^(t-1))`` hold the value. Exact counts for one block of length L >= 2:
+    time ``ceil(log2 L) + 1``; writes ``L - 1``; reads ``#{k >= 0 : k + 2^bitlen(k) < L}``
+    (bitlen(0) = 0); work = reads + writes. For L = 8: 4 steps, 7 writes, 4 reads, work 11.
+    """
+    size = _size(size, "size")
+    first = _starts(starts, size, array)
+    if lengths is None:
+        length = np.full(len(first), size, dtype=np.int64)
+    else:
+        length = np.asarray(lengths)
+        wrong = length.shape != first.shape or length.dtype.kind not in "iu"
+        for each in length.tolist() if not wrong else []:  # host-side input check, not a step
+            wrong = wrong or not 0 <= each <= size
+        if wrong:
+            raise InputError(
+                f"lengths must hold one integer in 0 to {size} per block (got {lengths!r})"
+            )
+        length = length.astype(np.int64)
+    return _broadcast(m, array, first, size, length)
+
+
+def _broadcast(m: Machine, array: Array, first: Words, size: int, length: Words) -> Program[None]:
+    rounds = _log2_ceil(size)
+    if rounds == 0:
+        return
+    blocks = len(first)
+    pid = m.processors(blocks * size).reshape(blocks, size)
+    value = np.zeros((blocks, size), dtype=np.int64)  # each processor's register
+    # step 1: processor 0 of each block (of length >= 2) reads the value
+    lead = length >= 2
+    (got,) = yield Step(pid[:, 0][lead], reads=(Read(array, first[lead]),))
+    value[lead, 0] = got
+    h = 1
+    for t in range(2, rounds + 2):
+        k = np.arange(2 * h if 2 * h < size else size, dtype=np.int64)
+        limit = length[:, None]
+        writes = (k < h) & (k + h < limit)
+        reads = (k >= h) & (k + 2 * h < limit) & (t < rounds + 1)
+        acts = writes | reads
+        cell = first[:, None] + k
+        (got,) = yield Step(
+            pid[:, : len(k)][acts],
+            reads=(Read(array, (cell - h)[acts], where=reads[acts]),),
+            writes=(Write(array, (cell + h)[acts], value[:, : len(k)][acts], where=writes[acts]),),
+        )
+        registers = value[:, : len(k)]  # a view: the readers' registers learn the value
+        registers[reads & acts] = got[reads[acts]]
+        h *= 2
+
+
+def prefix_sums(
+    m: Machine, array: Array, size: int, *, start: int = 0, inclusive: bool = True
+) -> Program[None]:
+    """Replace ``array[start : start + size]`` by its prefix sums, in place (EREW).
+
+    Brent and Kung's scheme: an up-sweep builds the sums of aligned blocks of 2, 4, 8, ...
+    cells at their last cell, a down-sweep completes the prefixes in between. Work O(size),
+    time O(log size); the exact counts are in :func:`prefix_sums_blocks`. With
+    ``inclusive=False`` the result is the exclusive prefix sums (0 first).
+    """
+    size = _size(size, "size")
+    return prefix_sums_blocks(
+        m, array, np.array([start], dtype=np.int64), size, inclusive=inclusive
+    )
+
+
+def prefix_sums_blocks(
+    m: Machine, array: Array, starts: Words | list[int], size: int, *, inclusive: bool = True
+) -> Program[None]:
+    """Prefix sums of every block ``array[starts[b] : starts[b] + size]``, all at once (EREW).
+
+    Each combine is two steps: one processor reads two cells, then writes their sum. Exact
+    counts for one block of n cells, with K = floor(log2 n) up-sweep levels and
+    D = #{d >= 0 : 3 * 2^d <= n} down-sweep levels: time ``2 (K + D)``; combines
+    ``c = sum_{d < K} floor(n / 2^(d+1)) + sum_{d < D} floor((n - 2^d) / 2^(d+1))``, which
+    is ``2n - log2(n) - 2`` for n a power of two; reads ``2c``, writes ``c``, work ``2c``.
+    ``inclusive=False`` adds a shift: 2 more steps and ``2n - 1`` more work (1 step and 1
+    work for n = 1). For n = 8: 10 steps, c = 11, work 22.
+    """
+    size = _size(size, "size")
+    first = _starts(starts, size, array)
+    return _prefix_sums(m, array, first, size, inclusive)
+
+
+def _prefix_sums(
+    m: Machine, array: Array, first: Words, size: int, inclusive: bool
+) -> Program[None]:
+    blocks = len(first)
+    pool = m.processors(blocks * (size // 2 if size >= 2 else 1)).reshape(blocks, -1)
+    # up-sweep: at level d, node i adds the sum ending at its left half into its last cell
+    half = 1
+    while 2 * half <= size:
+        span = 2 * half
+        node = np.arange(size // span, dtype=np.int64)
+        right = (first[:, None] + node * span + span - 1).ravel()
+        yield from _combine(pool[:, : len(node)].ravel(), array, right - half, right)
+        half = span
+    # down-sweep: at level d, the complete prefix at j = (i+1) 2^(d+1) - 1 finishes j + 2^d
+    while half >= 1:
+        span = 2 * half
+        count = (size - half) // span if size >= half else 0
+        if count > 0 and 3 * half <= size:
+            node = np.arange(count, dtype=np.int64)
+            done = (first[:, None] + (node + 1) * span - 1).ravel()
+            yield from _combine(pool[:, :count].ravel(), array, done, done + half)
+        half //= 2
+    if not inclusive:
+        yield from _shift(m, array, first, size)
+
+
+def _combine(pid: Words, array: Array, source: Words, target: Words) -> Program[None]:
+    """``array[target] += array[source]``, one processor each: read both, then write."""
+    a, b = yield Step(pid, reads=(Read(array, source), Read(array, target)))
+    yield Step(pid, writes=(Write(array, target, a + b),))
+
+
+def _shift(m: Machine, array: Array, first: Words, size: int) -> Program[None]:
+    """Turn inclusive prefix sums into exclusive ones: move each right by one, 0 first."""
+    blocks = len(first)
+    pid = m.processors(blocks * size).reshape(blocks, size)
+    k = np.arange(size, dtype=np.int64)
+    cell = first[:, None] + k
+    value = np.zeros((blocks, size), dtype=np.int64)
+    if size >= 2:
+        (got,) = yield Step(pid[:, :-1].ravel(), reads=(Read(array, cell[:, :-1].ravel()),))
+        value[:, :-1] = got.reshape(blocks, size - 1)
+    # processor k writes its value one cell right; the last one writes the leading 0
+    target = first[:, None] + (k + 1) % size
+    yield Step(pid.ravel(), writes=(Write(array, target.ravel(), value.ravel()),))
+
+
+__all__ = ["broadcast", "broadcast_blocks", "prefix_sums", "prefix_sums_blocks"]
