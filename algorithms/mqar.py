@@ -170,6 +170,9 @@ def program(
     rows = m.array("rows", size=levels * t)
     answers = m.array("answers", size=t)
     if sort == "merge-tree":
+        # lines 8 and 11 for every block at once: the I-blocks of level k are the even runs of
+        # level k of the key tree (latest index first among equal keys), the J-blocks the odd
+        # runs of the query tree
         key_levels, query_levels = yield from phase(
             "sort",
             parallel(
@@ -182,6 +185,7 @@ def program(
             for k in range(levels)
         )
     else:
+        # a copy of the keys and queries for every level, so the levels' sorts read apart
         key_copies, query_copies = yield from phase(
             "sort/copy",
             parallel(
@@ -249,7 +253,7 @@ def _block_level(
     """Level ``k`` of the per-block strategy: sort every I-block and J-block on its own
     (lines 8 and 11, a Batcher network each), then search and retrieve."""
     size, t = 1 << k, lay.triples
-    if k:
+    if k:  # line 8 (keys of I(k,p), latest first among equal keys) and line 11 (J(k,p))
         yield from phase(
             "sort",
             parallel(
@@ -273,6 +277,7 @@ def _search_level(
     """
     size, t = 1 << k, lay.triples
     p = iota(t // (2 * size))
+    # Algorithm 10 in every block p of the level: C[r], the candidate's payload and K[C[r]] == Q[r]
     found = yield from phase(
         "search",
         search_blocks(
