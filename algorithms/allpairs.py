@@ -32,7 +32,7 @@ def recall(m: Machine, tokens: Any, *, keys: Keys | None = None) -> Recall:
     lay = layout(tokens)
     answers = m.run(program(m, keys, lay))
     return Recall(
-        answers=answers.to_numpy()[: lay.answered],
+        answers=answers.to_numpy()[iota(lay.answered)],
         tokens=lay.tokens,
         padding=lay.padding,
         levels=lay.levels,

@@ -141,7 +141,7 @@ def recall(
     lay = layout(tokens)
     answers = m.run(program(m, keys, lay, sort=sort))
     return Recall(
-        answers=answers.to_numpy()[: lay.answered],
+        answers=answers.to_numpy()[iota(lay.answered)],
         tokens=lay.tokens,
         padding=lay.padding,
         levels=lay.levels,
@@ -350,11 +350,9 @@ def random_tokens(triples: int, rng: np.random.Generator, vocabulary: int | None
     ``vocabulary`` tokens (default ``max(2, triples // 2)``, so that most queries match); value
     ``v_j = j``, so an answer names the key it came from."""
     v = (triples // 2 if triples >= 4 else 2) if vocabulary is None else vocabulary
-    u = np.empty(3 * triples, dtype=np.int64)
-    u[0::3] = rng.integers(0, v, size=triples)
-    u[1::3] = iota(triples)
-    u[2::3] = rng.integers(0, v, size=triples)
-    return u
+    keys = rng.integers(0, v, size=triples)
+    queries = rng.integers(0, v, size=triples)
+    return np.stack([keys, iota(triples), queries], axis=1).reshape(-1).astype(np.int64)
 
 
 #: What a sweep runs: a solver on a fresh machine and a token sequence, e.g. ``recall`` or
@@ -409,12 +407,12 @@ def layout(tokens: Any) -> Layout:
     n = len(u)
     levels = (-(-n // 3) - 1).bit_length()  # the smallest L with 3 * 2^L >= N
     t = 1 << levels
-    padded = np.full(3 * t, PAD_TOKEN, dtype=np.int64)
-    padded[:n] = u
+    padded = np.concatenate([u, np.full(3 * t - n, PAD_TOKEN, dtype=np.int64)])
+    first = 3 * iota(t)  # triple j is u[3j], u[3j+1], u[3j+2]
     return Layout(
-        keys=padded[0::3].copy(),
-        values=padded[1::3].copy(),
-        queries=padded[2::3].copy(),
+        keys=padded[first],
+        values=padded[first + 1],
+        queries=padded[first + 2],
         answered=n // 3,
         tokens=n,
         padding=3 * t - n,
