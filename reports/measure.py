@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from pram import Check, Cost, InputError, Machine, PhaseCost, Violation, Words, check
+from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.models import model as model_named
 from reports.registry import Algorithm, Bound, Instance, Options, algorithm, validate
 
@@ -276,13 +276,46 @@ def sweep(
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
     """Check every bound of ``entry`` over ``runs`` (the ratio must stay bounded)."""
     done = list(runs)
+    aliases = _aliases([r.bound_sizes for r in done])
     out: dict[str, Check] = {}
     for key, bound in entry.bounds.items():
         if key not in done[0].bounds:
             continue
-        points = [(r.bound_sizes, r.bounds[key].measured) for r in done]
-        out[key] = check(measure_of(key), bound.formula, points, limit=bound.limit)
+        points = [
+            ({k: v for k, v in r.bound_sizes.items() if k not in aliases}, r.bounds[key].measured)
+            for r in done
+        ]
+        out[key] = check(measure_of(key), _unaliased(bound.formula, aliases), points,
+                         limit=bound.limit)
     return out
+
+
+def _aliases(sizes: Sequence[Mapping[str, float]]) -> dict[str, str]:
+    """Sizes equal to an earlier size at every point of a sweep (m = n), mapped to it.
+
+    A size that only moves together with another is one size as far as growth goes, so the
+    check sees it once (and the formula gets it back from its twin).
+    """
+    names = list(sizes[0]) if sizes else []
+    out: dict[str, str] = {}
+    for i, name in enumerate(names):
+        for twin in names[:i]:
+            if twin not in out and all(s[name] == s[twin] for s in sizes):
+                if len({s[name] for s in sizes}) > 1:
+                    out[name] = twin
+                break
+    return out
+
+
+def _unaliased(formula: Formula, aliases: Mapping[str, str]) -> Formula:
+    if not aliases:
+        return formula
+    evaluate = formula.evaluate
+
+    def restored(s: Mapping[str, float]) -> float:
+        return evaluate({**s, **{alias: s[twin] for alias, twin in aliases.items()}})
+
+    return Formula(formula.text, restored)
 
 
 def phase_rows(cost: Cost) -> list[tuple[str, int, PhaseCost]]:

@@ -86,7 +86,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
         ax.set_ylabel(f"{key} / formula")
         ax.set_title(f"{key} / ({' | '.join(shown)})", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, ncol=2 if len(ax.get_lines()) > 4 else 1)
     return figure
 
 

@@ -1,0 +1,191 @@
+"""``pram zoology``: read a batch in Zoology's MQAR layout, solve it with Algorithm 11, score it.
+
+Every example is mapped onto the triple layout (:func:`algorithms.zoology.to_triples`) and
+solved on its own EREW machine; the answers at the labelled positions are compared with the
+labels. The file is validated first, so a bad file gives one line naming what is wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+
+from algorithms import mqar
+from algorithms.zoology import IGNORE, to_triples
+from pram import InputError, Machine
+from reports.registry import bits_needed
+
+WHAT = (
+    "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
+    "and 'num_kv_pairs'"
+)
+
+
+@attrs.frozen
+class Batch:
+    """A validated batch: inputs and labels ``[examples, length]``, pairs per example."""
+
+    inputs: np.ndarray[Any, np.dtype[np.int64]]
+    labels: np.ndarray[Any, np.dtype[np.int64]]
+    num_kv_pairs: np.ndarray[Any, np.dtype[np.int64]]
+    file: str = ""
+
+    @property
+    def vocab(self) -> int:
+        """One more than the largest token: a token no input equals."""
+        return int(self.inputs.max()) + 1
+
+
+def load_batch(path: str) -> Batch:
+    """Read and validate a batch file, refusing anything malformed in one line."""
+    file = Path(path)
+    if not file.exists():
+        raise InputError(f"batch file {path!r} does not exist; give the path of {WHAT}")
+    if file.is_dir():
+        raise InputError(f"batch file {path!r} is a directory; give the path of {WHAT}")
+    try:
+        archive = np.load(file, allow_pickle=False)
+    except (ValueError, OSError, EOFError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InputError(
+            f"batch file {path!r} is not a readable .npz file ({reason}); it must be {WHAT}, "
+            "saved with numpy.savez"
+        ) from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise InputError(f"batch file {path!r} is a single .npy array; it must be {WHAT}")
+    with archive:
+        missing = [n for n in ("inputs", "labels", "num_kv_pairs") if n not in archive.files]
+        if missing:
+            held = ", ".join(archive.files) or "nothing"
+            raise InputError(
+                f"batch file {path!r} has no array {missing[0]!r} (it holds {held}); it must be "
+                f"{WHAT}"
+            )
+        inputs = _grid(archive["inputs"], "inputs", path)
+        labels = _grid(archive["labels"], "labels", path)
+        pairs = np.asarray(archive["num_kv_pairs"])
+    return _validate(inputs, labels, pairs, path)
+
+
+def _grid(data: Any, name: str, path: str) -> np.ndarray[Any, np.dtype[np.int64]]:
+    array = np.asarray(data)
+    if array.ndim != 2:
+        raise InputError(
+            f"{name!r} in {path!r} has shape {array.shape}; it must be [examples, length]"
+        )
+    if array.dtype.kind not in "iu" or array.dtype.kind == "b":
+        raise InputError(f"{name!r} in {path!r} has dtype {array.dtype}; it must hold integers")
+    if array.size == 0:
+        raise InputError(f"{name!r} in {path!r} is empty (shape {array.shape}); give examples")
+    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
+        raise InputError(f"{name!r} in {path!r} holds {int(array.max())}, beyond int64")
+    return np.array(array, dtype=np.int64)
+
+
+def _validate(
+    inputs: np.ndarray[Any, np.dtype[np.int64]],
+    labels: np.ndarray[Any, np.dtype[np.int64]],
+    pairs: np.ndarray[Any, Any],
+    path: str,
+) -> Batch:
+    examples, length = inputs.shape
+    if labels.shape != inputs.shape:
+        raise InputError(
+            f"'labels' in {path!r} has shape {labels.shape} but 'inputs' has {inputs.shape}; "
+            "give one label per input position"
+        )
+    if pairs.dtype.kind not in "iu" or pairs.ndim > 1 or pairs.size not in (1, examples):
+        raise InputError(
+            f"'num_kv_pairs' in {path!r} must be one integer or one per example (got dtype "
+            f"{pairs.dtype}, shape {pairs.shape})"
+        )
+    per_example = np.broadcast_to(pairs.reshape(-1).astype(np.int64), (examples,)).copy()
+    bad = np.flatnonzero((per_example < 1) | (2 * per_example > length))
+    if bad.size:
+        e = int(bad[0])
+        raise InputError(
+            f"num_kv_pairs = {int(per_example[e])} does not fit sequences of length {length} "
+            f"(example {e}); it must be from 1 to {length // 2}"
+        )
+    negative = np.argwhere(inputs < 0)
+    if negative.size:
+        e, t = (int(v) for v in negative[0])
+        raise InputError(
+            f"inputs[{e}, {t}] = {int(inputs[e, t])} in {path!r} is negative; tokens must be "
+            "non-negative integers"
+        )
+    labelled = labels != IGNORE
+    in_context = labelled & (np.arange(length)[None, :] < 2 * per_example[:, None])
+    if in_context.any():
+        e, t = (int(v) for v in np.argwhere(in_context)[0])
+        raise InputError(
+            f"labels[{e}, {t}] = {int(labels[e, t])} in {path!r} lies in the key-value section "
+            f"(the first {2 * int(per_example[e])} positions); only query positions may be "
+            f"labelled, others must be {IGNORE}"
+        )
+    strange = labelled & (labels < 0)
+    if strange.any():
+        e, t = (int(v) for v in np.argwhere(strange)[0])
+        raise InputError(
+            f"labels[{e}, {t}] = {int(labels[e, t])} in {path!r} is neither a value token nor "
+            f"{IGNORE} (not a query); fix the labels"
+        )
+    if not labelled.any():
+        raise InputError(
+            f"'labels' in {path!r} hold no query (every entry is {IGNORE}); nothing to score"
+        )
+    return Batch(inputs, labels, per_example, path)
+
+
+def score(
+    batch: Batch, *, progress: Callable[[int, int, str], None] | None = None
+) -> dict[str, Any]:
+    """Solve every example with Algorithm 11 under EREW and score it against the labels."""
+    never = batch.vocab
+    d = bits_needed(never)
+    examples, length = batch.inputs.shape
+    labeled = correct = violations = work = time = padded = 0
+    for e in range(examples):
+        if progress is not None:
+            progress(e, examples, f"example {e + 1} of {examples}")
+        triples = to_triples(batch.inputs[e], batch.labels[e], int(batch.num_kv_pairs[e]), never)
+        m = Machine("erew")
+        result = mqar.recall(m, triples.tokens)
+        got = triples.answers_at_positions(result.answers)
+        labeled += len(triples.expected)
+        correct += int((got == triples.expected).sum())
+        violations += len(m.violations)
+        work += m.cost.work
+        time = max(time, m.cost.time)
+        padded += int(result.padded)
+    if progress is not None:
+        progress(examples, examples, "done")
+    pairs = sorted({int(p) for p in batch.num_kv_pairs})
+    notes = [
+        "each example runs as its key-value pairs (one triple each) followed by one triple per "
+        "labelled position; query-region tokens never act as keys",
+        f"tokens need d = {d} bits (vocabulary up to {never}); word keys",
+    ]
+    if padded:
+        notes.append(
+            f"{padded} of {examples} examples padded to 3 * 2^L tokens with never-matching "
+            "triples"
+        )
+    return {
+        "examples": examples,
+        "labeled": labeled,
+        "correct": correct,
+        "accuracy": correct / labeled,
+        "violations": violations,
+        "file": batch.file,
+        "length": length,
+        "num_kv_pairs": pairs[0] if len(pairs) == 1 else pairs,
+        "model": "erew",
+        "time": time,
+        "work": work,
+        "notes": notes,
+    }
