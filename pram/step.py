@@ -29,10 +29,13 @@ Values: TypeAlias = tuple[Words, ...]
 
 @attrs.frozen(slots=True)
 class Read:
-    """Each processor of the step reads ``array[index[i]]`` (only where ``where[i]`` holds)."""
+    """Each processor of the step reads ``array[index[i]]`` (only where ``where[i]`` holds).
+
+    An integer ``index`` means the same cell for every processor.
+    """
 
     array: Array
-    index: Words
+    index: Words | int
     where: Flags | None = None
 
 
@@ -41,7 +44,7 @@ class Write:
     """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``."""
 
     array: Array
-    index: Words
+    index: Words | int
     value: Words | int
     where: Flags | None = None
 

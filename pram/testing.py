@@ -1,0 +1,107 @@
+"""Assertions for users' own tests: a run was EREW-clean, a measure stays within its bound.
+
+Both fail with an :class:`AssertionError` whose message shows what went wrong in full (the
+first violations named, the table of a sweep), so a failing test explains itself.
+
+>>> import numpy as np
+>>> from pram import Machine, Read, Step
+>>> m = Machine("erew")
+>>> a = m.array("a", values=np.array([1, 2]))
+>>> def both_read_one(m, a):
+...     pid = m.processors(2)
+...     yield Step(pid, reads=[Read(a, np.zeros(2, dtype=np.int64))])
+>>> m.run(both_read_one(m, a))
+>>> assert_erew(m)
+Traceback (most recent call last):
+...
+AssertionError: the run broke EREW 1 time:
+  EREW forbids concurrent reads: processors 0 and 1 read a[0] in step 1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pram.bounds import TOLERANCE, Check, Formula, Sizes, check
+from pram.errors import InputError
+from pram.machine import Machine
+from pram.models import EREW
+from pram.violations import Kind
+
+#: How many violations and undefined reads a failure message names in full.
+SHOWN = 5
+
+
+def _times(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def assert_erew(machine: Machine, *, shown: int = SHOWN) -> None:
+    """Fail unless ``machine`` runs the EREW model and recorded no violation and no undefined read.
+
+    The message names the first ``shown`` violations (and undefined reads) in full and counts
+    the rest by kind. Run the program with ``Machine("erew", mode="collect", strict=False)``
+    to see everything in one failure.
+    """
+    if not isinstance(machine.model, EREW):
+        raise AssertionError(
+            f"the machine runs {machine.model.name}, which does not flag every concurrent "
+            'access; run the program on Machine("erew") to check it is EREW'
+        )
+    violations, undefined = machine.violations, machine.undefined_reads
+    if not violations and not undefined:
+        return
+    lines: list[str] = []
+    if violations:
+        lines.append(f"the run broke EREW {_times(len(violations), 'time')}:")
+        lines += [f"  {v.message}" for v in violations[:shown]]
+        rest = violations[shown:]
+        if rest:
+            counts = {kind: 0 for kind in Kind}
+            for v in rest:
+                counts[v.kind] += 1
+            kinds = ", ".join(f"{n} {kind.value}" for kind, n in counts.items() if n)
+            lines.append(f"  ... and {len(rest)} more ({kinds})")
+    if undefined:
+        lines.append(f"the run read {_times(len(undefined), 'undefined cell')}:")
+        lines += [f"  {u.message}" for u in undefined[:shown]]
+        if len(undefined) > shown:
+            lines.append(f"  ... and {len(undefined) - shown} more")
+    raise AssertionError("\n".join(lines))
+
+
+def assert_bound(
+    bound: Check | str,
+    formula: Formula | None = None,
+    points: Sequence[tuple[Sizes, float]] | None = None,
+    *,
+    tolerance: float = TOLERANCE,
+    limit: float | None = None,
+    holds: bool = True,
+) -> Check:
+    """Fail unless the bound check holds (or, with ``holds=False``, unless it fails).
+
+    Pass a :class:`Check`, or the arguments of :func:`pram.bounds.check` (a measure name,
+    a formula and the sweep's points). The failure message is the check's table: sizes,
+    measured values, ratios and the decision. Returns the check, for further assertions.
+    ``holds=False`` is for negative controls (e.g. all-pairs MQAR against N d log^2 N).
+    """
+    if isinstance(bound, Check):
+        outcome = bound
+    else:
+        if formula is None or points is None:
+            raise InputError(
+                "assert_bound needs a Check, or a measure name with a formula and points "
+                f"(got measure {bound!r}, formula {formula!r}, points {points!r})"
+            )
+        outcome = check(bound, formula, points, tolerance=tolerance, limit=limit)
+    if outcome.holds != holds:
+        claim = "stay within" if holds else "exceed"
+        raise AssertionError(
+            f"expected {outcome.measure} to {claim} O({outcome.formula.text}), but the bound "
+            f"{outcome.verdict}:\n{outcome.table()}"
+        )
+    return outcome
+
+
+__all__ = ["assert_bound", "assert_erew"]

@@ -1,0 +1,696 @@
+"""The machine: step semantics, composition, accounting, undefined and out-of-range accesses,
+refusal of bad input, and the two modes of reporting violations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pram import (
+    MAX_ACCESSES,
+    AddressError,
+    Array,
+    Bundle,
+    ConflictError,
+    InputError,
+    Kind,
+    Machine,
+    PhaseCost,
+    Program,
+    Read,
+    Step,
+    StepError,
+    UndefinedRead,
+    UndefinedReadError,
+    Values,
+    Violation,
+    Write,
+    parallel,
+    parallel_all,
+    phase,
+)
+
+RunSteps = Callable[[Machine, Sequence[Step]], list[Values]]
+
+
+def ints(*values: int) -> np.ndarray:
+    return np.array(values, dtype=np.int64)
+
+
+def whole(message: str) -> str:
+    """A pattern matching exactly ``message``."""
+    return re.escape(message) + "$"
+
+
+def idle(steps: int, n: int, m: Machine) -> Program[int]:
+    """A branch of ``steps`` steps in which ``n`` processors act and touch nothing."""
+    pid = m.processors(n)
+    for _ in range(steps):
+        yield Step(pid)
+    return steps
+
+
+# ---- read-before-write ----------------------------------------------------------------------
+
+
+def test_reads_see_memory_from_before_the_step(run_steps: RunSteps) -> None:
+    """A read and a write of one cell in one step: the read returns the old value."""
+    m = Machine("crew")
+    a = m.array("a", values=ints(10, 20))
+    pid = m.processors(2)
+    [(got,)] = run_steps(
+        m, [Step(pid, reads=[Read(a, ints(0, 1))], writes=[Write(a, ints(1, 0), ints(7, 8))])]
+    )
+    assert got.tolist() == [10, 20]
+    assert a.to_numpy().tolist() == [8, 7]
+    assert m.violations == []
+
+
+def test_a_processor_never_sees_its_own_same_step_write(run_steps: RunSteps, m: Machine) -> None:
+    """A processor reading and writing one cell in one step reads the old value."""
+    a = m.array("a", values=ints(3))
+    [(got,)] = run_steps(m, [Step(ints(0), reads=[Read(a, ints(0))], writes=[Write(a, 0, 9)])])
+    assert (got.tolist(), a.to_numpy().tolist(), m.violations) == ([3], [9], [])
+
+
+def test_writes_are_seen_by_the_next_step(run_steps: RunSteps, m: Machine) -> None:
+    """A value written in step t is read back in step t + 1."""
+    a = m.array("a", size=2)
+    pid = m.processors(2)
+    replies = run_steps(
+        m, [Step(pid, writes=[Write(a, pid, ints(5, 6))]), Step(pid, reads=[Read(a, 1 - pid)])]
+    )
+    assert replies[1][0].tolist() == [6, 5]
+
+
+def test_reads_are_aligned_with_processors_and_zero_where_masked(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """Each read returns one value per processor of the step, 0 where its mask is False."""
+    a = m.array("a", values=ints(4, 5, 6))
+    pid = m.processors(3)
+    where = np.array([True, False, True])
+    [(plain, masked)] = run_steps(
+        m, [Step(pid, reads=[Read(a, ints(2, 1, 0)), Read(a, ints(0, 1, 2), where)])]
+    )
+    assert plain.tolist() == [6, 5, 4]
+    assert masked.tolist() == [4, 0, 6]
+
+
+def test_masked_writes_leave_cells_alone(run_steps: RunSteps, m: Machine) -> None:
+    """A write whose mask is False for a processor does not happen and is not counted."""
+    a = m.array("a", values=ints(0, 0))
+    pid = m.processors(2)
+    run_steps(m, [Step(pid, writes=[Write(a, pid, ints(1, 2), np.array([False, True]))])])
+    assert a.to_numpy().tolist() == [0, 2]
+    assert (m.cost.writes, m.cost.work) == (1, 2)
+
+
+def test_a_constant_index_and_value_apply_to_every_processor(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """An integer index or value means the same for every processor of the step."""
+    a = m.array("a", values=ints(1, 2, 3))
+    run_steps(m, [Step(ints(4), writes=[Write(a, 2, 9)])])
+    assert a.to_numpy().tolist() == [1, 2, 9]
+
+
+# ---- semantics decisions --------------------------------------------------------------------
+
+
+def test_a_processor_touching_one_cell_twice_does_not_conflict_with_itself(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """Two reads and two writes of one cell by one processor are no EREW violation."""
+    a = m.array("a", values=ints(1, 2))
+    run_steps(
+        m,
+        [
+            Step(
+                ints(0),
+                reads=[Read(a, ints(0)), Read(a, ints(0))],
+                writes=[Write(a, ints(0), ints(5)), Write(a, ints(0), ints(6))],
+            )
+        ],
+    )
+    assert m.violations == []
+
+
+def test_a_processor_writing_one_cell_twice_lands_its_later_port(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """Of one processor's two writes to one cell, the later port's value lands."""
+    a = m.array("a", values=ints(0))
+    run_steps(m, [Step(ints(0), writes=[Write(a, 0, 5), Write(a, 0, 6)])])
+    assert a.to_numpy().tolist() == [6]
+
+
+def test_a_later_port_also_lands_when_others_write_the_cell(run_steps: RunSteps) -> None:
+    """Under CRCW-sum, a processor's two writes to a cell count once: its later value."""
+    m = Machine("crcw-sum")
+    a = m.array("a", values=ints(0))
+    pid = m.processors(2)
+    run_steps(m, [Step(pid, writes=[Write(a, 0, ints(100, 1)), Write(a, 0, ints(5, 2))])])
+    assert a.to_numpy().tolist() == [7]
+
+
+def test_one_violation_per_cell_and_kind_with_all_processors(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """Three readers and a writer at one cell: one read/read and one read/write violation."""
+    a = m.array("a", values=ints(0, 0))
+    pid = ints(9, 2, 5, 7)
+    run_steps(
+        m,
+        [
+            Step(
+                pid,
+                reads=[Read(a, ints(1, 1, 1, 0), np.array([True, True, True, False]))],
+                writes=[Write(a, 1, 4, np.array([False, False, False, True]))],
+            )
+        ],
+    )
+    assert m.violations == [
+        Violation("EREW", Kind.READ_READ, 1, "", "a", 1, (2, 5, 9)),
+        Violation("EREW", Kind.READ_WRITE, 1, "", "a", 1, (2, 5, 7, 9)),
+    ]
+
+
+def test_a_forbidden_write_clash_lands_the_lowest_processors_value(
+    run_steps: RunSteps, m: Machine
+) -> None:
+    """In collect mode, after a forbidden write/write the lowest processor id's value lands."""
+    a = m.array("a", values=ints(0))
+    run_steps(m, [Step(ints(8, 3, 5), writes=[Write(a, 0, ints(80, 30, 50))])])
+    assert a.to_numpy().tolist() == [30]
+    assert [v.processors for v in m.violations] == [(3, 5, 8)]
+
+
+def test_step_numbers_are_one_based(run_steps: RunSteps, m: Machine) -> None:
+    """The first step is step 1 in reports and errors."""
+    a = m.array("a", values=ints(0))
+    run_steps(m, [Step(ints(0, 1), reads=[Read(a, ints(0, 0))])])
+    assert m.violations[0].step == 1
+
+
+def test_an_empty_step_costs_time_and_no_work(run_steps: RunSteps, m: Machine) -> None:
+    """A step with no processors counts one unit of time and no work."""
+    run_steps(m, [Step(ints()), Step(ints())])
+    assert (m.cost.time, m.cost.work, m.cost.profile) == (2, 0, [0, 0])
+
+
+# ---- composition -----------------------------------------------------------------------------
+
+
+def test_parallel_branches_of_unequal_length(m: Machine) -> None:
+    """Depth of parallel branches is the longer branch; work is the sum of both."""
+    results = m.run(parallel(idle(5, 2, m), idle(2, 3, m)))
+    assert results == [5, 2]
+    assert (m.cost.time, m.cost.work) == (5, 5 * 2 + 2 * 3)
+    assert m.cost.profile == [5, 5, 2, 2, 2]
+    assert m.cost.max_processors == 5
+
+
+def test_branches_are_checked_together(m: Machine) -> None:
+    """Two branches reading one cell in the same global step is a concurrent read."""
+    a = m.array("a", values=ints(1))
+
+    def reader(pid: int) -> Program[int]:
+        (x,) = yield Step(ints(pid), reads=[Read(a, ints(0))])
+        return int(x[0])
+
+    assert m.run(parallel(reader(4), reader(1))) == [1, 1]
+    assert m.violations == [Violation("EREW", Kind.READ_READ, 1, "", "a", 0, (1, 4))]
+
+
+def test_branches_receive_their_own_replies(m: Machine) -> None:
+    """Each branch gets the values of its own reads, in its own order."""
+    a = m.array("a", values=ints(10, 11, 12, 13))
+
+    def reader(first: int) -> Program[list[int]]:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, ints(first, first + 1))])
+        (y,) = yield Step(pid, reads=[Read(a, ints(first + 1, first))])
+        return [int(v) for v in (*x, *y)]
+
+    assert m.run(parallel_all(reader(i) for i in (0, 2))) == [[10, 11, 11, 10], [12, 13, 13, 12]]
+
+
+def test_nested_parallel_branches_share_global_steps(m: Machine) -> None:
+    """Parallel inside parallel: all leaves act in the same global steps."""
+    results = m.run(parallel(parallel(idle(1, 1, m), idle(3, 1, m)), idle(2, 1, m)))
+    assert results == [[1, 3], 2]
+    assert m.cost.profile == [3, 2, 1]
+
+
+def test_an_empty_parallel_costs_nothing(m: Machine) -> None:
+    """Running no branches in parallel takes no step."""
+    assert m.run(parallel()) == []
+    assert m.cost.time == 0
+
+
+def test_a_bundle_is_one_global_step(m: Machine) -> None:
+    """A program may yield a Bundle itself; it receives one reply per step."""
+    a = m.array("a", values=ints(1, 2))
+
+    def program() -> Program[Any]:
+        replies = yield Bundle(
+            (Step(ints(0), reads=[Read(a, 0)]), Step(ints(1), reads=[Read(a, 1)]))
+        )
+        return [r[0].tolist() for r in replies]
+
+    assert m.run(program()) == [[1], [2]]
+    assert m.cost.time == 1
+
+
+# ---- accounting ------------------------------------------------------------------------------
+
+
+def ledger_program(m: Machine, a: Array) -> Program[None]:
+    """3 steps: 4 processors read, 2 write, then 3 read and write under a nested phase."""
+    pid = m.processors(4)
+    yield Step(pid, reads=[Read(a, pid)])
+    yield from phase("outer", _outer(m, a, pid))
+
+
+def _outer(m: Machine, a: Array, pid: np.ndarray) -> Program[None]:
+    yield Step(pid[:2], writes=[Write(a, pid[:2], 1)])
+    yield from phase("inner", _inner(a, pid))
+
+
+def _inner(a: Array, pid: np.ndarray) -> Program[None]:
+    yield Step(pid[:3], reads=[Read(a, pid[:3])], writes=[Write(a, pid[:3] + 4, 2)])
+
+
+def test_exact_ledger(m: Machine) -> None:
+    """Time, work, reads, writes, max processors, memory and profile are counted exactly."""
+    a = m.array("a", values=np.zeros(7, dtype=np.int64))
+    m.array("b", size=5)
+    m.run(ledger_program(m, a))
+    assert m.cost.as_dict() == {
+        "time": 3,
+        "work": 4 + 2 + 3,
+        "reads": 4 + 3,
+        "writes": 2 + 3,
+        "max_processors": 4,
+        "memory_cells": 12,
+    }
+    assert m.cost.profile == [4, 2, 3]
+    assert m.cost.activity().tolist() == [4, 2, 3]
+    assert m.cost.step_phases == [("",), ("outer",), ("outer/inner",)]
+
+
+def test_nested_phase_breakdown(m: Machine) -> None:
+    """A phase's share includes its nested phases; a nested label joins with '/'."""
+    a = m.array("a", values=np.zeros(7, dtype=np.int64))
+    m.run(ledger_program(m, a))
+    assert m.cost.phases == {
+        "outer": PhaseCost(time=2, work=5, reads=3, writes=5, max_processors=3),
+        "outer/inner": PhaseCost(time=1, work=3, reads=3, writes=3, max_processors=3),
+    }
+
+
+def test_a_phase_counts_only_its_own_processors(m: Machine) -> None:
+    """Work and max processors of a phase leave out the branches running beside it."""
+    m.run(parallel(phase("left", idle(2, 3, m)), phase("right", idle(1, 5, m))))
+    assert m.cost.phases["left"] == PhaseCost(time=2, work=6, max_processors=3)
+    assert m.cost.phases["right"] == PhaseCost(time=1, work=5, max_processors=5)
+    assert m.cost.step_phases == [("left", "right"), ("left",)]
+
+
+def test_brent_time_is_the_sum_of_ceilings(m: Machine) -> None:
+    """T_p = sum over steps of ceil(active / p), and T_p <= W / p + T."""
+    m.run(parallel(idle(1, 7, m), idle(3, 2, m)))  # profile [9, 2, 2]
+    assert m.cost.profile == [9, 2, 2]
+    assert [m.cost.brent(p) for p in (1, 2, 3, 4, 9, 10)] == [13, 7, 5, 5, 3, 3]
+    for p in range(1, 12):
+        assert m.cost.brent(p) <= m.cost.work / p + m.cost.time
+
+
+def test_brent_refuses_a_non_positive_p(m: Machine) -> None:
+    """Brent's time on 0 processors is refused with the value named."""
+    message = "p must be a positive integer number of processors (got 0)"
+    with pytest.raises(InputError, match=whole(message)):
+        m.cost.brent(0)
+
+
+def test_memory_counts_every_allocated_cell(m: Machine) -> None:
+    """memory_cells is the sum of the sizes of all arrays allocated."""
+    m.array("a", size=3)
+    m.array("b", values=ints(1, 2))
+    m.array("c", size=0)
+    assert m.cost.memory_cells == 5
+
+
+# ---- undefined reads --------------------------------------------------------------------------
+
+
+def test_strict_undefined_read_raises(run_steps: RunSteps, m: Machine) -> None:
+    """In strict mode, reading a never-written cell raises, naming step, cell and processor."""
+    a = m.array("a", size=3)
+    pid = m.processors(2)
+    message = (
+        "undefined read: processor 1 read a[2] in step 2 before anything was written there; "
+        "give the array initial values or write it first"
+    )
+    with pytest.raises(UndefinedReadError, match=whole(message)) as error:
+        run_steps(m, [Step(pid, writes=[Write(a, pid, 0)]), Step(pid, reads=[Read(a, pid + 1)])])
+    assert (error.value.step, error.value.array, error.value.index, error.value.processor) == (
+        2,
+        "a",
+        2,
+        1,
+    )
+
+
+def test_lenient_undefined_reads_are_recorded(run_steps: RunSteps) -> None:
+    """With strict=False, undefined reads are recorded (with the phase) and the run goes on."""
+    m = Machine("erew", strict=False)
+    a = m.array("a", size=3)
+    pid = m.processors(3)
+
+    def program() -> Program[None]:
+        yield Step(pid[:1], writes=[Write(a, 1, 5)])
+        yield from phase("scan", iter_steps([Step(pid, reads=[Read(a, pid)])]))
+
+    m.run(program())
+    assert m.undefined_reads == [
+        UndefinedRead(2, "scan", "a", 0, 0),
+        UndefinedRead(2, "scan", "a", 2, 2),
+    ]
+    assert m.cost.time == 2
+
+
+def iter_steps(steps: Sequence[Step]) -> Program[list[Values]]:
+    """A program that yields ``steps`` in turn and returns what they read."""
+    replies = []
+    for step in steps:
+        replies.append((yield step))
+    return replies
+
+
+def test_a_written_cell_is_defined(run_steps: RunSteps, m: Machine) -> None:
+    """After a write, reading the cell is no undefined read."""
+    a = m.array("a", size=1)
+    replies = run_steps(
+        m, [Step(ints(0), writes=[Write(a, 0, 4)]), Step(ints(0), reads=[Read(a, 0)])]
+    )
+    assert replies[1][0].tolist() == [4]
+
+
+def test_a_masked_read_of_an_undefined_cell_is_no_read(run_steps: RunSteps, m: Machine) -> None:
+    """A read switched off by its mask does not touch the cell."""
+    a = m.array("a", size=1)
+    run_steps(m, [Step(ints(0), reads=[Read(a, 0, np.array([False]))])])
+    assert m.undefined_reads == []
+
+
+# ---- out-of-range accesses -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("index", "verb", "shown"), [(ints(0, 4), "read", 4), (ints(-1, 0), "write", -1)]
+)
+def test_out_of_range_access_names_step_array_index_and_processor(
+    run_steps: RunSteps, m: Machine, index: np.ndarray, verb: str, shown: int
+) -> None:
+    """An index outside the array raises AddressError naming step, array, index, processor."""
+    a = m.array("a", values=ints(1, 2, 3))
+    pid = ints(6, 7)
+    bad = 7 if shown == 4 else 6
+    access = {"reads": [Read(a, index)]} if verb == "read" else {"writes": [Write(a, index, 0)]}
+    message = (
+        f"processor {bad} tried to {verb} a[{shown}] in step 2 (phase 'copy'), "
+        "but a has indices 0 to 2"
+    )
+
+    def program() -> Program[None]:
+        yield Step(pid)
+        yield from phase("copy", iter_steps([Step(pid, **access)]))
+
+    with pytest.raises(AddressError, match=whole(message)) as error:
+        m.run(program())
+    assert (error.value.step, error.value.array, error.value.index, error.value.processor) == (
+        2,
+        "a",
+        shown,
+        bad,
+    )
+    assert isinstance(error.value, IndexError)
+
+
+def test_any_access_to_an_empty_array_is_out_of_range(run_steps: RunSteps, m: Machine) -> None:
+    """An array of no cells refuses every index."""
+    a = m.array("a", size=0)
+    message = "processor 0 tried to read a[0] in step 1, but a has no cells"
+    with pytest.raises(AddressError, match=whole(message)):
+        run_steps(m, [Step(ints(0), reads=[Read(a, 0)])])
+
+
+def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Machine) -> None:
+    """An index outside the array is fine where the mask switches the access off."""
+    a = m.array("a", values=ints(1))
+    run_steps(m, [Step(ints(0, 1), reads=[Read(a, ints(0, 99), np.array([True, False]))])])
+    assert m.cost.reads == 1
+
+
+# ---- bad input to the public API --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda: Machine("ERCW"),
+            "model must be one of erew, crew, crcw-common, crcw-arbitrary, crcw-priority, "
+            "crcw-sum, crcw-max, crcw-min (got 'ERCW')",
+        ),
+        (lambda: Machine(mode="panic"), "mode must be 'collect' or 'raise' (got 'panic')"),  # type: ignore[arg-type]
+        (lambda: Machine(seed=-3), "seed must be a non-negative integer (got -3)"),
+        (
+            lambda: Machine().array("a", size=-1),
+            "size of array 'a' must be a non-negative integer (got -1)",
+        ),
+        (
+            lambda: Machine().array("a", size=2.0),  # type: ignore[arg-type]
+            "size of array 'a' must be a non-negative integer (got 2.0)",
+        ),
+        (
+            lambda: Machine().array("a"),
+            "size of array 'a' must be a non-negative integer (got None)",
+        ),
+        (lambda: Machine().array("", size=1), "array name must be a non-empty string (got '')"),
+        (
+            lambda: Machine().array("a", values=np.zeros((2, 2), dtype=np.int64)),
+            "values of array 'a' must be one-dimensional (got shape (2, 2))",
+        ),
+        (
+            lambda: Machine().array("a", values=np.array([1.5, 2.0])),
+            "values of array 'a' must be integers (got dtype float64)",
+        ),
+        (
+            lambda: Machine().array("a", values=np.array([True])),
+            "values of array 'a' must be integers (got dtype bool)",
+        ),
+        (
+            lambda: Machine().array("a", values=np.array([2**63], dtype=np.uint64)),
+            "values of array 'a' must fit in int64 (got 9223372036854775808)",
+        ),
+        (
+            lambda: Machine().array("a", size=3, values=ints(1, 2)),
+            "size of array 'a' is 3 but 2 values were given; pass one of them",
+        ),
+        (
+            lambda: Machine().processors(-2),
+            "number of processors must be a non-negative integer (got -2)",
+        ),
+    ],
+)
+def test_bad_input_is_refused_with_the_value_named(make: Callable[[], Any], message: str) -> None:
+    """Bad arguments to the machine raise InputError (a ValueError) naming value and fix."""
+    with pytest.raises(InputError, match=whole(message)) as error:
+        make()
+    assert isinstance(error.value, ValueError)
+
+
+def test_duplicate_array_names_are_refused(m: Machine) -> None:
+    """Two arrays of one name on one machine are refused."""
+    m.array("a", size=1)
+    message = "array 'a' already exists on this machine; choose another name"
+    with pytest.raises(InputError, match=whole(message)):
+        m.array("a", size=2)
+
+
+def test_arrays_take_a_copy_of_their_values(m: Machine) -> None:
+    """Changing the host's array after allocation does not change the machine's memory."""
+    values = ints(1, 2)
+    a = m.array("a", values=values)
+    values[0] = 99
+    assert a.to_numpy().tolist() == [1, 2]
+    a.to_numpy()[1] = 99
+    assert a.to_numpy().tolist() == [1, 2]
+
+
+def bad_steps(a: Array, other: Array) -> list[tuple[Any, str]]:
+    two = ints(0, 1)
+    return [
+        (
+            Step([0, 1]),  # type: ignore[arg-type]
+            "processors of step 1 must be a 1-d integer array (got [0, 1])",
+        ),
+        (
+            Step(np.array([0.0, 1.0])),
+            "processors of step 1 must be a 1-d integer array (got array of dtype float64 and "
+            "shape (2,))",
+        ),
+        (
+            Step(two, reads=[Read(a, ints(0))]),
+            "index into a in step 1 must be an integer array of shape (2,), one cell per "
+            "processor (got array of dtype int64 and shape (1,))",
+        ),
+        (
+            Step(two, reads=[Read(a, np.array([0.0, 1.0]))]),
+            "index into a in step 1 must be an integer array of shape (2,), one cell per "
+            "processor (got array of dtype float64 and shape (2,))",
+        ),
+        (
+            Step(two, writes=[Write(a, two, np.array([1.5, 2.5]))]),
+            "value written to a in step 1 must be an integer array of shape (2,) or one integer "
+            "(got array of dtype float64 and shape (2,))",
+        ),
+        (
+            Step(two, writes=[Write(a, two, 2**64)]),
+            "value written to a in step 1 must fit in int64 (got 18446744073709551616)",
+        ),
+        (
+            Step(two, reads=[Read(a, two, np.array([1, 0]))]),
+            "where of an access to a in step 1 must be a boolean array of shape (2,), one flag "
+            "per processor (got array of dtype int64 and shape (2,))",
+        ),
+        (
+            Step(two, reads=[Read(a, two)] * (MAX_ACCESSES + 1)),
+            f"step 1 asks each processor for {MAX_ACCESSES + 1} reads and 0 writes; at most "
+            f"{MAX_ACCESSES} of each are allowed, so split the work over more steps",
+        ),
+        (
+            Step(two, reads=[Read(np.zeros(2), two)]),  # type: ignore[arg-type]
+            "an access in step 1 names array([0., 0.]), which is not a pram Array; allocate "
+            "arrays with Machine.array",
+        ),
+        (
+            Step(two, reads=[Read(other, two)]),
+            "array 'b' accessed in step 1 belongs to another machine; allocate it on this one",
+        ),
+        (
+            Step(two, reads=[Write(a, two, 1)]),  # type: ignore[list-item]
+            f"reads of step 1 must be Read objects (got {Write(a, two, 1)!r})",
+        ),
+        (
+            "not a step",
+            "a program must yield Step or Bundle objects (got 'not a step') before step 1",
+        ),
+        (Bundle(("x",)), "a Bundle must hold Step objects (got 'x') in step 1"),  # type: ignore[arg-type]
+    ]
+
+
+@pytest.mark.parametrize("case", range(13))
+def test_malformed_steps_are_refused_with_the_value_named(case: int) -> None:
+    """A malformed step raises StepError (a ValueError) naming the step and what is wrong."""
+    m = Machine()
+    a = m.array("a", values=ints(0, 0))
+    other = Machine().array("b", values=ints(0, 0))
+    request, message = bad_steps(a, other)[case]
+
+    def program() -> Program[None]:
+        yield request
+
+    with pytest.raises(StepError, match=whole(message)) as error:
+        m.run(program())
+    assert error.value.step == 1
+    assert m.cost.time == 0
+
+
+# ---- raise and collect -------------------------------------------------------------------------
+
+
+def clash(m: Machine) -> Program[None]:
+    """Step 1 is clean; steps 2 and 3 each have processors 0 and 1 write a[0]."""
+    a = m.arrays["a"]
+    pid = m.processors(2)
+    yield Step(pid, writes=[Write(a, pid, pid)])
+    yield Step(pid, writes=[Write(a, 0, ints(5, 6))])
+    yield Step(pid, writes=[Write(a, 0, ints(7, 8))])
+
+
+def test_raise_mode_stops_at_the_first_violation() -> None:
+    """mode='raise' raises ConflictError at the first violation, before its step commits."""
+    m = Machine("erew", mode="raise")
+    a = m.array("a", values=ints(0, 0))
+    message = "EREW forbids concurrent writes: processors 0 and 1 write a[0] in step 2"
+    with pytest.raises(ConflictError, match=whole(message)) as error:
+        m.run(clash(m))
+    assert error.value.violation == Violation("EREW", Kind.WRITE_WRITE, 2, "", "a", 0, (0, 1))
+    assert a.to_numpy().tolist() == [0, 1]
+    assert m.cost.time == 1
+    assert m.violations == []
+
+
+def test_collect_mode_records_every_violation_and_finishes() -> None:
+    """mode='collect' records each violation and runs the program to its end."""
+    m = Machine("erew")
+    a = m.array("a", values=ints(0, 0))
+    m.run(clash(m))
+    assert [(v.step, v.kind, v.processors) for v in m.violations] == [
+        (2, Kind.WRITE_WRITE, (0, 1)),
+        (3, Kind.WRITE_WRITE, (0, 1)),
+    ]
+    assert a.to_numpy().tolist() == [7, 1]
+    assert m.cost.time == 3
+
+
+def test_a_violation_names_the_phase_of_its_lowest_processor(m: Machine) -> None:
+    """Branches in different phases clash: the report names the lowest processor's phase."""
+    a = m.array("a", values=ints(0))
+    left = phase("left", iter_steps([Step(ints(5), reads=[Read(a, 0)])]))
+    right = phase("right", iter_steps([Step(ints(2), reads=[Read(a, 0)])]))
+    m.run(parallel(left, right))
+    assert [v.phase for v in m.violations] == ["right"]
+    assert m.violations[0].message == (
+        "EREW forbids concurrent reads: processors 2 and 5 read a[0] in step 1 (phase 'right')"
+    )
+
+
+def test_violation_messages() -> None:
+    """Each kind of violation reads as rule, who, what and when."""
+    rr = Violation("EREW", Kind.READ_READ, 4, "pbs/level 2", "keys", 12, (3, 9))
+    rw = Violation("EREW", Kind.READ_WRITE, 1, "", "a", 0, (1, 2, 3))
+    ww = Violation("CRCW-common", Kind.WRITE_WRITE, 2, "", "a", 5, (0, 4), (7, 8))
+    many = Violation("EREW", Kind.WRITE_WRITE, 3, "", "a", 1, tuple(range(10)))
+    assert [v.message for v in (rr, rw, ww, many)] == [
+        "EREW forbids concurrent reads: processors 3 and 9 read keys[12] in step 4 "
+        "(phase 'pbs/level 2')",
+        "EREW forbids reading and writing one cell: processors 1, 2 and 3 read and write a[0] "
+        "in step 1",
+        "CRCW-common forbids disagreeing writes: processors 0 and 4 write 7 and 8 to a[5] "
+        "in step 2",
+        "EREW forbids concurrent writes: processors 0, 1, 2, 3, 4, 5, ... (10 in all) write a[1] "
+        "in step 3",
+    ]
+    assert str(rr) == rr.message
+
+
+def test_many_violations_are_named_without_a_loop_per_cell(run_steps: RunSteps) -> None:
+    """Ten thousand clashing cells in one step give ten thousand exact records."""
+    m = Machine("erew")
+    n = 20_000
+    a = m.array("a", values=np.zeros(n // 2, dtype=np.int64))
+    pid = m.processors(n)
+    run_steps(m, [Step(pid, reads=[Read(a, pid // 2)])])
+    assert len(m.violations) == n // 2
+    assert m.violations[-1] == Violation(
+        "EREW", Kind.READ_READ, 1, "", "a", n // 2 - 1, (n - 2, n - 1)
+    )
