@@ -74,7 +74,7 @@ class Check:
         limit = f", limit {self.limit:g}" if self.limit is not None else ""
         decision = (
             f"{self.measure} / ({self.formula.text}): {self.verdict}; ratio grows like "
-            f"log^{self.exponent:.2f} (tolerance {self.tolerance:g}{limit}), "
+            f"log^{round(self.exponent, 2) + 0.0:.2f} (tolerance {self.tolerance:g}{limit}), "
             f"constant {self.constant:.4g}"
         )
         return "\n".join([head, *rows, decision])
@@ -104,7 +104,15 @@ def check(
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple(dict(s) for s, _ in points)
     measured = tuple(float(m) for _, m in points)
-    ratios = tuple(m / formula(s) for s, m in zip(sizes, measured, strict=True))
+    bounds = tuple(formula(s) for s in sizes)
+    for s, b in zip(sizes, bounds, strict=True):
+        if not b > 0:
+            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(s.items()))
+            raise InputError(
+                f"formula {formula.text} is {b:g} at {shown}; a bound check divides by it, so "
+                "start the sweep at sizes where it is positive"
+            )
+    ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
     exponent = _growth(sizes, ratios)
     holds = exponent <= tolerance and (limit is None or max(ratios) <= limit)
     return Check(measure, formula, sizes, measured, ratios, exponent, tolerance, limit, holds)
