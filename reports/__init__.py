@@ -1,1 +1,12 @@
-"""What people see: the ``pram`` command line, rich reports, progress bars, plots and exports."""
+"""What people see: the ``pram`` command line, rich reports, progress bars, plots and exports.
+
+For users' own tests: :func:`assert_erew` and :func:`assert_bound` fail with the violations, or
+with the table of sizes, measured values and ratios; :func:`execute` and :func:`sweep` run a
+registered algorithm and measure it.
+"""
+
+from reports.assertions import assert_bound, assert_erew
+from reports.measure import Run, Sweep, execute, sweep
+from reports.registry import Options
+
+__all__ = ["Options", "Run", "Sweep", "assert_bound", "assert_erew", "execute", "sweep"]

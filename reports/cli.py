@@ -335,3 +335,7 @@ def _progress(err: Console, what: str) -> Iterator[Callable[[int, int, str], Non
 
     with bar:
         yield tick
+
+
+if __name__ == "__main__":
+    sys.exit(main())

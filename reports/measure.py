@@ -14,6 +14,7 @@ import attrs
 import numpy as np
 
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
+from pram.bounds import TOLERANCE
 from pram.models import model as model_named
 from reports.registry import Algorithm, Bound, Instance, Options, algorithm, validate
 
@@ -276,18 +277,29 @@ def sweep(
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
     """Check every bound of ``entry`` over ``runs`` (the ratio must stay bounded)."""
     done = list(runs)
-    aliases = _aliases([r.bound_sizes for r in done])
-    out: dict[str, Check] = {}
-    for key, bound in entry.bounds.items():
-        if key not in done[0].bounds:
-            continue
-        points = [
-            ({k: v for k, v in r.bound_sizes.items() if k not in aliases}, r.bounds[key].measured)
-            for r in done
-        ]
-        out[key] = check(measure_of(key), _unaliased(bound.formula, aliases), points,
-                         limit=bound.limit)
-    return out
+    return {
+        key: bound_check(done, key, bound.formula, limit=bound.limit)
+        for key, bound in entry.bounds.items()
+        if key in done[0].bounds
+    }
+
+
+def bound_check(
+    runs: Sequence[Run],
+    key: str,
+    formula: Formula,
+    *,
+    tolerance: float = TOLERANCE,
+    limit: float | None = None,
+) -> Check:
+    """Check the measure of bound ``key`` of ``runs`` against ``formula`` over their sizes."""
+    aliases = _aliases([r.bound_sizes for r in runs])
+    points = [
+        ({k: v for k, v in r.bound_sizes.items() if k not in aliases}, r.bounds[key].measured)
+        for r in runs
+    ]
+    return check(measure_of(key), _unaliased(formula, aliases), points, tolerance=tolerance,
+                 limit=limit)
 
 
 def _aliases(sizes: Sequence[Mapping[str, float]]) -> dict[str, str]:

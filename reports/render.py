@@ -302,10 +302,8 @@ class ZoologyReport:
 
     def __rich__(self) -> RenderableType:
         s = self.score
-        table = Table(box=box.SIMPLE, show_header=False, title=f"zoology batch {s.get('file', '')}",
-                      title_justify="left")
-        table.add_column("what")
-        table.add_column("value", justify="right")
+        table = _table(f"zoology batch {s.get('file', '')}", (("what", "left"), ("value", "right")),
+                       header=False)
         table.add_row("examples", number(s["examples"]))
         table.add_row("sequence length", number(s["length"]))
         table.add_row("key-value pairs", number(s["num_kv_pairs"]))
@@ -332,11 +330,8 @@ class BenchReport:
     def __rich__(self) -> RenderableType:
         large = self.figures["large_step"]
         tiny = self.figures["tiny_step"]
-        table = Table(box=box.SIMPLE_HEAD, title="simulator throughput", title_justify="left")
-        table.add_column("step")
-        table.add_column("processors", justify="right")
-        table.add_column("figure", justify="right")
-        table.add_column("unit")
+        table = _table("simulator throughput", (("step", "left"), ("processors", "right"),
+                                                 ("figure", "right"), ("unit", "left")))
         table.add_row(
             "large, contiguous addresses",
             number(large["processors"]),

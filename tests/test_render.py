@@ -1,0 +1,171 @@
+"""The rich reports, rendered into a fixed-width console and compared as text."""
+
+from __future__ import annotations
+
+import io
+
+import attrs
+import pytest
+from rich.console import Console
+
+from reports.measure import Run, execute, phase_rows, sweep
+from reports.registry import Options
+from reports.render import BenchReport, RunReport, SweepReport, ZoologyReport, number
+
+
+def render(renderable: object, width: int = 100) -> str:
+    console = Console(file=io.StringIO(), width=width)
+    console.print(renderable)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n")
+
+
+def still(run: Run) -> Run:
+    """The run with its wall-clock time zeroed, so its report is the same every time."""
+    return attrs.evolve(run, seconds=0.0)
+
+
+SORT_REPORT = """\
+Batcher sorting network (sort)
+n = 6; word keys, bitonic network, model EREW, seed 0
+note: n = 6 padded with 2 records to 8, a power of two; padding sorts after every real record
+cost
+
+ time               12  steps, counted by the machine
+ work               48  processor-steps (operations)
+ max processors      4  active in one step
+ reads              96  cells
+ writes             96  cells
+ memory             16  cells allocated
+ wall clock      0.000  seconds
+
+phases
+
+ phase  time  work  reads  writes  max processors
+ ────────────────────────────────────────────────
+ sort     12    48     96      96               4
+
+EREW: no violations
+answer: correct (equal to sorted order)
+bounds (formulas at n = 8, d = 1)
+
+ bound  formula        measured  formula value   ratio  limit  verdict
+ ─────────────────────────────────────────────────────────────────────
+ work   n d log2(n)^2        48             72  0.6667      5  holds
+ time   d log2(n)^2          12              9   1.333      5  holds
+"""
+
+
+def test_run_report_of_a_sort_reads_as_expected() -> None:
+    """The whole report of a tiny sort: sizes, padding note, cost, phases, verdicts, bounds."""
+    assert render(RunReport(still(execute("sort", Options(n=6))))) == SORT_REPORT.rstrip("\n")
+
+
+def test_run_report_nests_the_phases_of_algorithm_11() -> None:
+    """Algorithm 11's phases appear in order, nested by indentation under their parents."""
+    text = render(RunReport(still(execute("mqar", Options(n=48)))))
+    lines = [line.split()[0] if line.strip() else "" for line in text.splitlines()]
+    start = lines.index("phase")
+    top = [line for line in text.splitlines()[start:] if line.startswith(" ") and
+           not line.startswith("  ") and line.split()[0] in {"sort", "search", "retrieve",
+                                                               "combine"}]
+    assert [line.split()[0] for line in top] == ["sort", "search", "retrieve", "combine"]
+    assert "   merge " in text  # nested under sort
+    assert "     level 0 " in text  # nested under search / pbs k
+    assert "answer: correct (equal to Algorithm 9)" in text
+    assert "EREW: no violations" in text
+
+
+def test_phase_rows_put_children_right_after_their_parent() -> None:
+    """Phase rows come in order of first appearance, a child right after its parent."""
+    run = execute("mqar", Options(n=96))
+    rows = phase_rows(run.cost)
+    labels = [label for label, _, _ in rows]
+    for i, (label, depth, _) in enumerate(rows):
+        if depth:
+            parent = label.rsplit("/", 1)[0]
+            assert labels.index(parent) < i
+    assert labels[0] == "sort"
+
+
+def test_run_report_names_the_first_violations_of_the_naive_search() -> None:
+    """Under EREW the naive search's report counts its violations and names the first ones."""
+    run = execute("pbs-naive", Options(n=16, m=16))
+    assert run.violations > 5
+    text = render(RunReport(still(run)), width=160)
+    assert f"EREW: {run.violations} violations" in text
+    assert (
+        "  EREW forbids concurrent reads: processors 0, 1, 2, 3, 4, 5, ... (16 in all) read "
+        "pbs-naive.keys[8] in step 1 (phase 'pbs-naive/probe 0')"
+    ) in text
+    assert f"... and {run.violations - 5} more" in text
+
+
+def test_run_report_says_wrong_when_the_answer_differs() -> None:
+    """A wrong answer is reported with the first differing entry."""
+    run = attrs.evolve(still(execute("sort", Options(n=4))), correct=False,
+                       mismatch="1 of 4 entries differ; first at index 2: got 9, expected 3")
+    text = render(RunReport(run))
+    assert "answer: WRONG: 1 of 4 entries differ; first at index 2: got 9, expected 3" in text
+
+
+def test_sequential_report_says_it_is_not_run_on_the_machine() -> None:
+    """Algorithm 9 counts its own operations; its report has no reads, writes or model check."""
+    text = render(RunReport(still(execute("mqar-sequential", Options(n=30)))))
+    assert "model: RAM, one processor; not run on the PRAM, so nothing to flag" in text
+    assert "steps, counted by the program" in text
+    assert " reads " not in text
+
+
+def test_sweep_report_has_a_row_per_size_and_the_decisions() -> None:
+    """A sweep renders one row per size, the check table and one sentence per bound."""
+    result = sweep("sort", [8, 32, 128], Options())
+    text = render(SweepReport(attrs.evolve(
+        result, runs=tuple(still(r) for r in result.runs))))
+    assert "Batcher sorting network (sort) swept over 3 sizes" in text
+    rows = [line.split() for line in text.splitlines() if line.strip().startswith(("8 ", "32 ",
+                                                                                  "128 "))]
+    assert [r[0] for r in rows] == ["8", "32", "128"]
+    assert rows[0][1:6] == ["12", "48", "4", "0", "ok"]
+    assert "work: work / (n d log2(n)^2) holds: the ratio does not grow" in text
+    assert "time: time / (d log2(n)^2) holds" in text
+
+
+def test_sweep_report_says_exceeded_for_all_pairs() -> None:
+    """The all-pairs baseline's work check reads as exceeded, with its growth."""
+    result = sweep("mqar-allpairs", [48, 96, 192, 384], Options())
+    text = render(SweepReport(result))
+    assert "work: work / (N d log2(N)^2) EXCEEDED: the ratio grows like log^" in text
+
+
+def test_zoology_report_shows_the_score() -> None:
+    """The zoology report lists the counts and the verdict."""
+    score = {"examples": 2, "labeled": 8, "correct": 8, "accuracy": 1.0, "violations": 0,
+             "length": 64, "num_kv_pairs": 4, "time": 40, "work": 900, "file": "b.npz",
+             "notes": ["a note"]}
+    text = render(ZoologyReport(score))
+    assert "zoology batch b.npz" in text
+    assert "\n accuracy                       1.0000\n" in text
+    assert "\n EREW violations                     0\n" in text
+    assert "note: a note" in text
+    assert "Algorithm 11 under EREW: every labelled position answered correctly, no violations" \
+        in text
+
+
+def test_bench_report_shows_millions_and_microseconds() -> None:
+    """The bench figures render in millions of processor-steps and microseconds."""
+    figures = {
+        "large_step": {"processors": 1048576, "processor_steps_per_second": 31.5e6,
+                       "random_order_processor_steps_per_second": 14.25e6},
+        "tiny_step": {"processors": 1, "seconds_per_step": 12.5e-6},
+    }
+    text = render(BenchReport(figures))
+    assert "\n large, contiguous addresses     1,048,576    31.5  million processor-steps / s\n" \
+        in text
+    assert "\n tiny                                    1    12.5  microseconds / step" in text
+
+
+@pytest.mark.parametrize(("x", "text"), [(3, "3"), (1234567, "1,234,567"), (0.12345, "0.1235")])
+def test_number_formats_integers_with_separators(x: float, text: str) -> None:
+    """Integers get thousands separators, fractions four significant digits."""
+    assert number(x) == text
