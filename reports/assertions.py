@@ -1,22 +1,21 @@
-"""Assertions for users' own tests: EREW compliance and bounds, with readable failures.
+""":mod:`pram.testing`'s assertions, extended to the runs and sweeps of :mod:`reports`.
 
->>> from pram import Machine
->>> from algorithms.mqar import recall
->>> m = Machine("erew")
->>> _ = recall(m, [5, 50, 7, 7, 70, 5])
->>> assert_erew(m)
+``assert_erew`` also takes a :class:`~reports.measure.Run` and ``assert_bound`` a
+:class:`~reports.measure.Sweep` with the name of one of its bounds; the failures read exactly as
+:mod:`pram.testing`'s (the violations named, or the table of sizes, measured values, ratios).
+
+>>> from reports import Options, execute, sweep
+>>> assert_erew(execute("mqar", Options(n=48)))
+>>> assert_bound(sweep("sort", [8, 32, 128], Options()), "work").holds
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from pram import Check, Formula, Machine, Violation, check
+from pram import Check, Formula, Machine
+from pram import testing as pram_testing
 from pram.bounds import TOLERANCE
 from reports.measure import Run, Sweep, bound_check
-
-#: Violations named in a failure message before the rest are counted.
-SHOWN = 5
 
 
 def assert_erew(subject: Machine | Run) -> None:
@@ -25,55 +24,40 @@ def assert_erew(subject: Machine | Run) -> None:
     The failure names the first violations (step, phase, cell and processors) and the count.
     """
     if isinstance(subject, Machine):
-        model = subject.model.name
-        count = len(subject.violations)
-        shown: Sequence[Violation] = subject.violations[:SHOWN]
-    else:
-        model = subject.model
-        count = subject.violations
-        shown = subject.first_violations
-    if model != "EREW":
+        pram_testing.assert_erew(subject)
+        return
+    if subject.model != "EREW":
         raise AssertionError(
-            f"the run used the {model} model, which does not check exclusive access; "
-            "run it on Machine('erew') to check EREW compliance"
+            f"the run used {subject.model}, which does not flag every concurrent access; "
+            "run it with model 'erew' to check it is EREW"
         )
+    count = subject.violations
     if count:
-        lines = [f"{count} EREW violation{'s' if count != 1 else ''}:"]
-        lines += [f"  {v.message}" for v in shown]
-        if count > len(shown):
-            lines.append(f"  ... and {count - len(shown)} more")
+        lines = [f"the run broke EREW {count} time{'s' if count != 1 else ''}:"]
+        lines += [f"  {v.message}" for v in subject.first_violations]
+        if count > len(subject.first_violations):
+            lines.append(f"  ... and {count - len(subject.first_violations)} more")
         raise AssertionError("\n".join(lines))
 
 
 def assert_bound(
-    sweep: Sweep | Sequence[tuple[Mapping[str, float], float]],
-    measure: str,
+    sweep: Sweep,
+    bound: str,
     formula: Formula | None = None,
     *,
     tolerance: float = TOLERANCE,
     limit: float | None = None,
+    holds: bool = True,
 ) -> Check:
-    """Fail unless ``measure`` stays within a constant factor of ``formula`` over ``sweep``.
+    """Fail unless bound ``bound`` (e.g. ``"work"``) of ``sweep`` holds (``holds=False``: fails).
 
-    ``sweep`` is a :class:`Sweep` (then ``measure`` names one of its bounds, e.g. ``"work"``,
-    and ``formula`` may replace the registered one) or a list of ``(sizes, measured)`` points
-    (then ``formula`` is required). The failure shows the sizes, measured values and ratios.
-    Returns the check, for further assertions on its ratios or constant.
+    ``formula`` replaces the registered formula of that bound. Returns the check.
     """
-    if isinstance(sweep, Sweep):
-        if formula is None:
-            if measure not in sweep.checks:
-                known = ", ".join(sweep.checks)
-                raise AssertionError(f"the sweep has no bound {measure!r}; it has {known}")
-            formula = sweep.checks[measure].formula
-        result = bound_check(sweep.runs, measure, formula, tolerance=tolerance, limit=limit)
-    else:
-        if formula is None:
-            raise AssertionError("assert_bound needs a formula when given (sizes, measured) points")
-        result = check(measure, formula, list(sweep), tolerance=tolerance, limit=limit)
-    if not result.holds:
-        raise AssertionError(f"bound exceeded:\n{result.table()}")
-    return result
+    if bound not in sweep.checks:
+        raise AssertionError(f"the sweep has no bound {bound!r}; it has {', '.join(sweep.checks)}")
+    formula = formula if formula is not None else sweep.checks[bound].formula
+    outcome = bound_check(sweep.runs, bound, formula, tolerance=tolerance, limit=limit)
+    return pram_testing.assert_bound(outcome, holds=holds)
 
 
 __all__ = ["assert_bound", "assert_erew"]

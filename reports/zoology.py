@@ -34,6 +34,11 @@ class Batch:
     num_kv_pairs: np.ndarray[Any, np.dtype[np.int64]]
     file: str = ""
 
+    def pairs(self, example: int) -> int:
+        """The key-value pairs of ``example`` (one count for all, or one per example)."""
+        counts = np.asarray(self.num_kv_pairs).reshape(-1)
+        return int(counts[example] if counts.size > 1 else counts[0])
+
     @property
     def vocab(self) -> int:
         """One more than the largest token: a token no input equals."""
@@ -152,7 +157,7 @@ def score(
     for e in range(examples):
         if progress is not None:
             progress(e, examples, f"example {e + 1} of {examples}")
-        triples = to_triples(batch.inputs[e], batch.labels[e], int(batch.num_kv_pairs[e]), never)
+        triples = to_triples(batch.inputs[e], batch.labels[e], batch.pairs(e), never)
         m = Machine("erew")
         result = mqar.recall(m, triples.tokens)
         got = triples.answers_at_positions(result.answers)
@@ -164,11 +169,12 @@ def score(
         padded += int(result.padded)
     if progress is not None:
         progress(examples, examples, "done")
-    pairs = sorted({int(p) for p in batch.num_kv_pairs})
+    pairs = sorted({batch.pairs(e) for e in range(examples)})
     notes = [
         "each example runs as its key-value pairs (one triple each) followed by one triple per "
         "labelled position; query-region tokens never act as keys",
-        f"tokens need d = {d} bits (vocabulary up to {never}); word keys",
+        f"the triples use tokens 0 to {never} ({never} never matches), so d = {d} bits; "
+        "word keys",
     ]
     if padded:
         notes.append(

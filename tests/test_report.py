@@ -1,0 +1,194 @@
+"""``pram report``, the plots, and the assertions users call in their own tests."""
+
+from __future__ import annotations
+
+import csv
+import json
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+from pram import InputError, Machine
+from reports import Options, assert_bound, assert_erew, execute, sweep
+from reports.cli import main
+from reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
+from reports.report import CSV_FIELDS, write_report
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", head[16:24])
+    return width, height
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    """The whole job at small sizes, written once for the tests below."""
+    out = tmp_path_factory.mktemp("report")
+    summary = write_report(out, quick=True)
+    return out, summary.as_dict()
+
+
+def test_report_writes_summary_plots_and_measurements(
+    quick_report: tuple[Path, dict[str, object]],
+) -> None:
+    """summary.md, six PNG plots, measurements.csv and .json are written and well formed."""
+    out, summary = quick_report
+    assert summary["ok"] is True
+    names = {p.name for p in out.iterdir()}
+    plots = {"cost.png", "ratios_mqar.png", "ratios_bits.png", "ratios_others.png",
+             "activity.png", "brent.png"}
+    assert names == {"summary.md", "measurements.csv", "measurements.json"} | plots
+    for name in plots:
+        width, height = png_size(out / name)
+        assert width >= 600 and height >= 400
+    assert png_size(out / "cost.png") == (1200, 400)
+    assert png_size(out / "activity.png") == (1000, 400)
+
+
+def test_report_measurements_are_complete(quick_report: tuple[Path, dict[str, object]]) -> None:
+    """Every run of every sweep is a CSV row; the JSON holds sweeps, controls and zoology."""
+    out, summary = quick_report
+    with (out / "measurements.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert tuple(rows[0]) == CSV_FIELDS
+    sweeps = summary["sweeps"]
+    assert isinstance(sweeps, list)
+    assert len(rows) == sum(len(s["runs"]) for s in sweeps) + 2
+    assert {r["correct"] for r in rows} == {"True"}
+    labels = [s["label"] for s in sweeps]
+    assert labels == [
+        "Algorithm 9 (sequential)", "Algorithm 10 (pbs)", "Algorithm 11, merge-tree sort",
+        "Algorithm 11, per-block sort", "all-pairs baseline",
+        "Algorithm 11, bit keys, serial comparator", "Algorithm 11, bit keys, tree comparator",
+        "Batcher bitonic sort",
+    ]
+    data = json.loads((out / "measurements.json").read_text())
+    assert set(data) == {"ok", "sweeps", "controls", "zoology", "files"}
+    pairs = data["sweeps"][4]
+    assert pairs["bounds"]["work"]["holds"] is False and pairs["as_predicted"] is True
+    erew, crew = data["controls"]
+    assert erew["violations"] > 0 and crew["violations"] == 0
+    assert data["zoology"]["accuracy"] == 1.0
+
+
+def test_report_markdown_states_the_findings(quick_report: tuple[Path, dict[str, object]]) -> None:
+    """The summary opens with the verdict, states the findings and embeds every plot."""
+    out, _ = quick_report
+    text = (out / "summary.md").read_text()
+    assert text.startswith("# pram report\n")
+    assert "**Verdict: every check ended as the analysis predicts.**" in text
+    assert "- **Algorithm 11 (merge-tree sort) meets Proposition H.30**" in text
+    assert "- **The all-pairs baseline fails the work bound**, as it must" in text
+    for name in ("cost.png", "ratios_mqar.png", "activity.png", "brent.png"):
+        assert f"]({name})" in text
+    assert "| Algorithm 11, merge-tree sort | work | `N d log2(N)^2` |" in text
+
+
+def test_pram_report_command_prints_a_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``pram report --quick --out DIR --json`` writes DIR and prints one JSON object."""
+    assert main(["report", "--quick", "--out", str(tmp_path / "r"), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["ok"] is True
+    assert (tmp_path / "r" / "summary.md").exists()
+
+
+def test_pram_report_refuses_a_file_as_directory(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "f").write_text("")
+    assert main(["report", "--out", str(tmp_path / "f")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pram report: error: --out {str(tmp_path / 'f')!r} is a file; give a directory"
+    )
+
+
+# ---- plots -------------------------------------------------------------------------------------
+
+
+def test_sweep_plot_has_log_axes_and_labels(tmp_path: Path) -> None:
+    """measured/formula against N, one panel per bound, log axes, labelled."""
+    result = sweep("mqar", [48, 96, 192], Options())
+    figure = ratio_figure({"mqar": result})
+    axes = figure.get_axes()
+    assert [ax.get_ylabel() for ax in axes] == ["work / formula", "time / formula"]
+    assert {ax.get_xlabel() for ax in axes} == {"N"}
+    assert {ax.get_xscale() for ax in axes} == {"log"}
+    assert axes[0].get_title() == "work / (N d log2(N)^2)"
+    path = ratio_plot(result, tmp_path / "r.png")
+    assert png_size(path) == (1200, 400)
+    svg = ratio_plot(result, tmp_path / "r.svg")
+    assert svg.read_text().lstrip().startswith("<?xml")
+
+
+def test_cost_activity_and_brent_figures() -> None:
+    """Work/time against N (log-log); activity per step; Brent's T_p against p."""
+    runs = [execute("mqar", Options(n=n)) for n in (48, 96)]
+    cost = cost_figure({"Algorithm 11": runs})
+    assert [(a.get_xscale(), a.get_yscale(), a.get_ylabel()) for a in cost.get_axes()] == [
+        ("log", "log", "work (operations)"), ("log", "log", "time (steps)")]
+    activity = activity_figure(runs[1].cost, "profile").get_axes()[0]
+    assert (activity.get_xlabel(), activity.get_ylabel()) == ("step", "active processors")
+    shaded = activity.get_legend_handles_labels()[1]
+    assert shaded[0] == "sort" and {"search", "retrieve", "combine"} <= set(shaded)
+    brent = brent_figure(runs[1].cost, "brent").get_axes()[0]
+    assert (brent.get_xlabel(), brent.get_ylabel()) == ("p (processors)", "T_p (steps)")
+    t_p = list(brent.get_lines()[0].get_ydata())  # type: ignore[arg-type]
+    assert t_p[0] == runs[1].cost.work  # one processor does all the work
+
+
+def test_missing_matplotlib_is_one_line_with_the_install_command(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without matplotlib, --plot is refused before running, naming pip install 'pram[plot]'."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    status = main(["sweep", "sort", "--n", "8,16", "--plot", str(tmp_path / "p.png")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert err == (
+        "pram sweep: error: plots need matplotlib, which is not installed; "
+        "pip install 'pram[plot]'"
+    )
+    with pytest.raises(InputError):
+        ratio_figure({})
+
+
+# ---- assertions for users' tests -----------------------------------------------------------
+
+
+def test_assert_erew_passes_clean_runs_and_names_violations() -> None:
+    """A clean run passes; the naive search fails with its violations named."""
+    assert_erew(execute("mqar", Options(n=96)))
+    with pytest.raises(AssertionError) as failure:
+        assert_erew(execute("pbs-naive", Options(n=8)))
+    lines = str(failure.value).splitlines()
+    assert lines[0].startswith("the run broke EREW ")
+    assert lines[1] == (
+        "  EREW forbids concurrent reads: processors 0, 1, 2, 3, 4, 5, ... (8 in all) read "
+        "pbs-naive.keys[4] in step 1 (phase 'pbs-naive/probe 0')"
+    )
+
+
+def test_assert_erew_refuses_a_run_under_another_model() -> None:
+    with pytest.raises(AssertionError, match="run it with model 'erew'"):
+        assert_erew(execute("pbs-naive", Options(n=8, model="crew")))
+    m = Machine("erew")
+    assert_erew(m)
+
+
+def test_assert_bound_shows_the_table_when_it_fails() -> None:
+    """All-pairs fails the work bound: the message is the table of sizes, work and ratios."""
+    result = sweep("mqar-allpairs", [48, 96, 192, 384], Options())
+    with pytest.raises(AssertionError) as failure:
+        assert_bound(result, "work")
+    text = str(failure.value)
+    assert text.startswith("expected work to stay within O(N d log2(N)^2), but the bound exceeded")
+    assert "   384         1           89410       3.159" in text
+    assert assert_bound(result, "work", holds=False).holds is False
+    assert assert_bound(result, "work (N^2)").holds
