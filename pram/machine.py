@@ -15,7 +15,7 @@ import numpy as np
 
 from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
-from pram.memory import Array, Flags, Words
+from pram.memory import Array, Flags, Seats, Words
 from pram.models import Model, model
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation
@@ -28,6 +28,9 @@ MAX_ACCESSES = 8
 _INT64_MIN = int(np.iinfo(np.int64).min)
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
+#: Seats (positions of processors in a global step) must fit the 32-bit marks.
+_SEATS_MAX = int(np.iinfo(np.int32).max)
+
 #: Below this many checked accesses per array, duplicates are found with a Python set.
 _SMALL = 24
 
@@ -35,12 +38,24 @@ _SMALL = 24
 class _Access:
     """One read or write port of one step, its indices compressed to the processors acting."""
 
-    __slots__ = ("_pids", "array", "branch", "index", "is_write", "step", "value", "where")
+    __slots__ = (
+        "_pids",
+        "_seats",
+        "all_seats",
+        "array",
+        "branch",
+        "index",
+        "is_write",
+        "step",
+        "value",
+        "where",
+    )
 
     def __init__(
         self,
         step: Step,
         branch: int,
+        seats: Seats,
         array: Array,
         index: Words,
         where: Flags | None,
@@ -48,12 +63,25 @@ class _Access:
     ) -> None:
         self.step = step
         self.branch = branch
+        self.all_seats = seats
         self.array = array
         self.index = index
         self.where = where
         self.value = value
         self.is_write = value is not None
         self._pids: Words | None = None
+        self._seats: Seats | None = None
+
+    @property
+    def seats(self) -> Seats:
+        """Each acting processor's seat: its position among all processors of the global step.
+
+        Seats are distinct per processor (as ids are) but small, so the fast conflict check
+        can scatter them into 32-bit marks.
+        """
+        if self._seats is None:
+            self._seats = self.all_seats if self.where is None else self.all_seats[self.where]
+        return self._seats
 
     @property
     def processors(self) -> Words:
@@ -107,6 +135,7 @@ class Machine:
         self._rng = np.random.default_rng(seed)
         self._next_processor = 0
         self._prefixes: dict[str, tuple[str, ...]] = {}
+        self._seat_range: Seats = np.zeros(0, dtype=np.int32)
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -174,8 +203,9 @@ class Machine:
         """
         number = self.cost.time + 1
         accesses: list[_Access] = []
+        seated = 0
         for branch, step in enumerate(steps):
-            self._gather_accesses(step, branch, number, accesses)
+            seated = self._gather_accesses(step, branch, seated, number, accesses)
         if len(accesses) == 1:
             by_array = [accesses]
         else:
@@ -203,8 +233,9 @@ class Machine:
     # ---- the parts of a step ---------------------------------------------------------------
 
     def _gather_accesses(
-        self, step: Step, branch: int, number: int, accesses: list[_Access]
-    ) -> None:
+        self, step: Step, branch: int, seated: int, number: int, accesses: list[_Access]
+    ) -> int:
+        """Validate ``step`` and append its accesses; return the seats taken so far."""
         if not isinstance(step, Step):
             raise StepError(
                 f"a Bundle must hold Step objects (got {step!r}) in step {number}", number
@@ -216,6 +247,7 @@ class Machine:
                 number,
             )
         n = len(pid)
+        seats = self._seats(seated, n)
         if len(step.reads) > MAX_ACCESSES or len(step.writes) > MAX_ACCESSES:
             raise StepError(
                 f"step {number} asks each processor for {len(step.reads)} reads and "
@@ -231,7 +263,7 @@ class Machine:
             self._own(read.array, number)
             where = _mask(read.where, n, number, read.array)
             index = _index(read.index, n, number, read.array, where)
-            access = _Access(step, branch, read.array, index, where, None)
+            access = _Access(step, branch, seats, read.array, index, where, None)
             self._check_bounds(access, number, "read")
             accesses.append(access)
         for write in step.writes:
@@ -243,9 +275,19 @@ class Machine:
             where = _mask(write.where, n, number, write.array)
             index = _index(write.index, n, number, write.array, where)
             value = _value(write.value, n, number, write.array, where)
-            access = _Access(step, branch, write.array, index, where, value)
+            access = _Access(step, branch, seats, write.array, index, where, value)
             self._check_bounds(access, number, "write")
             accesses.append(access)
+        return seated + n
+
+    def _seats(self, first: int, n: int) -> Seats:
+        """Seats ``first, ..., first + n - 1`` (a view of one cached range; empty past 2^31)."""
+        end = first + n
+        if end > _SEATS_MAX:
+            return np.zeros(0, dtype=np.int32)  # too many for 32 bits: the check goes slow
+        if end > len(self._seat_range):
+            self._seat_range = np.arange(max(end, 2 * len(self._seat_range)), dtype=np.int32)
+        return self._seat_range[first:end]
 
     def _own(self, array: Any, number: int) -> None:
         """Refuse an access to something that is not an array of this machine."""
@@ -264,8 +306,12 @@ class Machine:
 
     def _check_bounds(self, access: _Access, number: int, verb: str) -> None:
         index, array = access.index, access.array
+        if len(index) <= _SMALL:
+            cells = index.tolist()  # a few cells: Python is quicker than a numpy call
+            if not cells or (min(cells) >= 0 and max(cells) < array.size):
+                return
         # One pass: a negative index viewed as unsigned is larger than any size.
-        if len(index) == 0 or int(index.view(np.uint64).max()) < array.size:
+        elif int(index.view(np.uint64).max()) < array.size:
             return
         bad = int(np.flatnonzero((index < 0) | (index >= array.size))[0])
         pid = access.processors
@@ -308,13 +354,16 @@ class Machine:
                     if seen.setdefault(cell, pid) != pid:
                         return False
             return True
+        if any(len(a.all_seats) != len(a.step.processors) for a in checked):
+            return False  # over 2^31 processors in the global step: the slow path decides
         marks = checked[0].array.marks
-        # Every cell touched gets the id of the last processor to touch it (one scatter per
-        # port); a cell touched by two processors then shows a foreign id to at least one of
-        # them (one gather and one comparison per port).
+        # Every cell touched gets the seat of the last processor to touch it (one scatter per
+        # port); a cell touched by two processors then shows a foreign seat to at least one
+        # of them (one gather and one comparison per port). A seat stands for a processor
+        # (one seat per processor of the global step), so equal seats mean one processor.
         for access in checked:
-            marks[access.index] = access.processors
-        return all(np.array_equal(marks[a.index], a.processors) for a in checked)
+            marks[access.index] = access.seats
+        return all(np.array_equal(np.take(marks, a.index), a.seats) for a in checked)
 
     def _collide(
         self, group: list[_Access], number: int, steps: Sequence[Step]
@@ -430,11 +479,12 @@ class Machine:
 
     def _read(self, access: _Access, number: int) -> Words:
         array, index = access.array, access.index
+        # np.take gathers faster than fancy indexing; the indices were checked in range.
         if array.defined is not None:
-            known = array.defined[index]
+            known = np.take(array.defined, index)
             if not known.all():
                 self._undefined(access, known, number)
-        values = array.values[index]
+        values: Words = np.take(array.values, index)
         if access.where is None:
             return values
         full = np.zeros(len(access.where), dtype=np.int64)

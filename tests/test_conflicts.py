@@ -23,8 +23,11 @@ from pram import (
     Kind,
     Machine,
     Program,
+    Read,
+    Step,
     Values,
     Violation,
+    Write,
     parallel,
     phase,
 )
@@ -259,3 +262,20 @@ def test_small_steps_agree_with_brute_force(model: str, mode: Mode, program: Pro
 def test_large_steps_agree_with_brute_force(model: str, mode: Mode, program: ProgramSpec) -> None:
     """Large random steps (over 24 accesses: the vectorised check) agree with the brute force."""
     differential(model, mode, program)
+
+
+def test_the_slow_path_decides_when_seats_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the 32-bit seats (2^31 processors in a step) the fast check defers to the slow path."""
+    import pram.machine
+
+    monkeypatch.setattr(pram.machine, "_SEATS_MAX", 10)
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(60, dtype=np.int64))
+    pid = m.processors(30)
+    (got,) = m.execute([Step(pid, reads=[Read(a, 2 * pid)], writes=[Write(a, 2 * pid + 1, pid)])])[
+        0
+    ]
+    assert got.tolist() == list(range(0, 60, 2))
+    assert m.violations == []
+    m.execute([Step(pid, reads=[Read(a, pid // 2)])])
+    assert len(m.violations) == 15
