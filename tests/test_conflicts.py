@@ -117,7 +117,7 @@ def brute_force(
         if model == "crcw-common":
             values = tuple(outcome.writers[(array, cell)][p] for p in ids)
         outcome.violations.append(
-            (step, phases[branch_of[ids[0]]], f"a{array}", cell, kind, ids, values)
+            (NAMES[model], step, phases[branch_of[ids[0]]], f"a{array}", cell, kind, ids, values)
         )
     return outcome
 
@@ -147,7 +147,7 @@ def resolve(model: str, writers: dict[int, int]) -> int | set[int]:
 
 
 def as_tuple(v: Violation) -> tuple[Any, ...]:
-    return (v.step, v.phase, v.array, v.index, v.kind, v.processors, v.values)
+    return (v.model, v.step, v.phase, v.array, v.index, v.kind, v.processors, v.values)
 
 
 def branch_program(specs: tuple[StepSpec, ...], arrays: list[Array]) -> Program[list[Values]]:
@@ -202,7 +202,7 @@ def differential(model: str, mode: Mode, program: ProgramSpec) -> None:
         if mode == "raise" and outcome.violations:
             order = array_order(specs)
             first = min(
-                outcome.violations, key=lambda v: (order.index(int(v[2][1:])), v[3], RANK[v[4]])
+                outcome.violations, key=lambda v: (order.index(int(v[3][1:])), v[4], RANK[v[5]])
             )
             with pytest.raises(ConflictError) as error:
                 m.execute(request.steps)
