@@ -116,7 +116,9 @@ def _mqar_load(path: str, options: Options) -> Instance:
         )
     d = options.d or bits_needed(int(tokens.max()))
     _check_width(tokens, d, "tokens")
-    return Instance({"tokens": tokens}, {"n": len(tokens), "d": d})
+    top = int(tokens.max())
+    notes = () if options.d else (f"d = {d}: the bits the largest token ({top}) needs",)
+    return Instance({"tokens": tokens}, {"n": len(tokens), "d": d}, notes)
 
 
 def _whole_triples(tokens: Words) -> Words:

@@ -16,7 +16,7 @@ import numpy as np
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.bounds import TOLERANCE
 from pram.models import model as model_named
-from reports.registry import Algorithm, Bound, Instance, Options, algorithm, validate
+from reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5
@@ -127,6 +127,12 @@ def build(name: str, options: Options) -> Instance:
     """The instance ``options`` asks for: the ``--input`` file, or a random one from the seed."""
     validate(options)
     family = algorithm(name).family
+    if options.m is not None and "m" not in family.defaults:
+        users = ", ".join(n for n in names() if "m" in algorithm(n).family.defaults)
+        raise InputError(
+            f"--m (the number of keys) applies only to {users.replace(', ', ' and ')}; "
+            f"leave it out for {name}"
+        )
     if options.input is not None:
         return family.load(options.input, options)
     return family.build(options, np.random.default_rng(options.seed))

@@ -143,6 +143,7 @@ def test_run_input_and_output_round_trip(
     status, obj = run_json(capsys, "run", "mqar", "--input", str(source), "--output",
                            str(target))
     assert status == 0 and obj["n"] == 61 and obj["d"] == 3 and obj["correct"] is True
+    assert obj["notes"][0] == "d = 3: the bits the largest token (4) needs"  # type: ignore[index]
     answers = np.load(target)
     assert answers.dtype == np.int64
     assert answers.tolist() == recall(tokens[:60]).answers.tolist()
@@ -160,6 +161,24 @@ def test_run_input_for_pbs_and_sort(capsys: pytest.CaptureFixture[str], tmp_path
                         str(tmp_path / "sorted.npy"))
     assert status == 0
     assert np.load(tmp_path / "sorted.npy").tolist() == [-2, 0, 5, 7]
+
+
+def test_raise_mode_stops_at_the_first_violation(capsys: pytest.CaptureFixture[str]) -> None:
+    """--mode raise ends the run at the first violation: one line naming it, exit 1."""
+    status, out, err = call(capsys, "run", "pbs-naive", "--n", "16", "--mode", "raise")
+    assert status == 1 and out == ""
+    assert err.strip() == (
+        "pram run: ConflictError: EREW forbids concurrent reads: processors 0, 1, 2, 3, 4, 5, "
+        "... (16 in all) read pbs-naive.keys[8] in step 1 (phase 'pbs-naive/probe 0')"
+    )
+
+
+def test_sweep_plot_writes_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--plot FILE writes the ratio plot and says so on stderr."""
+    status, _, err = call(capsys, "sweep", "sort", "--n", "8,16,32", "--plot",
+                          str(tmp_path / "s.svg"))
+    assert status == 0 and (tmp_path / "s.svg").stat().st_size > 1000
+    assert err.strip() == f"wrote {tmp_path / 's.svg'}"
 
 
 def test_run_prints_a_rich_report_by_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -253,6 +272,9 @@ def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["sweep", "mqar", "--n", "48"],
          "pram sweep: error: a sweep needs at least 2 sizes to check a bound (got 1); give "
          "more with --n, e.g. --n 48,96,192"),
+        (["run", "mqar", "--m", "5"],
+         "pram run: error: --m (the number of keys) applies only to pbs and pbs-naive; leave "
+         "it out for mqar"),
         (["run", "mqar", "--output", "answers.txt"],
          "pram run: error: --output 'answers.txt' must end in .npy; rename it, e.g. "
          "'answers.npy'"),
