@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from pram import Machine, Read, Step, Words, Write
+from pram import Machine, Program, Read, Step, Words, Write
 
 #: Processors of the large step.
 LARGE = 1 << 20
 
 
-def _best(run: Callable[[], None], repeats: int) -> float:
+def _best(run: Callable[[], object], repeats: int) -> float:
     """The shortest wall time of ``repeats`` calls of ``run``, in seconds."""
     best = float("inf")
     for _ in range(repeats):
@@ -31,7 +31,8 @@ def _best(run: Callable[[], None], repeats: int) -> float:
 
 
 def _large_step(order: Words, repeats: int) -> float:
-    """Seconds for one EREW step of ``len(order)`` processors: read ``a[order]``, write ``b[order]``."""
+    """Seconds for one EREW step of ``len(order)`` processors reading ``a[order]`` and writing
+    ``b[order]``."""
     n = len(order)
     m = Machine("erew")
     a = m.array("a", values=np.arange(n, dtype=np.int64))
@@ -54,7 +55,7 @@ def _tiny_step(processors: int, steps: int) -> float:
     pid = m.processors(processors)
     step = Step(pid, reads=(Read(a, pid),), writes=(Write(b, pid, pid),))
 
-    def program() -> Any:
+    def program() -> Program[None]:
         for _ in range(steps):
             yield step
 
