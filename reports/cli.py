@@ -306,7 +306,7 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
     except ImportError:
         raise InputError("pram bench is not available in this build (reports.bench is "
                          "missing)") from None
-    from reports.render import BenchReport
+    from reports.render import BenchReport, bench_rows
 
     err.print("measuring simulator throughput ...", highlight=False)
     figures = measure()
@@ -314,7 +314,7 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
         _json(figures)
     else:
         out.print(BenchReport(figures))
-    return OK
+    return OK if all(met for *_, met in bench_rows(figures)) else FAILED
 
 
 @contextmanager

@@ -87,8 +87,11 @@ class Run:
             and all(b.holds is not False for b in self.bounds.values())
         )
 
-    def as_dict(self) -> dict[str, Any]:
-        """The run as the JSON object of the command-line contract (and a little more)."""
+    def as_dict(self, *, nested_phases: bool = True) -> dict[str, Any]:
+        """The run as the JSON object of the command-line contract (and a little more).
+
+        ``nested_phases=False`` keeps only the top-level phases (for compact exports).
+        """
         o = self.options
         out: dict[str, Any] = {"algorithm": self.algorithm.name}
         out.update({k: int(v) for k, v in self.sizes.items()})
@@ -116,7 +119,11 @@ class Run:
                 "notes": list(self.notes),
                 "bound_sizes": {k: float(v) for k, v in self.bound_sizes.items()},
                 "bounds": {k: b.as_dict() for k, b in self.bounds.items()},
-                "phases": {label: attrs.asdict(p) for label, p in self.cost.phases.items()},
+                "phases": {
+                    label: attrs.asdict(p)
+                    for label, p in self.cost.phases.items()
+                    if nested_phases or "/" not in label
+                },
                 "seconds": self.seconds,
             }
         )
@@ -226,10 +233,10 @@ class Sweep:
             and all(c.holds for c in self.checks.values())
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, *, nested_phases: bool = True) -> dict[str, Any]:
         return {
             "algorithm": self.algorithm.name,
-            "runs": [r.as_dict() for r in self.runs],
+            "runs": [r.as_dict(nested_phases=nested_phases) for r in self.runs],
             "bounds": {k: _check_dict(c) for k, c in self.checks.items()},
         }
 

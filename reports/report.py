@@ -147,13 +147,14 @@ class Summary:
                 {
                     "label": o.plan.label,
                     "as_predicted": o.as_predicted,
-                    **o.sweep.as_dict(),
+                    **o.sweep.as_dict(nested_phases=False),
                     "expected": {k: o.plan.expected(k) for k in o.sweep.checks},
                 }
                 for o in self.outcomes
             ],
             "controls": [
-                {"as_predicted": c.as_predicted, **c.run.as_dict()} for c in self.controls
+                {"as_predicted": c.as_predicted, **c.run.as_dict(nested_phases=False)}
+                for c in self.controls
             ],
             "zoology": dict(self.zoology),
             "files": [str(f) for f in self.files],

@@ -400,6 +400,10 @@ def test_bench_wires_to_the_measurement(
     assert status == 0 and obj == figures
     status, out, _ = call(capsys, "bench")
     assert status == 0 and "simulator throughput" in out
+    slow = {**figures, "tiny_step": {"processors": 1, "seconds_per_step": 1e-3}}
+    monkeypatch.setattr(reports.bench, "measure", lambda: slow)
+    status, out, _ = call(capsys, "bench")
+    assert status == 1 and "MISSED" in out
 
 
 # ---- the installed script ------------------------------------------------------------------------

@@ -152,17 +152,22 @@ def test_zoology_report_shows_the_score() -> None:
         in text
 
 
-def test_bench_report_shows_millions_and_microseconds() -> None:
-    """The bench figures render in millions of processor-steps and microseconds."""
+def test_bench_report_shows_figures_against_targets() -> None:
+    """The bench figures render in millions of processor-steps and microseconds, with targets."""
     figures = {
         "large_step": {"processors": 1048576, "processor_steps_per_second": 31.5e6,
-                       "random_order_processor_steps_per_second": 14.25e6},
+                       "random_order_processor_steps_per_second": 10.25e6},
         "tiny_step": {"processors": 1, "seconds_per_step": 12.5e-6},
     }
-    text = render(BenchReport(figures))
-    assert "\n large, contiguous addresses     1,048,576    31.5  million processor-steps / s\n" \
-        in text
-    assert "\n tiny                                    1    12.5  microseconds / step" in text
+    lines = render(BenchReport(figures), width=80).splitlines()
+    assert lines[2:7] == [
+        " step                           processors  measured     target  verdict",
+        " ───────────────────────────────────────────────────────────────────────",
+        " large, contiguous addresses     1,048,576  31.5 M/s  >= 25 M/s  met",
+        " large, random-order addresses   1,048,576  10.2 M/s  >= 12 M/s  MISSED",
+        " tiny                                    1   12.5 µs   <= 20 µs  met",
+    ]
+    assert lines[-1] == "M/s: million processor-steps per second; µs: microseconds per step"
 
 
 @pytest.mark.parametrize(("x", "text"), [(3, "3"), (1234567, "1,234,567"), (0.12345, "0.1235")])
