@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
@@ -99,7 +100,11 @@ class Machine:
     ``"crcw-arbitrary"``, ``"crcw-priority"``, ``"crcw-sum"``, ``"crcw-max"``, ``"crcw-min"``).
     ``mode="collect"`` records every violation and finishes the run; ``mode="raise"`` raises
     :class:`ConflictError` at the first. ``strict`` makes undefined reads an error instead of
-    a record. ``seed`` drives the CRCW-arbitrary choice.
+    a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` refuses a
+    processor id listed twice in one global step (in one step or in two parallel branches):
+    such a processor is counted once per listing in the work, and two logical processors
+    sharing an id hide their conflicts from each other. It costs one scatter and one gather
+    per step, so it is off by default.
 
     >>> import numpy as np
     >>> from pram import Machine, Read, Step, Write
@@ -120,6 +125,7 @@ class Machine:
         mode: Literal["collect", "raise"] = "collect",
         strict: bool = True,
         seed: int = 0,
+        distinct_processors: bool = False,
     ) -> None:
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
@@ -128,6 +134,7 @@ class Machine:
         self.model = model(model_name)
         self.mode = mode
         self.strict = strict
+        self.distinct_processors = distinct_processors
         self.cost = Cost()
         self.violations: list[Violation] = []
         self.undefined_reads: list[UndefinedRead] = []
@@ -136,6 +143,7 @@ class Machine:
         self._next_processor = 0
         self._prefixes: dict[str, tuple[str, ...]] = {}
         self._seat_range: Seats = np.zeros(0, dtype=np.int32)
+        self._processor_marks: Seats = np.zeros(0, dtype=np.int32)
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -206,6 +214,8 @@ class Machine:
         seated = 0
         for branch, step in enumerate(steps):
             seated = self._gather_accesses(step, branch, seated, number, accesses)
+        if self.distinct_processors:
+            self._check_processors(steps, seated, number)
         if len(accesses) == 1:
             by_array = [accesses]
         else:
@@ -288,6 +298,58 @@ class Machine:
         if end > len(self._seat_range):
             self._seat_range = np.arange(max(end, 2 * len(self._seat_range)), dtype=np.int32)
         return self._seat_range[first:end]
+
+    def _check_processors(self, steps: Sequence[Step], seated: int, number: int) -> None:
+        """Refuse a processor id listed twice in one global step: it would be counted twice.
+
+        Ids below a bound go through one scatter and one gather of seats into 32-bit marks,
+        like the conflict check; other ids (negative or huge) are sorted, which is rare.
+        """
+        if seated <= _SMALL:
+            seen: set[int] = set()
+            for step in steps:
+                for pid in step.processors.tolist():
+                    if pid in seen:
+                        self._acts_twice(pid, steps, number)
+                    seen.add(pid)
+            return
+        limit = 2 * seated + self._next_processor
+        # One pass per step: negative ids viewed as unsigned are beyond any limit.
+        small = seated <= _SEATS_MAX and all(
+            int(_unsigned(s.processors).max()) < limit for s in steps if len(s.processors)
+        )
+        if small:
+            if len(self._processor_marks) < limit:
+                self._processor_marks = np.empty(limit, dtype=np.int32)
+            marks = self._processor_marks
+            seats: list[Seats] = []
+            first = 0
+            for step in steps:
+                seats.append(self._seat_range[first : first + len(step.processors)])
+                first += len(step.processors)
+            for step, seat in zip(steps, seats, strict=True):
+                marks[step.processors] = seat
+            for step, seat in zip(steps, seats, strict=True):
+                same = np.take(marks, step.processors) == seat
+                if not same.all():
+                    self._acts_twice(int(step.processors[np.argmin(same)]), steps, number)
+            return
+        everyone = np.concatenate([s.processors.astype(np.int64) for s in steps])
+        ordered = np.sort(everyone)
+        again = np.flatnonzero(ordered[1:] == ordered[:-1])
+        if len(again):
+            self._acts_twice(int(ordered[again[0]]), steps, number)
+
+    @staticmethod
+    def _acts_twice(pid: int, steps: Sequence[Step], number: int) -> None:
+        """Raise for ``pid`` listed twice, naming the phase of the last step listing it."""
+        step = next(s for s in reversed(steps) if bool((s.processors == pid).any()))
+        raise StepError(
+            f"processor {pid} acts twice in step {number}{_phase_text(step.phase)}; a processor "
+            "acts at most once per step, so give each parallel branch its own processors "
+            "(Machine.processors hands out fresh ones)",
+            number,
+        )
 
     def _own(self, array: Any, number: int) -> None:
         """Refuse an access to something that is not an array of this machine."""
@@ -703,6 +765,12 @@ def _runs(cells: Words) -> Words:
 def _ends(starts: Words, total: int) -> Words:
     """Where each run ends (exclusive), given where each starts."""
     return np.append(starts[1:], total).astype(np.int64)
+
+
+def _unsigned(pid: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
+    """Processor ids as unsigned words: a negative id becomes larger than any bound."""
+    words: Words = pid.astype(np.int64, copy=False)
+    return words.view(np.uint64)
 
 
 def _phase_text(phase: str) -> str:

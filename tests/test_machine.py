@@ -694,3 +694,60 @@ def test_many_violations_are_named_without_a_loop_per_cell(run_steps: RunSteps) 
     assert m.violations[-1] == Violation(
         "EREW", Kind.READ_READ, 1, "", "a", n // 2 - 1, (n - 2, n - 1)
     )
+
+
+# ---- processors listed twice ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        [3, 1, 3],
+        [2**40, 5, 2**40],
+        [-1, 0, -1],
+        [*range(40), 7],
+        [*range(2**40, 2**40 + 30), 2**40],
+    ],
+)
+def test_distinct_processors_refuses_an_id_listed_twice_in_a_step(ids: list[int]) -> None:
+    """With distinct_processors, an id twice in one step is refused (small, huge, negative
+    and large steps alike)."""
+    m = Machine("erew", distinct_processors=True)
+    twice = ids[-1]
+    message = (
+        f"processor {twice} acts twice in step 1; a processor acts at most once per step, so "
+        "give each parallel branch its own processors (Machine.processors hands out fresh ones)"
+    )
+    with pytest.raises(StepError, match=whole(message)):
+        m.execute([Step(np.array(ids, dtype=np.int64))])
+
+
+@pytest.mark.parametrize("n", [2, 30])
+def test_distinct_processors_refuses_an_id_shared_by_two_branches(n: int) -> None:
+    """With distinct_processors, two branches acting with one id in one step are refused."""
+    m = Machine("erew", distinct_processors=True)
+    pid = m.processors(n)
+    left = phase("left", iter_steps([Step(pid)]))
+    right = phase("right", iter_steps([Step(pid[-1:])]))
+    message = (
+        f"processor {n - 1} acts twice in step 1 (phase 'right'); a processor acts at most once "
+        "per step, so give each parallel branch its own processors (Machine.processors hands "
+        "out fresh ones)"
+    )
+    with pytest.raises(StepError, match=whole(message)):
+        m.run(parallel(left, right))
+
+
+def test_distinct_processors_accepts_distinct_ids() -> None:
+    """Distinct ids across branches pass the check, large steps included."""
+    m = Machine("erew", distinct_processors=True)
+    m.run(parallel(idle(2, 40, m), idle(1, 3, m)))
+    assert m.cost.work == 2 * 40 + 3
+
+
+def test_an_id_listed_twice_is_counted_twice_by_default(m: Machine) -> None:
+    """Without the check, an id listed twice counts twice in the work (and cannot conflict
+    with itself)."""
+    a = m.array("a", values=ints(0))
+    m.execute([Step(ints(4, 4), reads=[Read(a, 0)])])
+    assert (m.cost.work, m.violations) == (2, [])
