@@ -4,6 +4,14 @@ A step is executed as *evaluate, then commit*: every read sees memory as it was 
 every write is applied together at its end after the model has resolved concurrent writers.
 Work is vectorised across processors with numpy, so Python cost is paid per step and per
 access port, never per processor.
+
+The numpy passes over a port's processors in a conflict-free step, each one needed:
+the bounds check (one max; ports of at most 24 cells are checked in Python instead); the
+conflict check (one scatter of seats, one gather, one comparison; only for the ports the
+model checks, and replaced by a Python set for at most 24 accesses to an array); the read
+(one gather) or the write (one scatter); and one compression per ``where`` mask. Only a step
+in which two processors meet at a cell pays for the slow path, which sorts that array's
+accesses to name every violation and resolve the writes, still without a loop per cell.
 """
 
 from __future__ import annotations
