@@ -19,6 +19,7 @@ from typing import Any, TypeAlias, TypeVar
 import attrs
 import numpy as np
 
+from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 
 T = TypeVar("T")
@@ -77,6 +78,13 @@ Program: TypeAlias = Generator["Step | Bundle", Any, T]
 
 def phase(label: str, program: Program[T]) -> Program[T]:
     """Run ``program`` with its steps labelled ``label`` (nested labels join with ``/``)."""
+    if not isinstance(label, str) or not label:
+        raise InputError(f"a phase label must be a non-empty string (got {label!r})")
+    _program(program, "phase")
+    return _phase(label, program)
+
+
+def _phase(label: str, program: Program[T]) -> Program[T]:
     try:
         request = next(program)
         while True:
@@ -104,7 +112,7 @@ def parallel(*programs: Program[Any]) -> Program[list[Any]]:
 
 def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
     """:func:`parallel` over an iterable of programs."""
-    branches = list(programs)
+    branches = [_program(branch, "parallel") for branch in programs]
     results: list[Any] = [None] * len(branches)
     requests: dict[int, Step | Bundle] = {}
     for b, branch in enumerate(branches):
@@ -132,6 +140,16 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
                 results[b] = stop.value
                 del requests[b]
     return results
+
+
+def _program(program: Any, where: str) -> Program[Any]:
+    """``program`` if it is a generator (a running PRAM program), else an InputError."""
+    if not isinstance(program, Generator):
+        raise InputError(
+            f"{where} takes PRAM programs, i.e. generators yielding steps (got {program!r}); "
+            "call the program function to make one"
+        )
+    return program
 
 
 def iota(n: int) -> Words:

@@ -751,3 +751,27 @@ def test_an_id_listed_twice_is_counted_twice_by_default(m: Machine) -> None:
     a = m.array("a", values=ints(0))
     m.execute([Step(ints(4, 4), reads=[Read(a, 0)])])
     assert (m.cost.work, m.violations) == (2, [])
+
+
+def test_a_phase_needs_a_label_and_a_program(m: Machine) -> None:
+    """phase() refuses an empty label and a program function that was not called."""
+    with pytest.raises(
+        InputError, match=whole("a phase label must be a non-empty string (got '')")
+    ):
+        phase("", idle(1, 1, m))
+    message = (
+        "phase takes PRAM programs, i.e. generators yielding steps (got <function idle>); "
+        "call the program function to make one"
+    )
+    with pytest.raises(InputError, match=whole(message)):
+        phase("x", "<function idle>")  # type: ignore[arg-type]
+
+
+def test_parallel_needs_programs(m: Machine) -> None:
+    """parallel() refuses a branch that is not a running program."""
+    message = (
+        "parallel takes PRAM programs, i.e. generators yielding steps (got 3); "
+        "call the program function to make one"
+    )
+    with pytest.raises(InputError, match=whole(message)):
+        m.run(parallel(idle(1, 1, m), 3))  # type: ignore[arg-type]
