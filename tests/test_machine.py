@@ -754,17 +754,17 @@ def test_an_id_listed_twice_is_counted_twice_by_default(m: Machine) -> None:
 
 
 def test_a_phase_needs_a_label_and_a_program(m: Machine) -> None:
-    """phase() refuses an empty label and a program function that was not called."""
+    """phase() refuses an empty label and a branch that is not a running program."""
     with pytest.raises(
         InputError, match=whole("a phase label must be a non-empty string (got '')")
     ):
         phase("", idle(1, 1, m))
     message = (
-        "phase takes PRAM programs, i.e. generators yielding steps (got <function idle>); "
+        "phase takes PRAM programs, i.e. generators yielding steps (got ['Step']); "
         "call the program function to make one"
     )
     with pytest.raises(InputError, match=whole(message)):
-        phase("x", "<function idle>")  # type: ignore[arg-type]
+        phase("x", ["Step"])  # type: ignore[arg-type]
 
 
 def test_parallel_needs_programs(m: Machine) -> None:
