@@ -9,7 +9,8 @@ The numpy passes over a port's processors in a conflict-free step, each one need
 the bounds check (one max; ports of at most 24 cells are checked in Python instead); the
 conflict check (one scatter of seats, one gather, one comparison; only for the ports the
 model checks, and replaced by a Python set for at most 24 accesses to an array); the read
-(one gather) or the write (one scatter); and one compression per ``where`` mask. Only a step
+(one gather) or the write (one scatter); and, with a ``where`` mask, one compression each of
+the indices, the values written and the seats checked, plus the read's expansion. Only a step
 in which two processors meet at a cell pays for the slow path, which sorts that array's
 accesses to name every violation and resolve the writes, still without a loop per cell.
 """
