@@ -66,6 +66,20 @@ def _seed(text: str) -> int:
     return value
 
 
+def _depth(text: str) -> int | None:
+    if text == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"invalid depth {text!r}; give a positive integer or 'all'"
+        )
+    return value
+
+
 def _sizes(text: str) -> list[int]:
     parts = [p.strip() for p in text.split(",")]
     out = []
@@ -129,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(run, sweep=False)
     run.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
     run.add_argument("--output", metavar="FILE", help="write the answers as a .npy of int64")
+    run.add_argument("--phases", type=_depth, default=2, metavar="DEPTH",
+                     help="nesting levels of phases to show (a number, or 'all'; default 2)")
     run.set_defaults(handler=_run)
 
     sweep = commands.add_parser("sweep", help="run over sizes and check the bounds")
@@ -242,7 +258,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.json:
         _json(run.as_dict())
     else:
-        out.print(RunReport(run))
+        out.print(RunReport(run, depth=args.phases))
     return OK if run.ok else FAILED
 
 

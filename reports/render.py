@@ -20,12 +20,16 @@ from reports.measure import Run, Sweep, phase_rows
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
 SHOWN_PHASES = 40
+#: Nesting levels of phases a run's report shows by default (``sort``, ``sort/merge``).
+PHASE_DEPTH = 2
 
 
 def number(x: float) -> str:
     """An integer with thousands separators, or a float with four significant digits."""
     if float(x).is_integer() and abs(x) < 1e15:
         return f"{int(x):,}"
+    if 1e3 <= abs(x) < 1e15:
+        return f"{x:,.0f}"
     return f"{x:.4g}"
 
 
@@ -61,6 +65,8 @@ class RunReport:
     """The full report of one run: sizes, cost, phases, model verdict, answer and bounds."""
 
     run: Run
+    #: How many nesting levels of phases to show (``None``: all).
+    depth: int | None = PHASE_DEPTH
 
     def __rich__(self) -> RenderableType:
         run = self.run
@@ -96,7 +102,8 @@ class RunReport:
         return table
 
     def _phases(self) -> Table | None:
-        rows = phase_rows(self.run.cost)
+        every = phase_rows(self.run.cost)
+        rows = [r for r in every if self.depth is None or r[1] < self.depth]
         if not rows:
             return None
         heads = [("phase", "left")]
@@ -113,6 +120,11 @@ class RunReport:
             )
         if len(rows) > SHOWN_PHASES:
             table.add_row(f"... {len(rows) - SHOWN_PHASES} more phases", "", "", "", "", "")
+        if len(every) > len(rows):
+            table.caption = (
+                f"{len(every) - len(rows)} deeper phases not shown (pram run --phases all)"
+            )
+            table.caption_justify = "left"
         return table
 
     def _model(self) -> RenderableType:

@@ -63,7 +63,7 @@ def test_run_report_of_a_sort_reads_as_expected() -> None:
 
 def test_run_report_nests_the_phases_of_algorithm_11() -> None:
     """Algorithm 11's phases appear in order, nested by indentation under their parents."""
-    text = render(RunReport(still(execute("mqar", Options(n=48)))))
+    text = render(RunReport(still(execute("mqar", Options(n=48))), depth=None))
     lines = [line.split()[0] if line.strip() else "" for line in text.splitlines()]
     start = lines.index("phase")
     top = [line for line in text.splitlines()[start:] if line.startswith(" ") and
@@ -74,6 +74,13 @@ def test_run_report_nests_the_phases_of_algorithm_11() -> None:
     assert "     level 0 " in text  # nested under search / pbs k
     assert "answer: correct (equal to Algorithm 9)" in text
     assert "EREW: no violations" in text
+
+
+def test_run_report_shows_two_levels_of_phases_by_default() -> None:
+    """By default only two levels of phases are shown, and the rest are counted."""
+    text = render(RunReport(still(execute("mqar", Options(n=48)))))
+    assert "   pbs 3 " in text and " level 0 " not in text
+    assert "deeper phases not shown (pram run --phases all)" in text
 
 
 def test_phase_rows_put_children_right_after_their_parent() -> None:
