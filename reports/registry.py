@@ -206,41 +206,53 @@ def bits_needed(top: int) -> int:
 
 def load_array(path: str, what: str) -> Words:
     """Read a 1-d array of integers from a ``.npy`` file, refusing anything else clearly."""
-    data = _open(path, ".npy", what)
+    data = _open(path, ".npy", what, "input file")
     if isinstance(data, np.lib.npyio.NpzFile):
         data.close()
-        raise InputError(f"input file {path!r} is an .npz archive; {what} must be a .npy file")
+        raise InputError(f"input file {path!r} is an .npz archive; it must be {what}")
     return _integers(data, f"the array in {path!r}", what)
 
 
 def load_arrays(path: str, names: tuple[str, ...], what: str) -> dict[str, Words]:
     """Read named 1-d integer arrays from an ``.npz`` file, refusing anything else clearly."""
-    archive = _open(path, ".npz", what)
+    raw = read_archive(path, names, what, "input file")
+    return {n: _integers(raw[n], f"{n!r} in {path!r}", what) for n in names}
+
+
+def read_archive(
+    path: str, names: tuple[str, ...], what: str, noun: str
+) -> dict[str, np.ndarray[Any, Any]]:
+    """The arrays ``names`` of the ``.npz`` file ``path``, as stored (no other checks).
+
+    ``what`` describes the file expected and ``noun`` names it ("input file", "batch file")
+    in the one-line refusals: missing, a directory, unreadable, not an archive, no such array.
+    """
+    archive = _open(path, ".npz", what, noun)
     if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise InputError(f"input file {path!r} is a .npy array; {what} must be an .npz archive")
+        raise InputError(f"{noun} {path!r} is a single .npy array; it must be {what}")
     with archive:
         missing = [n for n in names if n not in archive.files]
         if missing:
             held = ", ".join(archive.files) or "nothing"
             raise InputError(
-                f"input file {path!r} has no array {missing[0]!r} (it holds {held}); "
-                f"{what} must hold {', '.join(repr(n) for n in names)}"
+                f"{noun} {path!r} has no array {missing[0]!r} (it holds {held}); "
+                f"it must be {what}"
             )
-        return {n: _integers(archive[n], f"{n!r} in {path!r}", what) for n in names}
+        return {n: np.asarray(archive[n]) for n in names}
 
 
-def _open(path: str, suffix: str, what: str) -> Any:
+def _open(path: str, suffix: str, what: str, noun: str) -> Any:
     file = Path(path)
     if not file.exists():
-        raise InputError(f"input file {path!r} does not exist; give the path of {what}")
+        raise InputError(f"{noun} {path!r} does not exist; give the path of {what}")
     if file.is_dir():
-        raise InputError(f"input file {path!r} is a directory; give the path of {what}")
+        raise InputError(f"{noun} {path!r} is a directory; give the path of {what}")
     try:
         return np.load(file, allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise InputError(
-            f"input file {path!r} is not a readable {suffix} file ({reason}); {what} must be "
+            f"{noun} {path!r} is not a readable {suffix} file ({reason}); it must be {what}, "
             f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
         ) from None
 

@@ -8,7 +8,6 @@ labels. The file is validated first, so a bad file gives one line naming what is
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -17,7 +16,7 @@ import numpy as np
 from algorithms import mqar
 from algorithms.zoology import IGNORE, to_triples
 from pram import InputError, Machine
-from reports.registry import bits_needed
+from reports.registry import bits_needed, read_archive
 
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
@@ -47,33 +46,10 @@ class Batch:
 
 def load_batch(path: str) -> Batch:
     """Read and validate a batch file, refusing anything malformed in one line."""
-    file = Path(path)
-    if not file.exists():
-        raise InputError(f"batch file {path!r} does not exist; give the path of {WHAT}")
-    if file.is_dir():
-        raise InputError(f"batch file {path!r} is a directory; give the path of {WHAT}")
-    try:
-        archive = np.load(file, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InputError(
-            f"batch file {path!r} is not a readable .npz file ({reason}); it must be {WHAT}, "
-            "saved with numpy.savez"
-        ) from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise InputError(f"batch file {path!r} is a single .npy array; it must be {WHAT}")
-    with archive:
-        missing = [n for n in ("inputs", "labels", "num_kv_pairs") if n not in archive.files]
-        if missing:
-            held = ", ".join(archive.files) or "nothing"
-            raise InputError(
-                f"batch file {path!r} has no array {missing[0]!r} (it holds {held}); it must be "
-                f"{WHAT}"
-            )
-        inputs = _grid(archive["inputs"], "inputs", path)
-        labels = _grid(archive["labels"], "labels", path)
-        pairs = np.asarray(archive["num_kv_pairs"])
-    return _validate(inputs, labels, pairs, path)
+    raw = read_archive(path, ("inputs", "labels", "num_kv_pairs"), WHAT, "batch file")
+    inputs = _grid(raw["inputs"], "inputs", path)
+    labels = _grid(raw["labels"], "labels", path)
+    return _validate(inputs, labels, raw["num_kv_pairs"], path)
 
 
 def _grid(data: Any, name: str, path: str) -> np.ndarray[Any, np.dtype[np.int64]]:

@@ -338,9 +338,8 @@ def test_invalid_input_files_give_one_line_and_exit_2(
     )
     np.savez(tmp_path / "a.npz", tokens=np.arange(6))
     assert one_line_error(capsys, "run", "mqar", "--input", str(tmp_path / "a.npz")) == (
-        f"pram run: error: input file {str(tmp_path / 'a.npz')!r} is an .npz archive; a .npy "
-        "file holding the token sequence (non-negative integers, length N >= 3) must be a .npy "
-        "file"
+        f"pram run: error: input file {str(tmp_path / 'a.npz')!r} is an .npz archive; it must "
+        "be a .npy file holding the token sequence (non-negative integers, length N >= 3)"
     )
     np.save(tmp_path / "grid.npy", np.zeros((2, 3), dtype=np.int64))
     assert "has shape (2, 3)" in one_line_error(
@@ -371,8 +370,8 @@ def test_invalid_search_files_give_one_line_and_exit_2(
     np.savez(tmp_path / "q.npz", queries=np.array([1, 2]))
     path = str(tmp_path / "q.npz")
     assert one_line_error(capsys, "run", "pbs", "--input", path) == (
-        f"pram run: error: input file {path!r} has no array 'keys' (it holds queries); an .npz "
-        "file holding sorted integer arrays 'queries' and 'keys' must hold 'queries', 'keys'"
+        f"pram run: error: input file {path!r} has no array 'keys' (it holds queries); it must "
+        "be an .npz file holding sorted integer arrays 'queries' and 'keys'"
     )
     np.savez(tmp_path / "u.npz", queries=np.array([1, 2]), keys=np.array([3, 7, 2]))
     assert one_line_error(capsys, "run", "pbs", "--input", str(tmp_path / "u.npz")) == (
@@ -380,7 +379,7 @@ def test_invalid_search_files_give_one_line_and_exit_2(
         "sort them first"
     )
     np.save(tmp_path / "one.npy", np.array([1, 2]))
-    assert "is a .npy array; an .npz file" in one_line_error(
+    assert "is a single .npy array; it must be an .npz file" in one_line_error(
         capsys, "run", "pbs", "--input", str(tmp_path / "one.npy"))
 
 
