@@ -271,6 +271,7 @@ SEQUENTIAL = _formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
 QUADRATIC = _formula("N^2 d", lambda s: s["N"] ** 2 * s["d"])
 SEARCH_WORK = _formula("n d log2(m)", lambda s: s["n"] * s["d"] * lg(s["m"]))
 SEARCH_TIME = _formula("d log2(n) log2(m)", lambda s: s["d"] * lg(s["n"]) * lg(s["m"]))
+SEARCH_BOUNDS = {"work": Bound(SEARCH_WORK, limit=10), "time": Bound(SEARCH_TIME, limit=10)}
 SORT_WORK = _formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2)
 SORT_TIME = _formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
 
@@ -408,7 +409,7 @@ register(
         title="Algorithm 10, parallel binary search (pbs-key-values)",
         family=SEARCH,
         solve=_solve_pbs,
-        bounds={"work": Bound(SEARCH_WORK, limit=10), "time": Bound(SEARCH_TIME, limit=10)},
+        bounds=SEARCH_BOUNDS,
     )
 )
 register(
@@ -417,7 +418,7 @@ register(
         title="Naive parallel binary search (CREW negative control)",
         family=SEARCH,
         solve=_solve_naive,
-        bounds={"work": Bound(SEARCH_WORK, limit=10), "time": Bound(SEARCH_TIME, limit=10)},
+        bounds=SEARCH_BOUNDS,
     )
 )
 register(
