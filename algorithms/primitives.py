@@ -81,16 +81,7 @@ def broadcast_blocks(
     """
     size = _size(size, "size")
     first = _starts(starts)
-    if lengths is None:
-        length = np.full(len(first), size, dtype=np.int64)
-    else:
-        length = np.asarray(lengths)
-        if length.shape != first.shape or (length.size and length.dtype.kind not in "iu"):
-            raise InputError(
-                f"lengths must be an integer array with one length per block (got {lengths!r})"
-            )
-        # A length outside [0, size] is cut to it: a block never reaches past its size.
-        length = np.clip(length.astype(np.int64), 0, size)
+    length = _lengths(lengths, first, size)
     return _broadcast(m, array, first, size, length)
 
 
@@ -140,9 +131,19 @@ def prefix_sums(
 
 
 def prefix_sums_blocks(
-    m: Machine, array: Array, starts: Words | list[int], size: int, *, inclusive: bool = True
+    m: Machine,
+    array: Array,
+    starts: Words | list[int],
+    size: int,
+    lengths: Words | None = None,
+    *,
+    inclusive: bool = True,
 ) -> Program[None]:
-    """Prefix sums of every block ``array[starts[b] : starts[b] + size]``, all at once (EREW).
+    """Prefix sums of every block ``array[starts[b] : starts[b] + lengths[b]]``, all at once.
+
+    ``lengths`` defaults to ``size`` for every block and is cut to ``[0, size]``; a shorter
+    block gets exactly the prefix sums of its own cells (segmented prefix sums), in the steps
+    of a block of ``size``. Blocks must not overlap. EREW.
 
     Each combine is two steps: one processor reads two cells, then writes their sum. Exact
     counts for one block of n cells, with K = floor(log2 n) up-sweep levels and
@@ -154,33 +155,49 @@ def prefix_sums_blocks(
     """
     size = _size(size, "size")
     first = _starts(starts)
-    return _prefix_sums(m, array, first, size, inclusive)
+    return _prefix_sums(m, array, first, size, _lengths(lengths, first, size), inclusive)
+
+
+def _lengths(lengths: Words | None, first: Words, size: int) -> Words:
+    """One length per block, cut to ``[0, size]`` (``size`` for all when not given)."""
+    if lengths is None:
+        return np.full(len(first), size, dtype=np.int64)
+    length = np.asarray(lengths)
+    if length.shape != first.shape or (length.size and length.dtype.kind not in "iu"):
+        raise InputError(
+            f"lengths must be an integer array with one length per block (got {lengths!r})"
+        )
+    # A length outside [0, size] is cut to it: a block never reaches past its size.
+    return np.clip(length.astype(np.int64), 0, size)
 
 
 def _prefix_sums(
-    m: Machine, array: Array, first: Words, size: int, inclusive: bool
+    m: Machine, array: Array, first: Words, size: int, length: Words, inclusive: bool
 ) -> Program[None]:
     blocks = len(first)
     pool = m.processors(blocks * (size // 2 if size >= 2 else 1)).reshape(blocks, -1)
+    limit = length[:, None]
     # up-sweep: at level d, node i adds the sum ending at its left half into its last cell
     half = 1
     while 2 * half <= size:
         span = 2 * half
-        node = np.arange(size // span, dtype=np.int64)
-        right = (first[:, None] + node * span + span - 1).ravel()
-        yield from _combine(pool[:, : len(node)].ravel(), array, right - half, right)
+        right = np.arange(size // span, dtype=np.int64) * span + span - 1  # offsets in a block
+        acts = right < limit
+        cell = (first[:, None] + right)[acts]
+        yield from _combine(pool[:, : len(right)][acts], array, cell - half, cell)
         half = span
     # down-sweep: at level d, the complete prefix at j = (i+1) 2^(d+1) - 1 finishes j + 2^d
     while half >= 1:
         span = 2 * half
         count = (size - half) // span if size >= half else 0
         if count > 0 and 3 * half <= size:
-            node = np.arange(count, dtype=np.int64)
-            done = (first[:, None] + (node + 1) * span - 1).ravel()
-            yield from _combine(pool[:, :count].ravel(), array, done, done + half)
+            done = (np.arange(count, dtype=np.int64) + 1) * span - 1
+            acts = done + half < limit
+            cell = (first[:, None] + done)[acts]
+            yield from _combine(pool[:, :count][acts], array, cell, cell + half)
         half //= 2
     if not inclusive:
-        yield from _shift(m, array, first, size)
+        yield from _shift(m, array, first, size, limit)
 
 
 def _combine(pid: Words, array: Array, source: Words, target: Words) -> Program[None]:
@@ -189,19 +206,21 @@ def _combine(pid: Words, array: Array, source: Words, target: Words) -> Program[
     yield Step(pid, writes=(Write(array, target, a + b),))
 
 
-def _shift(m: Machine, array: Array, first: Words, size: int) -> Program[None]:
+def _shift(m: Machine, array: Array, first: Words, size: int, limit: Words) -> Program[None]:
     """Turn inclusive prefix sums into exclusive ones: move each right by one, 0 first."""
     blocks = len(first)
     pid = m.processors(blocks * size).reshape(blocks, size)
     k = np.arange(size, dtype=np.int64)
     cell = first[:, None] + k
     value = np.zeros((blocks, size), dtype=np.int64)
+    moves = k + 1 < limit  # processor k of the block moves its cell one to the right
     if size >= 2:
-        (got,) = yield Step(pid[:, :-1].ravel(), reads=(Read(array, cell[:, :-1].ravel()),))
-        value[:, :-1] = got.reshape(blocks, size - 1)
-    # processor k writes its value one cell right; the last one writes the leading 0
-    target = first[:, None] + (k + 1) % size
-    yield Step(pid.ravel(), writes=(Write(array, target.ravel(), value.ravel()),))
+        (got,) = yield Step(pid[moves], reads=(Read(array, cell[moves]),))
+        value[moves] = got
+    # processor k writes its value one cell right; the block's last one writes the leading 0
+    acts = k < limit
+    target = np.where(moves, cell + 1, first[:, None])
+    yield Step(pid[acts], writes=(Write(array, target[acts], value[acts]),))
 
 
 __all__ = ["broadcast", "broadcast_blocks", "prefix_sums", "prefix_sums_blocks"]

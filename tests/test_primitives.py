@@ -203,3 +203,35 @@ def test_bad_lengths_are_refused() -> None:
     message = "lengths must be an integer array with one length per block (got [4])"
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         broadcast_blocks(m, a, [0, 4], 4, [4])  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    data=st.data(),
+    size=st.integers(min_value=0, max_value=17),
+    blocks=st.integers(min_value=1, max_value=5),
+    inclusive=st.booleans(),
+)
+def test_segmented_prefix_sums_agree_with_numpy(
+    data: st.DataObject, size: int, blocks: int, inclusive: bool
+) -> None:
+    """Blocks of their own lengths get their own prefix sums; cells past a length stay."""
+    cells = blocks * size
+    values = np.array(data.draw(st.lists(st.integers(-99, 99), min_size=cells, max_size=cells)))
+    lengths = np.array(
+        data.draw(st.lists(st.integers(0, size), min_size=blocks, max_size=blocks)), np.int64
+    )
+    starts = np.arange(blocks, dtype=np.int64) * size
+    m = Machine("erew")
+    a = m.array("a", values=values)
+    m.run(prefix_sums_blocks(m, a, starts, size, lengths, inclusive=inclusive))
+    expected = values.copy()
+    for start, length in zip(starts.tolist(), lengths.tolist(), strict=True):
+        sums = np.cumsum(values[start : start + length])
+        if not inclusive:
+            sums = np.concatenate([[0], sums[:-1]])[:length]
+        expected[start : start + length] = sums
+    assert a.to_numpy().tolist() == expected.tolist()
+    assert m.violations == []
+    if size in PREFIX and inclusive:
+        assert m.cost.time == PREFIX[size][0]
