@@ -124,6 +124,8 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
     parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="skip comparing the answer with the reference")
+    parser.add_argument("--distinct-processors", action="store_true",
+                        help="refuse a processor id acting twice in one step (slower)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -221,6 +223,7 @@ def _options(args: argparse.Namespace, **sizes: Any) -> Options:
         seed=args.seed,
         input=getattr(args, "input", None),
         check=args.check,
+        distinct_processors=args.distinct_processors,
     )
 
 

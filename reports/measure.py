@@ -151,7 +151,12 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     entry = algorithm(name)
     if instance is None:
         instance = build(name, options)
-    machine = Machine(options.model, mode=options.mode, seed=options.seed)  # type: ignore[arg-type]
+    machine = Machine(
+        options.model,
+        mode=options.mode,  # type: ignore[arg-type]
+        seed=options.seed,
+        distinct_processors=options.distinct_processors,
+    )
     start = time.perf_counter()
     solution = entry.solve(machine, instance, options)
     seconds = time.perf_counter() - start

@@ -173,6 +173,12 @@ def test_raise_mode_stops_at_the_first_violation(capsys: pytest.CaptureFixture[s
     )
 
 
+def test_distinct_processors_check_is_available(capsys: pytest.CaptureFixture[str]) -> None:
+    """--distinct-processors turns on the engine's check; a clean sort passes it."""
+    status, obj = run_json(capsys, "run", "sort", "--n", "40", "--distinct-processors")
+    assert status == 0 and obj["correct"] is True
+
+
 def test_sweep_plot_writes_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """--plot FILE writes the ratio plot and says so on stderr."""
     status, _, err = call(capsys, "sweep", "sort", "--n", "8,16,32", "--plot",
