@@ -8,9 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from algorithms.mqar import recall
 from algorithms.zoology import IGNORE, batch, to_triples
-from pram import InputError
+from pram import InputError, Machine
 from reports.cli import main
 from reports.zoology import Batch, load_batch, score
 
@@ -40,6 +43,37 @@ def test_generator_puts_keys_among_the_fillers() -> None:
     for x, y in zip(inputs, labels, strict=True):
         fillers = x[16:][y[16:] == IGNORE]
         assert np.isin(fillers, x[0:16:2]).sum() >= 4
+
+
+@st.composite
+def examples(draw: st.DrawFn) -> tuple[list[int], int]:
+    """A Zoology-layout example over a tiny vocabulary: repeated keys, fillers equal to keys."""
+    pairs = draw(st.integers(min_value=1, max_value=6))
+    region = draw(st.integers(min_value=1, max_value=12))
+    tokens = draw(st.lists(st.integers(min_value=0, max_value=5), min_size=2 * pairs + region,
+                           max_size=2 * pairs + region))
+    return tokens, pairs
+
+
+@settings(max_examples=60, deadline=None)
+@given(examples())
+def test_every_query_position_gets_the_latest_pair_of_the_key_value_section(
+    example: tuple[list[int], int],
+) -> None:
+    """Differential: each query-region position answers like a dict of the key-value section
+    filled in order (latest pair wins, query-region tokens never become keys); EREW clean."""
+    tokens, pairs = example
+    table: dict[int, int] = {}
+    for j in range(pairs):
+        table[tokens[2 * j]] = tokens[2 * j + 1]
+    labels = np.full(len(tokens), IGNORE)
+    labels[2 * pairs :] = 0  # ask every query-region position
+    triples = to_triples(np.array(tokens), labels, pairs, never=6)
+    m = Machine("erew")
+    answers = triples.answers_at_positions(recall(m, triples.tokens).answers)
+    expected = [table.get(t, -1) for t in tokens[2 * pairs :]]
+    assert answers.tolist() == expected
+    assert m.violations == []
 
 
 def test_to_triples_maps_pairs_then_queries() -> None:
