@@ -81,6 +81,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
         size = x_size(next(iter(sweeps.values())).runs[0])[0]
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        _at_least_a_factor_of_four(ax)
         ax.set_xlabel(size)
         shown = sorted(set(formulas))
         ax.set_ylabel(f"{key} / formula")
@@ -181,6 +182,14 @@ def brent_figure(cost: Cost, title: str) -> Figure:
 
 def brent_plot(cost: Cost, title: str, path: Path | str) -> Path:
     return _save(brent_figure(cost, title), path)
+
+
+def _at_least_a_factor_of_four(ax: Axes) -> None:
+    """Show a y range of at least a factor 4, so a flat ratio does not look like growth."""
+    low, high = ax.get_ylim()
+    if low > 0 and high / low < 4:
+        middle = (low * high) ** 0.5
+        ax.set_ylim(middle / 2, middle * 2)
 
 
 def _colours() -> list[str]:
