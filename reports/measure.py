@@ -87,10 +87,11 @@ class Run:
             and all(b.holds is not False for b in self.bounds.values())
         )
 
-    def as_dict(self, *, nested_phases: bool = True) -> dict[str, Any]:
+    def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
         """The run as the JSON object of the command-line contract (and a little more).
 
-        ``nested_phases=False`` keeps only the top-level phases (for compact exports).
+        ``nested_phases=False`` keeps only the top-level phases and ``wall_clock=False`` drops
+        the seconds, for exports that must come out the same on every run.
         """
         o = self.options
         out: dict[str, Any] = {"algorithm": self.algorithm.name}
@@ -124,9 +125,10 @@ class Run:
                     for label, p in self.cost.phases.items()
                     if nested_phases or "/" not in label
                 },
-                "seconds": self.seconds,
             }
         )
+        if wall_clock:
+            out["seconds"] = self.seconds
         return out
 
 
@@ -238,10 +240,12 @@ class Sweep:
             and all(c.holds for c in self.checks.values())
         )
 
-    def as_dict(self, *, nested_phases: bool = True) -> dict[str, Any]:
+    def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
         return {
             "algorithm": self.algorithm.name,
-            "runs": [r.as_dict(nested_phases=nested_phases) for r in self.runs],
+            "runs": [
+                r.as_dict(nested_phases=nested_phases, wall_clock=wall_clock) for r in self.runs
+            ],
             "bounds": {k: _check_dict(c) for k, c in self.checks.items()},
         }
 
