@@ -124,8 +124,10 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
     parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
     parser.add_argument("--no-check", dest="check", action="store_false",
                         help="skip comparing the answer with the reference")
-    parser.add_argument("--distinct-processors", action="store_true",
-                        help="refuse a processor id acting twice in one step (slower)")
+    parser.add_argument("--distinct-processors", action=argparse.BooleanOptionalAction,
+                        default=None,
+                        help="refuse a processor id acting twice in one step (default: the "
+                        "machine's)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 

@@ -153,11 +153,14 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     entry = algorithm(name)
     if instance is None:
         instance = build(name, options)
+    extra = {} if options.distinct_processors is None else {
+        "distinct_processors": options.distinct_processors
+    }
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
-        distinct_processors=options.distinct_processors,
+        **extra,
     )
     start = time.perf_counter()
     solution = entry.solve(machine, instance, options)

@@ -64,8 +64,8 @@ class Options:
     seed: int = 0
     input: str | None = None
     check: bool = True
-    #: Refuse a processor id acting twice in one global step (an engine check, off by default).
-    distinct_processors: bool = False
+    #: Refuse a processor id acting twice in one global step (None: the machine's default).
+    distinct_processors: bool | None = None
 
 
 @attrs.frozen
