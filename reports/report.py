@@ -357,10 +357,6 @@ def _md_table(heads: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines)
 
 
-def _fmt(x: float) -> str:
-    return number(x) if float(x).is_integer() else f"{x:.3g}"
-
-
 def markdown(
     outcomes: Sequence[Outcome],
     controls: Sequence[Control],
