@@ -429,6 +429,5 @@ register(
         solve=_solve_sort,
         bounds={"work": Bound(SORT_WORK, limit=5), "time": Bound(SORT_TIME, limit=5)},
         uses=("keys", "network"),
-        description="the EREW sorting network used by the project (bitonic by default)",
     )
 )

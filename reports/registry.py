@@ -137,7 +137,6 @@ class Algorithm:
     on_machine: bool = True
     #: Options that change what this algorithm does (shown in reports), e.g. ("keys", "sort").
     uses: tuple[str, ...] = ("keys",)
-    description: str = ""
     #: A reference other than the family's (Algorithm 9 is not checked against itself).
     reference: Callable[[Instance], Words] | None = None
     reference_name: str | None = None
