@@ -13,9 +13,12 @@ direct transcription of the paper is not EREW; the hazards and their fixes:
    cells of each child (indexed by the child's median query), so siblings never read a shared z;
 2. a dead half is answered by passing a dead record down the recursion (its default answer is
    its ``lo``), one write per child, never by many processors reading one x;
-3. every call carries its right sentinel ``k[hi]`` (and its payload) in its own cells, so a
-   query whose answer is the sentinel copies it from there, not from a key cell other queries
-   may read; each query then tests ``k[C[i]] == q[i]`` on its own copy.
+3. every call's right sentinel ``k[hi]`` (and its payload) is already held, as a private copy,
+   by one ancestor: the nearest call whose left child leads to it, whose candidate ``k[z]`` is
+   this ``k[hi]``. The call knows that ancestor's median by index arithmetic, so a query whose
+   answer is the sentinel copies it from there, never from a key cell other queries may read
+   (calls of one level have distinct such ancestors); each query then tests ``k[C[i]] ==
+   q[i]`` on its own copy.
 
 The live calls of one level have disjoint key ranges (the two children of a call split its range
 at z), so all binary-search probes of a level are exclusive reads. Tokens are only compared and
@@ -135,8 +138,6 @@ def search_blocks(
         lo=m.array(f"{name}.lo", size=n),
         hi=m.array(f"{name}.hi", size=n),
         alive=m.array(f"{name}.alive", size=n),
-        sentinel_payload=m.array(f"{name}.sentinel payload", size=n),
-        sentinel=keys.allocate(m, f"{name}.sentinel", n),
     )
     pid = m.processors(n)
     depth = _widest(qc)  # ceil(log2(n + 1)) levels for the largest instance
@@ -148,6 +149,7 @@ def search_blocks(
         t=qs[root] + qc[root] - 1,
         base=ks[root],
         end=ks[root] + kc[root],
+        holder=np.full_like(ks[root], NONE),
     )
     context = _Context(m, keys, queries, key_array, payload, found, records, pid, probes)
     return (yield from phase(name, _levels(context, calls, depth)))
@@ -160,8 +162,6 @@ class _Records:
     lo: Array
     hi: Array
     alive: Array
-    sentinel_payload: Array
-    sentinel: Array
 
 
 @attrs.frozen
@@ -172,6 +172,9 @@ class _Calls:
     t: Words  # last query of the call
     base: Words  # first key of the instance (answers are relative to it)
     end: Words  # one past the instance's last key: k[end] is "no key"
+    # the median of the nearest ancestor whose left child leads here (-1: none): its candidate
+    # copy found.key / found.payload is this call's right sentinel k[hi] when hi < end
+    holder: Words
 
 
 @attrs.frozen
@@ -206,56 +209,56 @@ def _levels(c: _Context, calls: _Calls, depth: int) -> Program[Found]:
 
 def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, Words, Flags]]:
     """One level of the recursion: every call of the level, each on its own processor."""
-    r = c.records
+    r, found = c.records, c.found
     mid = (calls.s + calls.t) // 2  # mid <- floor((s + t) / 2), the median query of the call
     p = c.pid[mid]
     if first:
         lo, hi = calls.base, calls.end  # the root searches its whole key range
         alive = (hi > lo).astype(np.int64)
-        sentinel_payload = np.full(len(p), NONE, dtype=np.int64)
     else:
-        lo, hi, alive, sentinel_payload = yield Step(
-            p,
-            reads=(
-                Read(r.lo, mid),
-                Read(r.hi, mid),
-                Read(r.alive, mid),
-                Read(r.sentinel_payload, mid),
-            ),
-        )
+        lo, hi, alive = yield Step(p, reads=(Read(r.lo, mid), Read(r.hi, mid), Read(r.alive, mid)))
     # lines 6, 11 and the binary search: z = the smallest index in [lo, hi] with q[mid] <= k[z]
     # (k[hi] is the sentinel). z == lo is line 6 (l_x = 1: the left half is dead), z == hi is
     # line 11 (g_y = 1: the right half is dead); a dead call has lo == hi and answers lo.
     z = yield from _bisect(c, p, mid, lo, np.where(alive == 1, hi, lo))
     in_range = z < hi  # the candidate k[z] lies in this call's own key range
-    at_sentinel = ~in_range & (hi < calls.end)  # the candidate is the carried sentinel k[hi]
+    at_sentinel = ~in_range & (hi < calls.end)  # the candidate is the sentinel k[hi] (hazard 3)
     has_key = z < calls.end
-    # The candidate key and payload of the median query, copied without a shared read.
-    chosen = yield from parallel(
-        c.keys.copy(c.m, p[in_range], c.key_array, z[in_range], c.found.key, mid[in_range]),
-        c.keys.copy(
-            c.m, p[at_sentinel], r.sentinel, mid[at_sentinel], c.found.key, mid[at_sentinel]
+    holder = np.where(at_sentinel, calls.holder, 0)
+    # The candidate's payload and key, copied without a shared read: from k[z]'s cells, or from
+    # the copies the sentinel's holder made of k[hi] (a payload of -1 when k[hi] is "no key").
+    act = in_range | at_sentinel
+    from_keys, from_holder = yield Step(
+        p[act],
+        reads=(
+            Read(c.payload, z[act], where=in_range[act]),
+            Read(found.payload, holder[act], where=at_sentinel[act]),
         ),
-        _answer(c, p, mid, z, calls.base, in_range, sentinel_payload),
     )
-    payload: Words = chosen[2]
-    # lines 19-20 (and 9, 14): the children's records, one private cell each (hazards 1, 2).
+    payload = np.full(len(p), NONE, dtype=np.int64)
+    payload[act] = np.where(in_range[act], from_keys, from_holder)
+    yield from parallel(
+        c.keys.copy(c.m, p[in_range], c.key_array, z[in_range], found.key, mid[in_range]),
+        c.keys.copy(
+            c.m, p[at_sentinel], found.key, holder[at_sentinel], found.key, mid[at_sentinel]
+        ),
+    )
+    # lines 19-20 (and 9, 14): C[mid], its payload, and the children's records, one private cell
+    # each (hazards 1, 2).
     has_left = mid > calls.s
     has_right = mid < calls.t
     left = (calls.s + mid - 1) // 2
     right = (mid + 1 + calls.t) // 2
-    to_left = has_left & has_key  # the left child's sentinel is this call's candidate k[z]
-    to_right = has_right & (hi < calls.end)  # the right child's sentinel is this call's k[hi]
-    yield from parallel(
-        _records(c, p, lo, hi, z, sentinel_payload, payload, has_left, has_right, left, right),
-        c.keys.copy(c.m, p[to_left], c.found.key, mid[to_left], r.sentinel, left[to_left]),
-        c.keys.copy(c.m, p[to_right], r.sentinel, mid[to_right], r.sentinel, right[to_right]),
+    yield from _answer(
+        c, p, mid, z - calls.base, payload, lo, hi, z, has_left, has_right, left, right
     )
     children = _Calls(
         s=np.concatenate([calls.s[has_left], mid[has_right] + 1]),
         t=np.concatenate([mid[has_left] - 1, calls.t[has_right]]),
         base=np.concatenate([calls.base[has_left], calls.base[has_right]]),
         end=np.concatenate([calls.end[has_left], calls.end[has_right]]),
+        # the left child's sentinel is this call's candidate k[z], the right child's our k[hi]
+        holder=np.concatenate([mid[has_left], calls.holder[has_right]]),
     )
     return children, mid, has_key
 
@@ -283,60 +286,34 @@ def _answer(
     c: _Context,
     p: Words,
     mid: Words,
-    z: Words,
-    base: Words,
-    in_range: Flags,
-    sentinel_payload: Words,
-) -> Program[Words]:
-    """Write C[mid] (eq. 12, relative to the instance) and the candidate's payload."""
-    (read,) = yield Step(p[in_range], reads=(Read(c.payload, z[in_range]),))
-    payload = sentinel_payload.copy()  # k[hi]'s payload, or -1 when k[hi] is "no key"
-    payload[in_range] = read
-    yield Step(
-        p,
-        writes=(Write(c.found.index, mid, z - base), Write(c.found.payload, mid, payload)),
-    )
-    return payload
-
-
-def _records(
-    c: _Context,
-    p: Words,
+    index: Words,
+    payload: Words,
     lo: Words,
     hi: Words,
     z: Words,
-    sentinel_payload: Words,
-    payload: Words,
     has_left: Flags,
     has_right: Flags,
     left: Words,
     right: Words,
 ) -> Program[None]:
-    """One step: each parent writes the record of each child it has.
+    """One step: each call writes C[mid] (eq. 12, relative to the instance) and the candidate's
+    payload, and the record of each child it has.
 
-    Left child: keys [lo, z), sentinel k[z]; right child: keys [z, hi), sentinel k[hi]. A child
-    with an empty key range is dead (alive = 0) and answers its lo: the parent's x or y + 1.
+    Left child: keys [lo, z); right child: keys [z, hi). A child with an empty key range is dead
+    (alive = 0) and answers its lo: the parent's x or y + 1.
     """
     r = c.records
-    acting = has_left | has_right
-    p, lo, hi, z = p[acting], lo[acting], hi[acting], z[acting]
-    has_left, has_right, left, right = (
-        has_left[acting],
-        has_right[acting],
-        left[acting],
-        right[acting],
-    )
     yield Step(
         p,
         writes=(
+            Write(c.found.index, mid, index),
+            Write(c.found.payload, mid, payload),
             Write(r.lo, left, lo, where=has_left),
             Write(r.hi, left, z, where=has_left),
             Write(r.alive, left, (z > lo).astype(np.int64), where=has_left),
-            Write(r.sentinel_payload, left, payload[acting], where=has_left),
             Write(r.lo, right, z, where=has_right),
             Write(r.hi, right, hi, where=has_right),
             Write(r.alive, right, (hi > z).astype(np.int64), where=has_right),
-            Write(r.sentinel_payload, right, sentinel_payload[acting], where=has_right),
         ),
     )
 
