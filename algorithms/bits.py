@@ -173,6 +173,7 @@ class BitKeys:
             code = yield from team.reduce(scratch, code)
         finally:
             _release(m, scratch)
+            team.release()
         code = team.mine(code)
         return code == _LESS, code == _EQUAL
 
@@ -229,13 +230,16 @@ class BitKeys:
         every member reads its bit in one step and writes it in the next.
         """
         team = _Team(m, pid, self.d)
-        scratch = _scratch(m, team.size * _SLOTS)
         try:
-            ii, jj = yield from team.broadcast(scratch, (i, j))
+            scratch = _scratch(m, team.size * _SLOTS)
+            try:
+                ii, jj = yield from team.broadcast(scratch, (i, j))
+            finally:
+                _release(m, scratch)
+            (bit,) = yield Step(team.ids, reads=(Read(source, ii * self.d + team.rank),))
+            yield Step(team.ids, writes=(Write(target, jj * self.d + team.rank, bit),))
         finally:
-            _release(m, scratch)
-        (bit,) = yield Step(team.ids, reads=(Read(source, ii * self.d + team.rank),))
-        yield Step(team.ids, writes=(Write(target, jj * self.d + team.rank, bit),))
+            team.release()
 
     def compare_exchange(
         self,
@@ -259,25 +263,29 @@ class BitKeys:
             yield from self._serial_exchange(pid, a, i, j, decide, reads)
             return
         team = _Team(m, pid, self.d)
-        scratch = _scratch(m, team.size * _SLOTS)
         try:
-            ii, jj = yield from team.broadcast(scratch, (i, j))
-            x, y, code, extra = yield from self._read_bits(team, a, ii, a, jj, reads)
-            code = yield from team.reduce(scratch, code)
-            mine = team.mine(code)
-            swap, writes = decide(mine == _LESS, mine == _EQUAL, extra)
-            (flag,) = yield from team.broadcast(scratch, (np.asarray(swap).astype(np.int64),))
+            scratch = _scratch(m, team.size * _SLOTS)
+            try:
+                ii, jj = yield from team.broadcast(scratch, (i, j))
+                x, y, code, extra = yield from self._read_bits(team, a, ii, a, jj, reads)
+                code = yield from team.reduce(scratch, code)
+                mine = team.mine(code)
+                swap, writes = decide(mine == _LESS, mine == _EQUAL, extra)
+                told = np.asarray(swap).astype(np.int64)
+                (flag,) = yield from team.broadcast(scratch, (told,))
+            finally:
+                _release(m, scratch)
+            exchange = flag != 0
+            yield Step(
+                team.ids,
+                writes=(
+                    Write(a, ii * self.d + team.rank, np.where(exchange, y, x)),
+                    Write(a, jj * self.d + team.rank, np.where(exchange, x, y)),
+                    *(team.widen_write(w) for w in writes),
+                ),
+            )
         finally:
-            _release(m, scratch)
-        exchange = flag != 0
-        yield Step(
-            team.ids,
-            writes=(
-                Write(a, ii * self.d + team.rank, np.where(exchange, y, x)),
-                Write(a, jj * self.d + team.rank, np.where(exchange, x, y)),
-                *(team.widen_write(w) for w in writes),
-            ),
-        )
+            team.release()
 
     def _serial_exchange(
         self, pid: Words, a: Array, i: Words, j: Words, decide: Decision, reads: Sequence[Read]
@@ -328,19 +336,27 @@ class _Team:
     """d processors per token operation: the operation's own processor (rank 0) and d-1 helpers.
 
     Members are laid out operation-major: member ``q d + k`` is rank ``k`` of operation ``q``.
-    Each member owns the scratch cells ``[2 (q d + k), 2 (q d + k) + 2)``.
+    Each member owns the scratch cells ``[2 (q d + k), 2 (q d + k) + 2)``. The helpers come
+    from the machine's pool of helper processors (:func:`_helpers`); :meth:`release` returns
+    them once the operation's last step is done.
     """
 
     def __init__(self, m: Machine, pid: Words, d: int) -> None:
         c = len(pid)
+        self.m = m
         self.d = d
         self.size = c * d
         self.rank = np.tile(iota(d), c)
         self.lead = self.rank == 0
+        self._helpers = _helpers(m, c * (d - 1))
         self.ids = np.empty(self.size, dtype=np.int64)
         self.ids[self.lead] = pid
-        self.ids[~self.lead] = m.processors(c * (d - 1))
+        self.ids[~self.lead] = self._helpers[: c * (d - 1)]
         self.cell = _SLOTS * iota(self.size)
+
+    def release(self) -> None:
+        """Return the helpers to the pool: the operation has made its last step."""
+        _release_helpers(self.m, self._helpers)
 
     def mine(self, register: Words) -> Words:
         """The rank-0 members' entries of ``register``: the operation's own processor's."""
@@ -439,6 +455,36 @@ def _scratch(m: Machine, size: int) -> Array:
 
 def _release(m: Machine, array: Array) -> None:
     _POOLS.setdefault(m, []).append(array)
+
+
+# ---- helper processors, reused across token operations of one machine --------------------------
+
+_HELPERS: weakref.WeakKeyDictionary[Machine, list[Words]] = weakref.WeakKeyDictionary()
+
+
+def _helpers(m: Machine, n: int) -> Words:
+    """At least ``n`` helper processor ids that no running token operation holds.
+
+    Operations running side by side (parallel branches) get disjoint ids, so no processor acts
+    twice in a step; a finished one returns its ids for reuse, so the machine hands out as many
+    helper ids as the peak demand, not one set per operation (which would grow with the run).
+    The smallest free block that is large enough is taken; new blocks are powers of two.
+    """
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    free = _HELPERS.setdefault(m, [])
+    best = -1
+    for k, block in enumerate(free):
+        if len(block) >= n and (best < 0 or len(block) < len(free[best])):
+            best = k
+    if best >= 0:
+        return free.pop(best)
+    return m.processors(1 << (n - 1).bit_length())
+
+
+def _release_helpers(m: Machine, block: Words) -> None:
+    if len(block):
+        _HELPERS.setdefault(m, []).append(block)
 
 
 __all__ = ["COMPARATORS", "MAX_D", "BitKeys", "bit_keys"]
