@@ -44,6 +44,11 @@ _SEATS_MAX = int(np.iinfo(np.int32).max)
 #: Below this many checked accesses per array, duplicates are found with a Python set.
 _SMALL = 24
 
+#: The processor check's marks cover a span of ids of at most this many, or 4 per processor
+#: of the step if that is more (4 bytes each): its memory follows the steps, not the ids ever
+#: handed out. Steps whose ids spread wider are sorted instead.
+_MARKS_FLOOR = 1 << 23
+
 
 class _Access:
     """One read or write port of one step, its indices compressed to the processors acting."""
@@ -109,11 +114,13 @@ class Machine:
     ``"crcw-arbitrary"``, ``"crcw-priority"``, ``"crcw-sum"``, ``"crcw-max"``, ``"crcw-min"``).
     ``mode="collect"`` records every violation and finishes the run; ``mode="raise"`` raises
     :class:`ConflictError` at the first. ``strict`` makes undefined reads an error instead of
-    a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` refuses a
-    processor id listed twice in one global step (in one step or in two parallel branches):
-    such a processor is counted once per listing in the work, and two logical processors
-    sharing an id hide their conflicts from each other. It costs one scatter and one gather
-    per step, so it is off by default.
+    a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` (on by
+    default) refuses a processor id listed twice in one global step (in one step or in two
+    parallel branches) with a :class:`StepError`: such a processor would be counted once per
+    listing in the work, and two logical processors sharing an id would hide their conflicts
+    from each other. It costs one scatter and one gather per step, over marks sized by the
+    spread of the step's ids (not by the ids ever handed out); pass
+    ``distinct_processors=False`` to skip it.
 
     >>> import numpy as np
     >>> from pram import Machine, Read, Step, Write
@@ -134,7 +141,7 @@ class Machine:
         mode: Literal["collect", "raise"] = "collect",
         strict: bool = True,
         seed: int = 0,
-        distinct_processors: bool = False,
+        distinct_processors: bool = True,
     ) -> None:
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
@@ -311,8 +318,9 @@ class Machine:
     def _check_processors(self, steps: Sequence[Step], seated: int, number: int) -> None:
         """Refuse a processor id listed twice in one global step: it would be counted twice.
 
-        Ids below a bound go through one scatter and one gather of seats into 32-bit marks,
-        like the conflict check; other ids (negative or huge) are sorted, which is rare.
+        Ids within a span of ``max(4 * seated, 2^23)`` go through one scatter and one gather of
+        seats into 32-bit marks, like the conflict check (offset by the smallest id when the
+        ids are not small and non-negative); ids spread wider are sorted, which is rare.
         """
         if seated <= _SMALL:
             seen: set[int] = set()
@@ -322,26 +330,30 @@ class Machine:
                         self._acts_twice(pid, steps, number)
                     seen.add(pid)
             return
-        limit = 2 * seated + self._next_processor
-        # One pass per step: negative ids viewed as unsigned are beyond any limit.
-        small = seated <= _SEATS_MAX and all(
-            int(_unsigned(s.processors).max()) < limit for s in steps if len(s.processors)
-        )
-        if small:
-            if len(self._processor_marks) < limit:
-                self._processor_marks = np.empty(limit, dtype=np.int32)
+        acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
+        budget = max(4 * seated, _MARKS_FLOOR)
+        # One pass per step: negative ids viewed as unsigned are beyond any budget.
+        span = max(int(_unsigned(pid).max()) for pid in acting) + 1
+        offset = 0
+        if span > budget:
+            offset = min(int(pid.min()) for pid in acting)
+            span = max(int(pid.max()) for pid in acting) - offset + 1
+        if span <= budget and seated <= _SEATS_MAX:
+            if len(self._processor_marks) < span:
+                self._processor_marks = np.empty(span, dtype=np.int32)
             marks = self._processor_marks
+            cells = [pid if offset == 0 else pid - offset for pid in acting]
             seats: list[Seats] = []
             first = 0
-            for step in steps:
-                seats.append(self._seat_range[first : first + len(step.processors)])
-                first += len(step.processors)
-            for step, seat in zip(steps, seats, strict=True):
-                marks[step.processors] = seat
-            for step, seat in zip(steps, seats, strict=True):
-                same = np.take(marks, step.processors) == seat
+            for pid in acting:
+                seats.append(self._seat_range[first : first + len(pid)])
+                first += len(pid)
+            for cell, seat in zip(cells, seats, strict=True):
+                marks[cell] = seat
+            for pid, cell, seat in zip(acting, cells, seats, strict=True):
+                same = np.take(marks, cell) == seat
                 if not same.all():
-                    self._acts_twice(int(step.processors[np.argmin(same)]), steps, number)
+                    self._acts_twice(int(pid[np.argmin(same)]), steps, number)
             return
         everyone = np.concatenate([s.processors.astype(np.int64) for s in steps])
         ordered = np.sort(everyone)

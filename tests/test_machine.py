@@ -707,6 +707,7 @@ def test_many_violations_are_named_without_a_loop_per_cell(run_steps: RunSteps) 
         [-1, 0, -1],
         [*range(40), 7],
         [*range(2**40, 2**40 + 30), 2**40],
+        [*range(-(2**40), 2**40, 2**36), 2**36],
     ],
 )
 def test_distinct_processors_refuses_an_id_listed_twice_in_a_step(ids: list[int]) -> None:
@@ -745,9 +746,32 @@ def test_distinct_processors_accepts_distinct_ids() -> None:
     assert m.cost.work == 2 * 40 + 3
 
 
-def test_an_id_listed_twice_is_counted_twice_by_default(m: Machine) -> None:
-    """Without the check, an id listed twice counts twice in the work (and cannot conflict
-    with itself)."""
+@pytest.mark.parametrize(
+    "ids", [[*range(2**40, 2**40 + 30)], [*range(-(2**40), 2**40, 2**36)], [*range(-15, 15)]]
+)
+def test_distinct_processors_accepts_distinct_ids_far_from_zero(ids: list[int]) -> None:
+    """Ids far from zero, negative or spread wide pass the check when they are distinct."""
+    m = Machine("erew", distinct_processors=True)
+    m.execute(
+        [
+            Step(np.array(ids, dtype=np.int64)[: len(ids) // 2]),
+            Step(np.array(ids, dtype=np.int64)[len(ids) // 2 :]),
+        ]
+    )
+    assert m.cost.work == len(ids)
+
+
+def test_the_check_is_on_by_default(m: Machine) -> None:
+    """A machine refuses an id listed twice unless told otherwise."""
+    assert m.distinct_processors
+    with pytest.raises(StepError, match="processor 4 acts twice in step 1; "):
+        m.execute([Step(ints(4, 4))])
+
+
+def test_an_id_listed_twice_is_counted_twice_without_the_check() -> None:
+    """With distinct_processors=False, an id listed twice counts twice in the work (and cannot
+    conflict with itself)."""
+    m = Machine("erew", distinct_processors=False)
     a = m.array("a", values=ints(0))
     m.execute([Step(ints(4, 4), reads=[Read(a, 0)])])
     assert (m.cost.work, m.violations) == (2, [])
