@@ -70,7 +70,7 @@ def plan(quick: bool = False) -> list[Plan]:
     """The default sweeps (``quick``: the same sweeps at small sizes, for a smoke test)."""
     mqar = _tokens(*range(4, 9)) if quick else _tokens(*range(4, 17))
     pairs = _tokens(*range(4, 8)) if quick else _tokens(*range(4, 12))
-    bits = _tokens(4, 5, 6) if quick else _tokens(4, 6, 8, 10, 12)
+    bits = _tokens(5, 6, 7) if quick else _tokens(4, 6, 8, 10, 12)
     widths = [4, 8] if quick else [4, 8, 16, 32]
     search = _powers(4, 6, 8) if quick else _powers(*range(4, 17, 2))
     sequential = _tokens(*range(4, 9)) if quick else _tokens(*range(4, 17))

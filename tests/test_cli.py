@@ -214,7 +214,7 @@ def test_sweep_json_has_runs_and_bound_verdicts(capsys: pytest.CaptureFixture[st
 
 def test_sweep_over_d_checks_the_tree_comparator(capsys: pytest.CaptureFixture[str]) -> None:
     """Sweeping n and d with the tree comparator adds the log2(d) time bound."""
-    status, obj = run_json(capsys, "sweep", "mqar", "--n", "48,96,192", "--d", "4,8",
+    status, obj = run_json(capsys, "sweep", "mqar", "--n", "96,192,384", "--d", "4,8",
                            "--keys", "bits", "--comparator", "tree")
     assert status == 0
     bounds = obj["bounds"]
