@@ -122,8 +122,8 @@ class Run:
                 "bounds": {k: b.as_dict() for k, b in self.bounds.items()},
                 "phases": {
                     label: attrs.asdict(p)
-                    for label, p in self.cost.phases.items()
-                    if nested_phases or "/" not in label
+                    for label, depth, p in phase_rows(self.cost)
+                    if nested_phases or depth == 0
                 },
             }
         )
