@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
 from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
@@ -332,12 +331,10 @@ class Machine:
             return
         acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
         budget = max(4 * seated, _MARKS_FLOOR)
-        # One pass per step: negative ids viewed as unsigned are beyond any budget.
-        span = max(int(_unsigned(pid).max()) for pid in acting) + 1
-        offset = 0
-        if span > budget:
-            offset = min(int(pid.min()) for pid in acting)
-            span = max(int(pid.max()) for pid in acting) - offset + 1
+        low = min(int(pid.min()) for pid in acting)
+        high = max(int(pid.max()) for pid in acting)
+        offset = 0 if low >= 0 and high < budget else low  # small ids index the marks directly
+        span = high - offset + 1
         if span <= budget and seated <= _SEATS_MAX:
             if len(self._processor_marks) < span:
                 self._processor_marks = np.empty(span, dtype=np.int32)
@@ -786,12 +783,6 @@ def _runs(cells: Words) -> Words:
 def _ends(starts: Words, total: int) -> Words:
     """Where each run ends (exclusive), given where each starts."""
     return np.append(starts[1:], total).astype(np.int64)
-
-
-def _unsigned(pid: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
-    """Processor ids as unsigned words: a negative id becomes larger than any bound."""
-    words: Words = pid.astype(np.int64, copy=False)
-    return words.view(np.uint64)
 
 
 def _phase_text(phase: str) -> str:
