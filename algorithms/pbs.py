@@ -9,16 +9,18 @@ level in the same global steps, one processor per call (the processor of the cal
 query), and one call of :func:`search_blocks` runs many independent instances at once. A
 direct transcription of the paper is not EREW; the hazards and their fixes:
 
-1. a parent's processor writes a private record ``(lo, hi, alive, sentinel payload)`` into the
-   cells of each child (indexed by the child's median query), so siblings never read a shared z;
+1. a parent's processor writes a private record ``(lo, hi, alive)`` into the cells of each
+   child (indexed by the child's median query), so siblings never read a shared z;
 2. a dead half is answered by passing a dead record down the recursion (its default answer is
    its ``lo``), one write per child, never by many processors reading one x;
 3. every call's right sentinel ``k[hi]`` (and its payload) is already held, as a private copy,
    by one ancestor: the nearest call whose left child leads to it, whose candidate ``k[z]`` is
-   this ``k[hi]``. The call knows that ancestor's median by index arithmetic, so a query whose
-   answer is the sentinel copies it from there, never from a key cell other queries may read
-   (calls of one level have distinct such ancestors); each query then tests ``k[C[i]] ==
-   q[i]`` on its own copy.
+   this ``k[hi]``. The call knows that ancestor's median by index arithmetic (it is ``t + 1``,
+   the query just after the call's range), so a query whose answer is the sentinel copies it
+   from there, never from a key cell other queries may read (calls of one level have distinct
+   such ancestors); each query then tests ``k[C[i]] == q[i]`` on its own copy.
+4. letting every query binary-search the whole key array at once is CREW, not EREW:
+   :func:`naive_blocks` keeps that version as the negative control.
 
 The live calls of one level have disjoint key ranges (the two children of a call split its range
 at z), so all binary-search probes of a level are exclusive reads. Tokens are only compared and
@@ -59,7 +61,8 @@ from pram import (
     phase,
 )
 
-#: The payload (and index) recorded for "no key": eq. (12) answered m.
+#: The payload (and host-side key) recorded for "no key", where eq. (12) answered m; also the
+#: holder of a call that has none.
 NONE = -1
 
 
@@ -140,7 +143,7 @@ def search_blocks(
         alive=m.array(f"{name}.alive", size=n),
     )
     pid = m.processors(n)
-    depth = _widest(qc)  # ceil(log2(n + 1)) levels for the largest instance
+    level_count = _widest(qc)  # ceil(log2(n + 1)) levels for the largest instance
     probes = _widest(kc)  # ceil(log2(m + 1)) probes close any key range [lo, hi)
     # Level 0: the root call of every instance with queries, its record in registers.
     root = qc > 0
@@ -152,7 +155,7 @@ def search_blocks(
         holder=np.full_like(ks[root], NONE),
     )
     context = _Context(m, keys, queries, key_array, payload, found, records, pid, probes)
-    return (yield from phase(name, _levels(context, calls, depth)))
+    return (yield from phase(name, _levels(context, calls, level_count)))
 
 
 @attrs.frozen
@@ -172,8 +175,9 @@ class _Calls:
     t: Words  # last query of the call
     base: Words  # first key of the instance (answers are relative to it)
     end: Words  # one past the instance's last key: k[end] is "no key"
-    # the median of the nearest ancestor whose left child leads here (-1: none): its candidate
-    # copy found.key / found.payload is this call's right sentinel k[hi] when hi < end
+    # the median of the nearest ancestor whose left child leads here, always t + 1 (-1: none,
+    # t is the instance's last query): its candidate copy found.key / found.payload is this
+    # call's right sentinel k[hi] when hi < end
     holder: Words
 
 
@@ -192,11 +196,11 @@ class _Context:
     probes: int
 
 
-def _levels(c: _Context, calls: _Calls, depth: int) -> Program[Found]:
+def _levels(c: _Context, calls: _Calls, level_count: int) -> Program[Found]:
     """The recursion, one level after another, then each query's match test."""
     medians: list[Words] = []
     with_key: list[Flags] = []
-    for level in range(depth):
+    for level in range(level_count):
         calls, mid, has_key = yield from phase(f"level {level}", _level(c, calls, first=level == 0))
         medians.append(mid)
         with_key.append(has_key)
@@ -226,7 +230,8 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
     has_key = z < calls.end
     holder = np.where(at_sentinel, calls.holder, 0)
     # The candidate's payload and key, copied without a shared read: from k[z]'s cells, or from
-    # the copies the sentinel's holder made of k[hi] (a payload of -1 when k[hi] is "no key").
+    # the copies the sentinel's holder made of k[hi]; no copy (and a payload of -1) when the
+    # candidate is k[end], "no key".
     act = in_range | at_sentinel
     from_keys, from_holder = yield Step(
         p[act],
@@ -264,7 +269,7 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
 
 
 def _bisect(c: _Context, p: Words, mid: Words, lo: Words, hi: Words) -> Program[Words]:
-    """Each call's binary search over its own keys ``k[lo..hi-1]``: ``c.probes`` probe steps.
+    """Each call's binary search over its own keys ``k[lo..hi-1]``: ``c.probes`` comparisons.
 
     Calls of one level have disjoint ranges, so the probes of a step read distinct cells.
     """
@@ -473,7 +478,7 @@ def _blocks(
     arrays = [_integers(d, name) for d, name in zip(descriptions, names, strict=True)]
     lengths = [len(a) for a in arrays]
     if [length for length in lengths if length != lengths[0]]:
-        shown = ", ".join(f"{n} {length}" for n, length in zip(names, lengths, strict=True))
+        shown = ", ".join(f"{label} {length}" for label, length in zip(names, lengths, strict=True))
         raise InputError(
             f"q_start, q_count, k_start and k_count must have one entry per instance each "
             f"(got lengths {shown})"
