@@ -63,6 +63,9 @@ MAX_D = 64
 #: Scratch cells per team member: two slots (for ``i`` and ``j``, then the reduction's codes).
 _SLOTS = 2
 
+#: A register holding whole tokens as bit strings (d <= 64 bits each).
+_Bits = npt.NDArray[np.uint64]
+
 #: Outcome codes of the reduction: the tokens are equal so far, the first is less, or greater.
 _EQUAL, _LESS, _GREATER = 0, 1, 2
 
@@ -163,7 +166,7 @@ class BitKeys:
     ) -> Program[tuple[Flags, Flags]]:
         """Processors ``pid`` learn ``(a[i] < b[j], a[i] == b[j])``, one pair each."""
         if self.comparator == "serial":
-            lt, eq, _ = yield from self._scan(pid, a, i, b, j, ())
+            lt, eq, _, _, _ = yield from self._scan(pid, a, i, b, j, ())
             return lt, eq
         team = _Team(m, pid, self.d)
         scratch = _scratch(m, team.size * _SLOTS)
@@ -179,14 +182,17 @@ class BitKeys:
 
     def _scan(
         self, pid: Words, a: Array, i: Words, b: Array, j: Words, reads: Sequence[Read]
-    ) -> Program[tuple[Flags, Flags, tuple[Words, ...]]]:
+    ) -> Program[tuple[Flags, Flags, _Bits, _Bits, tuple[Words, ...]]]:
         """Serial comparator: step k reads bit k of both tokens (most significant first).
 
         The processor keeps "equal so far" and "less", and accumulates both tokens in a register
-        each (``x``, ``y``) for a comparator's write-back. The extra ``reads`` ride on step 0.
+        each (``x``, ``y``, uint64) for a comparator's write-back. The extra ``reads`` ride on
+        step 0. Returns ``(less, equal, x, y, values of the extra reads)``.
         """
         lt = np.zeros(len(pid), dtype=np.bool_)
         eq = np.ones(len(pid), dtype=np.bool_)
+        x = np.zeros(len(pid), dtype=np.uint64)
+        y = np.zeros(len(pid), dtype=np.uint64)
         extra: tuple[Words, ...] = ()
         first_i, first_j = i * self.d, j * self.d
         for k in range(self.d):
@@ -198,7 +204,9 @@ class BitKeys:
                 extra = tuple(rest)
             lt = lt | (eq & (bx < by))  # the first differing bit decides
             eq = eq & (bx == by)
-        return lt, eq, extra
+            x = (x << np.uint64(1)) | bx.astype(np.uint64)
+            y = (y << np.uint64(1)) | by.astype(np.uint64)
+        return lt, eq, x, y, extra
 
     def _read_bits(
         self, team: _Team, a: Array, ii: Words, b: Array, jj: Words, reads: Sequence[Read]
@@ -293,21 +301,7 @@ class BitKeys:
         """The serial comparator: scan d bit pairs, decide, write d bit pairs back."""
         d = self.d
         first_i, first_j = i * d, j * d
-        lt = np.zeros(len(pid), dtype=np.bool_)
-        eq = np.ones(len(pid), dtype=np.bool_)
-        x = np.zeros(len(pid), dtype=np.uint64)  # both tokens, accumulated in registers
-        y = np.zeros(len(pid), dtype=np.uint64)
-        extra: tuple[Words, ...] = ()
-        for k in range(d):
-            bx, by, *rest = yield Step(
-                pid, reads=(Read(a, first_i + k), Read(a, first_j + k), *(reads if k == 0 else ()))
-            )
-            if k == 0:
-                extra = tuple(rest)
-            lt = lt | (eq & (bx < by))
-            eq = eq & (bx == by)
-            x = (x << np.uint64(1)) | bx.astype(np.uint64)
-            y = (y << np.uint64(1)) | by.astype(np.uint64)
+        lt, eq, x, y, extra = yield from self._scan(pid, a, i, a, j, reads)
         swap, writes = decide(lt, eq, extra)
         exchange = np.asarray(swap, dtype=np.bool_)
         low = np.where(exchange, y, x)  # what goes to a[i]
