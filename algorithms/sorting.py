@@ -20,13 +20,13 @@ And on the host: :func:`sort` pads any number of integers to a power of two, run
 on a machine and returns a :class:`SortResult`.
 
 Sizes of the networks on n = 2^k records (Batcher, 1968), which the tests check exactly against
-the machine's ledger: both sorts have depth k(k+1)/2; bitonic sort has n/2 * k(k+1)/2
+the machine's ledger: both sorts have k(k+1)/2 levels; bitonic sort has n/2 * k(k+1)/2
 comparators, odd-even merge sort (k^2 - k + 4) 2^(k-2) - 1. Merging two runs of 2^(k-1) takes
 k levels: k 2^(k-1) comparators bitonic, (k-1) 2^(k-1) + 1 odd-even.
 
 Every level of a network is one call of the comparator for all its comparators in all blocks;
 with :class:`~algorithms.keys.WordKeys` that is two steps (read both records, write both back)
-by one processor per comparator, so a run takes ``2 * depth`` steps and ``2 * comparators``
+by one processor per comparator, so a run takes ``2 * levels`` steps and ``2 * comparators``
 work. Comparators always write both records back (data-independent work). Both networks are
 written in their all-ascending form (bitonic with a "flip" first level per stage), so no
 comparator needs a direction.
@@ -132,19 +132,19 @@ def compare_exchange(
     descending = ties == "descending"
 
     def decide(less: Flags, equal: Flags, values: Values) -> tuple[Flags, Sequence[Write]]:
-        first, second = values[0], values[1]
+        index_lo, index_hi = values[0], values[1]
         # the hi record comes first if its key is smaller, or equal with an index that wins the tie
-        hi_first = second > first if descending else second < first
+        hi_first = index_hi > index_lo if descending else index_hi < index_lo
         swap = ~less & (~equal | hi_first)
         writes = [
-            Write(index, lo, np.where(swap, second, first)),
-            Write(index, hi, np.where(swap, first, second)),
+            Write(index, lo, np.where(swap, index_hi, index_lo)),
+            Write(index, hi, np.where(swap, index_lo, index_hi)),
         ]
         if payload is not None:
-            ours, theirs = values[2], values[3]
+            payload_lo, payload_hi = values[2], values[3]
             writes += [
-                Write(payload, lo, np.where(swap, theirs, ours)),
-                Write(payload, hi, np.where(swap, ours, theirs)),
+                Write(payload, lo, np.where(swap, payload_hi, payload_lo)),
+                Write(payload, hi, np.where(swap, payload_lo, payload_hi)),
             ]
         return swap, writes
 
@@ -203,8 +203,9 @@ def _half_cleaner(distance: int) -> Callable[[Words], tuple[Words, Words]]:
 
 
 def _odd_groups(k: int) -> Callable[[Words], tuple[Words, Words]]:
-    """Comparators ``(x, x + k)`` for ``x`` in the odd groups of ``k`` but the last, per 2p-block,
-    where ``p - k`` is the number of them per block (``count`` of the level)."""
+    """Comparators ``(x, x + k)`` for every ``x`` with ``x // k`` odd and ``x + k`` inside the
+    block: the odd groups of ``k`` offsets but the last, ``p - k`` comparators in a block of
+    ``2 p`` records (the level's ``count``)."""
 
     def pairs(r: Words) -> tuple[Words, Words]:
         lo = k + (r // k) * (2 * k) + r % k
