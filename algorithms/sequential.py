@@ -187,9 +187,5 @@ class _AVL:
             return self._rotate_right(node)
         return node
 
-    def depth(self) -> int:
-        """The tree's height (for tests of the balance)."""
-        return self.height[self.root]
-
 
 __all__ = ["NO_MATCH", "SequentialResult", "recall", "triples"]
