@@ -55,6 +55,7 @@ def setting_text(run: Run) -> str:
 
 
 def verdict(ok: bool | None, yes: str = "holds", no: str = "EXCEEDED") -> Text:
+    """``yes`` in green or ``no`` in red, or a dim dash when there is nothing to decide."""
     if ok is None:
         return Text("-", style="dim")
     return Text(yes, style="green") if ok else Text(no, style="bold red")
@@ -333,7 +334,9 @@ class ZoologyReport:
         return Group(table, *(Text(f"note: {n}", style="yellow") for n in s.get("notes", [])), line)
 
 
-#: The throughput targets of the engine on a 2-core machine: (bench field, at least?, value).
+#: The throughput targets of the engine on a 2-core machine, per row of :func:`bench_rows`: at
+#: least that many processor-steps per second for the large steps, at most that many seconds
+#: per step for the tiny one.
 BENCH_TARGETS = {
     "large, contiguous addresses": 25e6,
     "large, random-order addresses": 12e6,
