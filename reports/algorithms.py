@@ -8,11 +8,9 @@ else in :mod:`reports` knows about particular algorithms.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from algorithms import allpairs, mqar, pbs, sequential, sorting
+from algorithms import allpairs, bits, mqar, pbs, sequential, sorting
 from algorithms.keys import Keys, WordKeys
 from pram import Cost, Formula, InputError, Machine, Words
 from reports.registry import (
@@ -36,13 +34,6 @@ def token_keys(options: Options, d: int) -> Keys:
     """The token representation ``options`` asks for, for ``d``-bit tokens."""
     if options.keys == "word":
         return WordKeys()
-    try:
-        from algorithms import bits
-    except ImportError:
-        raise InputError(
-            "--keys bits is not available in this build (algorithms.bits is missing); "
-            "use --keys word"
-        ) from None
     return bits.bit_keys(d, comparator=options.comparator)
 
 
@@ -259,21 +250,16 @@ SORT = Family(
 # measured / formula seen over word keys and both bit comparators (d = 2 to 32) at the sizes of
 # the default sweeps, so exceeding it signals a real excess, not noise. A sweep checks growth too.
 
-
-def _formula(text: str, fn: Any) -> Formula:
-    return Formula(text, fn)
-
-
-MQAR_WORK = _formula("N d log2(N)^2", lambda s: s["N"] * s["d"] * lg(s["N"]) ** 2)
-MQAR_TIME = _formula("d log2(N)^2", lambda s: s["d"] * lg(s["N"]) ** 2)
-MQAR_TREE_TIME = _formula("log2(d) log2(N)^2", lambda s: lg(s["d"]) * lg(s["N"]) ** 2)
-SEQUENTIAL = _formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
-QUADRATIC = _formula("N^2 d", lambda s: s["N"] ** 2 * s["d"])
-SEARCH_WORK = _formula("n d log2(m)", lambda s: s["n"] * s["d"] * lg(s["m"]))
-SEARCH_TIME = _formula("d log2(n) log2(m)", lambda s: s["d"] * lg(s["n"]) * lg(s["m"]))
+MQAR_WORK = Formula("N d log2(N)^2", lambda s: s["N"] * s["d"] * lg(s["N"]) ** 2)
+MQAR_TIME = Formula("d log2(N)^2", lambda s: s["d"] * lg(s["N"]) ** 2)
+MQAR_TREE_TIME = Formula("log2(d) log2(N)^2", lambda s: lg(s["d"]) * lg(s["N"]) ** 2)
+SEQUENTIAL = Formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
+QUADRATIC = Formula("N^2 d", lambda s: s["N"] ** 2 * s["d"])
+SEARCH_WORK = Formula("n d log2(m)", lambda s: s["n"] * s["d"] * lg(s["m"]))
+SEARCH_TIME = Formula("d log2(n) log2(m)", lambda s: s["d"] * lg(s["n"]) * lg(s["m"]))
 SEARCH_BOUNDS = {"work": Bound(SEARCH_WORK, limit=10), "time": Bound(SEARCH_TIME, limit=10)}
-SORT_WORK = _formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2)
-SORT_TIME = _formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
+SORT_WORK = Formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2)
+SORT_TIME = Formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
 
 
 # ---- the entries -------------------------------------------------------------------------------
@@ -292,7 +278,6 @@ def _solve_sort(m: Machine, instance: Instance, options: Options) -> Solution:
         )
     sizes = {"n": float(result.size), "d": float(bound_d(options, d))}
     return Solution(result.keys, sizes, notes)
-
 
 
 def _tree(options: Options) -> bool:
