@@ -322,11 +322,7 @@ def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
-    try:
-        from reports.bench import measure
-    except ImportError:
-        raise InputError("pram bench is not available in this build (reports.bench is "
-                         "missing)") from None
+    from reports.bench import measure
     from reports.render import BenchReport, bench_rows
 
     err.print("measuring simulator throughput ...", highlight=False)
