@@ -140,8 +140,6 @@ MQAR = Family(
     build=_mqar_build,
     load=_mqar_load,
     reference=_mqar_reference,
-    input_help=MQAR_INPUT,
-    output_help="one entry per triple: the value, or -1 for no match",
     reference_name="Algorithm 9",
     symbols={"n": "N", "d": "d"},
 )
@@ -197,8 +195,6 @@ SEARCH = Family(
     build=_search_build,
     load=_search_load,
     reference=_search_reference,
-    input_help=SEARCH_INPUT,
-    output_help="the eq. (12) index of each query (bisect_left)",
     reference_name="bisect_left",
     symbols={"n": "n", "m": "m", "d": "d"},
 )
@@ -237,8 +233,6 @@ SORT = Family(
     build=_sort_build,
     load=_sort_load,
     reference=_sort_reference,
-    input_help=SORT_INPUT,
-    output_help="the sorted values",
     reference_name="sorted order",
     symbols={"n": "n", "d": "d"},
 )

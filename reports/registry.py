@@ -114,10 +114,6 @@ class Family:
     build: Callable[[Options, np.random.Generator], Instance]
     load: Callable[[str, Options], Instance]
     reference: Callable[[Instance], Words]
-    #: What ``--input`` must hold, for error messages and help.
-    input_help: str
-    #: What ``--output`` holds.
-    output_help: str
     #: The reference's name, for reports ("Algorithm 9", "bisect_left", "sorted order").
     reference_name: str
     #: How each size is written in reports, e.g. ``{"n": "N"}`` for MQAR's sequence length.
@@ -147,6 +143,7 @@ class Algorithm:
 
     @property
     def checked_against(self) -> str:
+        """The name of the reference the answer is compared with."""
         return self.reference_name or self.family.reference_name
 
 
