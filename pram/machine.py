@@ -27,7 +27,7 @@ from pram.errors import AddressError, ConflictError, InputError, StepError, Unde
 from pram.memory import Array, Flags, Seats, Words
 from pram.models import Model, model
 from pram.step import Bundle, Program, Read, Step, Values, Write
-from pram.violations import Kind, UndefinedRead, Violation
+from pram.violations import Kind, UndefinedRead, Violation, when
 
 T = TypeVar("T")
 
@@ -363,7 +363,7 @@ class Machine:
         """Raise for ``pid`` listed twice, naming the phase of the last step listing it."""
         step = next(s for s in reversed(steps) if bool((s.processors == pid).any()))
         raise StepError(
-            f"processor {pid} acts twice in step {number}{_phase_text(step.phase)}; a processor "
+            f"processor {pid} acts twice {when(number, step.phase)}; a processor "
             "acts at most once per step, so give each parallel branch its own processors "
             "(Machine.processors hands out fresh ones)",
             number,
@@ -397,8 +397,8 @@ class Machine:
         pid = access.processors
         cells = f"indices 0 to {array.size - 1}" if array.size else "no cells"
         raise AddressError(
-            f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] in step "
-            f"{number}{_phase_text(access.step.phase)}, but {array.name} has {cells}",
+            f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] "
+            f"{when(number, access.step.phase)}, but {array.name} has {cells}",
             step=number,
             array=array.name,
             index=int(index[bad]),
@@ -783,7 +783,3 @@ def _runs(cells: Words) -> Words:
 def _ends(starts: Words, total: int) -> Words:
     """Where each run ends (exclusive), given where each starts."""
     return np.append(starts[1:], total).astype(np.int64)
-
-
-def _phase_text(phase: str) -> str:
-    return f" (phase {phase!r})" if phase else ""

@@ -15,16 +15,19 @@ class Kind(Enum):
     READ_WRITE = "read/write"
 
 
-def list_processors(ids: tuple[int, ...], limit: int = 6) -> str:
-    """``"3 and 9"``, ``"3, 9 and 12"``, or the first few and a count when there are many."""
-    if len(ids) == 1:
-        return str(ids[0])
-    if len(ids) <= limit:
-        return ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
-    return ", ".join(map(str, ids[:limit])) + f", ... ({len(ids)} in all)"
+def listing(items: tuple[int, ...], limit: int = 6) -> str:
+    """``"3 and 9"``, ``"3, 9 and 12"``, or the first few and a count when there are many.
+
+    Lists processor ids, or the values they wrote.
+    """
+    if len(items) == 1:
+        return str(items[0])
+    if len(items) <= limit:
+        return ", ".join(map(str, items[:-1])) + f" and {items[-1]}"
+    return ", ".join(map(str, items[:limit])) + f", ... ({len(items)} in all)"
 
 
-def _when(step: int, phase: str) -> str:
+def when(step: int, phase: str) -> str:
     """``in step 4``, or ``in step 4 (phase 'sort/merge')`` when a phase is active."""
     return f"in step {step} (phase {phase!r})" if phase else f"in step {step}"
 
@@ -48,23 +51,24 @@ class Violation:
 
     @property
     def message(self) -> str:
-        who = list_processors(self.processors)
+        """The violation in one sentence: the rule, who broke it, which cell, and when."""
+        who = listing(self.processors)
         cell = f"{self.array}[{self.index}]"
-        when = _when(self.step, self.phase)
+        at = when(self.step, self.phase)
         if self.kind is Kind.READ_READ:
-            return f"{self.model} forbids concurrent reads: processors {who} read {cell} {when}"
+            return f"{self.model} forbids concurrent reads: processors {who} read {cell} {at}"
         if self.kind is Kind.READ_WRITE:
             return (
                 f"{self.model} forbids reading and writing one cell: processors {who} "
-                f"read and write {cell} {when}"
+                f"read and write {cell} {at}"
             )
         if self.values:
-            written = list_processors(self.values)
+            written = listing(self.values)
             return (
                 f"{self.model} forbids disagreeing writes: processors {who} "
-                f"write {written} to {cell} {when}"
+                f"write {written} to {cell} {at}"
             )
-        return f"{self.model} forbids concurrent writes: processors {who} write {cell} {when}"
+        return f"{self.model} forbids concurrent writes: processors {who} write {cell} {at}"
 
     def __str__(self) -> str:
         return self.message
@@ -82,8 +86,9 @@ class UndefinedRead:
 
     @property
     def message(self) -> str:
-        when = _when(self.step, self.phase)
+        """The read in one sentence, with the fix."""
         return (
-            f"undefined read: processor {self.processor} read {self.array}[{self.index}] {when} "
+            f"undefined read: processor {self.processor} read {self.array}[{self.index}] "
+            f"{when(self.step, self.phase)} "
             "before anything was written there; give the array initial values or write it first"
         )
