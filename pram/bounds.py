@@ -37,6 +37,7 @@ class Formula:
     evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
 
     def __call__(self, sizes: Sizes) -> float:
+        """The formula's value at ``sizes``."""
         return float(self.evaluate(sizes))
 
 
@@ -61,6 +62,7 @@ class Check:
 
     @property
     def verdict(self) -> str:
+        """``"holds"`` or ``"exceeded"``, for messages and reports."""
         return "holds" if self.holds else "exceeded"
 
     def table(self) -> str:
@@ -80,6 +82,7 @@ class Check:
         return "\n".join([head, *rows, decision])
 
     def as_dict(self) -> dict[str, object]:
+        """The decision and its figures, for JSON."""
         return {
             "formula": self.formula.text,
             "holds": self.holds,

@@ -42,7 +42,7 @@ class Cost:
         """Time on ``p`` processors: the sum over steps of ceil(active / p)."""
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 1:
             raise InputError(f"p must be a positive integer number of processors (got {p!r})")
-        active = np.asarray(self.profile, dtype=np.int64)
+        active = self.activity()
         return int(((active + p - 1) // p).sum())
 
     def activity(self) -> Words:
