@@ -84,6 +84,7 @@ class Recall:
 
     @property
     def padded(self) -> bool:
+        """Whether tokens were appended to reach ``3 * 2**levels``."""
         return self.padding > 0
 
     @property

@@ -34,6 +34,7 @@ class BoundResult:
 
     @property
     def ratio(self) -> float:
+        """Measured / the formula's value: what the bound's constant must cover."""
         return self.measured / self.value
 
     @property
@@ -42,6 +43,7 @@ class BoundResult:
         return None if self.limit is None else self.ratio <= self.limit
 
     def as_dict(self) -> dict[str, Any]:
+        """The bound at this run, for JSON."""
         return {
             "formula": self.formula,
             "ratio": self.ratio,
@@ -244,6 +246,7 @@ class Sweep:
         )
 
     def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
+        """The sweep as JSON: every run (see :meth:`Run.as_dict`) and every bound check."""
         return {
             "algorithm": self.algorithm.name,
             "runs": [

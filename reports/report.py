@@ -59,9 +59,11 @@ class Plan:
     short: str = ""
 
     def expected(self, key: str) -> bool | None:
+        """The verdict predicted for bound ``key``: holds (True), fails (False) or None."""
         return self.expect.get(key, True)
 
     def as_predicted(self, key: str, holds: bool) -> bool:
+        """Whether the check of bound ``key`` reached the predicted verdict."""
         expected = self.expected(key)
         return expected is None or holds == expected
 
@@ -104,6 +106,7 @@ class Outcome:
 
     @property
     def as_predicted(self) -> bool:
+        """Whether every run is correct and clean and every check ended as predicted."""
         runs_ok = all(r.correct is not False and r.violations == 0 for r in self.sweep.runs)
         return runs_ok and all(
             self.plan.as_predicted(k, c.holds) for k, c in self.sweep.checks.items()
@@ -119,6 +122,7 @@ class Control:
 
     @property
     def as_predicted(self) -> bool:
+        """Whether the answer is correct and violations appear exactly when expected."""
         return self.run.correct is not False and (self.run.violations > 0) == self.expect_violations
 
 
@@ -133,6 +137,7 @@ class Summary:
 
     @property
     def ok(self) -> bool:
+        """Whether sweeps, controls and zoology batches all ended as predicted."""
         return (
             all(o.as_predicted for o in self.outcomes)
             and all(c.as_predicted for c in self.controls)
@@ -141,6 +146,7 @@ class Summary:
         )
 
     def as_dict(self) -> dict[str, Any]:
+        """The summary as the JSON of ``pram report --json`` (and ``measurements.json``)."""
         return {
             "ok": self.ok,
             "sweeps": [
