@@ -35,7 +35,8 @@ def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Fi
     return Figure(figsize=(width * cols, height * rows), layout="constrained")
 
 
-def _save(figure: Figure, path: Path | str) -> Path:
+def save(figure: Figure, path: Path | str) -> Path:
+    """Write ``figure`` to ``path`` (PNG or SVG by its suffix); return the path."""
     path = Path(path)
     figure.savefig(path, dpi=100)
     return path
@@ -93,7 +94,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
 
 def ratio_plot(sweep: Sweep, path: Path | str) -> Path:
     """``pram sweep --plot``: measured / formula against N for every bound of one sweep."""
-    return _save(ratio_figure({sweep.algorithm.name: sweep}), path)
+    return save(ratio_figure({sweep.algorithm.name: sweep}), path)
 
 
 def cost_figure(lines: Mapping[str, Sequence[Run]]) -> Figure:
@@ -116,7 +117,8 @@ def cost_figure(lines: Mapping[str, Sequence[Run]]) -> Figure:
 
 
 def cost_plot(lines: Mapping[str, Sequence[Run]], path: Path | str) -> Path:
-    return _save(cost_figure(lines), path)
+    """:func:`cost_figure`, saved to ``path``."""
+    return save(cost_figure(lines), path)
 
 
 def _top_phases(cost: Cost) -> list[str]:
@@ -155,7 +157,8 @@ def activity_figure(cost: Cost, title: str) -> Figure:
 
 
 def activity_plot(cost: Cost, title: str, path: Path | str) -> Path:
-    return _save(activity_figure(cost, title), path)
+    """:func:`activity_figure`, saved to ``path``."""
+    return save(activity_figure(cost, title), path)
 
 
 def brent_figure(cost: Cost, title: str) -> Figure:
@@ -181,7 +184,8 @@ def brent_figure(cost: Cost, title: str) -> Figure:
 
 
 def brent_plot(cost: Cost, title: str, path: Path | str) -> Path:
-    return _save(brent_figure(cost, title), path)
+    """:func:`brent_figure`, saved to ``path``."""
+    return save(brent_figure(cost, title), path)
 
 
 def _at_least_a_factor_of_four(ax: Axes) -> None:

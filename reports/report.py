@@ -320,6 +320,7 @@ def _by_label(outcomes: Sequence[Outcome]) -> dict[str, Sweep]:
 
 def _plots(out: Path, outcomes: Sequence[Outcome], profile: Run) -> list[Path]:
     sweeps: dict[str, Sweep] = {o.plan.short or o.plan.label: o.sweep for o in outcomes}
+
     def pick(*names: str) -> dict[str, Sweep]:
         return {k: sweeps[k] for k in names if k in sweeps}
 
@@ -333,9 +334,9 @@ def _plots(out: Path, outcomes: Sequence[Outcome], profile: Run) -> list[Path]:
     title = f"Algorithm 11 (merge-tree, word keys, EREW), N = {int(n):,}"
     return [
         plots.cost_plot(cost_lines, out / "cost.png"),
-        plots._save(plots.ratio_figure(word), out / "ratios_mqar.png"),
-        plots._save(plots.ratio_figure(bit), out / "ratios_bits.png"),
-        plots._save(plots.ratio_figure(others), out / "ratios_others.png"),
+        plots.save(plots.ratio_figure(word), out / "ratios_mqar.png"),
+        plots.save(plots.ratio_figure(bit), out / "ratios_bits.png"),
+        plots.save(plots.ratio_figure(others), out / "ratios_others.png"),
         plots.activity_plot(profile.cost, f"active processors per step: {title}",
                             out / "activity.png"),
         plots.brent_plot(profile.cost, f"Brent: T_p against p, {title}", out / "brent.png"),
