@@ -1,4 +1,4 @@
-"""pram: a PRAM simulator with exact conflict reports and work/depth accounting.
+"""pram: a PRAM simulator with exact conflict reports and work and time accounting.
 
 The machine (:class:`Machine`) runs programs (generators of :class:`Step`) synchronously under
 an access model, flags every forbidden concurrent access, and counts time, work and the rest
