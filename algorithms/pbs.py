@@ -13,12 +13,13 @@ direct transcription of the paper is not EREW; the hazards and their fixes:
    child (indexed by the child's median query), so siblings never read a shared z;
 2. a dead half is answered by passing a dead record down the recursion (its default answer is
    its ``lo``), one write per child, never by many processors reading one x;
-3. every call's right sentinel ``k[hi]`` (and its payload) is already held, as a private copy,
-   by one ancestor: the nearest call whose left child leads to it, whose candidate ``k[z]`` is
-   this ``k[hi]``. The call knows that ancestor's median by index arithmetic (it is ``t + 1``,
-   the query just after the call's range), so a query whose answer is the sentinel copies it
-   from there, never from a key cell other queries may read (calls of one level have distinct
-   such ancestors); each query then tests ``k[C[i]] == q[i]`` on its own copy.
+3. every call's right sentinel ``k[hi]`` (and its payload), unless ``hi`` is past the
+   instance's keys, is already held, as a private copy, by one ancestor: the nearest call whose
+   left child leads to it, whose candidate ``k[z]`` is this ``k[hi]``. The call knows that
+   ancestor's median by index arithmetic (it is ``t + 1``, the query just after the call's
+   range), so a query whose answer is the sentinel copies it from there, never from a key cell
+   other queries may read (calls of one level have distinct such ancestors); each query then
+   tests ``k[C[i]] == q[i]`` on its own copy.
 4. letting every query binary-search the whole key array at once is CREW, not EREW:
    :func:`naive_blocks` keeps that version as the negative control.
 
