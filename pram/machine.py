@@ -10,7 +10,10 @@ the bounds check (one max; ports of at most 24 cells are checked in Python inste
 conflict check (one scatter of seats, one gather, one comparison; only for the ports the
 model checks, and replaced by a Python set for at most 24 accesses to an array); the read
 (one gather) or the write (one scatter); and, with a ``where`` mask, one compression each of
-the indices, the values written and the seats checked, plus the read's expansion. Only a step
+the indices, the values written and the seats checked, plus the read's expansion. Once per
+global step, the check that no processor is listed twice (on by default) adds one min, one
+max, one scatter, one gather and one comparison over the step's processors (a Python set for
+at most 24 of them). Only a step
 in which two processors meet at a cell pays for the slow path, which sorts that array's
 accesses to name every violation and resolve the writes, still without a loop per cell.
 """
