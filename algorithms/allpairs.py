@@ -67,7 +67,7 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
         yield from parallel(
             keys.copy(m, query_pid[i * real], query_in, i, query_copy, i * real),
             keys.copy(m, key_pid[j], key_in, j, key_copy, (j + 1) * real + j),
-            _move(m, value_pid[j], value_in, j, value_copy, (j + 1) * real + j),
+            _move(value_pid[j], value_in, j, value_copy, (j + 1) * real + j),
         )
         h = 1
         while h < real - 1:
@@ -82,7 +82,7 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
             yield from parallel(
                 keys.copy(m, query_pid[source], query_copy, source, query_copy, target),
                 keys.copy(m, key_pid[below], key_copy, below, key_copy, further),
-                _move(m, value_pid[below], value_copy, below, value_copy, further),
+                _move(value_pid[below], value_copy, below, value_copy, further),
             )
             h *= 2
 
@@ -132,9 +132,7 @@ def _grid(rows: Words, width: int) -> tuple[Words, Words]:
     return r, c
 
 
-def _move(
-    m: Machine, pid: Words, source: Array, i: Words, target: Array, j: Words
-) -> Program[None]:
+def _move(pid: Words, source: Array, i: Words, target: Array, j: Words) -> Program[None]:
     """Processors ``pid`` copy the word ``source[i]`` to ``target[j]`` (a payload, not a token)."""
     (x,) = yield Step(pid, reads=(Read(source, i),))
     yield Step(pid, writes=(Write(target, j, x),))
