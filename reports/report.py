@@ -138,12 +138,7 @@ class Summary:
     @property
     def ok(self) -> bool:
         """Whether sweeps, controls and zoology batches all ended as predicted."""
-        return (
-            all(o.as_predicted for o in self.outcomes)
-            and all(c.as_predicted for c in self.controls)
-            and self.zoology["accuracy"] == 1.0
-            and self.zoology["violations"] == 0
-        )
+        return as_predicted(self.outcomes, self.controls, self.zoology)
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON of ``pram report --json`` (and ``measurements.json``)."""
@@ -364,6 +359,19 @@ def _md_table(heads: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines)
 
 
+def as_predicted(
+    outcomes: Sequence[Outcome], controls: Sequence[Control], zoology: Mapping[str, Any]
+) -> bool:
+    """Whether every sweep and control ended as the analysis predicts and every zoology batch
+    was answered exactly with no violation: the one verdict of the terminal and the Markdown."""
+    return (
+        all(o.as_predicted for o in outcomes)
+        and all(c.as_predicted for c in controls)
+        and zoology["accuracy"] == 1.0
+        and zoology["violations"] == 0
+    )
+
+
 def markdown(
     outcomes: Sequence[Outcome],
     controls: Sequence[Control],
@@ -373,7 +381,7 @@ def markdown(
 ) -> str:
     """The report as Markdown: findings first, then every sweep's table, controls, plots."""
     sweeps = _by_label(outcomes)
-    ok = all(o.as_predicted for o in outcomes) and all(c.as_predicted for c in controls)
+    ok = as_predicted(outcomes, controls, zoology)
     parts = [
         "# pram report",
         "",

@@ -35,11 +35,14 @@ FORBIDDEN_CALLS = frozenset({
     "nanquantile", "nanstd", "nanvar", "dot", "vdot", "inner", "matmul", "einsum", "tensordot",
     "trace", "ediff1d", "gradient", "convolve", "correlate", "interp", "in1d", "isin",
     "intersect1d", "union1d", "setdiff1d", "setxor1d", "unique_counts", "unique_inverse",
-    "unique_values", "unique_all", "sort_complex", "trapz", "trapezoid",
+    "unique_values", "unique_all", "sort_complex", "trapz", "trapezoid", "vecdot", "polyfit",
+    "fsum",
+    # reading other processors' registers: a gather or scatter that is not a machine step
+    "take", "put", "choose", "take_along_axis", "put_along_axis",
 })
 
 #: Modules, and names taken from modules, that search, heap or fold.
-FORBIDDEN_MODULES = frozenset({"bisect", "heapq"})
+FORBIDDEN_MODULES = frozenset({"bisect", "heapq", "statistics"})
 FORBIDDEN_FROM = frozenset({("functools", "reduce"), ("itertools", "accumulate")})
 
 #: Builtins that reduce; ``min(a, b)`` and ``max(a, b)`` of exactly two plain arguments are
@@ -171,12 +174,18 @@ def cheat(x, keys, q, team):
 
 def inner(x):
     return x
+
+
+def gather(x, q):
+    import statistics
+    return np.take(x, q), statistics.median_low(x)
 """
 
 
 def test_the_guard_catches_planted_forbidden_calls() -> None:
-    """Planted cheats are each reported with file and line; two-argument max, np.where(c, a,
-    b), a sub-program run by yield from and a program's own function are not."""
+    """Planted cheats (a gather from other processors' registers among them) are each reported
+    with file and line; two-argument max, np.where(c, a, b), a sub-program run by yield from
+    and a program's own function are not."""
     assert forbidden_calls(PLANTED, "cheat.py") == [
         "cheat.py:2: from bisect import bisect_left",
         "cheat.py:3: import heapq",
@@ -194,6 +203,8 @@ def test_the_guard_catches_planted_forbidden_calls() -> None:
         "cheat.py:20: running(...) (imported cumsum)",
         "cheat.py:22: sorted(...)",
         "cheat.py:22: x @ x (a matrix product sums)",
+        "cheat.py:30: import statistics",
+        "cheat.py:31: np.take(...)",
     ]
 
 
