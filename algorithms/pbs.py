@@ -13,7 +13,7 @@ direct transcription of the paper is not EREW; the hazards and their fixes:
    child (indexed by the child's median query), so siblings never read a shared z;
 2. a dead half is answered by passing a dead record down the recursion (its default answer is
    its ``lo``), one write per child, never by many processors reading one x;
-3. every call's right sentinel ``k[hi]`` (and its payload), unless ``hi`` is past the
+3. every call's right sentinel ``k[hi]`` (and its payloads), unless ``hi`` is past the
    instance's keys, is already held, as a private copy, by one ancestor: the nearest call whose
    left child leads to it, whose candidate ``k[z]`` is this ``k[hi]``. The call knows that
    ancestor's median by index arithmetic (it is ``t + 1``, the query just after the call's
@@ -41,6 +41,7 @@ bounds, travels through memory.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -66,6 +67,10 @@ from pram import (
 #: holder of a call that has none.
 NONE = -1
 
+#: The most payload arrays one search carries: a call reads each from a key cell or from its
+#: sentinel's holder in one step, two reads per payload, within the machine's 8 reads a step.
+MAX_PAYLOADS = 4
+
 
 @attrs.frozen
 class Found:
@@ -74,13 +79,19 @@ class Found:
     ``index[r]`` is eq. (12) for query r within its instance (0 .. key count); ``key[r]`` holds a
     copy of the candidate key ``K[k_start + index[r]]`` when ``index[r]`` is below the key count
     (undefined otherwise); ``payload[r]`` the candidate's payload or -1; ``match[r]`` is 1 when
-    the candidate exists and equals the query, else 0.
+    the candidate exists and equals the query, else 0. ``payloads`` holds one such array per
+    payload array carried (the first is ``payload``).
     """
 
     index: Array
     key: Array
     payload: Array
     match: Array
+    payloads: tuple[Array, ...] = attrs.field()
+
+    @payloads.default
+    def _just_the_payload(self) -> tuple[Array, ...]:
+        return (self.payload,)
 
 
 @attrs.frozen
@@ -104,7 +115,7 @@ def search_blocks(
     keys: Keys,
     queries: Array,
     key_array: Array,
-    payload: Array | None = None,
+    payload: Array | Sequence[Array] | None = None,
     *,
     q_start: Any,
     q_count: Any,
@@ -118,25 +129,32 @@ def search_blocks(
 
     The instances' query ranges must be disjoint, and so must their key ranges (otherwise their
     probes meet and the machine flags it). ``payload`` (words, one per key cell; by default the
-    key's cell index) is carried to each query with its candidate key. Arrays are allocated
-    under ``name`` and steps are labelled ``name/level t``. Time O(log n log m) for the largest
-    instance, work O(n log m) summed over instances.
+    key's cell index) is carried to each query with its candidate key; a sequence of up to
+    :data:`MAX_PAYLOADS` such arrays carries them all, side by side (``Found.payloads``), in
+    the same steps (a call writes its further payloads in the next step, pipelined: see
+    :class:`_Pending`). Arrays are allocated under ``name`` and steps are labelled
+    ``name/level t``. Time O(log n log m) for the largest instance, work O(n log m) summed over
+    instances.
     """
     n, size = queries.size // keys.width, key_array.size // keys.width  # tokens, not cells
     qs, qc, ks, kc = _blocks(
         queries.name, n, key_array.name, size, q_start, q_count, k_start, k_count
     )
     if payload is None:
-        payload = m.array(f"{name}.payload", values=iota(size))
-    elif payload.size != size:
-        raise InputError(
-            f"payload must have one cell per key (got {payload.size} cells for {size} keys)"
-        )
+        given: tuple[Array, ...] = (m.array(f"{name}.payload", values=iota(size)),)
+    else:
+        given = (payload,) if isinstance(payload, Array) else tuple(payload)
+    _check_payloads(given, size)
+    carried = tuple(
+        m.array(f"{name}.found payload" + (f" {i}" if i else ""), size=n)
+        for i in range(len(given))
+    )
     found = Found(
         index=m.array(f"{name}.index", size=n),
         key=keys.allocate(m, f"{name}.key", n),
-        payload=m.array(f"{name}.found payload", size=n),
+        payload=carried[0],
         match=m.array(f"{name}.match", size=n),
+        payloads=carried,
     )
     records = _Records(
         lo=m.array(f"{name}.lo", size=n),
@@ -155,8 +173,27 @@ def search_blocks(
         end=ks[root] + kc[root],
         holder=np.full_like(ks[root], NONE),
     )
-    context = _Context(m, keys, queries, key_array, payload, found, records, pid, probes)
+    context = _Context(m, keys, queries, key_array, given, found, records, pid, probes)
     return (yield from phase(name, _levels(context, calls, level_count)))
+
+
+def _check_payloads(payloads: tuple[Array, ...], size: int) -> None:
+    """Refuse no payload, too many, or one without a cell per key."""
+    if not 1 <= len(payloads) <= MAX_PAYLOADS:
+        raise InputError(
+            f"payload must be one array or a sequence of 1 to {MAX_PAYLOADS} arrays "
+            f"(got {len(payloads)}); carry the others in a second search"
+        )
+    for i, array in enumerate(payloads):
+        if not isinstance(array, Array):
+            raise InputError(
+                f"payload {i} must be a machine array (got {array!r}); allocate it with m.array"
+            )
+        if array.size != size:
+            what = "payload" if len(payloads) == 1 else f"payload {i}"
+            raise InputError(
+                f"{what} must have one cell per key (got {array.size} cells for {size} keys)"
+            )
 
 
 @attrs.frozen
@@ -183,6 +220,25 @@ class _Calls:
 
 
 @attrs.frozen
+class _Pending:
+    """The further payloads (all but the first) that the calls of a level still have to write.
+
+    The step of lines 19-20 already holds eight writes, so processors ``p`` write ``values`` to
+    cells ``mid`` of ``found.payloads[1:]`` in the next global step, while the next level reads
+    its records (or, after the last level, with the match bits): one step later, before any
+    descendant copies them from its holder, and at no cost in time.
+    """
+
+    p: Words
+    mid: Words
+    values: tuple[Words, ...]
+
+
+#: Nothing left to write: a single payload, or the root level.
+_NOTHING = _Pending(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), ())
+
+
+@attrs.frozen
 class _Context:
     """What every level of one :func:`search_blocks` call works on."""
 
@@ -190,7 +246,7 @@ class _Context:
     keys: Keys
     queries: Array
     key_array: Array
-    payload: Array
+    payloads: tuple[Array, ...]
     found: Found
     records: _Records
     pid: Words
@@ -201,27 +257,32 @@ def _levels(c: _Context, calls: _Calls, level_count: int) -> Program[Found]:
     """The recursion, one level after another, then each query's match test."""
     medians: list[Words] = []
     with_key: list[Flags] = []
+    pending = _NOTHING
     for level in range(level_count):
-        calls, mid, has_key = yield from phase(f"level {level}", _level(c, calls, first=level == 0))
+        calls, mid, has_key, pending = yield from phase(
+            f"level {level}", _level(c, calls, pending, first=level == 0)
+        )
         medians.append(mid)
         with_key.append(has_key)
     # Every query was the median of one call: it tests K[C[r]] == Q[r] on its own copy.
     if medians:
         mid = np.concatenate(medians)
-        yield from phase("match", _match(c, c.pid[mid], mid, np.concatenate(with_key)))
+        yield from phase("match", _match(c, c.pid[mid], mid, np.concatenate(with_key), pending))
     return c.found
 
 
-def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, Words, Flags]]:
+def _level(
+    c: _Context, calls: _Calls, pending: _Pending, *, first: bool
+) -> Program[tuple[_Calls, Words, Flags, _Pending]]:
     """One level of the recursion: every call of the level, each on its own processor."""
-    r, found = c.records, c.found
+    found = c.found
     mid = (calls.s + calls.t) // 2  # mid <- floor((s + t) / 2), the median query of the call
     p = c.pid[mid]
     if first:
         lo, hi = calls.base, calls.end  # the root searches its whole key range
         alive = (hi > lo).astype(np.int64)
     else:
-        lo, hi, alive = yield Step(p, reads=(Read(r.lo, mid), Read(r.hi, mid), Read(r.alive, mid)))
+        lo, hi, alive = yield from _records(c, p, mid, pending)
     # lines 6, 11 and the binary search: z = the smallest index in [lo, hi] with q[mid] <= k[z]
     # (k[hi] is the sentinel). z == lo is line 6 (l_x = 1: the left half is dead), z == hi is
     # line 11 (g_y = 1: the right half is dead); a dead call has lo == hi and answers lo.
@@ -230,19 +291,26 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
     at_sentinel = ~in_range & (hi < calls.end)  # the candidate is the sentinel k[hi] (hazard 3)
     has_key = z < calls.end
     holder = np.where(at_sentinel, calls.holder, 0)
-    # The candidate's payload and key, copied without a shared read: from k[z]'s cells, or from
-    # the copies the sentinel's holder made of k[hi]; no copy (and a payload of -1) when the
+    # The candidate's payloads and key, copied without a shared read: from k[z]'s cells, or
+    # from the copies the sentinel's holder made of k[hi]; no copy (and payloads of -1) when the
     # candidate is k[end], "no key".
     act = in_range | at_sentinel
-    from_keys, from_holder = yield Step(
+    pairs = yield Step(
         p[act],
-        reads=(
-            Read(c.payload, z[act], where=in_range[act]),
-            Read(found.payload, holder[act], where=at_sentinel[act]),
+        reads=tuple(
+            read
+            for source, copy in zip(c.payloads, found.payloads, strict=True)
+            for read in (
+                Read(source, z[act], where=in_range[act]),
+                Read(copy, holder[act], where=at_sentinel[act]),
+            )
         ),
     )
-    payload = np.full(len(p), NONE, dtype=np.int64)
-    payload[act] = np.where(in_range[act], from_keys, from_holder)
+    payloads = []
+    for i in range(len(c.payloads)):  # read 2i from the keys, read 2i + 1 from the holder
+        payload = np.full(len(p), NONE, dtype=np.int64)
+        payload[act] = np.where(in_range[act], pairs[2 * i], pairs[2 * i + 1])
+        payloads.append(payload)
     yield from parallel(
         c.keys.copy(c.m, p[in_range], c.key_array, z[in_range], found.key, mid[in_range]),
         c.keys.copy(
@@ -256,7 +324,7 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
     left = (calls.s + mid - 1) // 2
     right = (mid + 1 + calls.t) // 2
     yield from _answer(
-        c, p, mid, z - calls.base, payload, lo, hi, z, has_left, has_right, left, right
+        c, p, mid, z - calls.base, payloads[0], lo, hi, z, has_left, has_right, left, right
     )
     children = _Calls(
         s=np.concatenate([calls.s[has_left], mid[has_right] + 1]),
@@ -266,7 +334,32 @@ def _level(c: _Context, calls: _Calls, *, first: bool) -> Program[tuple[_Calls, 
         # the left child's sentinel is this call's candidate k[z], the right child's our k[hi]
         holder=np.concatenate([mid[has_left], calls.holder[has_right]]),
     )
-    return children, mid, has_key
+    # the further payloads' copies go out in the next step (the step of line 19 is full)
+    return children, mid, has_key, _Pending(p, mid, tuple(payloads[1:]))
+
+
+def _records(
+    c: _Context, p: Words, mid: Words, pending: _Pending
+) -> Program[tuple[Words, Words, Words]]:
+    """Each call reads the record its parent wrote; in the same step the previous level's
+    processors, idle now, write their further payloads (:class:`_Pending`)."""
+    r = c.records
+    if not pending.values:
+        lo, hi, alive = yield Step(p, reads=(Read(r.lo, mid), Read(r.hi, mid), Read(r.alive, mid)))
+        return lo, hi, alive
+    reading = np.concatenate([np.ones(len(p), np.bool_), np.zeros(len(pending.p), np.bool_)])
+    cell = np.concatenate([mid, pending.mid])
+    blank = np.zeros(len(p), dtype=np.int64)
+    lo, hi, alive = yield Step(
+        np.concatenate([p, pending.p]),
+        reads=tuple(Read(array, cell, where=reading) for array in (r.lo, r.hi, r.alive)),
+        writes=tuple(
+            Write(copy, cell, np.concatenate([blank, value]), where=~reading)
+            for copy, value in zip(c.found.payloads[1:], pending.values, strict=True)
+        ),
+    )
+    own = len(p)  # the first len(p) processors read; each keeps its own registers
+    return lo[:own], hi[:own], alive[:own]
 
 
 def _bisect(c: _Context, p: Words, mid: Words, lo: Words, hi: Words) -> Program[Words]:
@@ -324,14 +417,24 @@ def _answer(
     )
 
 
-def _match(c: _Context, p: Words, mid: Words, has_key: Flags) -> Program[None]:
-    """Each median writes whether its candidate exists and equals its query."""
+def _match(
+    c: _Context, p: Words, mid: Words, has_key: Flags, pending: _Pending
+) -> Program[None]:
+    """Each median writes whether its candidate exists and equals its query; the last level's
+    calls (the last ``len(pending.p)`` medians) also write their further payloads."""
     _, equal = yield from c.keys.compare(
         c.m, p[has_key], c.queries, mid[has_key], c.found.key, mid[has_key]
     )
     match = np.zeros(len(p), dtype=np.int64)
     match[has_key] = equal
-    yield Step(p, writes=(Write(c.found.match, mid, match),))
+    earlier = len(p) - len(pending.p)
+    last = np.concatenate([np.zeros(earlier, np.bool_), np.ones(len(pending.p), np.bool_)])
+    blank = np.zeros(earlier, dtype=np.int64)
+    further = (
+        Write(copy, mid, np.concatenate([blank, value]), where=last)
+        for copy, value in zip(c.found.payloads[1:], pending.values, strict=True)
+    )
+    yield Step(p, writes=(Write(c.found.match, mid, match), *further))
 
 
 # ---- the negative control --------------------------------------------------------------------
@@ -516,6 +619,7 @@ def _widest(counts: Words) -> int:
 
 
 __all__ = [
+    "MAX_PAYLOADS",
     "NONE",
     "Found",
     "Retrieved",

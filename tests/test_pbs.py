@@ -155,6 +155,96 @@ def test_many_instances_at_once_equal_per_instance_searchsorted(
     assert m.violations == []
 
 
+def run_payloads(
+    instances: list[tuple[np.ndarray, np.ndarray]], count: int, keys_repr: Any = WORD
+) -> tuple[Machine, Found, list[tuple[int, int]], list[np.ndarray]]:
+    """All instances in one search_blocks call carrying ``count`` payload arrays per key."""
+    m = Machine("erew", mode="raise")
+    q_start = np.concatenate([[0], np.cumsum([len(q) for q, _ in instances])])[:-1]
+    k_start = np.concatenate([[0], np.cumsum([len(k) for _, k in instances])])[:-1]
+    queries_all = np.concatenate([np.zeros(0, dtype=np.int64), *(q for q, _ in instances)])
+    keys_all = np.concatenate([np.zeros(0, dtype=np.int64), *(k for _, k in instances)])
+    given = [np.arange(len(keys_all), dtype=np.int64) * (p + 2) + 100 * p for p in range(count)]
+    program = search_blocks(
+        m,
+        keys_repr,
+        keys_repr.store(m, "Q", queries_all),
+        keys_repr.store(m, "K", keys_all),
+        [m.array(f"pay {p}", values=values) for p, values in enumerate(given)],
+        q_start=q_start,
+        q_count=[len(q) for q, _ in instances],
+        k_start=k_start,
+        k_count=[len(k) for _, k in instances],
+    )
+    return m, m.run(program), list(zip(q_start, k_start, strict=True)), given
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(sorted_tokens(20, 12), sorted_tokens(20, 12)), min_size=1, max_size=6),
+    st.integers(min_value=1, max_value=4),
+)
+def test_several_payloads_each_equal_numpy(
+    instances: list[tuple[np.ndarray, np.ndarray]], count: int
+) -> None:
+    """With 1 to 4 payload arrays, every query gets each payload of its candidate key (the
+    holder copies included), -1 where there is no key, with zero EREW violations."""
+    m, found, starts, given = run_payloads(instances, count)
+    assert len(found.payloads) == count and found.payloads[0] is found.payload
+    carried = [array.to_numpy() for array in found.payloads]
+    for (queries, keys), (qs, ks) in zip(instances, starts, strict=True):
+        span = slice(qs, qs + len(queries))
+        c = expected(queries, keys)
+        has = c < len(keys)
+        assert found.index.to_numpy()[span].tolist() == c.tolist()
+        assert found.match.to_numpy()[span].tolist() == matches(queries, keys, c).tolist()
+        for values, got in zip(given, carried, strict=True):
+            want = np.append(values, -1)[np.where(has, ks + c, len(values))]
+            assert got[span].tolist() == want.tolist()
+    assert m.violations == [] and m.undefined_reads == []
+
+
+def test_several_payloads_with_bit_keys() -> None:
+    """Bit keys move their tokens differently; the payloads still arrive, on EREW."""
+    rng = np.random.default_rng(3)
+    instances = [(np.sort(rng.integers(0, 8, 9)), np.sort(rng.integers(0, 8, 7))) for _ in range(3)]
+    words = run_payloads(instances, 3)
+    m, found, _, _ = run_payloads(instances, 3, BitKeys(3, "tree"))
+    for ours, theirs in zip(found.payloads, words[1].payloads, strict=True):
+        assert ours.to_numpy().tolist() == theirs.to_numpy().tolist()
+    assert m.violations == []
+
+
+def test_further_payloads_cost_no_time() -> None:
+    """The further payloads are written in steps the processors already take part in
+    (pipelined), so the time is that of one payload; only reads, writes and work grow."""
+    rng = np.random.default_rng(5)
+    instances = [(np.sort(rng.integers(0, 30, 40)), np.sort(rng.integers(0, 30, 40)))]
+    one, _, _, _ = run_payloads(instances, 1)
+    two, _, _, _ = run_payloads(instances, 2)
+    assert two.cost.time == one.cost.time
+    assert two.cost.reads > one.cost.reads and two.cost.writes > one.cost.writes
+
+
+def test_too_many_payloads_are_refused() -> None:
+    """Two reads per payload in one step: at most four payload arrays."""
+    m = Machine()
+    k = m.array("K", values=np.arange(4))
+    pay = [m.array(f"P{i}", values=np.arange(4)) for i in range(5)]
+    message = (
+        "payload must be one array or a sequence of 1 to 4 arrays (got 5); "
+        "carry the others in a second search"
+    )
+    with pytest.raises(InputError, match=re.escape(message) + "$"):
+        m.run(search_blocks(m, WORD, k, k, pay, q_start=[0], q_count=[4], k_start=[0],
+                            k_count=[4]))
+    short = [pay[0], m.array("short", values=np.arange(3))]
+    message = "payload 1 must have one cell per key (got 3 cells for 4 keys)"
+    with pytest.raises(InputError, match=re.escape(message) + "$"):
+        m.run(search_blocks(m, WORD, k, k, short, q_start=[0], q_count=[4], k_start=[0],
+                            k_count=[4]))
+
+
 def test_blocks_of_one_mqar_level_structure_run_clean() -> None:
     """The shape Algorithm 11 uses: every level k's T/2^(k+1) blocks of 2^k, all at once."""
     rng = np.random.default_rng(7)
