@@ -7,8 +7,8 @@ every query and every key is first replicated by doubling into a private cell pe
 
 >>> from pram import Machine
 >>> r = recall(Machine("erew"), [5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
->>> r.answers.tolist(), r.padding
-([-1, 50, 50, 51], 0)
+>>> r.answers.tolist(), r.indices.tolist(), r.padding
+([-1, 50, 50, 51], [-1, 0, 0, 2], 0)
 """
 
 from __future__ import annotations
@@ -30,17 +30,19 @@ def recall(m: Machine, tokens: Any, *, keys: Keys | None = None) -> Recall:
     """
     keys = WordKeys() if keys is None else keys
     lay = layout(tokens)
-    answers = m.run(program(m, keys, lay))
+    answers, indices = m.run(program(m, keys, lay))
     return Recall(
         answers=answers.to_numpy()[iota(lay.answered)],
         tokens=lay.tokens,
         padding=lay.padding,
         levels=lay.levels,
+        indices=indices.to_numpy()[iota(lay.answered)],
     )
 
 
-def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
-    """The all-pairs PRAM program on the laid-out input; returns the answers array.
+def program(m: Machine, keys: Keys, lay: Layout) -> Program[tuple[Array, Array]]:
+    """The all-pairs PRAM program on the laid-out input; returns the answers array (matched
+    values) and the indices array (matched keys' triple indices), -1 for no match.
 
     Pair ``(i, j)``, ``j < i < real``, owns cell ``i * real + j`` of each pair array, where
     ``real = N // 3`` queries are answered. Padded queries (``i >= real``) get no pair: they
@@ -55,7 +57,9 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
     key_copy = keys.allocate(m, "allpairs.key copies", cells)
     value_copy = m.array("allpairs.value copies", size=cells)
     best = m.array("allpairs.best value", size=cells)
+    best_index = m.array("allpairs.best index", size=cells)
     answers = m.array("allpairs.answers", size=t)
+    indices = m.array("allpairs.indices", size=t)
     query_pid, key_pid, value_pid = (m.processors(cells) for _ in range(3))
     out_pid = m.processors(t)
 
@@ -94,11 +98,18 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
         pid = query_pid[cell]
         _, equal = yield from keys.compare(m, pid, query_copy, cell, key_copy, cell)
         (value,) = yield Step(pid, reads=(Read(value_copy, cell, where=equal),))
-        yield Step(pid, writes=(Write(best, cell, np.where(equal, value, NO_MATCH)),))
+        # the pair's processor knows its key index j = col by index arithmetic
+        yield Step(
+            pid,
+            writes=(
+                Write(best, cell, np.where(equal, value, NO_MATCH)),
+                Write(best_index, cell, np.where(equal, col, NO_MATCH)),
+            ),
+        )
 
     def combine() -> Program[None]:
         # Row i halves its live entries each round: (i, c) keeps the later match of (i, c) and
-        # (i, c + h), i.e. the right one when it matched (values are tokens, never -1).
+        # (i, c + h), i.e. the right one when it matched (its index is then not -1).
         h = 1
         while h < real - 1:
             row, c = _grid(np.arange(1, real, dtype=np.int64), (real + 2 * h - 1) // (2 * h))
@@ -107,22 +118,45 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[Array]:
             row, c = row[live], c[live]
             left, right = row * real + c, row * real + c + h
             pid = query_pid[left]
-            a, b = yield Step(pid, reads=(Read(best, left), Read(best, right)))
-            yield Step(pid, writes=(Write(best, left, np.where(b != NO_MATCH, b, a)),))
+            a, b, a_index, b_index = yield Step(
+                pid,
+                reads=(
+                    Read(best, left),
+                    Read(best, right),
+                    Read(best_index, left),
+                    Read(best_index, right),
+                ),
+            )
+            later = b_index != NO_MATCH
+            yield Step(
+                pid,
+                writes=(
+                    Write(best, left, np.where(later, b, a)),
+                    Write(best_index, left, np.where(later, b_index, a_index)),
+                ),
+            )
             h *= 2
         # Row i's answer is in cell (i, 0); query 0 and padded queries have no match.
         i = iota(t)
         has = (i >= 1) & (i < real)
         pid = out_pid
         cell = np.where(has, i * real, 0)
-        (v,) = yield Step(pid, reads=(Read(best, cell, where=has),))
-        yield Step(pid, writes=(Write(answers, i, np.where(has, v, NO_MATCH)),))
+        v, j = yield Step(
+            pid, reads=(Read(best, cell, where=has), Read(best_index, cell, where=has))
+        )
+        yield Step(
+            pid,
+            writes=(
+                Write(answers, i, np.where(has, v, NO_MATCH)),
+                Write(indices, i, np.where(has, j, NO_MATCH)),
+            ),
+        )
 
     if real > 1:
         yield from phase("replicate", replicate())
         yield from phase("compare", compare())
     yield from phase("combine", combine())
-    return answers
+    return answers, indices
 
 
 def _grid(rows: Words, width: int) -> tuple[Words, Words]:

@@ -8,8 +8,8 @@ for each query the left halves of its blocks tile every earlier key exactly once
 
 >>> from pram import Machine
 >>> r = recall(Machine("erew"), [5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
->>> r.answers.tolist(), r.padding
-([-1, 50, 50, 51], 0)
+>>> r.answers.tolist(), r.indices.tolist(), r.padding
+([-1, 50, 50, 51], [-1, 0, 0, 2], 0)
 """
 
 from __future__ import annotations
@@ -68,14 +68,16 @@ class Recall:
 
     There is one query per whole triple: ``N // 3`` (a trailing partial triple has none, and its
     key comes after every query, so it can match nothing). ``answers[i]`` is the value of the
-    latest earlier key equal to query ``i``, or -1. ``padding`` tokens were appended to the
-    ``tokens`` given, so that the machine ran on ``3 * 2**levels`` tokens.
+    latest earlier key equal to query ``i``, or -1; ``indices[i]`` is that key's triple index
+    ``j`` (line 17's pi(C[r])), or -1. ``padding`` tokens were appended to the ``tokens`` given,
+    so that the machine ran on ``3 * 2**levels`` tokens.
     """
 
     answers: Words
     tokens: int
     padding: int
     levels: int
+    indices: Words
 
     @property
     def queries(self) -> int:
@@ -140,19 +142,30 @@ def recall(
         )
     keys = WordKeys() if keys is None else keys
     lay = layout(tokens)
-    answers = m.run(program(m, keys, lay, sort=sort))
+    answers, indices = m.run(program(m, keys, lay, sort=sort))
     return Recall(
         answers=answers.to_numpy()[iota(lay.answered)],
         tokens=lay.tokens,
         padding=lay.padding,
         levels=lay.levels,
+        indices=indices.to_numpy()[iota(lay.answered)],
     )
+
+
+@attrs.frozen
+class Rows:
+    """Each level's own rows, ``levels * T`` cells each: cell ``k * T + i`` is what level k
+    found for query i: the matched key's triple index (idx_k of line 17) and its value, or -1."""
+
+    index: Array
+    value: Array
 
 
 def program(
     m: Machine, keys: Keys, lay: Layout, *, sort: Strategy = "merge-tree"
-) -> Program[Array]:
-    """Algorithm 11 as one EREW program on the laid-out input; returns the answers array.
+) -> Program[tuple[Array, Array]]:
+    """Algorithm 11 as one EREW program on the laid-out input; returns the answers array (the
+    matched values) and the indices array (the matched keys' triple indices), -1 for no match.
 
     Phases: "sort" (the merge-sort trees, or the per-block sorts), "search" (Algorithm 10 in
     every block of every level), "retrieve" (line 17, each level into its own row) and
@@ -167,9 +180,11 @@ def program(
     query_in = Records(
         keys.store(m, "queries", lay.queries), m.array("queries.index", values=iota(t))
     )
-    # rows[k * T + i]: the value level k found for query i, or -1 (each level its own row)
-    rows = m.array("rows", size=levels * t)
+    # rows.index[k * T + i], rows.value[k * T + i]: the key index idx_k[i] and its value that
+    # level k found for query i, or -1 (each level its own row)
+    rows = Rows(m.array("rows.index", size=levels * t), m.array("rows.value", size=levels * t))
     answers = m.array("answers", size=t)
+    indices = m.array("indices", size=t)
     if sort == "merge-tree":
         # lines 8 and 11 for every block at once: the I-blocks of level k are the even runs of
         # level k of the key tree (latest index first among equal keys), the J-blocks the odd
@@ -198,8 +213,8 @@ def program(
             _block_level(m, keys, key_copies[k], query_copies[k], k, lay, rows)
             for k in range(levels)
         )
-    yield from phase("combine", _combine(m, rows, answers, t, levels))
-    return answers
+    yield from phase("combine", _combine(m, rows, answers, indices, t, levels))
+    return answers, indices
 
 
 def _merge_tree(
@@ -249,7 +264,7 @@ def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Recor
 
 
 def _block_level(
-    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Array
+    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Rows
 ) -> Program[None]:
     """Level ``k`` of the per-block strategy: sort every I-block and J-block on its own
     (lines 8 and 11, a Batcher network each), then search and retrieve."""
@@ -268,52 +283,73 @@ def _block_level(
 
 
 def _search_level(
-    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Array
+    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Rows
 ) -> Program[None]:
     """Algorithm 10 in every block of level ``k``, then line 17 into row k.
 
     Block p searches the queries of J(k,p), the odd run ``2p+1`` of the query level, among the
     keys of I(k,p), the even run ``2p``, each sorted with its original indices; the keys carry
-    their values as payload, so a match learns its value without a shared read.
+    their original index pi and their value as payloads, so a match learns both without a
+    shared read (two queries may match one key).
     """
     size, t = 1 << k, lay.triples
     p = iota(t // (2 * size))
-    # Algorithm 10 in every block p of the level: C[r], the candidate's payload and K[C[r]] == Q[r]
+    # Algorithm 10 in every block p of the level: C[r], the candidate's pi(C[r]) and value, and
+    # K[C[r]] == Q[r]
+    assert key.payload is not None, "the keys carry their values"
     found = yield from phase(
         "search",
         search_blocks(
-            m, keys, query.key, key.key, key.payload,
+            m, keys, query.key, key.key, (key.index, key.payload),
             q_start=(2 * p + 1) * size, q_count=np.full(len(p), size),
             k_start=2 * p * size, k_count=np.full(len(p), size),
             name=f"pbs {k}",
         ),
     )
-    yield from phase("retrieve", _retrieve(m, query, found.match, found.payload, k, lay, rows))
+    index, value = found.payloads
+    yield from phase("retrieve", _retrieve(m, query, found.match, index, value, k, lay, rows))
 
 
 def _retrieve(
-    m: Machine, query: Records, match: Array, value: Array, k: int, lay: Layout, rows: Array
+    m: Machine,
+    query: Records,
+    match: Array,
+    index: Array,
+    value: Array,
+    k: int,
+    lay: Layout,
+    rows: Rows,
 ) -> Program[None]:
-    """Line 17: if C[r] < 2^k and K[C[r]] == Q[r]: row_k[sigma(r)] <- the candidate's value.
+    """Line 17: if C[r] < 2^k and K[C[r]] == Q[r]: idx_k[sigma(r)] <- pi(C[r]), and the value
+    row of level k gets the candidate's value.
 
     One processor per query position r of the J-blocks (the odd runs of the level) reads its
-    query's original index sigma(r), the search's match bit and the candidate's payload, and
-    writes the value or -1. So row k is defined exactly for the queries i with bit k set (those
-    lying in a J-block of level k). Padded queries never match.
+    query's original index sigma(r), the search's match bit and the candidate's two payloads,
+    and writes the index and the value, or -1 and -1. So row k is defined exactly for the
+    queries i with bit k set (those lying in a J-block of level k). Padded queries never match.
     """
     t, size = lay.triples, 1 << k
     c = iota(t // 2)
     r = (c // size) * 2 * size + size + c % size  # the c-th position of the odd runs
     pid = m.processors(t // 2)
-    sigma, matched, found = yield Step(
-        pid, reads=(Read(query.index, r), Read(match, r), Read(value, r))
+    sigma, matched, pi, found = yield Step(
+        pid, reads=(Read(query.index, r), Read(match, r), Read(index, r), Read(value, r))
     )
     hit = (matched == 1) & (sigma < lay.answered)
-    yield Step(pid, writes=(Write(rows, k * t + sigma, np.where(hit, found, NO_MATCH)),))
+    cell = k * t + sigma
+    yield Step(
+        pid,
+        writes=(
+            Write(rows.index, cell, np.where(hit, pi, NO_MATCH)),  # line 17
+            Write(rows.value, cell, np.where(hit, found, NO_MATCH)),
+        ),
+    )
 
 
-def _combine(m: Machine, rows: Array, answers: Array, t: int, levels: int) -> Program[None]:
-    """Lines 19-21: each query keeps the value of the smallest level k that matched.
+def _combine(
+    m: Machine, rows: Rows, answers: Array, indices: Array, t: int, levels: int
+) -> Program[None]:
+    """Lines 19-21: each query keeps the index and value of the smallest level k that matched.
 
     The block of a smaller level lies closer to the query, so its key is the later one: this
     is the latest match. An EREW reduction over the levels in ceil(log2 L) rounds: in the round
@@ -331,19 +367,39 @@ def _combine(m: Machine, rows: Array, answers: Array, t: int, levels: int) -> Pr
         has_far = (ii >> (kk + h)) & ((1 << np.minimum(h, levels - kk - h)) - 1) != 0
         kk, ii, has_near = kk[has_far], ii[has_far], has_near[has_far]
         pid = m.processors(len(kk))
-        near, far = yield Step(
+        near, far = kk * t + ii, (kk + h) * t + ii
+        near_index, far_index, near_value, far_value = yield Step(
             pid,
-            reads=(Read(rows, kk * t + ii, where=has_near), Read(rows, (kk + h) * t + ii)),
+            reads=(
+                Read(rows.index, near, where=has_near),
+                Read(rows.index, far),
+                Read(rows.value, near, where=has_near),
+                Read(rows.value, far),
+            ),
         )
-        keep = has_near & (near != NO_MATCH)
-        yield Step(pid, writes=(Write(rows, kk * t + ii, np.where(keep, near, far)),))
+        keep = has_near & (near_index != NO_MATCH)  # line 20: the smaller level matched
+        yield Step(
+            pid,
+            writes=(
+                Write(rows.index, near, np.where(keep, near_index, far_index)),
+                Write(rows.value, near, np.where(keep, near_value, far_value)),
+            ),
+        )
         h *= 2
     # line 21: query i > 0 has a bit set, so row 0 holds its answer; query 0 has no earlier key
     i = iota(t)
     pid = m.processors(t)
     some = i > 0 if levels else np.zeros(t, dtype=np.bool_)
-    (best,) = yield Step(pid, reads=(Read(rows, i, where=some),))
-    yield Step(pid, writes=(Write(answers, i, np.where(some, best, NO_MATCH)),))
+    best_index, best_value = yield Step(
+        pid, reads=(Read(rows.index, i, where=some), Read(rows.value, i, where=some))
+    )
+    yield Step(
+        pid,
+        writes=(
+            Write(indices, i, np.where(some, best_index, NO_MATCH)),
+            Write(answers, i, np.where(some, best_value, NO_MATCH)),
+        ),
+    )
 
 
 def random_tokens(triples: int, rng: np.random.Generator, vocabulary: int | None = None) -> Words:
@@ -476,6 +532,7 @@ __all__ = [
     "WORK_BOUND",
     "Layout",
     "Recall",
+    "Rows",
     "Solver",
     "Strategy",
     "check_bounds",

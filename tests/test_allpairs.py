@@ -15,10 +15,10 @@ from algorithms.allpairs import recall
 from algorithms.bits import BitKeys
 from algorithms.keys import Keys
 from algorithms.mqar import Recall, check_bounds, random_tokens, sweep
-from algorithms.oracle import brute_force
+from algorithms.oracle import brute_force, brute_force_indices
 from algorithms.sequential import recall as sequential_recall
 from pram import Formula, InputError, Machine, check
-from tests.test_mqar import mqar_inputs, whole_triples
+from tests.test_mqar import assert_indices, mqar_inputs, whole_triples
 
 
 def run(tokens: Any, keys: Keys | None = None) -> Recall:
@@ -35,7 +35,9 @@ def run(tokens: Any, keys: Keys | None = None) -> Recall:
 def test_allpairs_equals_algorithm_9_on_random_inputs(tokens: np.ndarray) -> None:
     """Repeated keys, unmatched queries, any size: the answers of Algorithm 9, on EREW."""
     expected = sequential_recall(whole_triples(tokens)).answers
-    assert run(tokens).answers.tolist() == expected.tolist()
+    result = run(tokens)
+    assert result.answers.tolist() == expected.tolist()
+    assert_indices(result, tokens)
 
 
 def test_allpairs_equals_brute_force_on_all_tiny_inputs() -> None:
@@ -45,13 +47,17 @@ def test_allpairs_equals_brute_force_on_all_tiny_inputs() -> None:
         for keys in itertools.product(range(vocabulary), repeat=triples):
             for queries in itertools.product(range(vocabulary), repeat=triples):
                 u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
-                assert run(u).answers.tolist() == brute_force(u).tolist(), u
+                result = run(u)
+                assert result.answers.tolist() == brute_force(u).tolist(), u
+                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
 
 
 def test_latest_earlier_key_wins_and_own_key_is_not_seen() -> None:
     """Ties go to the latest earlier key; query i never sees k_i; no match is -1."""
     u = [7, 70, 9, 7, 71, 7, 7, 72, 7, 5, 50, 5, 3, 30, 7, 8, 80, 8]
-    assert run(u).answers.tolist() == [-1, 70, 71, -1, 72, -1]
+    result = run(u)
+    assert result.answers.tolist() == [-1, 70, 71, -1, 72, -1]
+    assert result.indices.tolist() == [-1, 0, 1, -1, 2, -1]
 
 
 def test_bit_keys_give_the_same_answers() -> None:
@@ -59,7 +65,9 @@ def test_bit_keys_give_the_same_answers() -> None:
     u = random_tokens(12, np.random.default_rng(3), vocabulary=4)
     expected = sequential_recall(u).answers.tolist()
     for comparator in ("serial", "tree"):
-        assert run(u, BitKeys(4, comparator)).answers.tolist() == expected
+        result = run(u, BitKeys(4, comparator))
+        assert result.answers.tolist() == expected
+        assert_indices(result, u)
 
 
 def test_padding_is_reported_like_algorithm_11() -> None:

@@ -23,7 +23,7 @@ from algorithms.mqar import (
     recall,
     sweep,
 )
-from algorithms.oracle import brute_force
+from algorithms.oracle import brute_force, brute_force_indices
 from algorithms.sequential import recall as sequential_recall
 from pram import Cost, InputError, Machine
 
@@ -41,6 +41,17 @@ def run(tokens: Any, sort: str = "merge-tree", keys: Keys | None = None) -> Reca
     assert m.violations == []
     assert m.undefined_reads == []
     return result
+
+
+def assert_indices(result: Recall, tokens: Any) -> None:
+    """Each query's matched index is the brute-force latest earlier key (-1 for none), and its
+    answer is that key's value: line 17 retrieves the key, its value comes with it."""
+    u = whole_triples(tokens)
+    expected = brute_force_indices(u)
+    assert result.indices.tolist() == expected.tolist()
+    values = np.append(u[1::3], -1)  # position N/3 stands for "no match"
+    matched = values[np.where(expected >= 0, expected, len(u) // 3)]
+    assert result.answers.tolist() == matched.tolist()
 
 
 @st.composite
@@ -72,25 +83,32 @@ def mqar_inputs(draw: st.DrawFn) -> np.ndarray:
 def test_recall_equals_algorithm_9_on_random_inputs(sort: str, tokens: np.ndarray) -> None:
     """Repeated keys, unmatched queries, any size: the answers of Algorithm 9, on EREW."""
     expected = sequential_recall(whole_triples(tokens)).answers
-    assert run(tokens, sort).answers.tolist() == expected.tolist()
+    result = run(tokens, sort)
+    assert result.answers.tolist() == expected.tolist()
+    assert_indices(result, tokens)
 
 
 @pytest.mark.parametrize("sort", STRATEGIES)
 def test_recall_equals_brute_force_on_all_tiny_inputs(sort: str) -> None:
     """Every choice of keys and queries for N/3 <= 3 over 3 tokens (and N/3 = 4 over 2), with
-    distinct values so each answer names its key: the brute-force oracle's answers."""
+    distinct values so each answer names its key: the brute-force oracle's answers and
+    matched indices."""
     for triples, vocabulary in [(1, 3), (2, 3), (3, 3), (4, 2)]:
         values = [100 + j for j in range(triples)]
         for keys in itertools.product(range(vocabulary), repeat=triples):
             for queries in itertools.product(range(vocabulary), repeat=triples):
                 u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
-                assert run(u, sort).answers.tolist() == brute_force(u).tolist(), u
+                result = run(u, sort)
+                assert result.answers.tolist() == brute_force(u).tolist(), u
+                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
 
 
 def test_latest_earlier_key_wins_and_own_key_is_not_seen() -> None:
     """Ties go to the latest earlier key; query i never sees k_i; no match is -1."""
     u = [7, 70, 9, 7, 71, 7, 7, 72, 7, 5, 50, 5, 3, 30, 7, 8, 80, 8]
-    assert run(u).answers.tolist() == [-1, 70, 71, -1, 72, -1]
+    result = run(u)
+    assert result.answers.tolist() == [-1, 70, 71, -1, 72, -1]
+    assert result.indices.tolist() == [-1, 0, 1, -1, 2, -1]
 
 
 @pytest.mark.parametrize("sort", STRATEGIES)
@@ -100,13 +118,17 @@ def test_bit_keys_give_the_same_answers(sort: str) -> None:
     u = random_tokens(16, rng, vocabulary=5)
     expected = sequential_recall(u).answers.tolist()
     for comparator in ("serial", "tree"):
-        assert run(u, sort, BitKeys(5, comparator)).answers.tolist() == expected
+        result = run(u, sort, BitKeys(5, comparator))
+        assert result.answers.tolist() == expected
+        assert_indices(result, u)
 
 
 def test_larger_random_input_equals_algorithm_9() -> None:
     """N/3 = 2^12 random triples (most queries match): Algorithm 9's answers, on EREW."""
     u = random_tokens(1 << 12, np.random.default_rng(1))
-    assert run(u).answers.tolist() == sequential_recall(u).answers.tolist()
+    result = run(u)
+    assert result.answers.tolist() == sequential_recall(u).answers.tolist()
+    assert result.indices.tolist() == result.answers.tolist()  # value v_j = j names key j
 
 
 # ---- padding ---------------------------------------------------------------------------------
@@ -140,6 +162,7 @@ def test_padded_queries_never_match() -> None:
     recall(m, np.zeros(3 * 5 + 2, dtype=np.int64))
     answers = m.arrays["answers"].to_numpy()
     assert answers.tolist() == [-1, 0, 0, 0, 0, -1, -1, -1]
+    assert m.arrays["indices"].to_numpy().tolist() == [-1, 0, 1, 2, 3, -1, -1, -1]
     assert m.violations == []
 
 
