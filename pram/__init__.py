@@ -16,7 +16,7 @@ from pram.errors import (
     UndefinedReadError,
 )
 from pram.machine import MAX_ACCESSES, Machine
-from pram.memory import Array, Flags, Words
+from pram.memory import Array, Flags, Words, words
 from pram.models import MODELS, Model, model
 from pram.step import (
     Bundle,
@@ -65,4 +65,5 @@ __all__ = [
     "parallel",
     "parallel_all",
     "phase",
+    "words",
 ]

@@ -2,12 +2,71 @@
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 import numpy as np
 import numpy.typing as npt
+
+from pram.errors import InputError
 
 Words = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
 Seats = npt.NDArray[np.int32]
+
+_INT64 = np.iinfo(np.int64)
+_CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+_DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
+
+
+def words(values: Any, name: str, *, ndim: int = 1) -> Words:
+    """``values`` as a fresh int64 array of ``ndim`` dimensions, or an InputError naming ``name``.
+
+    The one check every host-side input of integers passes through, so that every caller refuses
+    the same things with the same message: arrays of another shape, bools, floats, strings and
+    anything numpy cannot convert, and integers outside int64. An empty array of any numeric dtype
+    is an empty integer array (``numpy.array([])`` is float64). Checks particular to a caller
+    (sortedness, signs, lengths) stay with the caller.
+
+    >>> words([3, 1, 2], "keys").tolist()
+    [3, 1, 2]
+    """
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(
+            f"{name} must be an array of integers (got a {type(values).__name__} numpy cannot "
+            "turn into an array); pass a flat sequence of integers"
+        ) from None
+    if array.ndim != ndim:
+        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
+        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
+        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    kind = array.dtype.kind
+    if kind == "O":
+        return _objects(array, name)
+    if kind in "fc" and array.size == 0:
+        return np.zeros(array.shape, dtype=np.int64)
+    if kind not in "iu":
+        raise InputError(f"{name} must be integers (got dtype {array.dtype}); {_CONVERT}")
+    if kind == "u" and array.size and int(array.max()) > _INT64.max:
+        _too_big(int(array.max()), name)
+    return np.array(array, dtype=np.int64)
+
+
+def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
+    """An object array (numpy's choice for Python ints beyond 64 bits) checked item by item."""
+    items = array.reshape(-1).tolist()
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int | np.integer):
+            raise InputError(f"{name} must be integers (got {item!r}); {_CONVERT}")
+        if not _INT64.min <= int(item) <= _INT64.max:
+            _too_big(int(item), name)
+    return np.array(items, dtype=np.int64).reshape(array.shape)
+
+
+def _too_big(value: int, name: str) -> NoReturn:
+    fix = "use values below 2**63" if value > 0 else "use values from -2**63 up"
+    raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
 
 
 class Array:
