@@ -27,7 +27,7 @@ import numpy as np
 
 from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
-from pram.memory import Array, Flags, Seats, Words
+from pram.memory import Array, Flags, Seats, Words, words
 from pram.models import Model, model
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation, when
@@ -176,17 +176,17 @@ class Machine:
                 raise InputError(
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
-            words = np.zeros(int(size), dtype=np.int64)
+            cells = np.zeros(int(size), dtype=np.int64)
             defined: Flags | None = np.zeros(int(size), dtype=np.bool_)
         else:
-            words = _words(values, f"values of array {name!r}")
-            if size is not None and size != len(words):
+            cells = words(values, f"values of array {name!r}")
+            if size is not None and size != len(cells):
                 raise InputError(
-                    f"size of array {name!r} is {size} but {len(words)} values were given; "
+                    f"size of array {name!r} is {size} but {len(cells)} values were given; "
                     "pass one of them"
                 )
             defined = None
-        array = Array(name, words, defined)
+        array = Array(name, cells, defined)
         self.arrays[name] = array
         self.cost.memory_cells += array.size
         return array
@@ -647,18 +647,6 @@ class Machine:
 
 
 # ---- validation at the boundary ------------------------------------------------------------
-
-
-def _words(values: Any, what: str) -> Words:
-    """``values`` as a fresh 1-d int64 array, or an InputError naming what is wrong."""
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise InputError(f"{what} must be one-dimensional (got shape {array.shape})")
-    if array.dtype.kind == "b" or (array.dtype.kind not in "iu" and array.size):
-        raise InputError(f"{what} must be integers (got dtype {array.dtype})")
-    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
-        raise InputError(f"{what} must fit in int64 (got {int(array.max())})")
-    return np.array(array, dtype=np.int64)
 
 
 def _mask(where: Any, n: int, number: int, array: Array) -> Flags | None:

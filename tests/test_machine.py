@@ -486,19 +486,22 @@ def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Ma
         (lambda: Machine().array("", size=1), "array name must be a non-empty string (got '')"),
         (
             lambda: Machine().array("a", values=np.zeros((2, 2), dtype=np.int64)),
-            "values of array 'a' must be one-dimensional (got shape (2, 2))",
+            "values of array 'a' must be one-dimensional (got shape (2, 2)); pass a flat array",
         ),
         (
             lambda: Machine().array("a", values=np.array([1.5, 2.0])),
-            "values of array 'a' must be integers (got dtype float64)",
+            "values of array 'a' must be integers (got dtype float64); convert them with "
+            "numpy.asarray(x, dtype=numpy.int64)",
         ),
         (
             lambda: Machine().array("a", values=np.array([True])),
-            "values of array 'a' must be integers (got dtype bool)",
+            "values of array 'a' must be integers (got dtype bool); convert them with "
+            "numpy.asarray(x, dtype=numpy.int64)",
         ),
         (
             lambda: Machine().array("a", values=np.array([2**63], dtype=np.uint64)),
-            "values of array 'a' must fit in int64 (got 9223372036854775808)",
+            "values of array 'a' must fit in int64 (got 9223372036854775808); use values below "
+            "2**63",
         ),
         (
             lambda: Machine().array("a", size=3, values=ints(1, 2)),
