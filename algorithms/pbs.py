@@ -61,6 +61,7 @@ from pram import (
     iota,
     parallel,
     phase,
+    words,
 )
 
 #: The payload (and host-side key) recorded for "no key", where eq. (12) answered m; also the
@@ -503,7 +504,7 @@ def retrieve(
     repr_ = WordKeys() if keys_repr is None else keys_repr
     q = _sorted_tokens(queries, "queries")
     k = _sorted_tokens(keys, "keys")
-    pay = None if payload is None else _integers(payload, "payload")
+    pay = None if payload is None else words(payload, "payload")
     if pay is not None and len(pay) != len(k):
         raise InputError(
             f"payload must have one entry per key (got {len(pay)} entries for {len(k)} keys)"
@@ -548,21 +549,8 @@ def naive_search(
 # ---- validation at the boundary --------------------------------------------------------------
 
 
-def _integers(values: Any, what: str) -> Words:
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise InputError(f"{what} must be one-dimensional (got shape {array.shape})")
-    if array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and array.size == 0):
-        raise InputError(f"{what} must be integers (got dtype {array.dtype})")
-    if array.dtype.kind == "u" and array.dtype.itemsize == 8:
-        for i, value in enumerate(array.tolist()):
-            if value > np.iinfo(np.int64).max:
-                raise InputError(f"{what} must fit in int64 (got {what}[{i}] = {value})")
-    return np.array(array, dtype=np.int64)
-
-
 def _sorted_tokens(values: Any, what: str) -> Words:
-    array = _integers(values, what)
+    array = words(values, what)
     items = array.tolist()
     for i in range(1, len(items)):
         if items[i - 1] > items[i]:
@@ -579,7 +567,7 @@ def _blocks(
     """The instance descriptions as int64 arrays, checked against the ``n`` query tokens and
     ``size`` key tokens they point into."""
     names = ("q_start", "q_count", "k_start", "k_count")
-    arrays = [_integers(d, name) for d, name in zip(descriptions, names, strict=True)]
+    arrays = [words(d, name) for d, name in zip(descriptions, names, strict=True)]
     lengths = [len(a) for a in arrays]
     if [length for length in lengths if length != lengths[0]]:
         shown = ", ".join(f"{label} {length}" for label, length in zip(names, lengths, strict=True))

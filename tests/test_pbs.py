@@ -19,6 +19,7 @@ from pram import Array, Formula, InputError, Machine, Program, Violation, check
 from pram.violations import Kind
 
 WORD = WordKeys()
+CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
 
 
 def sorted_tokens(max_size: int, top: int) -> st.SearchStrategy[np.ndarray]:
@@ -449,10 +450,10 @@ def test_planted_variants_fail_the_checks() -> None:
             "queries must be sorted ascending (got queries[0] = 3 > queries[1] = 1); "
             "sort them first",
         ),
-        ([1, 2], [0.5, 1.5], "keys must be integers (got dtype float64)"),
-        (["a"], [1], "queries must be integers (got dtype <U1)"),
-        ([1, 2], [[1, 2]], "keys must be one-dimensional (got shape (1, 2))"),
-        ([True], [1], "queries must be integers (got dtype bool)"),
+        ([1, 2], [0.5, 1.5], f"keys must be integers (got dtype float64); {CONVERT}"),
+        (["a"], [1], f"queries must be integers (got dtype <U1); {CONVERT}"),
+        ([1, 2], [[1, 2]], "keys must be one-dimensional (got shape (1, 2)); pass a flat array"),
+        ([True], [1], f"queries must be integers (got dtype bool); {CONVERT}"),
     ],
 )
 def test_invalid_search_input_is_refused(queries: Any, keys: Any, message: str) -> None:
@@ -489,7 +490,7 @@ def test_payload_of_the_wrong_length_is_refused() -> None:
             "instance 0 reaches past the end of K: k_start[0] + k_count[0] = 6 "
             "but K holds 4 tokens",
         ),
-        ({"q_start": [0.0]}, "q_start must be integers (got dtype float64)"),
+        ({"q_start": [0.0]}, f"q_start must be integers (got dtype float64); {CONVERT}"),
     ],
 )
 def test_invalid_instance_descriptions_are_refused(
