@@ -41,6 +41,7 @@ from pram import (
     parallel,
     parallel_all,
     phase,
+    words,
 )
 
 Strategy = Literal["merge-tree", "per-block"]
@@ -479,41 +480,19 @@ def layout(tokens: Any) -> Layout:
 
 def _tokens(tokens: Any) -> Words:
     """``tokens`` as a fresh int64 array, or an InputError that names the problem and the fix."""
-    try:
-        u = np.asarray(tokens)
-    except (TypeError, ValueError) as error:
-        raise InputError(
-            f"tokens must be a one-dimensional sequence of non-negative integers ({error})"
-        ) from None
-    if u.ndim != 1:
-        raise InputError(
-            f"tokens must be a one-dimensional sequence (got shape {u.shape}); "
-            "flatten it or pass one sequence at a time"
-        )
-    if u.dtype.kind not in "iu" and not (u.dtype.kind == "f" and len(u) == 0):
-        raise InputError(
-            f"tokens must be integers (got dtype {u.dtype}); convert them to integer token ids"
-        )
+    u = words(tokens, "tokens")
     if len(u) < 3:
         raise InputError(
             f"tokens must hold at least one triple (key, value, query) (got {len(u)} tokens); "
             "pass at least 3"
         )
-    if u.dtype.kind == "u":
-        too_big = _first(u > np.iinfo(np.int64).max)
-        if too_big is not None:
-            raise InputError(
-                f"tokens must fit in 63 bits (got tokens[{too_big}] = {int(u[too_big])}); "
-                "renumber the vocabulary"
-            )
-    words = np.array(u, dtype=np.int64)
-    negative = _first(words < 0)
+    negative = _first(u < 0)
     if negative is not None:
         raise InputError(
-            f"tokens must be non-negative (got tokens[{negative}] = {int(words[negative])}); "
+            f"tokens must be non-negative (got tokens[{negative}] = {int(u[negative])}); "
             "renumber the vocabulary from 0"
         )
-    return words
+    return u
 
 
 def _first(flags: Any) -> int | None:
