@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from pram import InputError, Words
+from pram import InputError, Words, words
 
 #: The answer of a query that matches no earlier key.
 NO_MATCH = -1
@@ -48,11 +48,7 @@ class SequentialResult:
 
 def triples(tokens: Any) -> Words:
     """``tokens`` as an int64 array of (key, value, query) triples, or an InputError."""
-    array = np.asarray(tokens)
-    if array.ndim != 1:
-        raise InputError(f"tokens must be one-dimensional (got shape {array.shape})")
-    if array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and array.size == 0):
-        raise InputError(f"tokens must be integers (got dtype {array.dtype})")
+    array = words(tokens, "tokens")
     if array.size == 0 or array.size % 3:
         raise InputError(
             "the number of tokens must be a positive multiple of 3, one (key, value, query) "
@@ -61,9 +57,7 @@ def triples(tokens: Any) -> Words:
     for i, token in enumerate(array.tolist()):
         if token < 0:
             raise InputError(f"tokens must be non-negative (got tokens[{i}] = {token})")
-        if token > np.iinfo(np.int64).max:
-            raise InputError(f"tokens must fit in int64 (got tokens[{i}] = {token})")
-    return np.array(array, dtype=np.int64)
+    return array
 
 
 def recall(tokens: Any) -> SequentialResult:

@@ -74,6 +74,7 @@ def test_tree_stays_balanced_on_sorted_keys() -> None:
 # ---- bounds ----------------------------------------------------------------------------------
 
 WORK = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
+CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
 
 
 def sweep_tokens(triples: int, rng: np.random.Generator) -> np.ndarray:
@@ -143,9 +144,9 @@ def test_planted_list_scan_fails_the_same_check() -> None:
 @pytest.mark.parametrize(
     ("tokens", "message"),
     [
-        ([[1, 2, 3]], "tokens must be one-dimensional (got shape (1, 3))"),
-        ([1.0, 2.0, 3.0], "tokens must be integers (got dtype float64)"),
-        ([True, False, True], "tokens must be integers (got dtype bool)"),
+        ([[1, 2, 3]], "tokens must be one-dimensional (got shape (1, 3)); pass a flat array"),
+        ([1.0, 2.0, 3.0], f"tokens must be integers (got dtype float64); {CONVERT}"),
+        ([True, False, True], f"tokens must be integers (got dtype bool); {CONVERT}"),
         ([1, 2, -3], "tokens must be non-negative (got tokens[2] = -3)"),
         (
             [1, 2, 3, 4],
