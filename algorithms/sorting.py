@@ -61,6 +61,7 @@ from pram import (
     iota,
     parallel,
     phase,
+    words,
 )
 
 Network = Literal["bitonic", "odd-even"]
@@ -414,24 +415,10 @@ def sort(
 
 
 def _integers(values: Any) -> Words:
-    array = np.asarray(values)
-    if array.ndim != 1:
-        raise InputError(
-            f"values must be one-dimensional (got shape {array.shape}); flatten them first"
-        )
+    array = words(values, "values")
     if len(array) == 0:
         raise InputError("values must hold at least one key (got an empty array)")
-    if array.dtype.kind == "b" or array.dtype.kind not in "iu":
-        raise InputError(
-            f"values must be integers (got dtype {array.dtype}); convert them to int64 first"
-        )
-    try:
-        # through Python ints, so an unsigned value above the largest int64 cannot wrap around
-        return np.array(array.tolist(), dtype=np.int64)
-    except OverflowError:
-        raise InputError(
-            "values must fit in int64 (got a value above 2**63 - 1); use smaller keys"
-        ) from None
+    return array
 
 
 def _check_choice(what: str, value: object, choices: tuple[str, ...]) -> None:

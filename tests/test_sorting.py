@@ -26,6 +26,7 @@ from algorithms.sorting import (
 from pram import Array, InputError, Machine, Words
 
 KEYS = WordKeys()
+CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
 #: What one comparator level costs with word keys: one processor per comparator, two steps
 #: (read both records, write both back).
 STEPS_PER_LEVEL = 2
@@ -420,14 +421,14 @@ def test_unknown_network_and_tie_rule_are_refused() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ([1.5, 2.0], "values must be integers (got dtype float64); convert them to int64 first"),
-        (["a", "b"], "values must be integers (got dtype <U1); convert them to int64 first"),
-        ([True, False], "values must be integers (got dtype bool); convert them to int64 first"),
+        ([1.5, 2.0], f"values must be integers (got dtype float64); {CONVERT}"),
+        (["a", "b"], f"values must be integers (got dtype <U1); {CONVERT}"),
+        ([True, False], f"values must be integers (got dtype bool); {CONVERT}"),
         ([], "values must hold at least one key (got an empty array)"),
-        ([[1, 2], [3, 4]], "values must be one-dimensional (got shape (2, 2)); flatten them first"),
+        ([[1, 2], [3, 4]], "values must be one-dimensional (got shape (2, 2)); pass a flat array"),
         (
             np.array([2**63, 1], dtype=np.uint64),
-            "values must fit in int64 (got a value above 2**63 - 1); use smaller keys",
+            "values must fit in int64 (got 9223372036854775808); use values below 2**63",
         ),
     ],
 )
