@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pram import Array, InputError, Machine, Program, Read, Step, Words, Write
+from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, words
 
 
 def _size(value: int, what: str) -> int:
@@ -32,13 +32,7 @@ def _size(value: int, what: str) -> int:
 def _starts(starts: Words | list[int]) -> Words:
     """Block starts as an int64 array; a block outside the array is refused by the machine
     (an AddressError naming the step, the cell and the processor) at its first access."""
-    first = np.asarray(starts)
-    if first.ndim != 1 or (first.size and first.dtype.kind not in "iu"):
-        raise InputError(
-            f"starts must be a 1-d integer array of block starts (got {first.dtype} array of "
-            f"shape {first.shape})"
-        )
-    return first.astype(np.int64)
+    return words(starts, "starts")
 
 
 def _log2_ceil(n: int) -> int:
@@ -162,13 +156,14 @@ def _lengths(lengths: Words | None, first: Words, size: int) -> Words:
     """One length per block, cut to ``[0, size]`` (``size`` for all when not given)."""
     if lengths is None:
         return np.full(len(first), size, dtype=np.int64)
-    length = np.asarray(lengths)
-    if length.shape != first.shape or (length.size and length.dtype.kind not in "iu"):
+    length = words(lengths, "lengths")
+    if len(length) != len(first):
         raise InputError(
-            f"lengths must be an integer array with one length per block (got {lengths!r})"
+            f"lengths must hold one length per block (got {len(length)} lengths for "
+            f"{len(first)} blocks); pass {len(first)} lengths"
         )
     # A length outside [0, size] is cut to it: a block never reaches past its size.
-    return np.clip(length.astype(np.int64), 0, size)
+    return np.clip(length, 0, size)
 
 
 def _prefix_sums(

@@ -200,9 +200,21 @@ def test_bad_lengths_are_refused() -> None:
     """Block lengths that are not one integer per block are refused."""
     m = Machine("erew")
     a = m.array("a", size=8)
-    message = "lengths must be an integer array with one length per block (got [4])"
+    message = "lengths must hold one length per block (got 1 lengths for 2 blocks); pass 2 lengths"
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         broadcast_blocks(m, a, [0, 4], 4, [4])  # type: ignore[arg-type]
+
+
+def test_bad_starts_are_refused() -> None:
+    """Block starts that are not a flat array of integers are refused before any step."""
+    m = Machine("erew")
+    a = m.array("a", size=8)
+    message = (
+        "starts must be integers (got dtype float64); convert them with "
+        "numpy.asarray(x, dtype=numpy.int64)"
+    )
+    with pytest.raises(InputError, match=re.escape(message) + "$"):
+        broadcast_blocks(m, a, [0.0, 4.0], 4)  # type: ignore[arg-type]
 
 
 @settings(max_examples=40, deadline=None)
