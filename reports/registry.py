@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from pram import Cost, Formula, InputError, Machine, Words
+from pram import Cost, Formula, InputError, Machine, Words, words
 
 #: Models a run may use: the ones of the command-line contract, plus the combining models.
 MODEL_NAMES = (
@@ -208,13 +208,13 @@ def load_array(path: str, what: str) -> Words:
     if isinstance(data, np.lib.npyio.NpzFile):
         data.close()
         raise InputError(f"input file {path!r} is an .npz archive; it must be {what}")
-    return _integers(data, f"the array in {path!r}", what)
+    return words(data, f"the array in {path!r}")
 
 
 def load_arrays(path: str, names: tuple[str, ...], what: str) -> dict[str, Words]:
     """Read named 1-d integer arrays from an ``.npz`` file, refusing anything else clearly."""
     raw = read_archive(path, names, what, "input file")
-    return {n: _integers(raw[n], f"{n!r} in {path!r}", what) for n in names}
+    return {n: words(raw[n], f"{n!r} in {path!r}") for n in names}
 
 
 def read_archive(
@@ -253,14 +253,3 @@ def _open(path: str, suffix: str, what: str, noun: str) -> Any:
             f"{noun} {path!r} is not a readable {suffix} file ({reason}); it must be {what}, "
             f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
         ) from None
-
-
-def _integers(data: Any, where: str, what: str) -> Words:
-    array = np.asarray(data)
-    if array.ndim != 1:
-        raise InputError(f"{where} has shape {array.shape}; {what} must be one-dimensional")
-    if array.dtype.kind == "b" or (array.dtype.kind not in "iu" and array.size):
-        raise InputError(f"{where} has dtype {array.dtype}; {what} must hold integers")
-    if array.dtype.kind == "u" and array.size and int(array.max()) > np.iinfo(np.int64).max:
-        raise InputError(f"{where} holds {int(array.max())}, which does not fit int64")
-    return np.array(array, dtype=np.int64)

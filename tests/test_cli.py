@@ -348,11 +348,17 @@ def test_invalid_input_files_give_one_line_and_exit_2(
         "be a .npy file holding the token sequence (non-negative integers, length N >= 3)"
     )
     np.save(tmp_path / "grid.npy", np.zeros((2, 3), dtype=np.int64))
-    assert "has shape (2, 3)" in one_line_error(
-        capsys, "run", "mqar", "--input", str(tmp_path / "grid.npy"))
+    grid = str(tmp_path / "grid.npy")
+    assert one_line_error(capsys, "run", "mqar", "--input", grid) == (
+        f"pram run: error: the array in {grid!r} must be one-dimensional (got shape (2, 3)); "
+        "pass a flat array"
+    )
     np.save(tmp_path / "f.npy", np.array([1.5, 2.0, 3.0]))
-    assert "has dtype float64" in one_line_error(
-        capsys, "run", "mqar", "--input", str(tmp_path / "f.npy"))
+    floats = str(tmp_path / "f.npy")
+    assert one_line_error(capsys, "run", "mqar", "--input", floats) == (
+        f"pram run: error: the array in {floats!r} must be integers (got dtype float64); "
+        "convert them with numpy.asarray(x, dtype=numpy.int64)"
+    )
     np.save(tmp_path / "neg.npy", np.array([1, -4, 3]))
     assert one_line_error(capsys, "run", "mqar", "--input", str(tmp_path / "neg.npy")) == (
         f"pram run: error: input file {str(tmp_path / 'neg.npy')!r} holds tokens[1] = -4; "
