@@ -15,7 +15,7 @@ import numpy as np
 
 from algorithms import mqar
 from algorithms.zoology import IGNORE, to_triples
-from pram import InputError, Machine
+from pram import InputError, Machine, words
 from reports.registry import bits_needed, read_archive
 
 WHAT = (
@@ -53,18 +53,17 @@ def load_batch(path: str) -> Batch:
 
 
 def _grid(data: Any, name: str, path: str) -> np.ndarray[Any, np.dtype[np.int64]]:
-    array = np.asarray(data)
-    if array.ndim != 2:
+    label = f"{name!r} in {path!r}"
+    shape = np.shape(data)
+    if len(shape) != 2:
         raise InputError(
-            f"{name!r} in {path!r} has shape {array.shape}; it must be [examples, length]"
+            f"{label} must be of shape [examples, length] (got shape {shape}); "
+            "save one sequence per row"
         )
-    if array.dtype.kind not in "iu" or array.dtype.kind == "b":
-        raise InputError(f"{name!r} in {path!r} has dtype {array.dtype}; it must hold integers")
+    array = words(data, label, ndim=2)
     if array.size == 0:
-        raise InputError(f"{name!r} in {path!r} is empty (shape {array.shape}); give examples")
-    if array.dtype.kind == "u" and int(array.max()) > np.iinfo(np.int64).max:
-        raise InputError(f"{name!r} in {path!r} holds {int(array.max())}, beyond int64")
-    return np.array(array, dtype=np.int64)
+        raise InputError(f"{label} must hold at least one token (got shape {shape}); give examples")
+    return array
 
 
 def _validate(

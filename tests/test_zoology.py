@@ -168,7 +168,8 @@ def test_invalid_batches_are_refused_with_one_sentence(tmp_path: Path) -> None:
     )
     path = save(tmp_path / "b.npz", x[0], y, 2)
     assert refused(path) == (
-        f"'inputs' in {path!r} has shape (16,); it must be [examples, length]"
+        f"'inputs' in {path!r} must be of shape [examples, length] (got shape (16,)); "
+        "save one sequence per row"
     )
     path = save(tmp_path / "c.npz", x, y[:, :8], 2)
     assert refused(path) == (
@@ -186,7 +187,10 @@ def test_invalid_batches_are_refused_with_one_sentence(tmp_path: Path) -> None:
         "positions); only query positions may be labelled, others must be -100"
     )
     path = save(tmp_path / "f.npz", x.astype(float), y, 2)
-    assert refused(path) == f"'inputs' in {path!r} has dtype float64; it must hold integers"
+    assert refused(path) == (
+        f"'inputs' in {path!r} must be integers (got dtype float64); convert them with "
+        "numpy.asarray(x, dtype=numpy.int64)"
+    )
     path = save(tmp_path / "g.npz", x, np.full((2, 16), IGNORE), 2)
     assert refused(path) == (
         f"'labels' in {path!r} hold no query (every entry is -100); nothing to score"
