@@ -68,6 +68,7 @@ _Bits = npt.NDArray[np.uint64]
 
 #: Outcome codes of the reduction: the tokens are equal so far, the first is less, or greater.
 _EQUAL, _LESS, _GREATER = 0, 1, 2
+_CONVERT = "convert them with numpy.asarray(x, dtype=numpy.uint64)"
 
 
 class BitKeys:
@@ -137,16 +138,22 @@ class BitKeys:
         try:
             # A list mixing ints below and above 2**63 would become float64: keep Python ints.
             array = tokens if isinstance(tokens, np.ndarray) else np.asarray(tokens, dtype=object)
-        except (TypeError, ValueError) as error:
-            raise InputError(f"tokens must be a sequence of integers ({error})") from None
+        except (TypeError, ValueError):
+            raise InputError(
+                f"tokens must be an array of integers (got a {type(tokens).__name__} numpy "
+                "cannot turn into an array); pass a flat sequence of integers"
+            ) from None
+        # Not pram.words, which refuses the tokens above int64 that d = 64 allows; same messages.
         if array.ndim != 1:
-            raise InputError(f"tokens must be one-dimensional (got shape {array.shape})")
+            raise InputError(
+                f"tokens must be one-dimensional (got shape {array.shape}); pass a flat array"
+            )
         if array.dtype.kind not in "iuO" and array.size:
-            raise InputError(f"tokens must be integers (got dtype {array.dtype})")
+            raise InputError(f"tokens must be integers (got dtype {array.dtype}); {_CONVERT}")
         values = array.tolist()
         for token in values:  # host-side input check, one token at a time
             if isinstance(token, bool) or not isinstance(token, int):
-                raise InputError(f"tokens must be integers (got {token!r})")
+                raise InputError(f"tokens must be integers (got {token!r}); {_CONVERT}")
             if token < 0:
                 raise InputError(f"token {token} is negative; tokens must be non-negative integers")
             if token >> self.d:

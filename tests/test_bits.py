@@ -356,6 +356,9 @@ def test_sixty_four_bit_tokens_round_trip_as_uint64() -> None:
     assert BitKeys(8).load(BitKeys(8).store(m, "b", [255])).dtype == np.int64
 
 
+UINT64 = "convert them with numpy.asarray(x, dtype=numpy.uint64)"
+
+
 def message(text: str) -> str:
     return re.escape(text) + "$"
 
@@ -371,11 +374,11 @@ def message(text: str) -> str:
             "token 18446744073709551616 needs 65 bits but d = 64; tokens must fit in 64 bits",
         ),
         (8, [3, -1], "token -1 is negative; tokens must be non-negative integers"),
-        (8, [[1, 2]], "tokens must be one-dimensional (got shape (1, 2))"),
-        (8, [1.5], "tokens must be integers (got 1.5)"),
-        (8, np.array([1.5]), "tokens must be integers (got dtype float64)"),
-        (8, [True], "tokens must be integers (got True)"),
-        (8, np.array([True]), "tokens must be integers (got dtype bool)"),
+        (8, [[1, 2]], "tokens must be one-dimensional (got shape (1, 2)); pass a flat array"),
+        (8, [1.5], f"tokens must be integers (got 1.5); {UINT64}"),
+        (8, np.array([1.5]), f"tokens must be integers (got dtype float64); {UINT64}"),
+        (8, [True], f"tokens must be integers (got True); {UINT64}"),
+        (8, np.array([True]), f"tokens must be integers (got dtype bool); {UINT64}"),
     ],
 )
 def test_bad_tokens_are_refused_by_name(d: int, tokens: Any, text: str) -> None:
