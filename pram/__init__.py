@@ -9,6 +9,7 @@ from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.errors import (
     AddressError,
+    CellError,
     ConflictError,
     InputError,
     PRAMError,
@@ -38,6 +39,7 @@ __all__ = [
     "AddressError",
     "Array",
     "Bundle",
+    "CellError",
     "Check",
     "ConflictError",
     "Cost",

@@ -28,26 +28,23 @@ class StepError(PRAMError, ValueError):
         self.step = step
 
 
-class AddressError(PRAMError, IndexError):
+class CellError(PRAMError):
+    """A processor's access to one cell was refused; the subject is kept on attributes."""
+
+    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
+        super().__init__(message)
+        self.step = step
+        self.array = array
+        self.index = index
+        self.processor = processor
+
+
+class AddressError(CellError, IndexError):
     """A processor accessed a cell outside its array."""
 
-    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
-        super().__init__(message)
-        self.step = step
-        self.array = array
-        self.index = index
-        self.processor = processor
 
-
-class UndefinedReadError(PRAMError, LookupError):
+class UndefinedReadError(CellError, LookupError):
     """A processor read a cell that was allocated without a value and never written."""
-
-    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
-        super().__init__(message)
-        self.step = step
-        self.array = array
-        self.index = index
-        self.processor = processor
 
 
 class ConflictError(PRAMError):
