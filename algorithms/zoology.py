@@ -31,7 +31,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pram import InputError, Words, iota
+from pram import InputError, Words, iota, words
 
 #: The label of a position that is not a query (PyTorch's ignore index, as in Zoology).
 IGNORE = -100
@@ -63,13 +63,13 @@ def to_triples(inputs: Any, labels: Any, num_kv_pairs: int, never: int) -> Tripl
     ``never`` must differ from every token of ``inputs`` (e.g. the vocabulary size); it serves
     as the key of the query triples and the query of the pair triples, so neither matches.
     """
-    x = np.asarray(inputs, dtype=np.int64)
-    y = np.asarray(labels, dtype=np.int64)
+    x = words(inputs, "inputs")
+    y = words(labels, "labels")
     pairs = int(num_kv_pairs)
-    if x.ndim != 1 or y.shape != x.shape:
+    if y.shape != x.shape:
         raise InputError(
-            f"inputs and labels of one example must be one-dimensional and of one length "
-            f"(got shapes {x.shape} and {y.shape})"
+            f"inputs and labels of one example must be of one length (got {len(x)} inputs and "
+            f"{len(y)} labels); give one label per input position"
         )
     if not 1 <= pairs <= len(x) // 2:
         raise InputError(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -223,3 +224,17 @@ def test_generator_refuses_impossible_shapes() -> None:
         batch(1, 32, 16, 512)
     with pytest.raises(InputError, match="use vocab >= 34"):
         batch(1, 64, 16, 20)
+
+
+def test_to_triples_refuses_float_tokens_and_unequal_labels() -> None:
+    """Tokens that are not integers are refused, not truncated; labels must match the inputs."""
+    with pytest.raises(InputError, match=re.escape(
+        "inputs must be integers (got dtype float64); "
+        "convert them with numpy.asarray(x, dtype=numpy.int64)"
+    ) + "$"):
+        to_triples(np.array([1.5, 2.0, 3.0, 4.0]), np.full(4, IGNORE), 1, 9)
+    with pytest.raises(InputError, match=re.escape(
+        "inputs and labels of one example must be of one length (got 4 inputs and 3 labels); "
+        "give one label per input position"
+    ) + "$"):
+        to_triples(np.array([1, 2, 3, 4]), np.full(3, IGNORE), 1, 9)
