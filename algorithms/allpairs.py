@@ -30,14 +30,7 @@ def recall(m: Machine, tokens: Any, *, keys: Keys | None = None) -> Recall:
     """
     keys = WordKeys() if keys is None else keys
     lay = layout(tokens)
-    answers, indices = m.run(program(m, keys, lay))
-    return Recall(
-        answers=answers.to_numpy()[iota(lay.answered)],
-        tokens=lay.tokens,
-        padding=lay.padding,
-        levels=lay.levels,
-        indices=indices.to_numpy()[iota(lay.answered)],
-    )
+    return Recall.read(lay, *m.run(program(m, keys, lay)))
 
 
 def program(m: Machine, keys: Keys, lay: Layout) -> Program[tuple[Array, Array]]:

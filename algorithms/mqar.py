@@ -80,6 +80,18 @@ class Recall:
     levels: int
     indices: Words
 
+    @classmethod
+    def read(cls, lay: Layout, answers: Array, indices: Array) -> Recall:
+        """The host's copy of a finished run's answer arrays, one entry per real query."""
+        real = iota(lay.answered)
+        return cls(
+            answers=answers.to_numpy()[real],
+            tokens=lay.tokens,
+            padding=lay.padding,
+            levels=lay.levels,
+            indices=indices.to_numpy()[real],
+        )
+
     @property
     def queries(self) -> int:
         """Queries answered: ``tokens // 3``."""
@@ -143,14 +155,7 @@ def recall(
         )
     keys = WordKeys() if keys is None else keys
     lay = layout(tokens)
-    answers, indices = m.run(program(m, keys, lay, sort=sort))
-    return Recall(
-        answers=answers.to_numpy()[iota(lay.answered)],
-        tokens=lay.tokens,
-        padding=lay.padding,
-        levels=lay.levels,
-        indices=indices.to_numpy()[iota(lay.answered)],
-    )
+    return Recall.read(lay, *m.run(program(m, keys, lay, sort=sort)))
 
 
 @attrs.frozen
