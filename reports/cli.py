@@ -46,22 +46,24 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _size(text: str) -> int:
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number written plainly (without a plus sign), or None."""
     try:
-        value = int(text)
+        return None if str(text).strip().startswith("+") else int(text)
     except ValueError:
-        value = 0
-    if value < 1 or str(text).strip().startswith("+"):
+        return None
+
+
+def _size(text: str) -> int:
+    value = _whole(text)
+    if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"invalid size {text!r}; give a positive integer")
     return value
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
+    value = _whole(text)
+    if value is None or value < 0:
         raise argparse.ArgumentTypeError(f"invalid seed {text!r}; give a non-negative integer")
     return value
 
@@ -69,11 +71,8 @@ def _seed(text: str) -> int:
 def _depth(text: str) -> int | None:
     if text == "all":
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
+    value = _whole(text)
+    if value is None or value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid depth {text!r}; give a positive integer or 'all'"
         )
@@ -84,11 +83,8 @@ def _sizes(text: str) -> list[int]:
     parts = [p.strip() for p in text.split(",")]
     out = []
     for part in parts:
-        try:
-            value = int(part)
-        except ValueError:
-            value = 0
-        if value < 1:
+        value = _whole(part)
+        if value is None or value < 1:
             raise argparse.ArgumentTypeError(
                 f"invalid size {part!r} in {text!r}; give positive integers separated by "
                 "commas, e.g. 48,96,192"
