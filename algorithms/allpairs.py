@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.keys import Keys, WordKeys
-from algorithms.mqar import NO_MATCH, Layout, Recall, layout
 from pram import Array, Machine, Program, Read, Step, Words, Write, iota, parallel, phase
+from pram.algorithms.keys import Keys, WordKeys
+from pram.algorithms.mqar import NO_MATCH, Layout, Recall, layout
 
 
 def recall(m: Machine, tokens: Any, *, keys: Keys | None = None) -> Recall:

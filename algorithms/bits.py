@@ -51,8 +51,8 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from algorithms.keys import Decision
 from pram import Array, Flags, InputError, Machine, Program, Read, Step, Words, Write, iota
+from pram.algorithms.keys import Decision
 
 #: The comparators of :class:`BitKeys`.
 COMPARATORS = ("serial", "tree")

@@ -21,9 +21,6 @@ from typing import Any, Literal
 import attrs
 import numpy as np
 
-from algorithms.keys import Keys, WordKeys
-from algorithms.pbs import search_blocks
-from algorithms.sorting import Records, Ties, copy_records, merge_blocks, sort_blocks
 from pram import (
     Array,
     Check,
@@ -43,6 +40,9 @@ from pram import (
     phase,
     words,
 )
+from pram.algorithms.keys import Keys, WordKeys
+from pram.algorithms.pbs import search_blocks
+from pram.algorithms.sorting import Records, Ties, copy_records, merge_blocks, sort_blocks
 
 Strategy = Literal["merge-tree", "per-block"]
 

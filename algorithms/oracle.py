@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from algorithms.sequential import NO_MATCH, triples
 from pram import Words
+from pram.algorithms.sequential import NO_MATCH, triples
 
 
 def brute_force(tokens: Any) -> Words:

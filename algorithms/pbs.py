@@ -47,7 +47,6 @@ from typing import Any
 import attrs
 import numpy as np
 
-from algorithms.keys import Keys, WordKeys
 from pram import (
     Array,
     Flags,
@@ -63,6 +62,7 @@ from pram import (
     phase,
     words,
 )
+from pram.algorithms.keys import Keys, WordKeys
 
 #: The payload (and host-side key) recorded for "no key", where eq. (12) answered m; also the
 #: holder of a call that has none.

@@ -46,7 +46,6 @@ from typing import Any, Literal
 import attrs
 import numpy as np
 
-from algorithms.keys import Keys, WordKeys
 from pram import (
     Array,
     Flags,
@@ -63,6 +62,7 @@ from pram import (
     phase,
     words,
 )
+from pram.algorithms.keys import Keys, WordKeys
 
 Network = Literal["bitonic", "odd-even"]
 Ties = Literal["ascending", "descending"]

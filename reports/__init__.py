@@ -5,8 +5,8 @@ with the table of sizes, measured values and ratios; :func:`execute` and :func:`
 registered algorithm and measure it.
 """
 
-from reports.assertions import assert_bound, assert_erew
-from reports.measure import Run, Sweep, execute, sweep
-from reports.registry import Options
+from pram.reports.assertions import assert_bound, assert_erew
+from pram.reports.measure import Run, Sweep, execute, sweep
+from pram.reports.registry import Options
 
 __all__ = ["Options", "Run", "Sweep", "assert_bound", "assert_erew", "execute", "sweep"]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from algorithms import allpairs, bits, mqar, pbs, sequential, sorting
-from algorithms.keys import Keys, WordKeys
 from pram import Cost, Formula, InputError, Machine, Words
-from reports.registry import (
+from pram.algorithms import allpairs, bits, mqar, pbs, sequential, sorting
+from pram.algorithms.keys import Keys, WordKeys
+from pram.reports.registry import (
     Algorithm,
     Bound,
     Family,

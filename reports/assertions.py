@@ -4,7 +4,7 @@
 :class:`~reports.measure.Sweep` with the name of one of its bounds; the failures read exactly as
 :mod:`pram.testing`'s (the violations named, or the table of sizes, measured values, ratios).
 
->>> from reports import Options, execute, sweep
+>>> from pram.reports import Options, execute, sweep
 >>> assert_erew(execute("mqar", Options(n=48)))
 >>> assert_bound(sweep("sort", [8, 32, 128], Options()), "work").holds
 True
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pram import Check, Formula, Machine
 from pram import testing as pram_testing
 from pram.bounds import TOLERANCE
-from reports.measure import Run, Sweep, bound_check
+from pram.reports.measure import Run, Sweep, bound_check
 
 
 def assert_erew(subject: Machine | Run) -> None:

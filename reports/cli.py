@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
-from reports import registry
-from reports.registry import (
+from pram.reports import registry
+from pram.reports.registry import (
     COMPARATOR_NAMES,
     KEY_NAMES,
     MODEL_NAMES,
@@ -248,8 +248,8 @@ def _writable(path: str, flag: str, suffixes: tuple[str, ...]) -> Path:
 def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     import numpy as np
 
-    from reports.measure import execute
-    from reports.render import RunReport
+    from pram.reports.measure import execute
+    from pram.reports.render import RunReport
 
     output = _writable(args.output, "--output", (".npy",)) if args.output else None
     run = execute(args.algorithm, _options(args))
@@ -264,19 +264,19 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from reports.measure import sweep
-    from reports.render import SweepReport
+    from pram.reports.measure import sweep
+    from pram.reports.render import SweepReport
 
     plot = _writable(args.plot, "--plot", (".png", ".svg")) if args.plot else None
     if plot is not None:
-        from reports.plots import require_matplotlib
+        from pram.reports.plots import require_matplotlib
 
         require_matplotlib()
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, _options(args, n=None, d=None), args.d,
                        progress=tick)
     if plot is not None:
-        from reports.plots import ratio_plot
+        from pram.reports.plots import ratio_plot
 
         ratio_plot(result, plot)
         err.print(f"wrote {plot}", highlight=False)
@@ -288,7 +288,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from reports.report import write_report
+    from pram.reports.report import write_report
 
     target = Path(args.out)
     if target.exists() and not target.is_dir():
@@ -303,8 +303,8 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from reports.render import ZoologyReport
-    from reports.zoology import load_batch, score
+    from pram.reports.render import ZoologyReport
+    from pram.reports.zoology import load_batch, score
 
     batch = load_batch(args.file)
     with _progress(err, "zoology") as tick:
@@ -318,8 +318,8 @@ def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from reports.bench import measure
-    from reports.render import BenchReport, bench_rows
+    from pram.reports.bench import measure
+    from pram.reports.render import BenchReport, bench_rows
 
     err.print("measuring simulator throughput ...", highlight=False)
     figures = measure()

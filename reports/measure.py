@@ -16,7 +16,7 @@ import numpy as np
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.bounds import TOLERANCE
 from pram.models import model as model_named
-from reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
+from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5

@@ -1,4 +1,4 @@
-"""Plots of sweeps and runs (matplotlib, an optional extra: ``pip install 'pram[plot]'``).
+"""Plots of sweeps and runs (matplotlib, an optional extra: ``pip install matplotlib``).
 
 Every function draws on a fresh :class:`matplotlib.figure.Figure` (no pyplot state) and saves
 it as PNG or SVG, chosen by the file's suffix. The figures only draw what the ledger counted.
@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pram import Cost, InputError
-from reports.measure import Run, Sweep
+from pram.reports.measure import Run, Sweep
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-INSTALL = "pip install 'pram[plot]'"
+INSTALL = "pip install matplotlib"
 
 
 def require_matplotlib() -> None:

@@ -159,7 +159,7 @@ def register(algorithm: Algorithm) -> Algorithm:
 
 def algorithm(name: str) -> Algorithm:
     """The registered algorithm called ``name``, or an InputError listing the known ones."""
-    import reports.algorithms  # noqa: F401  (fills the table)
+    import pram.reports.algorithms  # noqa: F401  (fills the table)
 
     found = ALGORITHMS.get(name)
     if found is None:
@@ -169,7 +169,7 @@ def algorithm(name: str) -> Algorithm:
 
 def names() -> list[str]:
     """The names of every registered algorithm, in registration order."""
-    import reports.algorithms  # noqa: F401  (fills the table)
+    import pram.reports.algorithms  # noqa: F401  (fills the table)
 
     return list(ALGORITHMS)
 

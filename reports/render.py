@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from reports.measure import Run, Sweep, phase_rows
+from pram.reports.measure import Run, Sweep, phase_rows
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
 SHOWN_PHASES = 40

@@ -27,10 +27,10 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Cost
-from reports import plots
-from reports.measure import Run, Sweep, execute, grid, sweep
-from reports.registry import Options
-from reports.render import number
+from pram.reports import plots
+from pram.reports.measure import Run, Sweep, execute, grid, sweep
+from pram.reports.registry import Options
+from pram.reports.render import number
 
 Progress = Callable[[int, int, str], None]
 
@@ -245,8 +245,8 @@ def write_report(out: Path, *, quick: bool = False, progress: Progress | None = 
 
 def _zoology(quick: bool) -> dict[str, Any]:
     """Generated Zoology batches of several shapes, solved and scored."""
-    from algorithms.zoology import batch
-    from reports.zoology import Batch, score
+    from pram.algorithms.zoology import batch
+    from pram.reports.zoology import Batch, score
 
     shapes = [(64, 4), (256, 16)] if quick else [(64, 4), (64, 16), (256, 32), (1024, 128),
                                                  (2048, 256)]

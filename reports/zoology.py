@@ -13,10 +13,10 @@ from typing import Any
 import attrs
 import numpy as np
 
-from algorithms import mqar
-from algorithms.zoology import IGNORE, to_triples
 from pram import InputError, Machine, words
-from reports.registry import bits_needed, read_archive
+from pram.algorithms import mqar
+from pram.algorithms.zoology import IGNORE, to_triples
+from pram.reports.registry import bits_needed, read_archive
 
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from algorithms.allpairs import recall
-from algorithms.bits import BitKeys
-from algorithms.keys import Keys
-from algorithms.mqar import Recall, check_bounds, random_tokens, sweep
-from algorithms.oracle import brute_force, brute_force_indices
-from algorithms.sequential import recall as sequential_recall
 from pram import Formula, InputError, Machine, check
+from pram.algorithms.allpairs import recall
+from pram.algorithms.bits import BitKeys
+from pram.algorithms.keys import Keys
+from pram.algorithms.mqar import Recall, check_bounds, random_tokens, sweep
+from pram.algorithms.oracle import brute_force, brute_force_indices
+from pram.algorithms.sequential import recall as sequential_recall
 from tests.test_mqar import assert_indices, mqar_inputs, whole_triples
 
 

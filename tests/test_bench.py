@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports.bench import measure
+from pram.reports.bench import measure
 
 
 def test_measure_returns_the_cli_shape() -> None:

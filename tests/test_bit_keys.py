@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import allpairs, mqar, pbs, sequential, sorting
-from algorithms.bits import COMPARATORS, BitKeys
-from algorithms.keys import Keys, WordKeys
 from pram import Formula, Machine, check
+from pram.algorithms import allpairs, mqar, pbs, sequential, sorting
+from pram.algorithms.bits import COMPARATORS, BitKeys
+from pram.algorithms.keys import Keys, WordKeys
 
 #: Bit widths the differential tests draw from (tokens are drawn below 2**d).
 WIDTHS = st.integers(1, 10)

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.bits import COMPARATORS, BitKeys, bit_keys
-from algorithms.keys import WordKeys
 from pram import Flags, InputError, Machine, Read, Values, Words, Write, parallel
+from pram.algorithms.bits import COMPARATORS, BitKeys, bit_keys
+from pram.algorithms.keys import WordKeys
 
 
 def rounds(d: int) -> int:

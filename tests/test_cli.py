@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms.sequential import recall
-from reports.cli import main
+from pram.algorithms.sequential import recall
+from pram.reports.cli import main
 
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "algorithm": str,
@@ -399,20 +399,20 @@ def test_bench_wires_to_the_measurement(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``pram bench --json`` prints what reports.bench.measure() returns, in the contract shape."""
-    import reports.bench
+    import pram.reports.bench
 
     figures = {
         "large_step": {"processors": 1048576, "processor_steps_per_second": 3e7,
                        "random_order_processor_steps_per_second": 1.5e7},
         "tiny_step": {"processors": 1, "seconds_per_step": 1e-5},
     }
-    monkeypatch.setattr(reports.bench, "measure", lambda: figures)
+    monkeypatch.setattr(pram.reports.bench, "measure", lambda: figures)
     status, obj = run_json(capsys, "bench")
     assert status == 0 and obj == figures
     status, out, _ = call(capsys, "bench")
     assert status == 0 and "simulator throughput" in out
     slow = {**figures, "tiny_step": {"processors": 1, "seconds_per_step": 1e-3}}
-    monkeypatch.setattr(reports.bench, "measure", lambda: slow)
+    monkeypatch.setattr(pram.reports.bench, "measure", lambda: slow)
     status, out, _ = call(capsys, "bench")
     assert status == 1 and "MISSED" in out
 
@@ -422,7 +422,7 @@ def test_bench_wires_to_the_measurement(
 
 def script() -> list[str]:
     found = Path(sys.executable).with_name("pram")
-    return [str(found)] if found.exists() else [sys.executable, "-m", "reports.cli"]
+    return [str(found)] if found.exists() else [sys.executable, "-m", "pram.reports.cli"]
 
 
 def test_the_pram_script_runs_and_refuses_in_one_line(tmp_path: Path) -> None:

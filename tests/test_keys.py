@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.keys import Keys, WordKeys, word_keys
 from pram import Flags, Machine, Read, Values, Write
+from pram.algorithms.keys import Keys, WordKeys, word_keys
 
 WORDS = st.integers(int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max))
 

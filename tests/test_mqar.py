@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.bits import BitKeys
-from algorithms.keys import Keys
-from algorithms.mqar import (
+from pram import Cost, InputError, Machine
+from pram.algorithms.bits import BitKeys
+from pram.algorithms.keys import Keys
+from pram.algorithms.mqar import (
     STRATEGIES,
     Recall,
     check_bounds,
@@ -23,9 +24,8 @@ from algorithms.mqar import (
     recall,
     sweep,
 )
-from algorithms.oracle import brute_force, brute_force_indices
-from algorithms.sequential import recall as sequential_recall
-from pram import Cost, InputError, Machine
+from pram.algorithms.oracle import brute_force, brute_force_indices
+from pram.algorithms.sequential import recall as sequential_recall
 
 
 def whole_triples(tokens: Any) -> np.ndarray:

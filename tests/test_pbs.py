@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.bits import BitKeys
-from algorithms.keys import WordKeys
-from algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
 from pram import Array, Formula, InputError, Machine, Program, Violation, check
+from pram.algorithms.bits import BitKeys
+from pram.algorithms.keys import WordKeys
+from pram.algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
 from pram.violations import Kind
 
 WORD = WordKeys()

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.primitives import broadcast, broadcast_blocks, prefix_sums, prefix_sums_blocks
 from pram import AddressError, InputError, Machine
+from pram.algorithms.primitives import broadcast, broadcast_blocks, prefix_sums, prefix_sums_blocks
 
 # Broadcast of one value to L cells. Hand derivation (see broadcast_blocks): step 1 reads
 # offset 0; step t >= 2 (h = 2^(t-2)) writes offsets [h, 2h) and lets processors [h, 2h) that

@@ -8,9 +8,9 @@ import attrs
 import pytest
 from rich.console import Console
 
-from reports.measure import Run, execute, phase_rows, sweep
-from reports.registry import Options
-from reports.render import BenchReport, RunReport, SweepReport, ZoologyReport, number
+from pram.reports.measure import Run, execute, phase_rows, sweep
+from pram.reports.registry import Options
+from pram.reports.render import BenchReport, RunReport, SweepReport, ZoologyReport, number
 
 
 def render(renderable: object, width: int = 100) -> str:

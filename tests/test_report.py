@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from pram import InputError, Machine
-from reports import Options, assert_bound, assert_erew, execute, sweep
-from reports.cli import main
-from reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
-from reports.report import CSV_FIELDS, write_report
+from pram.reports import Options, assert_bound, assert_erew, execute, sweep
+from pram.reports.cli import main
+from pram.reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
+from pram.reports.report import CSV_FIELDS, write_report
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -146,14 +146,14 @@ def test_cost_activity_and_brent_figures() -> None:
 def test_missing_matplotlib_is_one_line_with_the_install_command(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Without matplotlib, --plot is refused before running, naming pip install 'pram[plot]'."""
+    """Without matplotlib, --plot is refused before running, naming pip install matplotlib."""
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     status = main(["sweep", "sort", "--n", "8,16", "--plot", str(tmp_path / "p.png")])
     err = capsys.readouterr().err.strip()
     assert status == 2
     assert err == (
         "pram sweep: error: plots need matplotlib, which is not installed; "
-        "pip install 'pram[plot]'"
+        "pip install matplotlib"
     )
     with pytest.raises(InputError):
         ratio_figure({})

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.oracle import brute_force
-from algorithms.sequential import SequentialResult, recall
 from pram import Formula, InputError, check
+from pram.algorithms.oracle import brute_force
+from pram.algorithms.sequential import SequentialResult, recall
 
 
 @st.composite

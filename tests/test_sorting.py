@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.bits import BitKeys
-from algorithms.keys import WordKeys
-from algorithms.sorting import (
+from pram import Array, InputError, Machine, Words
+from pram.algorithms.bits import BitKeys
+from pram.algorithms.keys import WordKeys
+from pram.algorithms.sorting import (
     NETWORKS,
     TIES,
     Network,
@@ -23,7 +24,6 @@ from algorithms.sorting import (
     sort,
     sort_blocks,
 )
-from pram import Array, InputError, Machine, Words
 
 KEYS = WordKeys()
 CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"

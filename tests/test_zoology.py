@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms.mqar import recall
-from algorithms.zoology import IGNORE, batch, to_triples
 from pram import InputError, Machine
-from reports.cli import main
-from reports.zoology import Batch, load_batch, score
+from pram.algorithms.mqar import recall
+from pram.algorithms.zoology import IGNORE, batch, to_triples
+from pram.reports.cli import main
+from pram.reports.zoology import Batch, load_batch, score
 
 
 def save(path: Path, inputs: Any, labels: Any, pairs: Any) -> str:
