@@ -39,11 +39,15 @@ class Cost:
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)
 
     def brent(self, p: int) -> int:
-        """Time on ``p`` processors: the sum over steps of ceil(active / p)."""
+        """Time on ``p`` processors: the sum over steps of max(1, ceil(active / p)).
+
+        A step with no active processor still takes one step, so ``brent(p) == time`` once
+        ``p`` reaches the largest step, and ``brent(p) <= work / p + time`` always.
+        """
         if isinstance(p, bool) or not isinstance(p, int | np.integer) or p < 1:
             raise InputError(f"p must be a positive integer number of processors (got {p!r})")
         active = self.activity()
-        return int(((active + p - 1) // p).sum())
+        return int(np.maximum(1, (active + p - 1) // p).sum())
 
     def activity(self) -> Words:
         """Active processors per step, as an array."""

@@ -398,10 +398,9 @@ class Machine:
             return
         bad = int(np.flatnonzero((index < 0) | (index >= array.size))[0])
         pid = access.processors
-        cells = f"indices 0 to {array.size - 1}" if array.size else "no cells"
         raise AddressError(
             f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] "
-            f"{when(number, access.step.phase)}, but {array.name} has {cells}",
+            f"{when(number, access.step.phase)}, but {array.name} has {_cells(array)}",
             step=number,
             array=array.name,
             index=int(index[bad]),
@@ -526,7 +525,7 @@ class Machine:
             order = order[:1]
         lists = [
             (flat.cells[s].tolist(), s.tolist(), e.tolist(), flat.pids.tolist(),
-             flat.values.tolist(), flat.branch[s].tolist())
+             flat.values.tolist(), flat.branch.tolist())
             for _, flat, s, e in found
         ]
         for i in order.tolist():
@@ -540,19 +539,22 @@ class Machine:
                 if kind is Kind.WRITE_WRITE and self.model.judges_values
                 else ()
             )
+            phases = tuple(dict.fromkeys(steps[b].phase for b in sorted(set(branch_list[s_j:e_j]))))
             violation = Violation(
                 self.model.name,
                 kind,
                 number,
-                steps[branch_list[j]].phase,
+                steps[branch_list[s_j]].phase,
                 array.name,
                 cell_list[j],
                 tuple(pid_list[s_j:e_j]),
                 shown,
+                phases if len(phases) > 1 else (),
             )
+            # Recorded before it is raised, so a caught ConflictError still fails assert_erew.
+            self.violations.append(violation)
             if self.mode == "raise":
                 raise ConflictError(violation)
-            self.violations.append(violation)
 
     @property
     def _forbids_any(self) -> bool:
@@ -664,7 +666,11 @@ def _mask(where: Any, n: int, number: int, array: Array) -> Flags | None:
 def _index(index: Any, n: int, number: int, array: Array, where: Flags | None) -> Words:
     if isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not _INT64_MIN <= int(index) <= _INT64_MAX:
-            index = -1  # out of range either way; the bounds check names it
+            raise StepError(
+                f"index into {array.name} in step {number} must fit in int64 (got {int(index)}); "
+                f"{array.name} has {_cells(array)}",
+                number,
+            )
         index = np.full(n, int(index), dtype=np.int64)
     if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
         raise StepError(
@@ -672,6 +678,7 @@ def _index(index: Any, n: int, number: int, array: Array, where: Flags | None) -
             f"one cell per processor (got {_describe(index)})",
             number,
         )
+    _fits(index, f"index into {array.name}", number, where, f"{array.name} has {_cells(array)}")
     words: Words = index if index.dtype == np.int64 else index.astype(np.int64)
     return words if where is None else words[where]
 
@@ -691,8 +698,25 @@ def _value(value: Any, n: int, number: int, array: Array, where: Flags | None) -
             f"({n},) or one integer (got {_describe(value)})",
             number,
         )
+    _fits(value, f"value written to {array.name}", number, where, "use values below 2**63")
     words: Words = value if value.dtype == np.int64 else value.astype(np.int64)
     return words if where is None else words[where]
+
+
+def _fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
+    """Refuse uint64 entries beyond int64, which a cast would silently wrap to negatives."""
+    if x.dtype != np.uint64 or not len(x):
+        return
+    acting = x if where is None else x[where]
+    if len(acting) and int(acting.max()) > _INT64_MAX:
+        raise StepError(
+            f"{what} in step {number} must fit in int64 (got {int(acting.max())}); {fix}",
+            number,
+        )
+
+
+def _cells(array: Array) -> str:
+    return f"indices 0 to {array.size - 1}" if array.size else "no cells"
 
 
 def _describe(x: Any) -> str:

@@ -27,9 +27,18 @@ def listing(items: tuple[int, ...], limit: int = 6) -> str:
     return ", ".join(map(str, items[:limit])) + f", ... ({len(items)} in all)"
 
 
-def when(step: int, phase: str) -> str:
-    """``in step 4``, or ``in step 4 (phase 'sort/merge')`` when a phase is active."""
-    return f"in step {step} (phase {phase!r})" if phase else f"in step {step}"
+def when(step: int, *phases: str) -> str:
+    """``in step 4``, or ``in step 4 (phase 'sort/merge')`` when a phase is active.
+
+    Given the phases of several parallel branches, it names each once, in the order given:
+    ``in step 4 (phases 'pbs/0' and 'pbs/1')``.
+    """
+    labels = [repr(label) for label in dict.fromkeys(phases) if label]
+    if not labels:
+        return f"in step {step}"
+    if len(labels) == 1:
+        return f"in step {step} (phase {labels[0]})"
+    return f"in step {step} (phases {', '.join(labels[:-1])} and {labels[-1]})"
 
 
 @attrs.frozen
@@ -37,7 +46,9 @@ class Violation:
     """Two or more processors touched one cell in one step in a way the model forbids.
 
     ``processors`` are all the processor ids involved, ascending; ``values`` are the values
-    written (CRCW common only, aligned with the writers in ``processors``).
+    written (CRCW common only, aligned with the writers in ``processors``). ``phase`` is the
+    phase of the first processor's branch; ``phases`` names the phase of every parallel branch
+    involved, in branch order, when they differ.
     """
 
     model: str
@@ -48,13 +59,14 @@ class Violation:
     index: int
     processors: tuple[int, ...]
     values: tuple[int, ...] = ()
+    phases: tuple[str, ...] = ()
 
     @property
     def message(self) -> str:
         """The violation in one sentence: the rule, who broke it, which cell, and when."""
         who = listing(self.processors)
         cell = f"{self.array}[{self.index}]"
-        at = when(self.step, self.phase)
+        at = when(self.step, *(self.phases or (self.phase,)))
         if self.kind is Kind.READ_READ:
             return f"{self.model} forbids concurrent reads: processors {who} read {cell} {at}"
         if self.kind is Kind.READ_WRITE:

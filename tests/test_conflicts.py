@@ -116,8 +116,10 @@ def brute_force(
         values: tuple[int, ...] = ()
         if model == "crcw-common":
             values = tuple(outcome.writers[(array, cell)][p] for p in ids)
+        labels = tuple(dict.fromkeys(phases[b] for b in sorted({branch_of[p] for p in ids})))
         outcome.violations.append(
-            (NAMES[model], step, phases[branch_of[ids[0]]], f"a{array}", cell, kind, ids, values)
+            (NAMES[model], step, phases[branch_of[ids[0]]], f"a{array}", cell, kind, ids, values,
+             labels if len(labels) > 1 else ())
         )
     return outcome
 
@@ -147,7 +149,7 @@ def resolve(model: str, writers: dict[int, int]) -> int | set[int]:
 
 
 def as_tuple(v: Violation) -> tuple[Any, ...]:
-    return (v.model, v.step, v.phase, v.array, v.index, v.kind, v.processors, v.values)
+    return (v.model, v.step, v.phase, v.array, v.index, v.kind, v.processors, v.values, v.phases)
 
 
 def branch_program(specs: tuple[StepSpec, ...], arrays: list[Array]) -> Program[list[Values]]:
@@ -207,7 +209,7 @@ def differential(model: str, mode: Mode, program: ProgramSpec) -> None:
             with pytest.raises(ConflictError) as error:
                 m.execute(request.steps)
             assert as_tuple(error.value.violation) == first
-            assert m.violations == []
+            assert m.violations == [error.value.violation]  # recorded, then raised
             assert m.cost.time == t - 1  # the step was refused before it cost anything
             assert [a.to_numpy().tolist() for a in arrays] == memory
             return

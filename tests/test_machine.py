@@ -33,6 +33,7 @@ from pram import (
     parallel_all,
     phase,
 )
+from pram.testing import assert_erew
 
 RunSteps = Callable[[Machine, Sequence[Step]], list[Values]]
 
@@ -323,12 +324,19 @@ def test_a_phase_counts_only_its_own_processors(m: Machine) -> None:
 
 
 def test_brent_time_is_the_sum_of_ceilings(m: Machine) -> None:
-    """T_p = sum over steps of ceil(active / p), and T_p <= W / p + T."""
+    """T_p = sum over steps of max(1, ceil(active / p)), and T_p <= W / p + T."""
     m.run(parallel(idle(1, 7, m), idle(3, 2, m)))  # profile [9, 2, 2]
     assert m.cost.profile == [9, 2, 2]
     assert [m.cost.brent(p) for p in (1, 2, 3, 4, 9, 10)] == [13, 7, 5, 5, 3, 3]
     for p in range(1, 12):
         assert m.cost.brent(p) <= m.cost.work / p + m.cost.time
+
+
+def test_brent_counts_an_empty_step_as_one_step(run_steps: RunSteps, m: Machine) -> None:
+    """A step with no active processor still takes a step, so T_p reaches T, never less."""
+    run_steps(m, [Step(ints(0, 1, 2)), Step(ints()), Step(ints(3))])
+    assert [m.cost.brent(p) for p in (1, 2, 3, 10**9)] == [5, 4, 3, 3]
+    assert m.cost.brent(10**9) == m.cost.time
 
 
 def test_brent_refuses_a_non_positive_p(m: Machine) -> None:
@@ -570,6 +578,21 @@ def bad_steps(a: Array, other: Array) -> list[tuple[Any, str]]:
             "value written to a in step 1 must fit in int64 (got 18446744073709551616)",
         ),
         (
+            Step(two, writes=[Write(a, two, np.array([1, 2**64 - 1], dtype=np.uint64))]),
+            "value written to a in step 1 must fit in int64 (got 18446744073709551615); use "
+            "values below 2**63",
+        ),
+        (
+            Step(two, reads=[Read(a, np.array([0, 2**64 - 1], dtype=np.uint64))]),
+            "index into a in step 1 must fit in int64 (got 18446744073709551615); a has "
+            "indices 0 to 1",
+        ),
+        (
+            Step(two, reads=[Read(a, 2**64 - 1)]),
+            "index into a in step 1 must fit in int64 (got 18446744073709551615); a has "
+            "indices 0 to 1",
+        ),
+        (
             Step(two, reads=[Read(a, two, np.array([1, 0]))]),
             "where of an access to a in step 1 must be a boolean array of shape (2,), one flag "
             "per processor (got array of dtype int64 and shape (2,))",
@@ -639,7 +662,17 @@ def test_raise_mode_stops_at_the_first_violation() -> None:
     assert error.value.violation == Violation("EREW", Kind.WRITE_WRITE, 2, "", "a", 0, (0, 1))
     assert a.to_numpy().tolist() == [0, 1]
     assert m.cost.time == 1
-    assert m.violations == []
+    assert m.violations == [error.value.violation]
+
+
+def test_a_caught_conflict_still_fails_assert_erew() -> None:
+    """In raise mode the violation is recorded before it is raised, so catching it hides nothing."""
+    m = Machine("erew", mode="raise")
+    m.array("a", values=ints(0, 0))
+    with pytest.raises(ConflictError):
+        m.run(clash(m))
+    with pytest.raises(AssertionError, match="EREW forbids concurrent writes"):
+        assert_erew(m)
 
 
 def test_collect_mode_records_every_violation_and_finishes() -> None:
@@ -655,16 +688,27 @@ def test_collect_mode_records_every_violation_and_finishes() -> None:
     assert m.cost.time == 3
 
 
-def test_a_violation_names_the_phase_of_its_lowest_processor(m: Machine) -> None:
-    """Branches in different phases clash: the report names the lowest processor's phase."""
+def test_a_violation_across_branches_names_the_phase_of_every_branch(m: Machine) -> None:
+    """Branches in different phases clash: the report names each branch's phase, in order."""
     a = m.array("a", values=ints(0))
     left = phase("left", iter_steps([Step(ints(5), reads=[Read(a, 0)])]))
+    middle = phase("middle", iter_steps([Step(ints(7), reads=[Read(a, 0)])]))
     right = phase("right", iter_steps([Step(ints(2), reads=[Read(a, 0)])]))
-    m.run(parallel(left, right))
-    assert [v.phase for v in m.violations] == ["right"]
+    m.run(parallel(left, middle, right))
+    assert [(v.phase, v.phases) for v in m.violations] == [("right", ("left", "middle", "right"))]
     assert m.violations[0].message == (
-        "EREW forbids concurrent reads: processors 2 and 5 read a[0] in step 1 (phase 'right')"
+        "EREW forbids concurrent reads: processors 2, 5 and 7 read a[0] in step 1 "
+        "(phases 'left', 'middle' and 'right')"
     )
+
+
+def test_a_violation_within_one_phase_names_it_once(m: Machine) -> None:
+    """Two branches of one phase clash: the phase is named once, as for a single branch."""
+    a = m.array("a", values=ints(0))
+    both = parallel(*(iter_steps([Step(ints(p), reads=[Read(a, 0)])]) for p in (3, 1)))
+    m.run(phase("level", both))
+    assert [(v.phase, v.phases) for v in m.violations] == [("level", ())]
+    assert m.violations[0].message.endswith("read a[0] in step 1 (phase 'level')")
 
 
 def test_violation_messages() -> None:

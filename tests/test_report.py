@@ -140,7 +140,8 @@ def test_cost_activity_and_brent_figures() -> None:
     brent = brent_figure(runs[1].cost, "brent").get_axes()[0]
     assert (brent.get_xlabel(), brent.get_ylabel()) == ("p (processors)", "T_p (steps)")
     t_p = list(brent.get_lines()[0].get_ydata())  # type: ignore[arg-type]
-    assert t_p[0] == runs[1].cost.work  # one processor does all the work
+    # One processor does all the work, and a step with no active processor still takes a step.
+    assert t_p[0] == runs[1].cost.work + runs[1].cost.profile.count(0)
 
 
 def test_missing_matplotlib_is_one_line_with_the_install_command(
