@@ -410,3 +410,6 @@ register(
         uses=("keys", "network"),
     )
 )
+
+# The catalogue of classic PRAM algorithms registers its own entries.
+import pram.reports.catalogue  # noqa: E402, F401

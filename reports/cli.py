@@ -114,7 +114,8 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
                         help="Algorithm 11's sort: one merge-sort tree, or Batcher per block")
     parser.add_argument("--network", choices=NETWORK_NAMES, default="bitonic",
                         help="the Batcher network of the sort algorithm")
-    parser.add_argument("--model", choices=MODEL_NAMES, default="erew", help="access model")
+    parser.add_argument("--model", choices=MODEL_NAMES,
+                        help="access model (default: the one the algorithm is written for)")
     parser.add_argument("--mode", choices=("collect", "raise"), default="collect",
                         help="collect every violation, or stop at the first")
     parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
@@ -216,7 +217,7 @@ def _options(args: argparse.Namespace, **sizes: Any) -> Options:
         comparator=args.comparator,
         sort=args.sort,
         network=args.network,
-        model=args.model,
+        model=args.model or registry.algorithm(args.algorithm).model,
         mode=args.mode,
         seed=args.seed,
         input=getattr(args, "input", None),

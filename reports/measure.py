@@ -221,7 +221,7 @@ def _compare(got: Words, expected: Words) -> str | None:
     i = int(differ[0])
     return (
         f"{differ.size} of {expected.size} entries differ; first at index {i}: "
-        f"got {int(got[i])}, expected {int(expected[i])}"
+        f"got {int(got.reshape(-1)[i])}, expected {int(expected.reshape(-1)[i])}"
     )
 
 

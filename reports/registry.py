@@ -136,6 +136,8 @@ class Algorithm:
     #: A reference other than the family's (Algorithm 9 is not checked against itself).
     reference: Callable[[Instance], Words] | None = None
     reference_name: str | None = None
+    #: The model it is written for: what ``pram run`` uses when ``--model`` is not given.
+    model: str = "erew"
 
     def expected(self, instance: Instance) -> Words:
         """The reference answer for ``instance``."""

@@ -28,6 +28,7 @@ from rich.text import Text
 
 from pram import Cost
 from pram.reports import plots
+from pram.reports.catalogue import Catalogue, catalogue
 from pram.reports.measure import Run, Sweep, execute, grid, sweep
 from pram.reports.registry import Options
 from pram.reports.render import number
@@ -134,11 +135,15 @@ class Summary:
     controls: tuple[Control, ...]
     zoology: Mapping[str, Any]
     files: tuple[Path, ...]
+    #: The catalogue of classic algorithms: its sweeps and negative controls.
+    catalogue: Catalogue | None = None
 
     @property
     def ok(self) -> bool:
-        """Whether sweeps, controls and zoology batches all ended as predicted."""
-        return as_predicted(self.outcomes, self.controls, self.zoology)
+        """Whether sweeps, controls, zoology batches and the catalogue ended as predicted."""
+        return as_predicted(self.outcomes, self.controls, self.zoology) and (
+            self.catalogue is None or self.catalogue.ok
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as the JSON of ``pram report --json`` (and ``measurements.json``)."""
@@ -159,6 +164,7 @@ class Summary:
                 for c in self.controls
             ],
             "zoology": dict(self.zoology),
+            "catalogue": self.catalogue.as_dict() if self.catalogue is not None else None,
             "files": [str(f) for f in self.files],
         }
 
@@ -191,6 +197,8 @@ class Summary:
             f"zoology batches: {z['examples']} examples, {z['labeled']} labelled positions, "
             f"accuracy {z['accuracy']:.4f}, {z['violations']} violations"
         ))
+        if self.catalogue is not None:
+            lines.append(self.catalogue)
         lines.append(Text.assemble(
             "verdict: ",
             Text("every check ended as predicted", "green") if self.ok
@@ -236,11 +244,22 @@ def write_report(out: Path, *, quick: bool = False, progress: Progress | None = 
     zoology = _zoology(quick)
     profile_n = 3 << 6 if quick else PROFILE_N
     profile_run = execute("mqar", Options(n=profile_n))
+    classics = catalogue(quick, progress=_catalogue_progress(progress, done, total))
     out.mkdir(parents=True, exist_ok=True)
-    files = _write(out, outcomes, controls, zoology, profile_run)
+    files = _write(out, outcomes, controls, zoology, profile_run, classics)
     if progress is not None:
         progress(total, total, "done")
-    return Summary(tuple(outcomes), controls, zoology, tuple(files))
+    return Summary(tuple(outcomes), controls, zoology, tuple(files), classics)
+
+
+def _catalogue_progress(progress: Progress | None, done: int, total: int) -> Progress:
+    """The catalogue's progress, shown as the last stretch of the report's bar."""
+
+    def inner(i: int, n: int, what: str) -> None:
+        if progress is not None:
+            progress(done, total, f"catalogue: {what} ({i}/{n})")
+
+    return inner
 
 
 def _zoology(quick: bool) -> dict[str, Any]:
@@ -288,6 +307,7 @@ def _write(
     controls: Sequence[Control],
     zoology: Mapping[str, Any],
     profile: Run,
+    classics: Catalogue | None = None,
 ) -> list[Path]:
     files: list[Path] = []
     rows = [_row(o.plan.label, r) for o in outcomes for r in o.sweep.runs]
@@ -299,12 +319,14 @@ def _write(
         writer.writerows(rows)
     files.append(csv_path)
     json_path = out / "measurements.json"
-    summary = Summary(tuple(outcomes), tuple(controls), zoology, ())
+    summary = Summary(tuple(outcomes), tuple(controls), zoology, (), classics)
     json_path.write_text(json.dumps(summary.as_dict(), indent=1) + "\n")
     files.append(json_path)
     files.extend(_plots(out, outcomes, profile))
     md = out / "summary.md"
-    md.write_text(markdown(outcomes, controls, zoology, profile, [f.name for f in files]))
+    md.write_text(
+        markdown(outcomes, controls, zoology, profile, [f.name for f in files], classics)
+    )
     files.insert(0, md)
     return files
 
@@ -378,10 +400,11 @@ def markdown(
     zoology: Mapping[str, Any],
     profile: Run,
     files: Sequence[str],
+    classics: Catalogue | None = None,
 ) -> str:
     """The report as Markdown: findings first, then every sweep's table, controls, plots."""
     sweeps = _by_label(outcomes)
-    ok = as_predicted(outcomes, controls, zoology)
+    ok = as_predicted(outcomes, controls, zoology) and (classics is None or classics.ok)
     parts = [
         "# pram report",
         "",
@@ -460,6 +483,8 @@ def markdown(
     ]
     for o in outcomes:
         parts += [f"### {o.plan.label}", "", _runs_md(o.sweep), ""]
+    if classics is not None:
+        parts += [classics.markdown()]
     parts += [
         "## Files",
         "",

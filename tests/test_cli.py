@@ -320,7 +320,8 @@ def test_unknown_algorithm_lists_the_known_ones(capsys: pytest.CaptureFixture[st
     """The refusal of an unknown algorithm names it and every algorithm there is."""
     assert one_line_error(capsys, "run", "nope") == (
         "pram run: argument ALGORITHM: invalid choice: 'nope' (choose from 'mqar', "
-        "'mqar-sequential', 'mqar-allpairs', 'pbs', 'pbs-naive', 'sort')"
+        "'mqar-sequential', 'mqar-allpairs', 'pbs', 'pbs-naive', 'sort', 'list-ranking', "
+        "'prefix-sums', 'merge', 'matrix-multiply', 'max', 'rank-sort')"
     )
 
 

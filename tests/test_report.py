@@ -51,7 +51,8 @@ def test_report_writes_summary_plots_and_measurements(
 
 
 def test_report_measurements_are_complete(quick_report: tuple[Path, dict[str, object]]) -> None:
-    """Every run of every sweep is a CSV row; the JSON holds sweeps, controls and zoology."""
+    """Every run of every sweep is a CSV row; the JSON holds sweeps, controls, zoology and the
+    catalogue."""
     out, summary = quick_report
     with (out / "measurements.csv").open() as f:
         rows = list(csv.DictReader(f))
@@ -68,7 +69,7 @@ def test_report_measurements_are_complete(quick_report: tuple[Path, dict[str, ob
         "Batcher bitonic sort",
     ]
     data = json.loads((out / "measurements.json").read_text())
-    assert set(data) == {"ok", "sweeps", "controls", "zoology", "files"}
+    assert set(data) == {"ok", "sweeps", "controls", "zoology", "catalogue", "files"}
     pairs = data["sweeps"][4]
     assert pairs["bounds"]["work"]["holds"] is False and pairs["as_predicted"] is True
     erew, crew = data["controls"]
