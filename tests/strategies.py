@@ -125,3 +125,33 @@ def to_step(spec: StepSpec, arrays: list[Array]) -> Step:
             for p in spec.writes
         ),
     )
+
+
+# ---- inputs of the catalogue of classic algorithms -------------------------------------------
+
+#: Small values with many repeats, so ties (equal maxima, equal keys) are common.
+SMALL = st.integers(min_value=-20, max_value=20)
+
+
+@st.composite
+def linked_lists(draw: st.DrawFn, max_size: int = 64) -> list[int]:
+    """Successor indices of one list through n nodes in a random order (-1 for the tail)."""
+    n = draw(st.integers(min_value=1, max_value=max_size))
+    order = draw(st.permutations(range(n)))
+    successors = [-1] * n
+    for k in range(n - 1):
+        successors[order[k]] = order[k + 1]
+    return successors
+
+
+def sorted_lists(min_size: int = 1, max_size: int = 40) -> st.SearchStrategy[list[int]]:
+    """Sorted lists of small integers with repeats."""
+    return st.lists(SMALL, min_size=min_size, max_size=max_size).map(sorted)
+
+
+@st.composite
+def square_pairs(draw: st.DrawFn, max_size: int = 6) -> tuple[list[list[int]], list[list[int]]]:
+    """Two n x n matrices of small integers."""
+    n = draw(st.integers(min_value=1, max_value=max_size))
+    matrix = st.lists(st.lists(SMALL, min_size=n, max_size=n), min_size=n, max_size=n)
+    return draw(matrix), draw(matrix)

@@ -194,3 +194,18 @@ def test_assert_bound_shows_the_table_when_it_fails() -> None:
     assert "   384         1           89410       3.159" in text
     assert assert_bound(result, "work", holds=False).holds is False
     assert assert_bound(result, "work (N^2)").holds
+
+
+def test_report_summary_has_the_catalogue_section(
+    quick_report: tuple[Path, dict[str, object]],
+) -> None:
+    """summary.md lists each catalogue entry with its model and verdicts, and the controls."""
+    out, summary = quick_report
+    text = (out / "summary.md").read_text()
+    section = text[text.index("## Catalogue of classic algorithms"):]
+    for name, model in (("list-ranking", "EREW"), ("merge", "CREW"), ("max", "CRCW-common"),
+                        ("rank-sort", "CRCW-sum")):
+        assert f"| `{name}` | {model} |" in section
+    assert section.count("(flagged, as it must be)") == 4
+    catalogue = summary["catalogue"]
+    assert isinstance(catalogue, dict) and catalogue["ok"] is True
