@@ -420,12 +420,13 @@ def _doubling(low: int, high: int) -> list[int]:
 
 def sizes(quick: bool = False) -> dict[str, list[int]]:
     """The sweep of each entry in the report (``quick``: small sizes, for a smoke test)."""
+    # At least five sizes each, none of them 1, so a law has points to be decided on.
     if quick:
-        return {"list-ranking": _doubling(4, 8), "prefix-sums": _doubling(4, 8),
-                "merge": _doubling(4, 8), "matrix-multiply": _doubling(1, 3),
-                "max": _doubling(2, 5), "rank-sort": _doubling(2, 5)}
+        return {"list-ranking": _doubling(2, 6), "prefix-sums": _doubling(2, 6),
+                "merge": _doubling(2, 6), "matrix-multiply": _doubling(1, 5),
+                "max": _doubling(2, 6), "rank-sort": _doubling(2, 6)}
     return {"list-ranking": _doubling(4, 14), "prefix-sums": _doubling(4, 14),
-            "merge": _doubling(4, 14), "matrix-multiply": _doubling(1, 5),
+            "merge": _doubling(4, 14), "matrix-multiply": _doubling(1, 6),
             "max": _doubling(4, 8), "rank-sort": _doubling(4, 8)}
 
 
@@ -516,6 +517,15 @@ def verdict_text(check: Check) -> str:
     return f"{check.verdict} (constant {check.constant:.3g})"
 
 
+def law_text(check: Check) -> str:
+    """The law of the check's measure, when the check machinery finds one (else empty)."""
+    law = getattr(check, "law", None)
+    if law is None:
+        return ""
+    describe = getattr(law, "describe", None)
+    return str(describe() if callable(describe) else law)
+
+
 def rows(sweeps: Sequence[Sweep]) -> list[tuple[str, str, str, str, str,
                                                   list[tuple[str, str, str]]]]:
     """One row per sweep: name, model, sizes, time and work at both ends, and each check."""
@@ -523,7 +533,10 @@ def rows(sweeps: Sequence[Sweep]) -> list[tuple[str, str, str, str, str,
     for s in sweeps:
         first, last = s.runs[0], s.runs[-1]
         span = f"{first.sizes['n']}..{last.sizes['n']}"
-        checks = [(k, c.formula.text, verdict_text(c)) for k, c in s.checks.items()]
+        checks = [
+            (k, c.formula.text, verdict_text(c) + (f"; law {law}" if (law := law_text(c)) else ""))
+            for k, c in s.checks.items()
+        ]
         out.append((
             s.algorithm.name, first.model, span,
             f"{first.cost.time:,}..{last.cost.time:,}", f"{first.cost.work:,}..{last.cost.work:,}",
