@@ -513,8 +513,10 @@ class Catalogue:
 
 
 def verdict_text(check: Check) -> str:
-    """The check's verdict, whatever verdicts the check machinery gives, with its constant."""
-    return f"{check.verdict} (constant {check.constant:.3g})"
+    """The check's verdict (with its tightness where the check machinery gives one) and its
+    constant, whatever verdicts the check machinery gives."""
+    summary = getattr(check, "summary", None)
+    return f"{summary or check.verdict} (constant {check.constant:.3g})"
 
 
 def law_text(check: Check) -> str:
