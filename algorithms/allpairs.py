@@ -42,17 +42,18 @@ def program(m: Machine, keys: Keys, lay: Layout) -> Program[tuple[Array, Array]]
     never match.
     """
     t, real = lay.triples, lay.answered
-    key_in = keys.store(m, "allpairs.keys", lay.keys)
-    query_in = keys.store(m, "allpairs.queries", lay.queries)
-    value_in = m.array("allpairs.values", values=lay.values)
+    ns = _scope(m)
+    key_in = keys.store(m, f"{ns}.keys", lay.keys)
+    query_in = keys.store(m, f"{ns}.queries", lay.queries)
+    value_in = m.array(f"{ns}.values", values=lay.values)
     cells = real * real
-    query_copy = keys.allocate(m, "allpairs.query copies", cells)
-    key_copy = keys.allocate(m, "allpairs.key copies", cells)
-    value_copy = m.array("allpairs.value copies", size=cells)
-    best = m.array("allpairs.best value", size=cells)
-    best_index = m.array("allpairs.best index", size=cells)
-    answers = m.array("allpairs.answers", size=t)
-    indices = m.array("allpairs.indices", size=t)
+    query_copy = keys.allocate(m, f"{ns}.query copies", cells)
+    key_copy = keys.allocate(m, f"{ns}.key copies", cells)
+    value_copy = m.array(f"{ns}.value copies", size=cells)
+    best = m.array(f"{ns}.best value", size=cells)
+    best_index = m.array(f"{ns}.best index", size=cells)
+    answers = m.array(f"{ns}.answers", size=t)
+    indices = m.array(f"{ns}.indices", size=t)
     query_pid, key_pid, value_pid = (m.processors(cells) for _ in range(3))
     out_pid = m.processors(t)
 
@@ -166,3 +167,14 @@ def _move(pid: Words, source: Array, i: Words, target: Array, j: Words) -> Progr
 
 
 __all__ = ["program", "recall"]
+
+
+def _scope(m: Machine) -> str:
+    """The prefix of this run's array names: ``allpairs`` for the first run on ``m``, then
+    ``allpairs 2``, ... so that a second :func:`recall` on one machine collides with nothing."""
+    if "allpairs.values" not in m.arrays:
+        return "allpairs"
+    count = 2
+    while f"allpairs {count}.values" in m.arrays:
+        count += 1
+    return f"allpairs {count}"

@@ -42,7 +42,15 @@ from pram import (
 )
 from pram.algorithms.keys import Keys, WordKeys
 from pram.algorithms.pbs import search_blocks
-from pram.algorithms.sorting import Records, Ties, copy_records, merge_blocks, sort_blocks
+from pram.algorithms.sorting import (
+    NETWORKS,
+    Network,
+    Records,
+    Ties,
+    copy_records,
+    merge_blocks,
+    sort_blocks,
+)
 
 Strategy = Literal["merge-tree", "per-block"]
 
@@ -142,12 +150,15 @@ def recall(
     *,
     sort: Strategy = "merge-tree",
     keys: Keys | None = None,
+    network: Network = "bitonic",
 ) -> Recall:
     """Answer every query of ``tokens`` with Algorithm 11 on ``m``; the cost is on ``m.cost``.
 
     ``tokens`` is the sequence ``k_0 v_0 q_0 k_1 v_1 q_1 ...`` of non-negative integers; any
     length of at least 3 is accepted (see :func:`layout` for the padding). ``sort`` picks the
-    sort strategy (:data:`STRATEGIES`), ``keys`` how tokens are stored and compared.
+    sort strategy (:data:`STRATEGIES`), ``keys`` how tokens are stored and compared, and
+    ``network`` the Batcher network of every merge and sort (bitonic or odd-even). Called again
+    on the same machine, it names its arrays apart (``run 2/keys``, ...).
     """
     if sort not in STRATEGIES:
         raise InputError(
@@ -155,7 +166,11 @@ def recall(
         )
     keys = WordKeys() if keys is None else keys
     lay = layout(tokens)
-    return Recall.read(lay, *m.run(program(m, keys, lay, sort=sort)))
+    if network not in NETWORKS:
+        raise InputError(
+            f"network must be 'bitonic' or 'odd-even' (got {network!r}); pick one of them"
+        )
+    return Recall.read(lay, *m.run(program(m, keys, lay, sort=sort, network=network)))
 
 
 @attrs.frozen
@@ -168,7 +183,12 @@ class Rows:
 
 
 def program(
-    m: Machine, keys: Keys, lay: Layout, *, sort: Strategy = "merge-tree"
+    m: Machine,
+    keys: Keys,
+    lay: Layout,
+    *,
+    sort: Strategy = "merge-tree",
+    network: Network = "bitonic",
 ) -> Program[tuple[Array, Array]]:
     """Algorithm 11 as one EREW program on the laid-out input; returns the answers array (the
     matched values) and the indices array (the matched keys' triple indices), -1 for no match.
@@ -178,19 +198,23 @@ def program(
     "combine" (lines 19-21).
     """
     t, levels = lay.triples, lay.levels
+    ns = _scope(m)
     key_in = Records(
-        keys.store(m, "keys", lay.keys),
-        m.array("keys.index", values=iota(t)),
-        m.array("values", values=lay.values),
+        keys.store(m, f"{ns}keys", lay.keys),
+        m.array(f"{ns}keys.index", values=iota(t)),
+        m.array(f"{ns}values", values=lay.values),
     )
     query_in = Records(
-        keys.store(m, "queries", lay.queries), m.array("queries.index", values=iota(t))
+        keys.store(m, f"{ns}queries", lay.queries),
+        m.array(f"{ns}queries.index", values=iota(t)),
     )
     # rows.index[k * T + i], rows.value[k * T + i]: the key index idx_k[i] and its value that
     # level k found for query i, or -1 (each level its own row)
-    rows = Rows(m.array("rows.index", size=levels * t), m.array("rows.value", size=levels * t))
-    answers = m.array("answers", size=t)
-    indices = m.array("indices", size=t)
+    rows = Rows(
+        m.array(f"{ns}rows.index", size=levels * t), m.array(f"{ns}rows.value", size=levels * t)
+    )
+    answers = m.array(f"{ns}answers", size=t)
+    indices = m.array(f"{ns}indices", size=t)
     if sort == "merge-tree":
         # lines 8 and 11 for every block at once: the I-blocks of level k are the even runs of
         # level k of the key tree (latest index first among equal keys), the J-blocks the odd
@@ -198,12 +222,14 @@ def program(
         key_levels, query_levels = yield from phase(
             "sort",
             parallel(
-                _merge_tree(m, keys, key_in, levels, "keys", ties="descending"),
-                _merge_tree(m, keys, query_in, levels, "queries", ties="ascending"),
+                _merge_tree(m, keys, key_in, levels, f"{ns}keys", ties="descending",
+                            network=network),
+                _merge_tree(m, keys, query_in, levels, f"{ns}queries", ties="ascending",
+                            network=network),
             ),
         )
         yield from parallel_all(
-            _search_level(m, keys, key_levels[k], query_levels[k], k, lay, rows)
+            _search_level(m, keys, key_levels[k], query_levels[k], k, lay, rows, ns)
             for k in range(levels)
         )
     else:
@@ -211,12 +237,12 @@ def program(
         key_copies, query_copies = yield from phase(
             "sort/copy",
             parallel(
-                _copies(m, keys, key_in, levels, "keys"),
-                _copies(m, keys, query_in, levels, "queries"),
+                _copies(m, keys, key_in, levels, f"{ns}keys"),
+                _copies(m, keys, query_in, levels, f"{ns}queries"),
             ),
         )
         yield from parallel_all(
-            _block_level(m, keys, key_copies[k], query_copies[k], k, lay, rows)
+            _block_level(m, keys, key_copies[k], query_copies[k], k, lay, rows, ns, network)
             for k in range(levels)
         )
     yield from phase("combine", _combine(m, rows, answers, indices, t, levels))
@@ -224,7 +250,14 @@ def program(
 
 
 def _merge_tree(
-    m: Machine, keys: Keys, base: Records, levels: int, name: str, *, ties: Ties
+    m: Machine,
+    keys: Keys,
+    base: Records,
+    levels: int,
+    name: str,
+    *,
+    ties: Ties,
+    network: Network = "bitonic",
 ) -> Program[list[Records]]:
     """A bottom-up merge-sort tree over ``base``, every level kept: level k holds sorted runs of
     ``2**k`` records, each the merge of two runs of level k-1 (level 0 is ``base`` itself)."""
@@ -236,7 +269,7 @@ def _merge_tree(
         yield from copy_records(m, keys, tree[-1], level)
         yield from merge_blocks(
             m, keys, level.key, level.index, level.payload, run=run, blocks=t // (2 * run),
-            ties=ties,
+            ties=ties, network=network,
         )
         tree.append(level)
     return tree
@@ -261,6 +294,17 @@ def _copies(
     return copies
 
 
+def _scope(m: Machine) -> str:
+    """The prefix of this run's array names: none for the first run on ``m``, then ``run 2/``,
+    ``run 3/``, ... so that a second :func:`recall` on one machine collides with nothing."""
+    if "keys.index" not in m.arrays:
+        return ""
+    count = 2
+    while f"run {count}/keys.index" in m.arrays:
+        count += 1
+    return f"run {count}/"
+
+
 def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Records:
     return Records(
         keys.allocate(m, name, n),
@@ -270,7 +314,15 @@ def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Recor
 
 
 def _block_level(
-    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Rows
+    m: Machine,
+    keys: Keys,
+    key: Records,
+    query: Records,
+    k: int,
+    lay: Layout,
+    rows: Rows,
+    ns: str = "",
+    network: Network = "bitonic",
 ) -> Program[None]:
     """Level ``k`` of the per-block strategy: sort every I-block and J-block on its own
     (lines 8 and 11, a Batcher network each), then search and retrieve."""
@@ -280,16 +332,25 @@ def _block_level(
             "sort",
             parallel(
                 sort_blocks(m, keys, key.key, key.index, key.payload, size=size,
-                            blocks=t // (2 * size), stride=2 * size, ties="descending"),
+                            blocks=t // (2 * size), stride=2 * size, ties="descending",
+                            network=network),
                 sort_blocks(m, keys, query.key, query.index, size=size,
-                            blocks=t // (2 * size), start=size, stride=2 * size),
+                            blocks=t // (2 * size), start=size, stride=2 * size,
+                            network=network),
             ),
         )
-    yield from _search_level(m, keys, key, query, k, lay, rows)
+    yield from _search_level(m, keys, key, query, k, lay, rows, ns)
 
 
 def _search_level(
-    m: Machine, keys: Keys, key: Records, query: Records, k: int, lay: Layout, rows: Rows
+    m: Machine,
+    keys: Keys,
+    key: Records,
+    query: Records,
+    k: int,
+    lay: Layout,
+    rows: Rows,
+    ns: str = "",
 ) -> Program[None]:
     """Algorithm 10 in every block of level ``k``, then line 17 into row k.
 
@@ -309,7 +370,7 @@ def _search_level(
             m, keys, query.key, key.key, (key.index, key.payload),
             q_start=(2 * p + 1) * size, q_count=np.full(len(p), size),
             k_start=2 * p * size, k_count=np.full(len(p), size),
-            name=f"pbs {k}",
+            name=f"{ns}pbs {k}",
         ),
     )
     index, value = found.payloads

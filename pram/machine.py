@@ -20,7 +20,7 @@ accesses to name every violation and resolve the writes, still without a loop pe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any, Literal, TypeVar
 
 import numpy as np
@@ -203,6 +203,12 @@ class Machine:
 
     def run(self, program: Program[T]) -> T:
         """Drive ``program`` to its end, one global step per request; return its result."""
+        if not isinstance(program, Generator):
+            raise InputError(
+                f"program must be a generator, the result of calling a program function "
+                f"(got {type(program).__name__}); call it, e.g. "
+                "m.run(swap(m, a)) rather than m.run(swap)"
+            )
         try:
             request = next(program)
             while True:

@@ -8,6 +8,8 @@ else in :mod:`reports` knows about particular algorithms.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from pram import Cost, Formula, InputError, Machine, Words
@@ -21,6 +23,7 @@ from pram.reports.registry import (
     Options,
     Solution,
     bits_needed,
+    file_width,
     lg,
     load_array,
     load_arrays,
@@ -105,7 +108,8 @@ def _mqar_load(path: str, options: Options) -> Instance:
             f"input file {path!r} holds tokens[{i}] = {int(tokens[i])}; tokens must be "
             "non-negative integers, so renumber the vocabulary from 0"
         )
-    d = options.d or bits_needed(int(tokens.max()))
+    widest = file_width(tokens, f"input file {path!r}")
+    d = options.d or widest
     _check_width(tokens, d, "tokens")
     top = int(tokens.max())
     notes = () if options.d else (f"d = {d}: the bits the largest token ({top}) needs",)
@@ -175,8 +179,7 @@ def _search_load(path: str, options: Options) -> Instance:
                 f"{name} must be sorted ascending (got {name}[{i}] = {int(values[i])} > "
                 f"{name}[{i + 1}] = {int(values[i + 1])}); sort them first"
             )
-    top = max(int(data["queries"].max()), int(data["keys"].max()))
-    d = options.d or bits_needed(top)
+    d = options.d or max(file_width(v, f"{k!r} in {path!r}") for k, v in data.items())
     if options.keys == "bits":
         _check_width(data["queries"], d, "queries")
         _check_width(data["keys"], d, "keys")
@@ -217,7 +220,7 @@ def _sort_load(path: str, options: Options) -> Instance:
     values = load_array(path, SORT_INPUT)
     if len(values) == 0:
         raise InputError(f"input file {path!r} holds no values; give at least one integer")
-    d = options.d or bits_needed(int(np.abs(values).max()))
+    d = options.d or file_width(values, f"input file {path!r}")
     if options.keys == "bits":
         _check_width(values, d, "values")
     return Instance({"values": values}, _widths({"n": len(values)}, d, options))
@@ -256,6 +259,52 @@ SORT_WORK = Formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2
 SORT_TIME = Formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
 
 
+# ---- memory: what a run needs, for the size guard -------------------------------------------
+#
+# Bytes per unit from peaks measured with tracemalloc (word keys; bit keys grow with d), then
+# doubled: Algorithm 11 about 270 B per T log2(T) (T = padded triples; 285 MB at N = 196,608),
+# all-pairs about 140 B per (N/3)^2 (144 MB at N = 3,072), Algorithm 9 about 90 B per token,
+# pbs and the sort network a few hundred bytes per element.
+
+
+def _triples(n: int) -> int:
+    """The padded triples T = 2^L >= N/3 that Algorithm 11 runs on."""
+    return 1 << max(0, (-(-n // 3) - 1).bit_length())
+
+
+def _bit_factor(sizes: Mapping[str, int], options: Options, per_bit: float) -> float:
+    return 1.0 + per_bit * sizes.get("d", 16) if options.keys == "bits" else 1.0
+
+
+def _mqar_memory(sizes: Mapping[str, int], options: Options) -> float:
+    t = _triples(sizes["n"])
+    return 600.0 * t * max(1, t.bit_length()) * _bit_factor(sizes, options, 0.2)
+
+
+def _allpairs_memory(sizes: Mapping[str, int], options: Options) -> float:
+    real = max(1, sizes["n"] // 3)
+    return 300.0 * real * real * _bit_factor(sizes, options, 1.0)
+
+
+def _sequential_memory(sizes: Mapping[str, int], options: Options) -> float:
+    return 200.0 * sizes["n"]
+
+
+def _search_memory(sizes: Mapping[str, int], options: Options) -> float:
+    n, m = sizes["n"], sizes.get("m", sizes["n"])
+    return 800.0 * (n + m) * _bit_factor(sizes, options, 0.3)
+
+
+def _naive_memory(sizes: Mapping[str, int], options: Options) -> float:
+    n, m = sizes["n"], sizes.get("m", sizes["n"])
+    return 200.0 * (n + m) * lg(m) * _bit_factor(sizes, options, 0.3)
+
+
+def _sort_memory(sizes: Mapping[str, int], options: Options) -> float:
+    size = 1 << max(0, (sizes["n"] - 1).bit_length())
+    return 800.0 * size * _bit_factor(sizes, options, 0.3)
+
+
 # ---- the entries -------------------------------------------------------------------------------
 
 
@@ -286,7 +335,9 @@ def _recall_solution(result: mqar.Recall, instance: Instance, options: Options) 
 
 def _solve_mqar(m: Machine, instance: Instance, options: Options) -> Solution:
     keys = token_keys(options, _width(instance))
-    result = mqar.recall(m, instance.data["tokens"], sort=options.sort, keys=keys)  # type: ignore[arg-type]
+    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    result = mqar.recall(m, instance.data["tokens"], sort=options.sort, keys=keys,  # type: ignore[arg-type]
+                         network=network)
     return _recall_solution(result, instance, options)
 
 
@@ -346,6 +397,7 @@ def _search_sizes(instance: Instance, options: Options) -> dict[str, float]:
 register(
     Algorithm(
         name="mqar",
+        memory=_mqar_memory,
         title="Algorithm 11, parallel MQAR over dyadic intervals",
         family=MQAR,
         solve=_solve_mqar,
@@ -354,12 +406,13 @@ register(
             "time": Bound(MQAR_TIME, limit=8),
             "time (tree)": Bound(MQAR_TREE_TIME, limit=15, applies=_tree),
         },
-        uses=("keys", "sort"),
+        uses=("keys", "sort", "network"),
     )
 )
 register(
     Algorithm(
         name="mqar-sequential",
+        memory=_sequential_memory,
         title="Algorithm 9, sequential associative array (AVL tree)",
         family=MQAR,
         solve=_solve_sequential,
@@ -372,6 +425,7 @@ register(
 register(
     Algorithm(
         name="mqar-allpairs",
+        memory=_allpairs_memory,
         title="All-pairs (attention-like) MQAR baseline",
         family=MQAR,
         solve=_solve_allpairs,
@@ -385,6 +439,7 @@ register(
 register(
     Algorithm(
         name="pbs",
+        memory=_search_memory,
         title="Algorithm 10, parallel binary search (pbs-key-values)",
         family=SEARCH,
         solve=_solve_pbs,
@@ -394,6 +449,7 @@ register(
 register(
     Algorithm(
         name="pbs-naive",
+        memory=_naive_memory,
         title="Naive parallel binary search (CREW negative control)",
         family=SEARCH,
         solve=_solve_naive,
@@ -403,6 +459,7 @@ register(
 register(
     Algorithm(
         name="sort",
+        memory=_sort_memory,
         title="Batcher sorting network",
         family=SORT,
         solve=_solve_sort,

@@ -22,6 +22,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pram import InputError, PRAMError
 from pram.reports import registry
+from pram.reports.preflight import (
+    parse_memory,
+    require_matplotlib,
+    writable_dir,
+    writable_file,
+)
 from pram.reports.registry import (
     COMPARATOR_NAMES,
     KEY_NAMES,
@@ -125,6 +131,8 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
                         default=None,
                         help="refuse a processor id acting twice in one step (default: the "
                         "machine's)")
+    parser.add_argument("--max-memory", metavar="SIZE",
+                        help="the memory a run may take, e.g. 8G (default: what is available)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -156,7 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.set_defaults(handler=_sweep)
 
     report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
-    report.add_argument("--out", metavar="DIR", default="reports", help="where to write it")
+    report.add_argument("--out", metavar="DIR", default=None,
+                        help="where to write it (default: reports/ in the checkout, else "
+                        "pram-report/; pram-report-quick/ with --quick)")
     report.add_argument("--quick", action="store_true",
                         help="small sizes only (a smoke test of the whole job)")
     report.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -223,24 +233,8 @@ def _options(args: argparse.Namespace, **sizes: Any) -> Options:
         input=getattr(args, "input", None),
         check=args.check,
         distinct_processors=args.distinct_processors,
+        max_memory=parse_memory(args.max_memory) if args.max_memory else None,
     )
-
-
-def _writable(path: str, flag: str, suffixes: tuple[str, ...]) -> Path:
-    """Refuse an output path whose directory is missing or whose suffix is wrong."""
-    file = Path(path)
-    if file.suffix.lower() not in suffixes:
-        raise InputError(
-            f"{flag} {path!r} must end in {' or '.join(suffixes)}; rename it, e.g. "
-            f"{file.with_suffix(suffixes[0]).name!r}"
-        )
-    if not file.parent.exists():
-        raise InputError(
-            f"{flag} {path!r}: directory {str(file.parent)!r} does not exist; create it first"
-        )
-    if file.is_dir():
-        raise InputError(f"{flag} {path!r} is a directory; give a file name")
-    return file
 
 
 # ---- the commands ----------------------------------------------------------------------------
@@ -252,8 +246,11 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.measure import execute
     from pram.reports.render import RunReport
 
-    output = _writable(args.output, "--output", (".npy",)) if args.output else None
-    run = execute(args.algorithm, _options(args))
+    options = _options(args)
+    output = (
+        writable_file(args.output, "--output", (".npy",), [args.input]) if args.output else None
+    )
+    run = execute(args.algorithm, options)
     if output is not None:
         np.save(output, np.asarray(run.output, dtype=np.int64))
         err.print(f"wrote {len(run.output)} answers to {output}", highlight=False)
@@ -268,14 +265,12 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.measure import sweep
     from pram.reports.render import SweepReport
 
-    plot = _writable(args.plot, "--plot", (".png", ".svg")) if args.plot else None
+    options = _options(args, n=None, d=None)
+    plot = writable_file(args.plot, "--plot", (".png", ".svg")) if args.plot else None
     if plot is not None:
-        from pram.reports.plots import require_matplotlib
-
         require_matplotlib()
     with _progress(err, f"sweep {args.algorithm}") as tick:
-        result = sweep(args.algorithm, args.n, _options(args, n=None, d=None), args.d,
-                       progress=tick)
+        result = sweep(args.algorithm, args.n, options, args.d, progress=tick)
     if plot is not None:
         from pram.reports.plots import ratio_plot
 
@@ -291,9 +286,14 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.report import write_report
 
-    target = Path(args.out)
-    if target.exists() and not target.is_dir():
-        raise InputError(f"--out {args.out!r} is a file; give a directory")
+    target = writable_dir(args.out or default_report_folder(args.quick), "--out")
+    committed = _committed_report()
+    if args.quick and committed is not None and target.resolve() == committed:
+        raise InputError(
+            f"--quick would replace the committed full report in {args.out!r}; give another "
+            "folder, e.g. --out pram-report-quick, or leave --out out"
+        )
+    require_matplotlib()
     with _progress(err, "report") as tick:
         summary = write_report(target, quick=args.quick, progress=tick)
     if args.json:
@@ -301,6 +301,27 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(summary)
     return OK if summary.ok else FAILED
+
+
+def _committed_report() -> Path | None:
+    """The checkout's ``reports/`` folder, where the committed report lives (None when pram
+    is installed rather than checked out)."""
+    import pram.reports
+
+    folder = Path(pram.reports.__file__).resolve().parent
+    return folder if (folder.parent / "pyproject.toml").is_file() else None
+
+
+def default_report_folder(quick: bool) -> str:
+    """Where ``pram report`` writes without ``--out``: the committed ``reports/`` when run at
+    the top of the checkout, else ``pram-report/`` (a name no package can have, so it never
+    shadows one); a quick report always goes to ``pram-report-quick/``."""
+    if quick:
+        return "pram-report-quick"
+    committed = _committed_report()
+    if committed is not None and Path.cwd().resolve() == committed.parent:
+        return "reports"
+    return "pram-report"
 
 
 def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:

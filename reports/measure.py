@@ -16,6 +16,7 @@ import numpy as np
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.bounds import TOLERANCE
 from pram.models import model as model_named
+from pram.reports.preflight import check_memory, check_options
 from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
 
 #: How many violations a run keeps by name in its report and JSON.
@@ -137,6 +138,7 @@ class Run:
 def build(name: str, options: Options) -> Instance:
     """The instance ``options`` asks for: the ``--input`` file, or a random one from the seed."""
     validate(options)
+    check_options(name, options)
     family = algorithm(name).family
     if options.m is not None and "m" not in family.defaults:
         users = ", ".join(n for n in names() if "m" in algorithm(n).family.defaults)
@@ -145,7 +147,10 @@ def build(name: str, options: Options) -> Instance:
             f"leave it out for {name}"
         )
     if options.input is not None:
-        return family.load(options.input, options)
+        instance = family.load(options.input, options)
+        check_memory(name, options, instance.sizes)
+        return instance
+    check_memory(name, options)
     return family.build(options, np.random.default_rng(options.seed))
 
 
@@ -155,6 +160,9 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     entry = algorithm(name)
     if instance is None:
         instance = build(name, options)
+    else:
+        check_options(name, attrs.evolve(options, input=None))
+        check_memory(name, options, instance.sizes)
     extra = {} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     }
@@ -291,6 +299,11 @@ def sweep(
             f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
             "give more with --n, e.g. --n 48,96,192"
         )
+    for n, d in points:  # every size checked before the first run
+        point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
+        validate(point)
+        check_options(name, point)
+        check_memory(name, point)
     runs: list[Run] = []
     for i, (n, d) in enumerate(points):
         label = f"n={n}" + (f" d={d}" if d is not None else "")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-INSTALL = "pip install matplotlib"
+INSTALL = "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
 
 
 def require_matplotlib() -> None:

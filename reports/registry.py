@@ -14,6 +14,8 @@ With word keys a token is one word and a comparison one operation, so the formul
 from __future__ import annotations
 
 import math
+import numbers
+import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,48 @@ class Options:
     check: bool = True
     #: Refuse a processor id acting twice in one global step (None: the machine's default).
     distinct_processors: bool | None = None
+    #: The memory a run may need, in bytes (None: what the machine has available).
+    max_memory: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
+        for name in ("n", "m", "d", "seed", "max_memory"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, numbers.Integral)
+            ):
+                raise InputError(
+                    f"Options({name}={value!r}): {name} must be an int"
+                    + (" or None" if name != "seed" else "")
+                    + f", not {type(value).__name__}; e.g. Options({name}={_example(value)})"
+                )
+        for name in ("keys", "comparator", "sort", "network", "model", "mode"):
+            value = getattr(self, name)
+            if not isinstance(value, str):
+                raise InputError(
+                    f"Options({name}={value!r}): {name} must be a str, not "
+                    f"{type(value).__name__}"
+                )
+        if self.input is not None and not isinstance(self.input, str):
+            raise InputError(
+                f"Options(input={self.input!r}): input must be a path as a str, not "
+                f"{type(self.input).__name__}; e.g. Options(input=str(path))"
+            )
+        for name in ("check", "distinct_processors"):
+            value = getattr(self, name)
+            if not isinstance(value, bool) and not (name != "check" and value is None):
+                raise InputError(
+                    f"Options({name}={value!r}): {name} must be True or False, not "
+                    f"{type(value).__name__}"
+                )
+
+
+def _example(value: object) -> str:
+    """A whole number like ``value`` (``"48"`` -> ``48``), for the fix in a message."""
+    try:
+        return str(int(str(value)))
+    except ValueError:
+        return "48"
 
 
 @attrs.frozen
@@ -138,6 +182,11 @@ class Algorithm:
     reference_name: str | None = None
     #: The model it is written for: what ``pram run`` uses when ``--model`` is not given.
     model: str = "erew"
+    #: The bytes a run needs at sizes ``{"n", "m", "d"}`` with these options, for the size
+    #: guard (:mod:`reports.preflight`): measured peaks times a margin. None: not guarded.
+    memory: Callable[[Mapping[str, int], Options], float] | None = attrs.field(
+        default=None, eq=False
+    )
 
     def expected(self, instance: Instance) -> Words:
         """The reference answer for ``instance``."""
@@ -204,6 +253,24 @@ def bits_needed(top: int) -> int:
     return max(1, int(top).bit_length())
 
 
+def file_width(values: Words, label: str) -> int:
+    """The bits the widest entry of ``values`` needs, refused above :data:`MAX_D` like ``--d``.
+
+    ``label`` names the array in the message, e.g. ``"tokens in 'u.npy'"``.
+    """
+    if len(values) == 0:
+        return 1
+    wide = int(np.argmax(np.maximum(values, -(values + 1))))  # no overflow at -2^63
+    top = int(values[wide])
+    d = bits_needed(abs(top))
+    if d > MAX_D:
+        raise InputError(
+            f"{label} holds entry {wide} = {top}, which needs {d} bits; entries must fit in "
+            f"d = {MAX_D} bits (below 2^{MAX_D}), so renumber them"
+        )
+    return d
+
+
 def load_array(path: str, what: str) -> Words:
     """Read a 1-d array of integers from a ``.npy`` file, refusing anything else clearly."""
     data = _open(path, ".npy", what, "input file")
@@ -238,7 +305,10 @@ def read_archive(
                 f"{noun} {path!r} has no array {missing[0]!r} (it holds {held}); "
                 f"it must be {what}"
             )
-        return {n: np.asarray(archive[n]) for n in names}
+        try:
+            return {n: np.asarray(archive[n]) for n in names}
+        except Exception as error:  # a bad CRC or an object array inside
+            raise unreadable(path, ".npz", what, noun, error) from None
 
 
 def _open(path: str, suffix: str, what: str, noun: str) -> Any:
@@ -249,9 +319,34 @@ def _open(path: str, suffix: str, what: str, noun: str) -> Any:
         raise InputError(f"{noun} {path!r} is a directory; give the path of {what}")
     try:
         return np.load(file, allow_pickle=False)
-    except (ValueError, OSError, EOFError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise InputError(
-            f"{noun} {path!r} is not a readable {suffix} file ({reason}); it must be {what}, "
-            f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
-        ) from None
+    except Exception as error:  # every way a file can be broken: one line
+        raise unreadable(path, suffix, what, noun, error) from None
+
+
+def unreadable(path: str, suffix: str, what: str, noun: str, error: BaseException) -> InputError:
+    """The one-line refusal of a file numpy could not read, in our words, never numpy's advice.
+
+    numpy suggests ``allow_pickle`` for text files, pickles and object arrays; a pickle can run
+    any code when loaded, so the message says what the file holds instead.
+    """
+    text = str(error)
+    if "Object arrays" in text:
+        reason = "it holds an array of Python objects, not of integers"
+    elif "pickle" in text:
+        reason = "it is not in numpy's format: text or a pickle, which pram never loads"
+    elif isinstance(error, zipfile.BadZipFile) or "zip" in text.lower() or "CRC" in text:
+        reason = "the archive is truncated or corrupt" + (
+            f" ({text.splitlines()[0]})" if "CRC" in text else ""
+        )
+    elif isinstance(error, EOFError) or "fully written" in text or "read all data" in text:
+        reason = "the file is empty or truncated"
+    elif isinstance(error, MemoryError):
+        reason = "its header asks for more memory than this machine has"
+    elif isinstance(error, OSError):
+        reason = text.splitlines()[0] if text else type(error).__name__
+    else:
+        reason = f"{type(error).__name__}: {text.splitlines()[0]}" if text else type(error).__name__
+    return InputError(
+        f"{noun} {path!r} is not a readable {suffix} file ({reason}); it must be {what}, "
+        f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
+    )

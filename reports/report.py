@@ -15,7 +15,13 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Mapping, Sequence
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +143,8 @@ class Summary:
     files: tuple[Path, ...]
     #: The catalogue of classic algorithms: its sweeps and negative controls.
     catalogue: Catalogue | None = None
+    #: Small sizes only (``--quick``): a smoke test, never the committed report.
+    quick: bool = False
 
     @property
     def ok(self) -> bool:
@@ -166,7 +174,7 @@ class Summary:
             "zoology": dict(self.zoology),
             "catalogue": self.catalogue.as_dict() if self.catalogue is not None else None,
             "files": [str(f) for f in self.files],
-        }
+        } | ({"quick": True} if self.quick else {})
 
     def __rich__(self) -> RenderableType:
         table = Table(box=box.SIMPLE_HEAD, title="pram report: bound checks",
@@ -206,6 +214,8 @@ class Summary:
         ))
         lines.append(Text(f"wrote {', '.join(f.name for f in self.files)} to "
                           f"{self.files[0].parent if self.files else '.'}"))
+        if self.quick:
+            lines.append(Text(QUICK_NOTE, "yellow"))
         return Group(*lines)
 
 
@@ -245,11 +255,11 @@ def write_report(out: Path, *, quick: bool = False, progress: Progress | None = 
     profile_n = 3 << 6 if quick else PROFILE_N
     profile_run = execute("mqar", Options(n=profile_n))
     classics = catalogue(quick, progress=_catalogue_progress(progress, done, total))
-    out.mkdir(parents=True, exist_ok=True)
-    files = _write(out, outcomes, controls, zoology, profile_run, classics)
+    files = _publish(out, lambda folder: _write(folder, outcomes, controls, zoology,
+                                                 profile_run, classics, quick=quick))
     if progress is not None:
         progress(total, total, "done")
-    return Summary(tuple(outcomes), controls, zoology, tuple(files), classics)
+    return Summary(tuple(outcomes), controls, zoology, tuple(files), classics, quick)
 
 
 def _catalogue_progress(progress: Progress | None, done: int, total: int) -> Progress:
@@ -260,6 +270,48 @@ def _catalogue_progress(progress: Progress | None, done: int, total: int) -> Pro
             progress(done, total, f"catalogue: {what} ({i}/{n})")
 
     return inner
+
+
+#: What a quick report says of itself, on the terminal and atop its summary.md.
+QUICK_NOTE = (
+    "quick report (pram report --quick): small sizes only, a smoke test of the whole job; "
+    "its figures are not the full report's"
+)
+
+
+def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
+    """Write the files into a temporary folder beside ``out``, then move each into ``out``.
+
+    An interrupted or failed report leaves the previous one whole: nothing in ``out`` changes
+    until every file is written, and the moves (one ``os.replace`` each) run with Ctrl-C held
+    back. ``out`` may hold other files (the checkout's ``reports/`` is also a package).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}-partial-", dir=out.resolve().parent))
+    try:
+        written = write(folder)
+        with _held_interrupts():
+            for file in written:
+                os.replace(file, out / file.name)
+        return [out / file.name for file in written]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _held_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C back while the block runs (main thread only); deliver it afterwards."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
 
 
 def _zoology(quick: bool) -> dict[str, Any]:
@@ -308,6 +360,8 @@ def _write(
     zoology: Mapping[str, Any],
     profile: Run,
     classics: Catalogue | None = None,
+    *,
+    quick: bool = False,
 ) -> list[Path]:
     files: list[Path] = []
     rows = [_row(o.plan.label, r) for o in outcomes for r in o.sweep.runs]
@@ -325,7 +379,8 @@ def _write(
     files.extend(_plots(out, outcomes, profile))
     md = out / "summary.md"
     md.write_text(
-        markdown(outcomes, controls, zoology, profile, [f.name for f in files], classics)
+        markdown(outcomes, controls, zoology, profile, [f.name for f in files], classics,
+                 quick=quick)
     )
     files.insert(0, md)
     return files
@@ -401,14 +456,19 @@ def markdown(
     profile: Run,
     files: Sequence[str],
     classics: Catalogue | None = None,
+    *,
+    quick: bool = False,
 ) -> str:
     """The report as Markdown: findings first, then every sweep's table, controls, plots."""
     sweeps = _by_label(outcomes)
     ok = as_predicted(outcomes, controls, zoology) and (classics is None or classics.ok)
     parts = [
-        "# pram report",
+        "# pram report" + (" (quick)" if quick else ""),
         "",
-        "Generated by `pram report` (seed 0; every figure counted by the simulator's ledger, "
+        *([f"**{QUICK_NOTE[0].upper()}{QUICK_NOTE[1:]}.** Run `pram report` for the full one.",
+           ""] if quick else []),
+        f"Generated by `pram report{' --quick' if quick else ''}` (seed 0; every figure counted "
+        "by the simulator's ledger, "
         "none computed from a formula; no wall-clock times, so the files come out the same on "
         "every run). Reproduce it with that one command. Word keys count "
         "a comparison as one operation, so the formulas use d = 1 for them; bit keys store a "

@@ -16,7 +16,7 @@ import numpy as np
 from pram import InputError, Machine, words
 from pram.algorithms import mqar
 from pram.algorithms.zoology import IGNORE, to_triples
-from pram.reports.registry import bits_needed, read_archive
+from pram.reports.registry import MAX_D, bits_needed, read_archive
 
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
@@ -97,6 +97,14 @@ def _validate(
         raise InputError(
             f"inputs[{e}, {t}] = {int(inputs[e, t])} in {path!r} is negative; tokens must be "
             "non-negative integers"
+        )
+    too_big = np.argwhere(inputs >= (1 << MAX_D) - 1)
+    if too_big.size:
+        e, t = (int(v) for v in too_big[0])
+        raise InputError(
+            f"inputs[{e}, {t}] = {int(inputs[e, t])} in {path!r} is too large; tokens must be "
+            f"below 2^{MAX_D} - 1 so that they and one never-matching token fit d = {MAX_D} bits, "
+            "so renumber the vocabulary from 0"
         )
     labelled = labels != IGNORE
     in_context = labelled & (np.arange(length)[None, :] < 2 * per_example[:, None])

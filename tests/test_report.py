@@ -81,7 +81,7 @@ def test_report_markdown_states_the_findings(quick_report: tuple[Path, dict[str,
     """The summary opens with the verdict, states the findings and embeds every plot."""
     out, _ = quick_report
     text = (out / "summary.md").read_text()
-    assert text.startswith("# pram report\n")
+    assert text.startswith("# pram report (quick)\n")
     assert "**Verdict: every check ended as the analysis predicts.**" in text
     assert "- **Algorithm 11 (merge-tree sort) meets Proposition H.30**" in text
     assert "- **The all-pairs baseline fails the work bound**, as it must" in text
@@ -155,7 +155,7 @@ def test_missing_matplotlib_is_one_line_with_the_install_command(
     assert status == 2
     assert err == (
         "pram sweep: error: plots need matplotlib, which is not installed; "
-        "pip install matplotlib"
+        "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
     )
     with pytest.raises(InputError):
         ratio_figure({})
