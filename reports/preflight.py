@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def _on_machine(entry: Algorithm, options: Options) -> bool:
 
 
 def _off_machine(entry: Algorithm, options: Options) -> str:
-    return f"{entry.title} runs on the host (RAM model, one processor), not on the machine"
+    return "it runs on the host (RAM model, one processor), not on the machine"
 
 
 def _bit_keys(entry: Algorithm, options: Options) -> bool:
@@ -53,7 +54,10 @@ def _bit_keys(entry: Algorithm, options: Options) -> bool:
 
 
 def _word_keys(entry: Algorithm, options: Options) -> str:
-    return "with word keys a comparison is one operation; add --keys bits, or leave it out"
+    return (
+        "it picks the comparator of bit keys, and a word key compares in one operation "
+        "(add --keys bits)"
+    )
 
 
 #: The options that some algorithms ignore: name -> default and when it applies. An option
@@ -225,12 +229,29 @@ def writable_file(
         raise InputError(f"{flag} {path!r} is a directory; give a file name")
     if not folder.is_dir():
         raise InputError(f"{flag} {path!r}: {str(folder)!r} is not a directory; fix the path")
-    if not os.access(folder, os.W_OK | os.X_OK) or (file.exists() and not os.access(file, os.W_OK)):
+    problem = _unwritable(folder) or (_unwritable(file) if file.exists() else None)
+    if problem:
         raise InputError(
-            f"{flag} {path!r} cannot be written (permission denied); give a path in a folder "
-            "you can write"
+            f"{flag} {path!r} cannot be written ({problem}); give a path in a folder you can "
+            "write"
         )
     return file
+
+
+def _unwritable(path: Path) -> str | None:
+    """Why ``path`` (a folder, or an existing file) cannot be written, or None: found by
+    trying (a scratch file in the folder, an append-open of the file), which also holds for
+    root and for read-only file systems."""
+    try:
+        if path.is_dir():
+            with tempfile.NamedTemporaryFile(dir=path, prefix=".pram-probe-"):
+                pass
+        else:
+            with path.open("ab"):
+                pass
+    except OSError as error:
+        return error.strerror or type(error).__name__
+    return None
 
 
 def writable_dir(path: str, flag: str) -> Path:
@@ -245,10 +266,11 @@ def writable_dir(path: str, flag: str) -> Path:
             f"{flag} {path!r}: directory {str(parent)!r} does not exist; create it first"
         )
     for folder in (parent, target) if target.exists() else (parent,):
-        if not os.access(folder, os.W_OK | os.X_OK):
+        problem = _unwritable(folder)
+        if problem:
             raise InputError(
-                f"{flag} {path!r} cannot be written ({str(folder)!r}: permission denied); give "
-                "a folder you can write"
+                f"{flag} {path!r} cannot be written ({str(folder)!r}: {problem}); give a "
+                "folder you can write"
             )
     return target
 

@@ -331,7 +331,18 @@ class ZoologyReport:
             "Algorithm 11 under EREW: ",
             verdict(ok, "every labelled position answered correctly, no violations", "FAILED"),
         )
-        return Group(table, *(Text(f"note: {n}", style="yellow") for n in s.get("notes", [])), line)
+        wrong = [
+            Text(f"example {w['example']}, position {w['position']}: label {w['label']}, "
+                 f"answer {w['answer']}" + (" (no match)" if w["answer"] == -1 else ""),
+                 style="red")
+            for w in s.get("mismatches", [])
+        ]
+        if wrong:
+            missed = s["labeled"] - s["correct"]
+            wrong.insert(0, Text(f"{missed} labelled position{'s disagree' if missed != 1 else ' disagrees'}"
+                                 f" with the answer; the first {len(wrong)}:", style="red"))
+        notes = (Text(f"note: {n}", style="yellow") for n in s.get("notes", []))
+        return Group(table, *notes, line, *wrong)
 
 
 #: The throughput targets of the engine on a 2-core machine, per row of :func:`bench_rows`: at

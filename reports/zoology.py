@@ -18,6 +18,9 @@ from pram.algorithms import mqar
 from pram.algorithms.zoology import IGNORE, to_triples
 from pram.reports.registry import MAX_D, bits_needed, read_archive
 
+#: How many disagreeing positions a score names (the first ones, in example order).
+SHOWN = 5
+
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
     "and 'num_kv_pairs'"
@@ -137,6 +140,7 @@ def score(
     d = bits_needed(never)
     examples, length = batch.inputs.shape
     labeled = correct = violations = work = time = padded = 0
+    mismatches: list[dict[str, int]] = []
     for e in range(examples):
         if progress is not None:
             progress(e, examples, f"example {e + 1} of {examples}")
@@ -146,6 +150,13 @@ def score(
         got = triples.answers_at_positions(result.answers)
         labeled += len(triples.expected)
         correct += int((got == triples.expected).sum())
+        for r in np.flatnonzero(got != triples.expected)[: SHOWN - len(mismatches)]:
+            mismatches.append({
+                "example": e,
+                "position": int(triples.positions[r]),
+                "label": int(triples.expected[r]),
+                "answer": int(got[r]),
+            })
         violations += len(m.violations)
         work += m.cost.work
         time = max(time, m.cost.time)
@@ -177,4 +188,5 @@ def score(
         "time": time,
         "work": work,
         "notes": notes,
+        "mismatches": mismatches,
     }
