@@ -339,8 +339,9 @@ class ZoologyReport:
         ]
         if wrong:
             missed = s["labeled"] - s["correct"]
-            wrong.insert(0, Text(f"{missed} labelled position{'s disagree' if missed != 1 else ' disagrees'}"
-                                 f" with the answer; the first {len(wrong)}:", style="red"))
+            verb = "positions disagree" if missed != 1 else "position disagrees"
+            wrong.insert(0, Text(f"{missed} labelled {verb} with the answer; the first "
+                                 f"{len(wrong)}:", style="red"))
         notes = (Text(f"note: {n}", style="yellow") for n in s.get("notes", []))
         return Group(table, *notes, line, *wrong)
 
