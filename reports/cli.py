@@ -262,13 +262,14 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.measure import sweep
+    from pram.reports.measure import check_sweep, sweep
     from pram.reports.render import SweepReport
 
     options = _options(args, n=None, d=None)
     plot = writable_file(args.plot, "--plot", (".png", ".svg")) if args.plot else None
     if plot is not None:
         require_matplotlib()
+    check_sweep(args.algorithm, args.n, options, args.d)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick)
     if plot is not None:

@@ -299,11 +299,7 @@ def sweep(
             f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
             "give more with --n, e.g. --n 48,96,192"
         )
-    for n, d in points:  # every size checked before the first run
-        point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
-        validate(point)
-        check_options(name, point)
-        check_memory(name, point)
+    check_sweep(name, ns, options, ds)
     runs: list[Run] = []
     for i, (n, d) in enumerate(points):
         label = f"n={n}" + (f" d={d}" if d is not None else "")
@@ -313,6 +309,17 @@ def sweep(
     if progress is not None:
         progress(len(points), len(points), "done")
     return Sweep(entry, options, tuple(runs), checks_of(entry, runs))
+
+
+def check_sweep(
+    name: str, ns: Sequence[int], options: Options, ds: Sequence[int] | None = None
+) -> None:
+    """Check every point of a sweep (options that apply, memory) before its first run."""
+    for n, d in grid(ns, ds):
+        point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
+        validate(point)
+        check_options(name, point)
+        check_memory(name, point)
 
 
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:

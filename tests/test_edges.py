@@ -1,0 +1,399 @@
+"""Edges: broken files, impossible sizes, unwritable outputs, ignored options, lost reports."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pram import InputError, Machine
+from pram.algorithms import allpairs, mqar, sequential
+from pram.reports import report
+from pram.reports.cli import main
+from pram.reports.measure import execute, sweep
+from pram.reports.preflight import parse_memory
+from pram.reports.registry import Options
+
+
+def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run ``pram argv``; assert exit 2 with nothing on stdout; return the one stderr line."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    return err.strip()
+
+
+def _archive(path: Path) -> bytes:
+    np.savez(path, queries=np.arange(10), keys=np.arange(10))
+    return path.read_bytes()
+
+
+# ---- broken files ---------------------------------------------------------------------------
+
+SEARCH = (
+    "it must be an .npz file holding sorted integer arrays 'queries' and 'keys', saved with "
+    "numpy.savez"
+)
+SORT = "it must be a .npy file holding the integers to sort, saved with numpy.save"
+
+
+def test_truncated_npz_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A truncated .npz is refused as truncated or corrupt, exit 2."""
+    data = _archive(tmp_path / "good.npz")
+    bad = tmp_path / "t.npz"
+    bad.write_bytes(data[: len(data) // 2])
+    assert refusal(capsys, "run", "pbs", "--input", str(bad)) == (
+        f"pram run: error: input file {str(bad)!r} is not a readable .npz file (the archive is "
+        f"truncated or corrupt); {SEARCH}"
+    )
+
+
+def test_bad_crc_npz_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An .npz whose member fails its CRC is refused naming the member, exit 2."""
+    data = bytearray(_archive(tmp_path / "good.npz"))
+    data[data.find(b"\x93NUMPY") + 80] ^= 0xFF
+    bad = tmp_path / "c.npz"
+    bad.write_bytes(bytes(data))
+    assert refusal(capsys, "run", "pbs", "--input", str(bad)) == (
+        f"pram run: error: input file {str(bad)!r} is not a readable .npz file (the archive is "
+        f"truncated or corrupt (Bad CRC-32 for file 'queries.npy')); {SEARCH}"
+    )
+
+
+def test_truncated_batch_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """pram zoology refuses a truncated batch file in one line."""
+    data = _archive(tmp_path / "good.npz")
+    bad = tmp_path / "b.npz"
+    bad.write_bytes(data[:100])
+    assert refusal(capsys, "zoology", str(bad)).startswith(
+        f"pram zoology: error: batch file {str(bad)!r} is not a readable .npz file (the archive "
+        "is truncated or corrupt)"
+    )
+
+
+def test_object_array_is_refused_without_pickle_advice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An object array in an .npz is named as such; numpy's allow_pickle advice is not passed."""
+    bad = tmp_path / "o.npz"
+    np.savez(bad, queries=np.array([1, "a"], dtype=object), keys=np.arange(3))
+    assert refusal(capsys, "run", "pbs", "--input", str(bad)) == (
+        f"pram run: error: input file {str(bad)!r} is not a readable .npz file (it holds an "
+        f"array of Python objects, not of integers); {SEARCH}"
+    )
+
+
+@pytest.mark.parametrize("kind", ["text", "pickle"])
+def test_text_or_pickle_as_npy_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str
+) -> None:
+    """A text file or a raw pickle named .npy is refused, never loaded, never advised to be."""
+    bad = tmp_path / "v.npy"
+    if kind == "text":
+        bad.write_text("1 2 3\n")
+    else:
+        bad.write_bytes(pickle.dumps([1, 2, 3]))
+    line = refusal(capsys, "run", "sort", "--input", str(bad))
+    assert line == (
+        f"pram run: error: input file {str(bad)!r} is not a readable .npy file (it is not in "
+        f"numpy's format: text or a pickle, which pram never loads); {SORT}"
+    )
+
+
+def test_token_too_wide_in_zoology(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A token 2^63-1 in a Zoology batch is refused naming its place, not an OverflowError."""
+    inputs = np.array([[2**63 - 1, 2, 3, 4, 1, 0]], dtype=np.int64)
+    labels = np.full_like(inputs, -100)
+    labels[0, 4] = 2
+    path = tmp_path / "z.npz"
+    np.savez(path, inputs=inputs, labels=labels, num_kv_pairs=np.array(2))
+    assert refusal(capsys, "zoology", str(path)) == (
+        f"pram zoology: error: inputs[0, 0] = 9223372036854775807 in {str(path)!r} is too large; "
+        "tokens must be below 2^62 - 1 so that they and one never-matching token fit d = 62 "
+        "bits, so renumber the vocabulary from 0"
+    )
+
+
+def test_file_tokens_share_the_d_limit(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A token needing 63 bits in an input file meets the same 62-bit limit as --d."""
+    path = tmp_path / "u.npy"
+    np.save(path, np.array([1, 2, 2**62]))
+    assert refusal(capsys, "run", "mqar", "--input", str(path)) == (
+        f"pram run: error: input file {str(path)!r} holds entry 2 = {2**62}, which needs 63 "
+        "bits; entries must fit in d = 62 bits (below 2^62), so renumber them"
+    )
+
+
+# ---- the size guard ------------------------------------------------------------------------
+
+
+def test_huge_mqar_is_refused_naming_what_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    """pram run mqar --n 10^12 is refused before allocating, naming the largest N that fits."""
+    line = refusal(capsys, "run", "mqar", "--n", "1000000000000", "--max-memory", "8G")
+    assert line == (
+        "pram run: error: mqar at N = 1,000,000,000,000 needs about 11.7 PiB of memory but "
+        "--max-memory allows 8.0 GiB; the largest N that fits is 1,572,864, so give --n 1572864 "
+        "or less (or set the ceiling with --max-memory)"
+    )
+
+
+def test_allpairs_guard_without_ceiling(capsys: pytest.CaptureFixture[str]) -> None:
+    """mqar-allpairs at N = 100,000 is refused against the memory available, exit 2."""
+    line = refusal(capsys, "run", "mqar-allpairs", "--n", "100000")
+    assert line.startswith("pram run: error: mqar-allpairs at N = 100,000 needs about 310.4 GiB")
+
+
+def test_largest_size_named_does_run() -> None:
+    """The size the guard names runs under the same ceiling; one more is refused."""
+    with pytest.raises(InputError, match="the largest N that fits is 3,072,"):
+        execute("mqar", Options(n=30000, max_memory=parse_memory("10M")))
+    assert execute("mqar", Options(n=3072, max_memory=parse_memory("10M"))).correct
+    with pytest.raises(InputError, match="the largest N that fits is 3,072,"):
+        execute("mqar", Options(n=3073, max_memory=parse_memory("10M")))
+
+
+def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """A sweep whose last size does not fit is refused before its first run."""
+    calls: list[str] = []
+    with pytest.raises(InputError, match=r"^sort at n = 100,000 needs about"):
+        sweep("sort", [8, 100000], Options(max_memory=parse_memory("1M")),
+              progress=lambda i, n, label: calls.append(label))
+    assert calls == []
+
+
+def test_bad_max_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-memory must be a size."""
+    assert refusal(capsys, "run", "sort", "--max-memory", "lots") == (
+        "pram run: error: --max-memory 'lots' is not a size; give a positive amount like 512M, "
+        "8G or 1.5G"
+    )
+
+
+# ---- options that do not apply -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "mqar", "--comparator", "tree"],
+         "--comparator tree does not apply to mqar: it picks the comparator of bit keys, and a "
+         "word key compares in one operation (add --keys bits); leave it out"),
+        (["run", "pbs", "--sort", "per-block"],
+         "--sort per-block does not apply to pbs: it applies only to mqar; leave it out"),
+        (["run", "pbs", "--network", "odd-even"],
+         "--network odd-even does not apply to pbs: it applies only to mqar and sort; leave it "
+         "out"),
+        (["run", "mqar-sequential", "--model", "crew"],
+         "--model crew does not apply to mqar-sequential: it runs on the host (RAM model, one "
+         "processor), not on the machine; leave it out"),
+        (["sweep", "pbs", "--n", "8,16", "--sort", "per-block"],
+         "--sort per-block does not apply to pbs: it applies only to mqar; leave it out"),
+    ],
+)
+def test_option_that_does_not_apply_is_refused(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """An option an algorithm would ignore is refused naming why."""
+    assert refusal(capsys, *argv) == f"pram {argv[0]}: error: {message}"
+
+
+def test_n_with_input_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--n together with --input is refused: the file sets the size."""
+    path = tmp_path / "u.npy"
+    np.save(path, np.arange(12))
+    assert refusal(capsys, "run", "mqar", "--input", str(path), "--n", "48") == (
+        f"pram run: error: --n 48 and --input {str(path)!r} both set the size; the input file "
+        "decides it, so leave --n out"
+    )
+
+
+def test_network_reaches_the_merge_tree() -> None:
+    """--network odd-even changes Algorithm 11's counts, answers stay right; bitonic is default."""
+    default = execute("mqar", Options(n=768))
+    bitonic = execute("mqar", Options(n=768, network="bitonic"))
+    odd = execute("mqar", Options(n=768, network="odd-even"))
+    assert bitonic.cost == default.cost
+    assert odd.correct and odd.violations == 0
+    assert odd.cost.work < bitonic.cost.work  # odd-even merges use fewer comparators
+
+
+def test_network_reaches_the_per_block_sorts() -> None:
+    """--network odd-even also reaches the per-block strategy's Batcher sorts."""
+    bitonic = execute("mqar", Options(n=768, sort="per-block"))
+    odd = execute("mqar", Options(n=768, sort="per-block", network="odd-even"))
+    assert odd.correct and odd.cost.work < bitonic.cost.work
+
+
+# ---- outputs -------------------------------------------------------------------------------
+
+
+def test_output_may_not_name_the_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--output naming the --input file is refused and the tokens stay as they were."""
+    path = tmp_path / "u.npy"
+    tokens = np.array([5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
+    np.save(path, tokens)
+    before = path.read_bytes()
+    assert refusal(capsys, "run", "mqar", "--input", str(path), "--output",
+                   str(tmp_path / "." / "u.npy")) == (
+        f"pram run: error: --output {str(tmp_path / 'u.npy')!r} is the input file; writing "
+        "there would overwrite your data, so give another name"
+    )
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["run", "sort", "--output"], "--output"),
+        (["sweep", "sort", "--n", "8,16", "--plot"], "--plot"),
+    ],
+)
+def test_unwritable_output_is_refused_first(
+    capsys: pytest.CaptureFixture[str], argv: list[str], flag: str
+) -> None:
+    """An output in a folder nobody can write is refused before the run."""
+    path = "/proc/pram-edge" + (".png" if flag == "--plot" else ".npy")
+    assert refusal(capsys, *argv, path) == (
+        f"pram {argv[0]}: error: {flag} {path!r} cannot be written (No such file or directory); "
+        "give a path in a folder you can write"
+    )
+
+
+def test_report_out_unwritable_is_refused_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """pram report --out into an unwritable place is refused before the 50-110 s job."""
+    assert refusal(capsys, "report", "--out", "/proc/sys/pram") == (
+        "pram report: error: --out '/proc/sys/pram' cannot be written ('/proc/sys': No such "
+        "file or directory); give a folder you can write"
+    )
+
+
+def test_report_without_matplotlib_is_refused_first(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Without matplotlib, pram report stops before it starts, with a hint fit for a checkout."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert refusal(capsys, "report", "--quick", "--out", str(tmp_path / "r")) == (
+        "pram report: error: plots need matplotlib, which is not installed; pip install "
+        "matplotlib (in a checkout: pip install -e '.[plot]')"
+    )
+    assert not (tmp_path / "r").exists()
+
+
+def test_quick_never_replaces_the_committed_report(capsys: pytest.CaptureFixture[str]) -> None:
+    """--quick into the checkout's reports/ is refused."""
+    import pram.reports
+
+    committed = str(Path(pram.reports.__file__).resolve().parent)
+    assert refusal(capsys, "report", "--quick", "--out", committed) == (
+        f"pram report: error: --quick would replace the committed full report in {committed!r}; "
+        "give another folder, e.g. --out pram-report-quick, or leave --out out"
+    )
+
+
+def test_default_report_folder_outside_the_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Outside the checkout the report goes to pram-report/, a name no package can have."""
+    from pram.reports.cli import default_report_folder
+
+    monkeypatch.chdir(tmp_path)
+    assert (default_report_folder(False), default_report_folder(True)) == (
+        "pram-report", "pram-report-quick"
+    )
+
+
+def test_interrupted_report_leaves_the_previous_one_whole(tmp_path: Path) -> None:
+    """Ctrl-C while the files are written leaves the previous report as it was, no debris."""
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "summary.md").write_text("old summary")
+    (out / "measurements.csv").write_text("old csv")
+
+    def write(folder: Path) -> list[Path]:
+        (folder / "measurements.csv").write_text("new csv")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        report._publish(out, write)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        "summary.md": "old summary", "measurements.csv": "old csv"
+    }
+
+
+def test_finished_report_moves_into_place(tmp_path: Path) -> None:
+    """A finished report replaces the files and keeps other files of the folder."""
+    out = tmp_path / "r"
+    out.mkdir()
+    (out / "summary.md").write_text("old")
+    (out / "keep.py").write_text("x = 1")
+
+    def write(folder: Path) -> list[Path]:
+        (folder / "summary.md").write_text("new")
+        return [folder / "summary.md"]
+
+    assert report._publish(out, write) == [out / "summary.md"]
+    assert {p.name: p.read_text() for p in out.iterdir()} == {
+        "summary.md": "new", "keep.py": "x = 1"
+    }
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+# ---- the library ---------------------------------------------------------------------------
+
+
+def test_options_refuse_a_string_size() -> None:
+    """Options(n="48") names the argument instead of a TypeError later."""
+    with pytest.raises(InputError) as caught:
+        Options(n="48")  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "Options(n='48'): n must be an int or None, not str; e.g. Options(n=48)"
+    )
+
+
+def test_run_refuses_a_non_generator() -> None:
+    """m.run(program_function) names the mistake: call it first."""
+
+    def noop(m: Machine):  # type: ignore[no-untyped-def]
+        yield from ()
+
+    with pytest.raises(InputError) as caught:
+        Machine("erew").run(noop)  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "program must be a generator, the result of calling a program function (got function); "
+        "call it, e.g. m.run(swap(m, a)) rather than m.run(swap)"
+    )
+
+
+def test_recall_twice_on_one_machine() -> None:
+    """Algorithm 11 and all-pairs run twice on one machine, right both times, arrays apart."""
+    tokens = np.array([5, 50, 7, 7, 70, 5, 5, 51, 5, 9, 90, 5])
+    expected = sequential.recall(tokens).answers
+    m = Machine("erew")
+    for _ in range(2):
+        assert np.array_equal(mqar.recall(m, tokens).answers, expected)
+        assert np.array_equal(allpairs.recall(m, tokens).answers, expected)
+    assert "run 2/keys.index" in m.arrays and "allpairs 2.values" in m.arrays
+    assert m.violations == []
+
+
+def test_zoology_names_the_first_disagreement(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A wrong label is named by example, position, label and answer."""
+    inputs = np.array([[1, 2, 3, 4, 1, 0]], dtype=np.int64)
+    labels = np.full_like(inputs, -100)
+    labels[0, 4] = 4  # key 1 holds 2
+    path = tmp_path / "z.npz"
+    np.savez(path, inputs=inputs, labels=labels, num_kv_pairs=np.array(2))
+    assert main(["zoology", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[-2:] == [
+        "1 labelled position disagrees with the answer; the first 1:",
+        "example 0, position 4: label 4, answer 2",
+    ]
