@@ -185,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pram`` command line on ``argv`` (default: the process's); return the status."""
+    from pram import _startup
+
+    _startup.release_interrupts()
     err = Console(stderr=True, highlight=False)
     try:
         args = build_parser().parse_args(argv)

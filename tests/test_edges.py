@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -397,3 +399,39 @@ def test_zoology_names_the_first_disagreement(
         "1 labelled position disagrees with the answer; the first 1:",
         "example 0, position 4: label 4, answer 2",
     ]
+
+
+def test_ctrl_c_while_starting_is_one_line() -> None:
+    """Ctrl-C after pram's first import line, before the command line is ready: one line, 130."""
+    script = (
+        "import os, signal, sys, time; sys.argv[0] = '/bin/pram'; import pram; "
+        "os.kill(os.getpid(), signal.SIGINT); time.sleep(30)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "pram: interrupted\n")
+
+
+def test_ctrl_c_during_a_run_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during a run ends with one line and exit 130."""
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pram.reports.measure.execute", interrupted)
+    assert main(["run", "sort"]) == 130
+    assert capsys.readouterr() == ("", "pram run: interrupted\n")
+
+
+def test_library_import_keeps_pythons_ctrl_c() -> None:
+    """Importing pram as a library leaves Ctrl-C to Python (a KeyboardInterrupt)."""
+    script = (
+        "import os, signal, pram\n"
+        "try:\n    os.kill(os.getpid(), signal.SIGINT)\nexcept KeyboardInterrupt:\n"
+        "    print('caught')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert (done.returncode, done.stdout) == (0, "caught\n")
