@@ -1,4 +1,4 @@
-"""The ``pram`` command line: ``run``, ``sweep``, ``report``, ``zoology`` and ``bench``.
+"""The ``pram`` command line: ``run``, ``sweep``, ``report``, ``zoology``, ``example``, ``bench``.
 
 Every command prints a rich report, or with ``--json`` exactly one JSON object on standard
 output (progress and messages go to standard error). Exit status: 0 when everything the command
@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pram import InputError, PRAMError
 from pram.reports import registry
 from pram.reports.preflight import (
+    check_memory,
     parse_memory,
     require_matplotlib,
     writable_dir,
@@ -176,6 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
     zoology.add_argument("file", metavar="FILE.npz")
     zoology.add_argument("--json", action="store_true", help="print one JSON object instead")
     zoology.set_defaults(handler=_zoology)
+
+    example = commands.add_parser(
+        "example", help="write an input file to try --input and pram zoology with"
+    )
+    example.add_argument("kind", choices=("tokens", "search", "values", "batch"),
+                         metavar="KIND", help="tokens (.npy, for mqar), search (.npz, for pbs), "
+                         "values (.npy, for sort) or batch (.npz, for pram zoology)")
+    example.add_argument("file", metavar="FILE")
+    example.add_argument("--n", type=_size, help="tokens, queries, values, or a batch's length")
+    example.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
+    example.set_defaults(handler=_example)
 
     bench = commands.add_parser("bench", help="simulator throughput")
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
@@ -341,6 +353,17 @@ def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(ZoologyReport(result))
     return OK if result["accuracy"] == 1.0 and result["violations"] == 0 else FAILED
+
+
+def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from pram.reports.examples import suffix, write_example
+
+    path = writable_file(args.file, "FILE", (suffix(args.kind),))
+    check_memory({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
+                 Options(n=args.n))
+    what = write_example(args.kind, path, n=args.n, seed=args.seed)
+    err.print(f"wrote {path}: {what}", highlight=False, markup=False)
+    return OK
 
 
 def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -435,3 +436,28 @@ def test_library_import_keeps_pythons_ctrl_c() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, check=False)
     assert (done.returncode, done.stdout) == (0, "caught\n")
+
+
+# ---- example input files -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "argv"),
+    [
+        ("tokens", "u.npy", ["run", "mqar", "--input"]),
+        ("search", "s.npz", ["run", "pbs", "--input"]),
+        ("values", "v.npy", ["run", "sort", "--input"]),
+        ("batch", "b.npz", ["zoology"]),
+    ],
+)
+def test_example_files_feed_their_command(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, name: str, argv: list[str]
+) -> None:
+    """pram example KIND FILE writes a file its command accepts and answers right (twice)."""
+    path = str(tmp_path / name)
+    for _ in range(2):
+        assert main(["example", kind, "--n", "48", path]) == 0
+        assert main([*argv, path, "--json"]) == 0
+        out, _ = capsys.readouterr()
+        result = json.loads(out)
+        assert result["accuracy"] == 1.0 if kind == "batch" else result["correct"] is True
