@@ -267,7 +267,13 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     run = execute(args.algorithm, options)
     if output is not None:
-        np.save(output, np.asarray(run.output, dtype=np.int64))
+        try:
+            np.save(output, np.asarray(run.output, dtype=np.int64))
+        except OSError as error:  # checked before the run, but a disk can fill up meanwhile
+            raise InputError(
+                f"--output {args.output!r} could not be written ({error.strerror or error}); "
+                "free space or give another path"
+            ) from None
         err.print(f"wrote {len(run.output)} answers to {output}", highlight=False)
     if args.json:
         _json(run.as_dict())

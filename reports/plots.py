@@ -60,35 +60,47 @@ def _series(runs: Sequence[Run]) -> dict[str, list[Run]]:
 
 
 def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
-    """measured / formula against the size, one panel per bound, one line per sweep."""
-    keys: list[str] = []
+    """measured / formula against the size, one panel per bound and formula (one formula per
+    axis, its size on the x axis), one line per sweep; legends below the axes, off the lines."""
+    panels: list[tuple[str, str]] = []
     for s in sweeps.values():
-        keys.extend(k for k in s.checks if k not in keys)
-    figure = _figure(1, len(keys))
-    axes = figure.subplots(1, len(keys), squeeze=False)[0]
-    for ax, key in zip(axes, keys, strict=True):
-        formulas = []
-        for label, s in sweeps.items():
-            if key not in s.checks:
-                continue
-            c = s.checks[key]
-            formulas.append(c.formula.text)
-            for sub, runs in _series(s.runs).items():
-                xs = [x_size(r)[1] for r in runs]
-                ys = [r.bounds[key].ratio for r in runs]
-                verdict = "holds" if c.holds else "exceeded"
-                name = " ".join(p for p in (label, sub) if p)
-                ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
-        size = x_size(next(iter(sweeps.values())).runs[0])[0]
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        _at_least_a_factor_of_four(ax)
-        ax.set_xlabel(size)
-        shown = sorted(set(formulas))
-        ax.set_ylabel(f"{key} / formula")
-        ax.set_title(f"{key} / ({' | '.join(shown)})", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=2 if len(ax.get_lines()) > 4 else 1)
+        for key, c in s.checks.items():
+            if (key, c.formula.text) not in panels:
+                panels.append((key, c.formula.text))
+    keys = list(dict.fromkeys(key for key, _ in panels))
+    rows = [[p for p in panels if p[0] == key] for key in keys]
+    if all(len(row) == 1 for row in rows):
+        rows = [[row[0] for row in rows]]
+    cols = max(len(row) for row in rows)
+    figure = _figure(len(rows), cols, height=4.6)
+    grid = figure.subplots(len(rows), cols, squeeze=False)
+    for r, row in enumerate(rows):
+        for col in range(len(row), cols):
+            grid[r][col].set_visible(False)
+        for ax, (key, formula) in zip(grid[r], row, strict=False):
+            size = ""
+            for label, s in sweeps.items():
+                found = s.checks.get(key)
+                if found is None or found.formula.text != formula:
+                    continue
+                c = found
+                size = size or x_size(s.runs[0])[0]
+                for sub, runs in _series(s.runs).items():
+                    xs = [x_size(run)[1] for run in runs]
+                    ys = [run.bounds[key].ratio for run in runs]
+                    verdict = "holds" if c.holds else "exceeded"
+                    name = " ".join(p for p in (label, sub) if p)
+                    ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            _at_least_a_factor_of_four(ax)
+            ax.set_xlabel(size)
+            ax.set_ylabel(f"{key} / formula")
+            ax.set_title(f"{key} / ({formula})", fontsize=9)
+            ax.grid(True, which="both", alpha=0.3)
+            lines = len(ax.get_lines())
+            ax.legend(fontsize=7, ncol=2 if lines > 4 else 1, loc="upper center",
+                      bbox_to_anchor=(0.5, -0.16), frameon=False)
     return figure
 
 
@@ -122,12 +134,19 @@ def cost_plot(lines: Mapping[str, Sequence[Run]], path: Path | str) -> Path:
 
 
 def _top_phases(cost: Cost) -> list[str]:
-    """The top-level phase of each step (several joined with '+', '' when unlabelled)."""
+    """The top-level phase of each step (several joined with ' and ', '' when unlabelled)."""
     out = []
     for labels in cost.step_phases:
         tops = sorted({label.split("/")[0] for label in labels if label})
-        out.append("+".join(tops))
+        out.append(" and ".join(tops))
     return out
+
+
+def _phase_legend(label: str) -> str:
+    """A phase's legend entry; a step shared by parallel branches in two phases says so."""
+    if " and " in label:
+        return f"{label} in one step (parallel branches, e.g. two levels at once)"
+    return label
 
 
 def activity_figure(cost: Cost, title: str) -> Figure:
@@ -144,15 +163,17 @@ def activity_figure(cost: Cost, title: str) -> Figure:
         if i == len(phases) or phases[i] != phases[start]:
             label = phases[start] or "(unlabelled)"
             colour = shown.setdefault(label, colours[len(shown) % len(colours)])
+            entry = _phase_legend(label)
             ax.axvspan(start + 0.5, i + 0.5, color=colour, alpha=0.25, linewidth=0,
-                       label=label if label not in ax.get_legend_handles_labels()[1] else None)
+                       label=entry if entry not in ax.get_legend_handles_labels()[1] else None)
             start = i
     ax.set_xlabel("step")
     ax.set_ylabel("active processors")
     ax.set_yscale("symlog", linthresh=1)
     ax.set_xlim(0.5, len(steps) + 0.5)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3,
+              frameon=False, title="phase of the step (shaded)", title_fontsize=8)
     return figure
 
 
