@@ -221,6 +221,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say(err, f"pram {args.command}: interrupted")
         return 130
+    except OSError as error:  # a path the checks could not even look at (too long, a loop)
+        name = f"{_short(str(error.filename))!r}: " if error.filename else ""
+        _say(err, f"pram {args.command}: error: {name}{error.strerror or error}; give a path "
+             "that exists and that you may use")
+        return INVALID
+    except MemoryError:
+        _say(err, f"pram {args.command}: error: this machine ran out of memory; give smaller "
+             "sizes, or a lower --max-memory so the size guard refuses them first")
+        return INVALID
+
+
+def _short(text: str, keep: int = 60) -> str:
+    """``text``, its middle elided when longer than ``keep`` characters."""
+    return text if len(text) <= keep else f"{text[: keep // 2]}...{text[-keep // 2 :]}"
 
 
 def _say(err: Console, message: str) -> None:

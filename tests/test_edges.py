@@ -461,3 +461,12 @@ def test_example_files_feed_their_command(
         out, _ = capsys.readouterr()
         result = json.loads(out)
         assert result["accuracy"] == 1.0 if kind == "batch" else result["correct"] is True
+
+
+def test_path_too_long_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A path the system cannot even look at is one line, exit 2, its middle elided."""
+    path = "x" * 5000 + ".npy"
+    assert refusal(capsys, "run", "sort", "--input", path) == (
+        f"pram run: error: '{'x' * 30}...{'x' * 26}.npy': File name too long; give a path "
+        "that exists and that you may use"
+    )
