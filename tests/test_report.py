@@ -123,7 +123,7 @@ def test_sweep_plot_has_log_axes_and_labels(tmp_path: Path) -> None:
     assert {ax.get_xscale() for ax in axes} == {"log"}
     assert axes[0].get_title() == "work / (N d log2(N)^2)"
     path = ratio_plot(result, tmp_path / "r.png")
-    assert png_size(path) == (1200, 400)
+    assert png_size(path) == (1200, 460)
     svg = ratio_plot(result, tmp_path / "r.svg")
     assert svg.read_text().lstrip().startswith("<?xml")
 
