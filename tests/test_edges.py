@@ -470,3 +470,38 @@ def test_path_too_long_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
         f"pram run: error: '{'x' * 30}...{'x' * 26}.npy': File name too long; give a path "
         "that exists and that you may use"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("mqar", Options(n=3072)),
+        ("mqar", Options(n=768, keys="bits", d=16, comparator="tree")),
+        ("mqar", Options(n=3072, sort="per-block")),
+        ("mqar-allpairs", Options(n=768)),
+        ("mqar-allpairs", Options(n=192, keys="bits", d=16)),
+        ("mqar-sequential", Options(n=24576)),
+        ("pbs", Options(n=8192)),
+        ("pbs", Options(n=1024, keys="bits", d=16)),
+        ("pbs-naive", Options(n=4096)),
+        ("sort", Options(n=8192)),
+        ("sort", Options(n=1024, keys="bits", d=16)),
+    ],
+)
+def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -> None:
+    """The size guard's estimate is at least the peak tracemalloc measures for the run."""
+    import tracemalloc
+
+    from pram.reports.preflight import _sizes
+    from pram.reports.registry import algorithm
+
+    entry = algorithm(name)
+    assert entry.memory is not None and options.n is not None
+    estimate = entry.memory(_sizes(entry, options, options.n), options)
+    tracemalloc.start()
+    try:
+        execute(name, options)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= estimate
