@@ -505,3 +505,14 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
     finally:
         tracemalloc.stop()
     assert peak <= estimate
+
+
+def test_default_report_folder_in_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the top of the checkout the full report keeps reports/; a quick one goes elsewhere."""
+    import pram.reports
+    from pram.reports.cli import default_report_folder
+
+    monkeypatch.chdir(Path(pram.reports.__file__).resolve().parent.parent)
+    assert (default_report_folder(False), default_report_folder(True)) == (
+        "reports", "pram-report-quick"
+    )
