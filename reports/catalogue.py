@@ -347,9 +347,16 @@ def _solve_rank_sort(m: Machine, instance: Instance, options: Options) -> Soluti
     return Solution(programs.rank_sort(m, instance.data["values"]), _sizes(instance))
 
 
+def _per(bytes_per: float, power: int) -> Callable[[Mapping[str, int], Options], float]:
+    """A size guard's estimate: ``bytes_per * n**power`` bytes (twice the tracemalloc peaks
+    measured at n = 4096..16384, or 256..512 for n^2, 16..32 for n^3)."""
+    return lambda sizes, options: bytes_per * float(sizes["n"]) ** power
+
+
 ENTRIES = (
     Algorithm(
         name="list-ranking",
+        memory=_per(400, 1),
         title="List ranking by Wyllie's pointer jumping",
         family=LIST,
         solve=_solve_list,
@@ -359,6 +366,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="prefix-sums",
+        memory=_per(200, 1),
         title="Prefix sums on a balanced tree (Brent and Kung)",
         family=SUMS,
         solve=_solve_sums,
@@ -368,6 +376,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="merge",
+        memory=_per(800, 1),
         title="Merge by binary search of each element's rank",
         family=MERGE,
         solve=_solve_merge,
@@ -377,6 +386,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="matrix-multiply",
+        memory=_per(250, 3),
         title="Matrix product with n^3 processors and tree sums",
         family=MATRIX,
         solve=_solve_matrix,
@@ -386,6 +396,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="max",
+        memory=_per(300, 2),
         title="Maximum in O(1) time: all pairs write 'not the max'",
         family=MAX,
         solve=_solve_max,
@@ -395,6 +406,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="rank-sort",
+        memory=_per(400, 2),
         title="Rank sort in O(1) time: all pairs add 1 to a rank",
         family=RANKS,
         solve=_solve_rank_sort,

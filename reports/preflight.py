@@ -83,7 +83,9 @@ def check_options(name: str, options: Options) -> None:
     entry = algorithm(name)
     for option, rule in OPTIONS.items():
         value = getattr(options, option)
-        if value == rule.default:
+        # the model an algorithm is written for is its default (``Algorithm.model``)
+        default = entry.model if option == "model" else rule.default
+        if value == default:
             continue
         applies = rule.when(entry, options) if rule.when else option in entry.uses
         if applies:

@@ -486,6 +486,12 @@ def test_path_too_long_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("pbs-naive", Options(n=4096)),
         ("sort", Options(n=8192)),
         ("sort", Options(n=1024, keys="bits", d=16)),
+        ("list-ranking", Options(n=4096)),
+        ("prefix-sums", Options(n=4096)),
+        ("merge", Options(n=4096, model="crew")),
+        ("matrix-multiply", Options(n=32, model="crew")),
+        ("max", Options(n=512, model="crcw-common")),
+        ("rank-sort", Options(n=256, model="crcw-sum")),
     ],
 )
 def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -> None:
