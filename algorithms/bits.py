@@ -372,7 +372,7 @@ class _Team:
         full[self.lead] = x
         return full
 
-    def _where(self, where: Flags | None) -> Flags:
+    def _where(self, where: Any) -> Flags:
         return self.lead if where is None else cast(Flags, self._widen(where, False))
 
     def widen_read(self, read: Read) -> Read:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, words
+from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, hold, words
 
 
 def _size(value: int, what: str) -> int:
@@ -85,7 +85,7 @@ def _broadcast(m: Machine, array: Array, first: Words, size: int, length: Words)
         return
     blocks = len(first)
     pid = m.processors(blocks * size).reshape(blocks, size)
-    value = np.zeros((blocks, size), dtype=np.int64)  # each processor's register
+    value = hold(pid)  # each processor's register, 0 until it learns the value
     # step 1: processor 0 of each block (of length >= 2) reads the value
     lead = length >= 2
     (got,) = yield Step(pid[:, 0][lead], reads=(Read(array, first[lead]),))
@@ -103,8 +103,9 @@ def _broadcast(m: Machine, array: Array, first: Words, size: int, length: Words)
             reads=(Read(array, (cell - h)[acts], where=reads[acts]),),
             writes=(Write(array, (cell + h)[acts], value[:, : len(k)][acts], where=writes[acts]),),
         )
-        registers = value[:, : len(k)]  # a view: the readers' registers learn the value
-        registers[reads & acts] = got[reads[acts]]
+        learns = np.zeros((blocks, size), dtype=np.bool_)
+        learns[:, : len(k)] = reads & acts
+        value[learns] = got[reads[acts]]  # the readers' registers learn the value
         h *= 2
 
 
@@ -207,7 +208,7 @@ def _shift(m: Machine, array: Array, first: Words, size: int, limit: Words) -> P
     pid = m.processors(blocks * size).reshape(blocks, size)
     k = np.arange(size, dtype=np.int64)
     cell = first[:, None] + k
-    value = np.zeros((blocks, size), dtype=np.int64)
+    value = hold(pid)
     moves = k + 1 < limit  # processor k of the block moves its cell one to the right
     if size >= 2:
         (got,) = yield Step(pid[moves], reads=(Read(array, cell[moves]),))

@@ -20,6 +20,7 @@ from pram.errors import (
     AddressError,
     CellError,
     ConflictError,
+    HonestyError,
     InputError,
     PRAMError,
     StepError,
@@ -28,6 +29,7 @@ from pram.errors import (
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
 from pram.models import MODELS, Model, model
+from pram.registers import Observer, Register, hold
 from pram.step import (
     Bundle,
     Program,
@@ -54,14 +56,17 @@ __all__ = [
     "Cost",
     "Flags",
     "Formula",
+    "HonestyError",
     "InputError",
     "Kind",
     "Machine",
     "Model",
+    "Observer",
     "PRAMError",
     "PhaseCost",
     "Program",
     "Read",
+    "Register",
     "Step",
     "StepError",
     "UndefinedRead",
@@ -71,6 +76,7 @@ __all__ = [
     "Words",
     "Write",
     "check",
+    "hold",
     "iota",
     "model",
     "parallel",

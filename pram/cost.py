@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 import numpy as np
 
-from pram.errors import InputError
+from pram.errors import HonestyError, InputError
 from pram.memory import Words
 
 
@@ -63,3 +65,37 @@ class Cost:
             "max_processors": self.max_processors,
             "memory_cells": self.memory_cells,
         }
+
+
+class Ledger:
+    """A read-only view of a machine's :class:`Cost`, which is what ``m.cost`` is during a run.
+
+    Reads go to the ledger the machine keeps (``m.cost.time`` is always current); assigning
+    any field raises :class:`pram.HonestyError`, and the containers (``profile``,
+    ``step_phases``, ``phases``) are handed out as copies, so that only the machine counts.
+    """
+
+    __slots__ = ("_cost",)
+
+    def __init__(self, cost: Cost) -> None:
+        object.__setattr__(self, "_cost", cost)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._cost, name)
+        if isinstance(value, list):
+            return list(value)
+        if isinstance(value, dict):
+            return {label: attrs.evolve(share) for label, share in value.items()}
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise HonestyError(
+            f"m.cost.{name} = ... while a program runs rewrites the ledger; only the machine "
+            "counts: run steps, and read m.cost after the run"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+    def __repr__(self) -> str:
+        return repr(self._cost)

@@ -47,6 +47,11 @@ class UndefinedReadError(CellError, LookupError):
     """A processor read a cell that was allocated without a value and never written."""
 
 
+class HonestyError(PRAMError):
+    """A program tried to move a value between processors, or to turn data into host control
+    flow, outside the machine's steps; the message names the operation and the fix."""
+
+
 class ConflictError(PRAMError):
     """A step broke the access model's exclusivity rule (raised in ``mode="raise"``)."""
 

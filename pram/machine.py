@@ -21,14 +21,22 @@ accesses to name every violation and resolve the writes, still without a loop pe
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
-from pram.cost import Cost, PhaseCost
-from pram.errors import AddressError, ConflictError, InputError, StepError, UndefinedReadError
+from pram.cost import Cost, Ledger, PhaseCost
+from pram.errors import (
+    AddressError,
+    ConflictError,
+    HonestyError,
+    InputError,
+    StepError,
+    UndefinedReadError,
+)
 from pram.memory import Array, Flags, Seats, Words, words
 from pram.models import Model, model
+from pram.registers import STATE, THROUGH_MEMORY, Observer, Register, contents, processors
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation, when
 
@@ -122,7 +130,12 @@ class Machine:
     listing in the work, and two logical processors sharing an id would hide their conflicts
     from each other. It costs one scatter and one gather per step, over marks sized by the
     spread of the step's ids (not by the ids ever handed out); pass
-    ``distinct_processors=False`` to skip it.
+    ``distinct_processors=False`` to skip it. ``observer`` (also settable as ``m.observer``
+    before a run) sees every global step and every elementwise operation on registers.
+
+    While a program runs, its reads return :class:`pram.registers.Register` objects bound to
+    the step's processors, the arrays are sealed (no ``to_numpy``, no ``values``) and ``m.cost``
+    is read-only: only the machine counts.
 
     >>> import numpy as np
     >>> from pram import Machine, Read, Step, Write
@@ -144,6 +157,7 @@ class Machine:
         strict: bool = True,
         seed: int = 0,
         distinct_processors: bool = True,
+        observer: Observer | None = None,
     ) -> None:
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
@@ -153,7 +167,10 @@ class Machine:
         self.mode = mode
         self.strict = strict
         self.distinct_processors = distinct_processors
-        self.cost = Cost()
+        self._cost = Cost()
+        self._ledger = Ledger(self._cost)
+        self._running = 0
+        self.observer = observer
         self.violations: list[Violation] = []
         self.undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
@@ -188,7 +205,8 @@ class Machine:
             defined = None
         array = Array(name, cells, defined)
         self.arrays[name] = array
-        self.cost.memory_cells += array.size
+        self._cost.memory_cells += array.size
+        array.sealed = self._running > 0
         return array
 
     def processors(self, n: int) -> Words:
@@ -201,30 +219,72 @@ class Machine:
 
     # ---- running programs ------------------------------------------------------------------
 
+    @property
+    def cost(self) -> Cost:
+        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs."""
+        return cast(Cost, self._ledger) if self._running else self._cost
+
+    @cost.setter
+    def cost(self, cost: Cost) -> None:
+        if self._running:
+            raise HonestyError(
+                "m.cost = ... while a program runs replaces the ledger; only the machine "
+                "counts: run steps, and read m.cost after the run"
+            )
+        self._cost = cost
+        self._ledger = Ledger(cost)
+
     def run(self, program: Program[T]) -> T:
-        """Drive ``program`` to its end, one global step per request; return its result."""
+        """Drive ``program`` to its end, one global step per request; return its result.
+
+        While it runs, memory is sealed and the ledger read-only; the observer, if any, is
+        told of every global step after it executed.
+        """
         if not isinstance(program, Generator):
             raise InputError(
                 f"program must be a generator, the result of calling a program function "
                 f"(got {type(program).__name__}); call it, e.g. "
                 "m.run(swap(m, a)) rather than m.run(swap)"
             )
+        state = STATE
+        outer_observer = state.observer
+        observer = state.observer = self.observer
+        state.running += 1
+        self._running += 1
+        self._seal(True)
         try:
             request = next(program)
             while True:
                 if isinstance(request, Step):
-                    reply: Values | list[Values] = self.execute((request,))[0]
+                    steps: Sequence[Step] = (request,)
                 elif isinstance(request, Bundle):
-                    reply = self.execute(request.steps)
+                    steps = request.steps
                 else:
                     raise StepError(
                         f"a program must yield Step or Bundle objects (got {request!r}) "
-                        f"before step {self.cost.time + 1}",
-                        self.cost.time + 1,
+                        f"before step {self._cost.time + 1}",
+                        self._cost.time + 1,
                     )
+                replies = self.execute(steps)
+                if observer is not None:
+                    observer.step(self._cost.time, steps, replies)
+                reply: Values | list[Values] = (
+                    replies[0] if isinstance(request, Step) else replies
+                )
                 request = program.send(reply)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
+        finally:
+            self._running -= 1
+            state.running -= 1
+            state.observer = outer_observer
+            if not self._running:
+                self._seal(False)
+
+    def _seal(self, sealed: bool) -> None:
+        """Seal (or open) every array of this machine: see :class:`pram.Array`."""
+        for array in self.arrays.values():
+            array.sealed = sealed
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch).
@@ -250,7 +310,7 @@ class Machine:
         resolved: list[tuple[Words, Words] | None] = [
             self._check(group, number, steps) for group in by_array
         ]
-        replies: list[list[Words]] = [[] for _ in steps]
+        replies: list[list[Register]] = [[] for _ in steps]
         for access in accesses:
             if not access.is_write:
                 replies[access.branch].append(self._read(access, number))
@@ -295,8 +355,8 @@ class Machine:
                     f"reads of step {number} must be Read objects (got {read!r})", number
                 )
             self._own(read.array, number)
-            where = _mask(read.where, n, number, read.array)
-            index = _index(read.index, n, number, read.array, where)
+            where = _mask(read.where, n, number, read.array, pid)
+            index = _index(read.index, n, number, read.array, where, pid)
             access = _Access(step, branch, seats, read.array, index, where, None)
             self._check_bounds(access, number, "read")
             accesses.append(access)
@@ -306,9 +366,9 @@ class Machine:
                     f"writes of step {number} must be Write objects (got {write!r})", number
                 )
             self._own(write.array, number)
-            where = _mask(write.where, n, number, write.array)
-            index = _index(write.index, n, number, write.array, where)
-            value = _value(write.value, n, number, write.array, where)
+            where = _mask(write.where, n, number, write.array, pid)
+            index = _index(write.index, n, number, write.array, where, pid)
+            value = _value(write.value, n, number, write.array, where, pid)
             access = _Access(step, branch, seats, write.array, index, where, value)
             self._check_bounds(access, number, "write")
             accesses.append(access)
@@ -568,19 +628,20 @@ class Machine:
         forbids = self.model.forbids
         return any(forbids(kind, agree) for kind in Kind for agree in (True, False))
 
-    def _read(self, access: _Access, number: int) -> Words:
+    def _read(self, access: _Access, number: int) -> Register:
+        """The values read, as a register of the step's processors (0 where masked out)."""
         array, index = access.array, access.index
         # np.take gathers faster than fancy indexing; the indices were checked in range.
         if array.defined is not None:
             known = np.take(array.defined, index)
             if not known.all():
                 self._undefined(access, known, number)
-        values: Words = np.take(array.values, index)
-        if access.where is None:
-            return values
-        full = np.zeros(len(access.where), dtype=np.int64)
-        full[access.where] = values
-        return full
+        values: Words = np.take(array._cells, index)
+        if access.where is not None:
+            full = np.zeros(len(access.where), dtype=np.int64)
+            full[access.where] = values
+            values = full
+        return Register(values, access.step.processors)
 
     def _undefined(self, access: _Access, known: Flags, number: int) -> None:
         pids = access.processors
@@ -600,13 +661,13 @@ class Machine:
 
     @staticmethod
     def _store(array: Array, cells: Words, values: Words) -> None:
-        array.values[cells] = values
+        array._cells[cells] = values
         if array.defined is not None:
             array.defined[cells] = True
 
     def _account(self, steps: Sequence[Step], accesses: list[_Access]) -> None:
         """Charge one unit of time and the step's processors, reads and writes to the ledger."""
-        cost = self.cost
+        cost = self._cost
         tallies = [[len(step.processors), 0, 0] for step in steps]
         for access in accesses:
             tallies[access.branch][1 + access.is_write] += len(access.index)
@@ -657,9 +718,11 @@ class Machine:
 # ---- validation at the boundary ------------------------------------------------------------
 
 
-def _mask(where: Any, n: int, number: int, array: Array) -> Flags | None:
+def _mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags | None:
     if where is None:
         return None
+    if isinstance(where, Register):
+        where = _own_register(where, pid, number, f"the where mask of an access to {array.name}")
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
         raise StepError(
             f"where of an access to {array.name} in step {number} must be a boolean array of "
@@ -669,8 +732,12 @@ def _mask(where: Any, n: int, number: int, array: Array) -> Flags | None:
     return where
 
 
-def _index(index: Any, n: int, number: int, array: Array, where: Flags | None) -> Words:
-    if isinstance(index, int | np.integer) and not isinstance(index, bool):
+def _index(
+    index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    if isinstance(index, Register):
+        index = _own_register(index, pid, number, f"the index into {array.name}")
+    elif isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not _INT64_MIN <= int(index) <= _INT64_MAX:
             raise StepError(
                 f"index into {array.name} in step {number} must fit in int64 (got {int(index)}); "
@@ -689,8 +756,12 @@ def _index(index: Any, n: int, number: int, array: Array, where: Flags | None) -
     return words if where is None else words[where]
 
 
-def _value(value: Any, n: int, number: int, array: Array, where: Flags | None) -> Words:
-    if isinstance(value, int | np.integer) and not isinstance(value, bool):
+def _value(
+    value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    if isinstance(value, Register):
+        value = _own_register(value, pid, number, f"the value written to {array.name}")
+    elif isinstance(value, int | np.integer) and not isinstance(value, bool):
         if not _INT64_MIN <= int(value) <= _INT64_MAX:
             raise StepError(
                 f"value written to {array.name} in step {number} must fit in int64 "
@@ -723,6 +794,24 @@ def _fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None
 
 def _cells(array: Array) -> str:
     return f"indices 0 to {array.size - 1}" if array.size else "no cells"
+
+
+def _own_register(register: Register, pid: Words, number: int, what: str) -> Any:
+    """The contents of ``register`` if it belongs to the step's processors, in order."""
+    owners = processors(register)
+    if owners is not pid and not (
+        owners.shape == pid.shape
+        and (
+            (owners.__array_interface__["data"][0] == pid.__array_interface__["data"][0]
+             and owners.strides == pid.strides and owners.dtype == pid.dtype)
+            or np.array_equal(owners, pid)
+        )
+    ):
+        raise HonestyError(
+            f"{what} in step {number} is a register of other processors than the step's "
+            f"(or in another order); {THROUGH_MEMORY}"
+        )
+    return contents(register)
 
 
 def _describe(x: Any) -> str:

@@ -7,7 +7,7 @@ from typing import Any, NoReturn
 import numpy as np
 import numpy.typing as npt
 
-from pram.errors import InputError
+from pram.errors import HonestyError, InputError
 
 Words = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
@@ -74,18 +74,36 @@ class Array:
 
     Allocate it with :meth:`pram.Machine.array`. A cell allocated without a value is undefined
     until written; reading it first is reported. :meth:`to_numpy` copies the contents out for
-    the host (input and output are not machine steps and cost nothing).
+    the host (input and output are not machine steps and cost nothing). While a program runs
+    the array is sealed: its contents reach the program only through the reads of a step, and
+    :meth:`to_numpy`, :attr:`values` and host writes raise :class:`pram.HonestyError`.
     """
 
-    __slots__ = ("_marks", "defined", "name", "size", "values")
+    __slots__ = ("_cells", "_marks", "defined", "name", "sealed", "size")
 
     def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
         self.name = name
         self.size = len(values)
-        self.values = values
+        #: The contents, for the machine only (programs use steps, the host :attr:`values`).
+        self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
         self.defined = defined
+        #: Set by the machine while a program runs.
+        self.sealed = False
         self._marks: Seats | None = None
+
+    @property
+    def values(self) -> Words:
+        """The contents (the array itself, not a copy): for the host, before or after a run."""
+        if self.sealed:
+            self._refuse(f"reading {self.name}.values")
+        return self._cells
+
+    @values.setter
+    def values(self, values: Words) -> None:
+        if self.sealed:
+            self._refuse(f"writing {self.name}.values")
+        self._cells = values
 
     @property
     def marks(self) -> Seats:
@@ -98,8 +116,16 @@ class Array:
         return self._marks
 
     def to_numpy(self) -> Words:
-        """A copy of the array's current contents."""
-        return self.values.copy()
+        """A copy of the array's current contents (refused while a program runs)."""
+        if self.sealed:
+            self._refuse(f"{self.name}.to_numpy()")
+        return self._cells.copy()
+
+    def _refuse(self, operation: str) -> NoReturn:
+        raise HonestyError(
+            f"{operation} while a program runs reaches memory outside the machine's steps; "
+            f"read {self.name} with a Read in a step, or call to_numpy() after the run"
+        )
 
     def __len__(self) -> int:
         return self.size

@@ -21,11 +21,12 @@ import numpy as np
 
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
+from pram.registers import Register
 
 T = TypeVar("T")
 
 #: What one step's reads return: one array per :class:`Read`, aligned with the processors.
-Values: TypeAlias = tuple[Words, ...]
+Values: TypeAlias = tuple[Register, ...]
 
 
 @attrs.frozen(slots=True)
@@ -36,8 +37,8 @@ class Read:
     """
 
     array: Array
-    index: Words | int
-    where: Flags | None = None
+    index: Words | Register | int
+    where: Flags | Register | None = None
 
 
 @attrs.frozen(slots=True)
@@ -45,9 +46,9 @@ class Write:
     """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``."""
 
     array: Array
-    index: Words | int
-    value: Words | int
-    where: Flags | None = None
+    index: Words | Register | int
+    value: Words | Register | int
+    where: Flags | Register | None = None
 
 
 @attrs.frozen(slots=True)

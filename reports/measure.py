@@ -163,7 +163,7 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     else:
         check_options(name, attrs.evolve(options, input=None))
         check_memory(name, options, instance.sizes)
-    extra = {} if options.distinct_processors is None else {
+    extra: dict[str, Any] = {} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     }
     machine = Machine(
