@@ -54,9 +54,11 @@ from pram import (
     Machine,
     Program,
     Read,
+    Register,
     Step,
     Words,
     Write,
+    hold,
     iota,
     parallel,
     phase,
@@ -257,19 +259,28 @@ class _Context:
 def _levels(c: _Context, calls: _Calls, level_count: int) -> Program[Found]:
     """The recursion, one level after another, then each query's match test."""
     medians: list[Words] = []
-    with_key: list[Flags] = []
+    with_key = hold(c.pid, False)  # each median's register: does its candidate exist?
     pending = _NOTHING
     for level in range(level_count):
         calls, mid, has_key, pending = yield from phase(
             f"level {level}", _level(c, calls, pending, first=level == 0)
         )
         medians.append(mid)
-        with_key.append(has_key)
+        with_key[mid] = has_key
     # Every query was the median of one call: it tests K[C[r]] == Q[r] on its own copy.
     if medians:
         mid = np.concatenate(medians)
-        yield from phase("match", _match(c, c.pid[mid], mid, np.concatenate(with_key), pending))
+        yield from phase("match", _match(c, c.pid[mid], mid, with_key[mid], pending))
     return c.found
+
+
+def _pick(p: Words, x: Any, mask: Any) -> Any:
+    """The entries of ``x`` (a register of ``p``, or a plain array aligned with it) where
+    ``mask`` holds. A mask that is a register is each processor deciding whether it acts: the
+    selection stays a register (``x = p`` gives the acting processors' ids, for a Step)."""
+    if isinstance(mask, Register):
+        return (x if isinstance(x, Register) else hold(p, x))[mask]
+    return x[mask]
 
 
 def _level(
@@ -297,25 +308,37 @@ def _level(
     # candidate is k[end], "no key".
     act = in_range | at_sentinel
     pairs = yield Step(
-        p[act],
+        _pick(p, p, act),
         reads=tuple(
             read
             for source, copy in zip(c.payloads, found.payloads, strict=True)
             for read in (
-                Read(source, z[act], where=in_range[act]),
-                Read(copy, holder[act], where=at_sentinel[act]),
+                Read(source, _pick(p, z, act), where=_pick(p, in_range, act)),
+                Read(copy, _pick(p, holder, act), where=_pick(p, at_sentinel, act)),
             )
         ),
     )
     payloads = []
     for i in range(len(c.payloads)):  # read 2i from the keys, read 2i + 1 from the holder
-        payload = np.full(len(p), NONE, dtype=np.int64)
-        payload[act] = np.where(in_range[act], pairs[2 * i], pairs[2 * i + 1])
+        payload = hold(p, NONE)
+        payload[act] = np.where(_pick(p, in_range, act), pairs[2 * i], pairs[2 * i + 1])
         payloads.append(payload)
     yield from parallel(
-        c.keys.copy(c.m, p[in_range], c.key_array, z[in_range], found.key, mid[in_range]),
         c.keys.copy(
-            c.m, p[at_sentinel], found.key, holder[at_sentinel], found.key, mid[at_sentinel]
+            c.m,
+            _pick(p, p, in_range),
+            c.key_array,
+            _pick(p, z, in_range),
+            found.key,
+            _pick(p, mid, in_range),
+        ),
+        c.keys.copy(
+            c.m,
+            _pick(p, p, at_sentinel),
+            found.key,
+            _pick(p, holder, at_sentinel),
+            found.key,
+            _pick(p, mid, at_sentinel),
         ),
     )
     # lines 19-20 (and 9, 14): C[mid], its payload, and the children's records, one private cell
@@ -350,14 +373,16 @@ def _records(
         return lo, hi, alive
     reading = np.concatenate([np.ones(len(p), np.bool_), np.zeros(len(pending.p), np.bool_)])
     cell = np.concatenate([mid, pending.mid])
-    blank = np.zeros(len(p), dtype=np.int64)
+    everyone = np.concatenate([p, pending.p])
+    writes = []
+    for copy, value in zip(c.found.payloads[1:], pending.values, strict=True):
+        written = hold(everyone)
+        written[len(p) :] = value  # the previous level's processors write their own payloads
+        writes.append(Write(copy, cell, written, where=~reading))
     lo, hi, alive = yield Step(
-        np.concatenate([p, pending.p]),
+        everyone,
         reads=tuple(Read(array, cell, where=reading) for array in (r.lo, r.hi, r.alive)),
-        writes=tuple(
-            Write(copy, cell, np.concatenate([blank, value]), where=~reading)
-            for copy, value in zip(c.found.payloads[1:], pending.values, strict=True)
-        ),
+        writes=tuple(writes),
     )
     own = len(p)  # the first len(p) processors read; each keeps its own registers
     return lo[:own], hi[:own], alive[:own]
@@ -373,9 +398,14 @@ def _bisect(c: _Context, p: Words, mid: Words, lo: Words, hi: Words) -> Program[
         open_ = first < last
         probe = (first + last) // 2
         less, equal = yield from c.keys.compare(
-            c.m, p[open_], c.queries, mid[open_], c.key_array, probe[open_]
+            c.m,
+            _pick(p, p, open_),
+            c.queries,
+            _pick(p, mid, open_),
+            c.key_array,
+            _pick(p, probe, open_),
         )
-        at_most: Flags = np.zeros(len(p), dtype=np.bool_)
+        at_most = hold(p, False)
         at_most[open_] = less | equal  # q[mid] <= k[probe]
         last = np.where(open_ & at_most, probe, last)
         first = np.where(open_ & ~at_most, probe + 1, first)
@@ -424,17 +454,22 @@ def _match(
     """Each median writes whether its candidate exists and equals its query; the last level's
     calls (the last ``len(pending.p)`` medians) also write their further payloads."""
     _, equal = yield from c.keys.compare(
-        c.m, p[has_key], c.queries, mid[has_key], c.found.key, mid[has_key]
+        c.m,
+        _pick(p, p, has_key),
+        c.queries,
+        _pick(p, mid, has_key),
+        c.found.key,
+        _pick(p, mid, has_key),
     )
-    match = np.zeros(len(p), dtype=np.int64)
+    match = hold(p, 0)
     match[has_key] = equal
     earlier = len(p) - len(pending.p)
     last = np.concatenate([np.zeros(earlier, np.bool_), np.ones(len(pending.p), np.bool_)])
-    blank = np.zeros(earlier, dtype=np.int64)
-    further = (
-        Write(copy, mid, np.concatenate([blank, value]), where=last)
-        for copy, value in zip(c.found.payloads[1:], pending.values, strict=True)
-    )
+    further = []
+    for copy, value in zip(c.found.payloads[1:], pending.values, strict=True):
+        written = hold(p)
+        written[earlier:] = value  # the last level's calls write their own payloads
+        further.append(Write(copy, mid, written, where=last))
     yield Step(p, writes=(Write(c.found.match, mid, match), *further))
 
 
@@ -462,9 +497,16 @@ def naive_blocks(
             probe = (first + last) // 2
             less, equal = yield from phase(
                 f"probe {probe_step}",
-                keys.compare(m, pid[open_], queries, query[open_], key_array, probe[open_]),
+                keys.compare(
+                    m,
+                    _pick(pid, pid, open_),
+                    queries,
+                    _pick(pid, query, open_),
+                    key_array,
+                    _pick(pid, probe, open_),
+                ),
             )
-            at_most: Flags = np.zeros(n, dtype=np.bool_)
+            at_most = hold(pid, False)
             at_most[open_] = less | equal
             last = np.where(open_ & at_most, probe, last)
             first = np.where(open_ & ~at_most, probe + 1, first)

@@ -112,7 +112,7 @@ class _Access:
     def processors(self) -> Words:
         """The ids of the processors that make this access (computed once, when needed)."""
         if self._pids is None:
-            pid = self.step.processors
+            pid = cast(Words, self.step.processors)  # plain ids once the machine runs a step
             self._pids = pid if self.where is None else pid[self.where]
         return self._pids
 
@@ -265,6 +265,10 @@ class Machine:
                         f"before step {self._cost.time + 1}",
                         self._cost.time + 1,
                     )
+                for step in steps:
+                    if isinstance(step.processors, Register):
+                        steps = _acting(steps, self._cost.time + 1)
+                        break
                 replies = self.execute(steps)
                 if observer is not None:
                     observer.step(self._cost.time, steps, replies)
@@ -641,7 +645,7 @@ class Machine:
             full = np.zeros(len(access.where), dtype=np.int64)
             full[access.where] = values
             values = full
-        return Register(values, access.step.processors)
+        return Register(values, cast(Words, access.step.processors))
 
     def _undefined(self, access: _Access, known: Flags, number: int) -> None:
         pids = access.processors
@@ -794,6 +798,26 @@ def _fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None
 
 def _cells(array: Array) -> str:
     return f"indices 0 to {array.size - 1}" if array.size else "no cells"
+
+
+def _acting(steps: Sequence[Step], number: int) -> list[Step]:
+    """``steps`` with every register of processors (the processors that decided to act, each
+    holding its own id) replaced by the ids it belongs to."""
+    plain = []
+    for step in steps:
+        who = step.processors
+        if isinstance(who, Register):
+            owners = processors(who)
+            held = contents(who)
+            if held is not owners and not np.array_equal(held, owners):
+                raise HonestyError(
+                    f"the processors of step {number} are a register that does not hold "
+                    "processor ids; select the processors that act from hold(pid, pid) "
+                    "with a mask"
+                )
+            step = Step(cast(Words, owners), step.reads, step.writes, step.phase)
+        plain.append(step)
+    return plain
 
 
 def _own_register(register: Register, pid: Words, number: int, what: str) -> Any:

@@ -186,16 +186,18 @@ class Register(NDArrayOperatorsMixin):
     # ---- selecting processors, which keeps each value with its own -------------------------
 
     def __getitem__(self, key: Any) -> Register:
-        _plain_key(key, "reading")
-        result = Register(self._values[key], self._processors[key])
+        raw = _key(key, self._processors, "reading")
+        owners = _select(self._processors, key, raw)
+        values = owners if self._values is self._processors else self._values[raw]
+        result = Register(values, owners)
         observer = STATE.observer
         if observer is not None:
             observer.operation("getitem", (self, key), result)
         return result
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        _plain_key(key, "assigning")
-        target = self._processors[key]
+        raw = _key(key, self._processors, "assigning")
+        target = _select(self._processors, key, raw)
         if isinstance(value, Register):
             if not _same(value._processors, target):
                 _refuse(
@@ -207,7 +209,7 @@ class Register(NDArrayOperatorsMixin):
             given = _plain("register[key] = value", value)
         before = Register(self._values, self._processors)
         values = self._values.copy()
-        values[key] = given
+        values[raw] = given
         self._values = values
         observer = STATE.observer
         if observer is not None:
@@ -279,18 +281,28 @@ class Register(NDArrayOperatorsMixin):
         _refuse("pickling a register", _ESCAPE)
 
 
-def hold(processors: npt.NDArray[np.integer[Any]], values: Any = 0) -> Register:
+def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -> Register:
     """A register of ``processors``, each holding its entry of ``values`` (computed from sizes).
+
+    ``hold(pid, pid)`` gives every processor its own id. Selecting from it with a boolean
+    register (``everyone[wants]``) gives the processors that decided to act, which a
+    :class:`pram.Step` takes as its processors without the host learning who they are.
 
     ``values`` is a scalar or a plain array broadcastable to the processors' shape, or a
     register of the same processors. This is how a program starts a register file, e.g. one
     word per processor that later reads fill in with ``r[selection] = read``.
     """
-    if not isinstance(processors, np.ndarray) or processors.dtype.kind not in "iu":
+    if isinstance(processors, Register):
+        pass
+    elif not isinstance(processors, np.ndarray) or processors.dtype.kind not in "iu":
         raise HonestyError(
             f"hold needs an integer array of processor ids (got {type(processors).__name__}); "
             "pass the ids Machine.processors handed out"
         )
+    if isinstance(processors, Register):  # processors that decided to act: their own ids
+        processors = processors._processors
+    if values is processors:
+        return Register(processors, processors)  # each processor holds its own id
     if isinstance(values, Register):
         if not _same(values._processors, processors):
             _refuse("hold with a register of other processors", THROUGH_MEMORY)
@@ -392,8 +404,18 @@ def _sized(value: Any) -> Any:
     return value._values if isinstance(value, Register) else value
 
 
-def _plain_key(key: Any, verb: str) -> None:
-    """Refuse an index that is data (a register, or anything holding one)."""
+def _key(key: Any, owners: npt.NDArray[Any], verb: str) -> Any:
+    """The raw index for ``key``: plain, or a boolean register of the same processors (each
+    processor deciding whether it is selected); refuse any other index that is data."""
+    if isinstance(key, Register):
+        if key.dtype == np.bool_ and _same(key._processors, owners):
+            return key._values
+        _refuse(
+            f"{verb} register[index] with an index that is a register",
+            "(fancy indexing by data) moves values between processors; a processor may "
+            "compute an address from its own registers and read it in a step: "
+            f"{THROUGH_MEMORY}",
+        )
     parts = key if isinstance(key, tuple) else (key,)
     for part in parts:
         if isinstance(part, Register) or (
@@ -411,6 +433,24 @@ def _plain_key(key: Any, verb: str) -> None:
                 "adds an axis that would spread each value over other processors; "
                 f"{THROUGH_MEMORY}",
             )
+    return key
+
+
+#: Recent selections of processors: (processors, key) -> the selected processors, so that
+#: registers selected alike share one array of ids and compare by identity.
+_SELECTIONS: list[tuple[Any, Any, npt.NDArray[Any]]] = []
+
+
+def _select(owners: npt.NDArray[Any], key: Any, raw: Any) -> npt.NDArray[Any]:
+    if isinstance(key, tuple | slice):
+        return owners[raw]  # type: ignore[no-any-return]
+    for seen_owners, seen_key, selected in _SELECTIONS:
+        if seen_owners is owners and seen_key is key:
+            return selected
+    selected = owners[raw]
+    _SELECTIONS.insert(0, (owners, key, selected))
+    del _SELECTIONS[8:]
+    return selected  # type: ignore[no-any-return]
 
 
 _SORT = (

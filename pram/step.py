@@ -55,12 +55,14 @@ class Write:
 class Step:
     """One synchronous step: the active ``processors`` and what each reads and writes.
 
+    ``processors`` may also be a register of processor ids selected by the processors
+    themselves (see :func:`pram.hold`): each processor deciding whether it acts.
     The i-th entry of every index, value and ``where`` array belongs to ``processors[i]``. A
     processor makes at most one access per :class:`Read` or :class:`Write`, so the number of
     them bounds what one processor does in a step. ``phase`` is set by :func:`phase`.
     """
 
-    processors: Words
+    processors: Words | Register
     reads: tuple[Read, ...] | list[Read] = ()
     writes: tuple[Write, ...] | list[Write] = ()
     phase: str = ""
