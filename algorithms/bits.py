@@ -51,8 +51,23 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from pram import Array, Flags, InputError, Machine, Program, Read, Step, Words, Write, iota
+from pram import (
+    Array,
+    Flags,
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Register,
+    Step,
+    Values,
+    Words,
+    Write,
+    hold,
+    iota,
+)
 from pram.algorithms.keys import Decision
+from pram.registers import place_ids
 
 #: The comparators of :class:`BitKeys`.
 COMPARATORS = ("serial", "tree")
@@ -189,7 +204,7 @@ class BitKeys:
 
     def _scan(
         self, pid: Words, a: Array, i: Words, b: Array, j: Words, reads: Sequence[Read]
-    ) -> Program[tuple[Flags, Flags, _Bits, _Bits, tuple[Words, ...]]]:
+    ) -> Program[tuple[Any, Any, Any, Any, Values]]:
         """Serial comparator: step k reads bit k of both tokens (most significant first).
 
         The processor keeps "equal so far" and "less", and accumulates both tokens in a register
@@ -200,7 +215,7 @@ class BitKeys:
         eq = np.ones(len(pid), dtype=np.bool_)
         x = np.zeros(len(pid), dtype=np.uint64)
         y = np.zeros(len(pid), dtype=np.uint64)
-        extra: tuple[Words, ...] = ()
+        extra: Values = ()
         first_i, first_j = i * self.d, j * self.d
         for k in range(self.d):
             bx, by, *rest = yield Step(
@@ -217,7 +232,7 @@ class BitKeys:
 
     def _read_bits(
         self, team: _Team, a: Array, ii: Words, b: Array, jj: Words, reads: Sequence[Read]
-    ) -> Program[tuple[Words, Words, Words, tuple[Words, ...]]]:
+    ) -> Program[tuple[Any, Any, Any, Values]]:
         """Tree comparator, leaves: every team member reads its bit of both tokens in one step.
 
         Member of rank k marks whether the tokens differ there, and how: its leaf code. The
@@ -286,7 +301,7 @@ class BitKeys:
                 code = yield from team.reduce(scratch, code)
                 mine = team.mine(code)
                 swap, writes = decide(mine == _LESS, mine == _EQUAL, extra)
-                told = np.asarray(swap).astype(np.int64)
+                told = np.where(swap, 1, 0)
                 (flag,) = yield from team.broadcast(scratch, (told,))
             finally:
                 _release(m, scratch)
@@ -310,7 +325,7 @@ class BitKeys:
         first_i, first_j = i * d, j * d
         lt, eq, x, y, extra = yield from self._scan(pid, a, i, a, j, reads)
         swap, writes = decide(lt, eq, extra)
-        exchange = np.asarray(swap, dtype=np.bool_)
+        exchange = np.where(swap, True, False)
         low = np.where(exchange, y, x)  # what goes to a[i]
         high = np.where(exchange, x, y)  # what goes to a[j]
         for k in range(d):
@@ -350,25 +365,29 @@ class _Team:
         self.rank = np.tile(iota(d), c)
         self.lead = self.rank == 0
         self._helpers = _helpers(m, c * (d - 1))
-        self.ids = np.empty(self.size, dtype=np.int64)
-        self.ids[self.lead] = pid
-        self.ids[~self.lead] = self._helpers[: c * (d - 1)]
+        helpers = self._helpers[: c * (d - 1)]
+        self.ids: Any
+        if isinstance(pid, Register):  # processors that decided to act, unseen by the host
+            self.ids = place_ids(self.size, (self.lead, pid), (~self.lead, helpers))
+        else:
+            self.ids = np.empty(self.size, dtype=np.int64)
+            self.ids[self.lead] = pid
+            self.ids[~self.lead] = helpers
         self.cell = _SLOTS * iota(self.size)
 
     def release(self) -> None:
         """Return the helpers to the pool: the operation has made its last step."""
         _release_helpers(self.m, self._helpers)
 
-    def mine(self, register: Words) -> Words:
+    def mine(self, register: Register) -> Register:
         """The rank-0 members' entries of ``register``: the operation's own processor's."""
-        mine: Words = register[self.lead]
-        return mine
+        return register[self.lead]
 
     def _widen(self, x: Any, fill: Any = 0) -> Any:
         """A per-operation array (aligned with ``pid``) as a per-member one, at rank 0 only."""
-        if not isinstance(x, np.ndarray):
+        if not isinstance(x, np.ndarray | Register):
             return x
-        full = np.full(self.size, fill, dtype=x.dtype)
+        full = hold(self.ids, np.zeros(1, dtype=x.dtype) + fill)
         full[self.lead] = x
         return full
 
@@ -391,7 +410,8 @@ class _Team:
         the member 2^r above them, which reads it in the next step: 2 steps per round,
         ceil(log2 d) rounds, every cell written once and read once.
         """
-        known = [cast(Words, self._widen(np.asarray(r, dtype=np.int64))) for r in registers]
+        known = [self._widen(r if isinstance(r, Register) else np.asarray(r, np.int64))
+                 for r in registers]
         span = 1
         while span < self.d:
             send = (self.rank < span) & (self.rank + span < self.d)
@@ -410,7 +430,7 @@ class _Team:
             span *= 2
         return tuple(known)
 
-    def reduce(self, scratch: Array, code: Words) -> Program[Words]:
+    def reduce(self, scratch: Array, code: Register) -> Program[Register]:
         """Find each operation's most significant differing bit: its code reaches rank 0.
 
         A binary tree over the ranks: in round r the member of rank ``q 2^(r+1) + 2^r`` writes

@@ -234,7 +234,7 @@ class _Pending:
 
     p: Words
     mid: Words
-    values: tuple[Words, ...]
+    values: tuple[Register, ...]
 
 
 #: Nothing left to write: a single payload, or the root level.
@@ -417,7 +417,7 @@ def _answer(
     p: Words,
     mid: Words,
     index: Words,
-    payload: Words,
+    payload: Register,
     lo: Words,
     hi: Words,
     z: Words,
@@ -449,7 +449,7 @@ def _answer(
 
 
 def _match(
-    c: _Context, p: Words, mid: Words, has_key: Flags, pending: _Pending
+    c: _Context, p: Words, mid: Words, has_key: Register, pending: _Pending
 ) -> Program[None]:
     """Each median writes whether its candidate exists and equals its query; the last level's
     calls (the last ``len(pending.p)`` medians) also write their further payloads."""

@@ -312,6 +312,27 @@ def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -
     return Register(np.array(np.broadcast_to(data, processors.shape)), processors)
 
 
+def place_ids(size: int, *parts: tuple[npt.NDArray[np.bool_], Any]) -> Register:
+    """A register of ``size`` processors, each holding its own id, assembled from ``parts``.
+
+    Each part is ``(mask, ids)``: a plain boolean mask of ``size`` entries and the ids placed
+    where it holds, in order; ``ids`` are plain (from :meth:`pram.Machine.processors`) or a
+    register of ids (a selection of ``hold(pid, pid)``, whose ids the host never sees). Ids
+    are not data, so no value moves: this is how a program forms a team of processors around
+    the ones that decided to act, e.g. each with its helpers.
+    """
+    placed = np.zeros(size, dtype=np.int64)
+    for mask, part in parts:
+        if isinstance(part, Register):
+            if not (part._values is part._processors
+                    or np.array_equal(part._values, part._processors)):
+                _refuse("place_ids with a register that does not hold processor ids",
+                        "would turn data into processor ids; select ids from hold(pid, pid)")
+            part = part._processors
+        placed[mask] = part
+    return Register(placed, placed)
+
+
 def contents(register: Register) -> npt.NDArray[Any]:
     """The raw values of ``register`` (for the machine and observers, never for programs)."""
     return register._values
@@ -528,4 +549,4 @@ _ALLOWED: frozenset[Any] = frozenset(
 #: Allowed array functions whose answer depends on sizes only.
 _SIZES: frozenset[Any] = frozenset({np.shape, np.ndim, np.size, np.result_type})
 
-__all__ = ["Observer", "Register", "contents", "hold", "processors", "running"]
+__all__ = ["Observer", "Register", "contents", "hold", "place_ids", "processors", "running"]
