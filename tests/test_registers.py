@@ -1,0 +1,430 @@
+"""Honest by construction: what a program can and cannot do with the registers its reads return.
+
+A catalogue of cheat programs, one per refused form, each refused at run time with
+:class:`pram.HonestyError` naming the operation; and honest counterparts that run with their
+answers and counts checked against brute force.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pram import (
+    Array,
+    Cost,
+    HonestyError,
+    Machine,
+    PRAMError,
+    Program,
+    Read,
+    Register,
+    Step,
+    Values,
+    Write,
+    hold,
+)
+from pram.machine import _Flat
+from pram.registers import contents, processors
+
+MOVE = (
+    "values move between processors through memory: write them, then read them in a later step"
+)
+SORT = "moves values between processors; sort with a network of machine steps, e.g. " \
+    "pram.algorithms.sorting"
+SEARCH = "searches across processors; search with machine steps, e.g. pram.algorithms.pbs"
+REDUCE = (
+    "folds the values of many processors into one; reduce with a tree of machine steps "
+    "(pram.algorithms.primitives shows the pattern)"
+)
+SCAN = (
+    "scans across processors; compute prefix sums with machine steps, e.g. "
+    "pram.algorithms.primitives.prefix_sums"
+)
+HOST = (
+    "turns register values into host control flow; a processor decides per value with "
+    "np.where and where= masks, and loop bounds come from sizes"
+)
+ESCAPE = (
+    "while a program runs lets data leave the processors; compute on the register "
+    "(elementwise), and read results with Array.to_numpy() after the run"
+)
+SEALED = (
+    "while a program runs reaches memory outside the machine's steps; read a with a Read in "
+    "a step, or call to_numpy() after the run"
+)
+LEDGER = "only the machine counts: run steps, and read m.cost after the run"
+
+Cheat = Callable[[Machine, Array, Register], Any]
+
+#: One cheat per refused form: (name, what the program does after reading a, whole message).
+CHEATS: list[tuple[str, Cheat, str]] = [
+    ("np.sort", lambda m, a, x: np.sort(x), f"np.sort {SORT}"),
+    ("a function held in a variable", lambda m, a, x: (lambda f: f(x))(np.sort),
+     f"np.sort {SORT}"),
+    ("getattr", lambda m, a, x: getattr(np, "cumsum")(x),  # noqa: B009
+     f"np.cumsum {SCAN}"),
+    ("__call__", lambda m, a, x: np.lexsort.__call__((x,)), f"np.lexsort {SORT}"),
+    ("a private engine helper", lambda m, a, x: _Flat(x, x, x, x).by_cell(keep_last=None),
+     f"np.lexsort {SORT}"),
+    ("list.index", lambda m, a, x: list(x).index(5), f"iterating over a register {HOST}"),
+    ("tolist", lambda m, a, x: x.tolist().index(5), f"register.tolist() {HOST}"),
+    ("np.equal.outer", lambda m, a, x: np.equal.outer(x, x),
+     "np.equal.outer pairs every processor's value with every other's; compare values in "
+     f"machine steps, {MOVE}"),
+    ("fancy indexing by data", lambda m, a, x: x[x % 4],
+     "reading register[index] with an index that is a register (fancy indexing by data) "
+     "moves values between processors; a processor may compute an address from its own "
+     f"registers and read it in a step: {MOVE}"),
+    ("to_numpy mid-run", lambda m, a, x: a.to_numpy(), f"a.to_numpy() {SEALED}"),
+    ("values mid-run", lambda m, a, x: a.values, f"reading a.values {SEALED}"),
+    ("a host write mid-run", lambda m, a, x: a.values.__setitem__(0, 7),
+     f"reading a.values {SEALED}"),
+    ("m.cost.work -= t", lambda m, a, x: setattr(m.cost, "work", m.cost.work - 4),
+     f"m.cost.work = ... while a program runs rewrites the ledger; {LEDGER}"),
+    ("m.cost = Cost()", lambda m, a, x: setattr(m, "cost", Cost()),
+     f"m.cost = ... while a program runs replaces the ledger; {LEDGER}"),
+    ("a reduction method", lambda m, a, x: x.sum(), f"register.sum {REDUCE}"),
+    ("np.max", lambda m, a, x: np.max(x), f"np.max {REDUCE}"),
+    ("np.any", lambda m, a, x: np.any(x > 4), f"np.any {REDUCE}"),
+    ("np.add.reduce", lambda m, a, x: np.add.reduce(x), f"np.add.reduce {REDUCE}"),
+    ("np.add.accumulate", lambda m, a, x: np.add.accumulate(x), f"np.add.accumulate {SCAN}"),
+    ("np.add.at", lambda m, a, x: np.add.at(np.zeros(4), x, 1),
+     f"np.add.at combines values of many processors in one place; {MOVE}"),
+    ("np.searchsorted", lambda m, a, x: np.searchsorted(x, 3), f"np.searchsorted {SEARCH}"),
+    ("np.unique", lambda m, a, x: np.unique(x), f"np.unique {SEARCH}"),
+    ("np.where with one argument", lambda m, a, x: np.where(x > 4),
+     f"np.where with one argument {SEARCH}"),
+    ("np.roll", lambda m, a, x: np.roll(x, 1), f"np.roll moves values between processors; {MOVE}"),
+    ("np.concatenate", lambda m, a, x: np.concatenate([x, x]),
+     f"np.concatenate moves values between processors; {MOVE}"),
+    ("np.repeat", lambda m, a, x: np.repeat(x, 2),
+     f"np.repeat moves values between processors; {MOVE}"),
+    ("np.tile", lambda m, a, x: np.tile(x, 2), f"np.tile moves values between processors; {MOVE}"),
+    ("np.stack", lambda m, a, x: np.stack([x, x]),
+     f"np.stack moves values between processors; {MOVE}"),
+    ("np.take", lambda m, a, x: np.take(x, [0, 1]),
+     f"np.take moves values between processors; {MOVE}"),
+    ("slices used as other processors' values", lambda m, a, x: x[1:] - x[:-1],
+     "np.subtract on registers of different processors combines values of different "
+     f"processors; {MOVE}"),
+    ("broadcasting to other processors", lambda m, a, x: x + np.zeros((4, 1), np.int64),
+     "np.add giving shape (4, 4) from registers of shape (4,) spreads values over other "
+     f"processors (an operand broadcast beyond the register's shape); {MOVE}"),
+    ("int", lambda m, a, x: int(x[0:1]), f"int() of a register {HOST}"),
+    ("a data-dependent branch", lambda m, a, x: 1 if x[0:1] > 4 else 0,
+     f"bool() of a register {HOST}"),
+    ("float", lambda m, a, x: float(x[0:1]), f"float() of a register {HOST}"),
+    ("__index__", lambda m, a, x: [1, 2, 3][x[0:1]],
+     f"using a register as a Python index (__index__) {HOST}"),
+    ("item", lambda m, a, x: x.item(0), f"register.item() {HOST}"),
+    ("np.asarray", lambda m, a, x: np.asarray(x),
+     f"np.asarray of a register (an escape to a plain array) {ESCAPE}"),
+    ("a plain array filled from a register", lambda m, a, x: np.zeros(4).__setitem__(
+        slice(None), x), f"np.asarray of a register (an escape to a plain array) {ESCAPE}"),
+]
+
+
+def cheat_program(m: Machine, a: Array, cheat: Cheat) -> Program[None]:
+    """Read ``a`` (one processor per cell), then do what ``cheat`` does with the register."""
+    pid = m.processors(a.size)
+    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    cheat(m, a, x)
+    yield Step(pid, writes=[Write(a, pid, x)])
+
+
+@pytest.mark.parametrize(("name", "cheat", "message"), CHEATS, ids=[c[0] for c in CHEATS])
+def test_each_cheat_is_refused_at_run_time_naming_the_operation(
+    name: str, cheat: Cheat, message: str
+) -> None:
+    """Each refused form raises HonestyError while the program runs, naming the operation."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    with pytest.raises(HonestyError, match=re.escape(message) + "$"):
+        m.run(cheat_program(m, a, cheat))
+
+
+def test_the_catalogue_covers_at_least_fifteen_forms() -> None:
+    """The catalogue holds at least 15 distinct cheats."""
+    assert len({name for name, _, _ in CHEATS}) >= 15
+
+
+def test_honesty_error_is_a_pram_error() -> None:
+    """HonestyError is caught by the project's error base."""
+    assert issubclass(HonestyError, PRAMError)
+
+
+# ---- use by the right processors ----------------------------------------------------------
+
+
+def wrong_owner(m: Machine, a: Array, use: str) -> Program[None]:
+    """Write (or index, or mask) with a register reversed: other processors' values."""
+    pid = m.processors(a.size)
+    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    other = x[::-1]
+    if use == "value":
+        yield Step(pid, writes=[Write(a, pid, other)])
+    elif use == "index":
+        yield Step(pid, reads=[Read(a, other % a.size)])
+    else:
+        yield Step(pid, writes=[Write(a, pid, 0, where=other > 4)])
+
+
+@pytest.mark.parametrize(
+    ("use", "what"),
+    [("value", "the value written to a"), ("index", "the index into a"),
+     ("mask", "the where mask of an access to a")],
+)
+def test_a_register_of_other_processors_is_refused_by_the_step(use: str, what: str) -> None:
+    """A register used as value, index or mask by other processors than its own is refused."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    message = (
+        f"{what} in step 2 is a register of other processors than the step's (or in another "
+        f"order); {MOVE}"
+    )
+    with pytest.raises(HonestyError, match=re.escape(message) + "$"):
+        m.run(wrong_owner(m, a, use))
+
+
+def test_processors_given_as_a_register_of_values_are_refused() -> None:
+    """A step's processors may be a register only if it holds processor ids."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        yield Step(x)  # type: ignore[arg-type]
+
+    message = (
+        "the processors of step 2 are a register that does not hold processor ids; select the "
+        "processors that act from hold(pid, pid) with a mask"
+    )
+    with pytest.raises(HonestyError, match=re.escape(message) + "$"):
+        m.run(program())
+
+
+# ---- honest counterparts -------------------------------------------------------------------
+
+
+def elementwise(m: Machine, a: Array) -> Program[None]:
+    """Each processor replaces its value by an np.where of it, with a register mask."""
+    pid = m.processors(a.size)
+    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    y = np.where(x > 4, x - 1, (x + 1).astype(np.int64))
+    yield Step(pid, writes=[Write(a, pid, np.clip(y, 0, 6), where=x != 3)])
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=20))
+@settings(max_examples=30, deadline=None)
+def test_elementwise_work_and_register_masks_run(values: list[int]) -> None:
+    """np.where, astype, clip and a where mask computed from registers give the brute force."""
+    m = Machine()
+    a = m.array("a", values=np.array(values))
+    m.run(elementwise(m, a))
+    expected = [v if v == 3 else min(max(v - 1 if v > 4 else v + 1, 0), 6) for v in values]
+    assert a.to_numpy().tolist() == expected
+    assert (m.cost.time, m.cost.work, m.cost.reads) == (2, 2 * len(values), len(values))
+    assert m.cost.writes == sum(v != 3 for v in values)
+
+
+def reverse(m: Machine, a: Array) -> Program[None]:
+    """Move every value to the mirrored cell: through memory, a read then a write."""
+    n = a.size
+    pid = m.processors(n)
+    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    yield Step(pid, writes=[Write(a, n - 1 - pid, x)])
+
+
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=20))
+@settings(max_examples=30, deadline=None)
+def test_movement_through_memory_runs(values: list[int]) -> None:
+    """Values move between processors by a write and a later read: a reversal."""
+    m = Machine()
+    a = m.array("a", values=np.array(values))
+    m.run(reverse(m, a))
+    assert a.to_numpy().tolist() == values[::-1]
+    assert (m.cost.time, m.cost.work) == (2, 2 * len(values))
+
+
+def list_ranks(m: Machine, succ: Array, rank: Array) -> Program[None]:
+    """Pointer jumping (Wyllie): each node follows its own successor register, ceil(log n)
+    rounds; the addresses come from the processor's own registers."""
+    n = succ.size
+    pid = m.processors(n)
+    rounds = max(1, (n - 1).bit_length())
+    for _ in range(rounds):
+        nxt, r = yield Step(pid, reads=[Read(succ, pid), Read(rank, pid)])
+        alive = nxt != pid
+        far, far_rank = yield Step(
+            pid, reads=[Read(succ, nxt, where=alive), Read(rank, nxt, where=alive)]
+        )
+        yield Step(
+            pid,
+            writes=[
+                Write(rank, pid, r + far_rank, where=alive),
+                Write(succ, pid, far, where=alive),
+            ],
+        )
+
+
+@given(st.permutations(list(range(12))))
+@settings(max_examples=20, deadline=None)
+def test_pointer_jumping_with_own_addresses_runs(order: list[int]) -> None:
+    """List ranking by pointer jumping gives every node its distance to the tail (CREW)."""
+    n = len(order)
+    successor = np.arange(n)
+    for a, b in itertools.pairwise(order):
+        successor[a] = b
+    m = Machine("crew")
+    succ = m.array("succ", values=successor)
+    rank = m.array("rank", values=(successor != np.arange(n)).astype(np.int64))
+    m.run(list_ranks(m, succ, rank))
+    expected = [0] * n
+    for position, node in enumerate(order):
+        expected[node] = n - 1 - position
+    assert rank.to_numpy().tolist() == expected
+    assert m.cost.time == 3 * 4 and m.violations == []
+
+
+def acting(m: Machine, a: Array) -> Program[None]:
+    """Only the processors holding more than 4 act: they select themselves with a mask."""
+    pid = m.processors(a.size)
+    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    wants = x > 4
+    who = hold(pid, pid)[wants]
+    yield Step(who, writes=[Write(a, hold(pid, pid)[wants], x[wants] * 10)])
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=20))
+@settings(max_examples=30, deadline=None)
+def test_processors_that_decide_to_act_are_the_only_ones_counted(values: list[int]) -> None:
+    """A step of the processors that selected themselves counts exactly them as work."""
+    m = Machine()
+    a = m.array("a", values=np.array(values))
+    m.run(acting(m, a))
+    assert a.to_numpy().tolist() == [v * 10 if v > 4 else v for v in values]
+    assert m.cost.work == len(values) + sum(v > 4 for v in values)
+
+
+def test_a_register_file_keeps_each_value_with_its_processor() -> None:
+    """hold() and processor-preserving assignment make a register file; the write uses it."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        file = hold(pid, -1)
+        (x,) = yield Step(pid[1:], reads=[Read(a, pid[1:])])
+        file[1:] = x
+        yield Step(pid, writes=[Write(a, pid, file)])
+
+    m.run(program())
+    assert a.to_numpy().tolist() == [-1, 3, 8, 1]
+
+
+def test_assigning_a_register_of_other_processors_is_refused() -> None:
+    """register[key] = value needs value to belong to exactly the processors at key."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        x[:2] = x[2:]
+
+    message = (
+        "register[key] = value with a value of other processors a register holds each "
+        f"processor's own values; {MOVE}"
+    )
+    with pytest.raises(HonestyError, match=re.escape(message) + "$"):
+        m.run(program())
+
+
+# ---- before and after a run ------------------------------------------------------------------
+
+
+def test_memory_and_ledger_open_before_and_after_a_run() -> None:
+    """to_numpy, values and the ledger work before and after run, and a register is output."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3]))
+    a.values[0] = 6  # host input before the run
+
+    def program() -> Program[Register]:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        return x + 1
+
+    x = m.run(program())
+    assert a.to_numpy().tolist() == [6, 3] and a.values.tolist() == [6, 3]
+    assert x.tolist() == [7, 4] and np.asarray(x).tolist() == [7, 4]
+    m.cost.work = 0  # after the run the ledger is the host's own copy
+    assert m.cost.work == 0
+
+
+def test_the_ledger_reads_live_counts_during_a_run() -> None:
+    """m.cost reads are current during a run (time after the first step is 1)."""
+    m = Machine()
+    seen: list[int] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(3)
+        yield Step(pid)
+        seen.extend([m.cost.time, m.cost.work, len(m.cost.profile)])
+
+    m.run(program())
+    assert seen == [1, 3, 1]
+
+
+# ---- the observer contract -----------------------------------------------------------------
+
+
+class Recorder:
+    """An observer that writes down what it is told."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[int, int, list[int]]] = []
+        self.operations: list[tuple[str, int, bool]] = []
+
+    def step(self, number: int, steps: Any, replies: Any) -> None:
+        self.steps.append((number, len(steps), [len(r) for r in replies]))
+
+    def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
+        self.operations.append((name, len(operands), isinstance(result, Register)))
+
+
+def test_the_observer_sees_every_step_and_elementwise_operation() -> None:
+    """Steps are reported after they execute; operations by name, with operands and result."""
+    recorder = Recorder()
+    m = Machine(observer=recorder)
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    m.run(elementwise(m, a))
+    assert recorder.steps == [(1, 1, [1]), (2, 1, [0])]
+    assert recorder.operations == [
+        ("greater", 2, True), ("subtract", 2, True), ("add", 2, True), ("astype", 2, True),
+        ("where", 3, True), ("clip", 3, True), ("not_equal", 2, True),
+    ]
+
+
+def test_a_read_register_belongs_to_the_steps_processors() -> None:
+    """contents and processors give a read's raw values (0 where masked) and its owners."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    got: list[Values] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        got.append((yield Step(pid, reads=[Read(a, pid, where=pid % 2 == 0)])))
+
+    m.run(program())
+    (x,) = got[0]
+    assert contents(x).tolist() == [5, 0, 8, 0]
+    assert processors(x).tolist() == [0, 1, 2, 3]
