@@ -135,17 +135,23 @@ class Register(NDArrayOperatorsMixin):
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         name = ufunc.__name__
+        if not running() and (method != "__call__" or "out" in kwargs):
+            return _host(getattr(ufunc, method), inputs, kwargs)  # output, after the run
         if method != "__call__":
             _refuse(f"np.{name}.{method}", _METHODS.get(method, _METHODS["at"]))
         if "out" in kwargs:
             _refuse(f"np.{name}(..., out=...)", "it writes into an existing array; "
                     "use the result of the operation instead")
-        args, processors = _unwrap(f"np.{name}", inputs)
-        if "where" in kwargs:
-            (kwargs["where"],), _ = _unwrap(f"np.{name}(..., where=...)", (kwargs["where"],),
-                                            processors)
-        result = ufunc(*args, **kwargs)
-        return _wrap(name, inputs, result, processors)
+        try:
+            args, processors = _unwrap(f"np.{name}", inputs)
+            if "where" in kwargs:
+                (kwargs["where"],), _ = _unwrap(
+                    f"np.{name}(..., where=...)", (kwargs["where"],), processors
+                )
+            result = ufunc(*args, **kwargs)
+            return _wrap(name, inputs, result, processors)
+        except _Outside:
+            return _host(ufunc, inputs, kwargs)
 
     def __array_function__(
         self,
@@ -155,6 +161,8 @@ class Register(NDArrayOperatorsMixin):
         kwargs: dict[str, Any],
     ) -> Any:
         name = getattr(func, "__name__", repr(func))
+        if not running() and (func not in _ALLOWED or (func is np.where and len(args) == 1)):
+            return _host(func, args, kwargs)  # output, after the run
         if func is np.where and len(args) + len(kwargs) != 3:
             _refuse("np.where with one argument", _FUNCTIONS["nonzero"])
         if func not in _ALLOWED:
@@ -162,10 +170,15 @@ class Register(NDArrayOperatorsMixin):
         if func in _SIZES:
             return func(*[_sized(a) for a in args], **kwargs)
         operands = (*args, *kwargs.values())
-        unwrapped, processors = _unwrap(f"np.{name}", operands)
-        result = func(*unwrapped[: len(args)], **dict(zip(kwargs, unwrapped[len(args):],
-                                                           strict=True)))
-        return _wrap(name, operands, result, processors)
+        try:
+            unwrapped, processors = _unwrap(f"np.{name}", operands)
+            result = func(
+                *unwrapped[: len(args)],
+                **dict(zip(kwargs, unwrapped[len(args) :], strict=True)),
+            )
+            return _wrap(name, operands, result, processors)
+        except _Outside:
+            return _host(func, args, kwargs)
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Register:
         """The values converted to ``dtype``, still bound to the same processors."""
@@ -270,15 +283,19 @@ class Register(NDArrayOperatorsMixin):
         values = self._values if dtype is None else self._values.astype(dtype)
         return values.copy() if copy is not False else values
 
-    def __getattr__(self, name: str) -> NoReturn:
+    def __getattr__(self, name: str) -> Any:
         # ndarray methods a register does not have: name the refusal, not a missing attribute.
         reason = _FUNCTIONS.get(name)
         if reason is None:
             raise AttributeError(f"a Register has no attribute {name!r}")
+        if not running():
+            return getattr(self._values, name)  # output, after the run
         _refuse(f"register.{name}", reason)
 
-    def __reduce__(self) -> NoReturn:
-        _refuse("pickling a register", _ESCAPE)
+    def __reduce__(self) -> Any:
+        if running():
+            _refuse("pickling a register", _ESCAPE)
+        return (np.array, (self._values,))
 
 
 def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -> Register:
@@ -346,6 +363,23 @@ def processors(register: Register) -> npt.NDArray[np.integer[Any]]:
 # ---- the machinery -----------------------------------------------------------------------
 
 
+class _Outside(Exception):
+    """After a run: an operation that is no longer elementwise works on the plain values."""
+
+
+def _host(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+    """``func`` on the plain values of every register among ``args``: after a run only."""
+
+    def plain(x: Any) -> Any:
+        if isinstance(x, Register):
+            return x._values
+        if isinstance(x, list | tuple):
+            return type(x)(plain(y) for y in x)
+        return x
+
+    return func(*plain(args), **{k: plain(v) for k, v in kwargs.items()})
+
+
 def _refuse(operation: str, reason: str) -> NoReturn:
     raise HonestyError(f"{operation} {reason}")
 
@@ -375,6 +409,8 @@ def _unwrap(
             if processors is None:
                 processors = operand._processors
             elif not _same(operand._processors, processors):
+                if not running():
+                    raise _Outside
                 _refuse(
                     f"{operation} on registers of different processors",
                     f"combines values of different processors; {THROUGH_MEMORY}",
@@ -404,6 +440,8 @@ def _wrap(name: str, operands: tuple[Any, ...], result: Any, processors: npt.NDA
 
 def _bound(name: str, result: Any, processors: npt.NDArray[Any]) -> Register:
     if not isinstance(result, np.ndarray) or result.shape != processors.shape:
+        if not running():
+            raise _Outside
         shape = getattr(result, "shape", ())
         _refuse(
             f"np.{name} giving shape {shape} from registers of shape {processors.shape}",
