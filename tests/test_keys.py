@@ -67,10 +67,10 @@ def test_compare_exchange_swaps_where_told_and_carries_words() -> None:
     tokens = keys.store(m, "tokens", np.array([5, 1, 2, 2, 7, 9]))
     tags = m.array("tags", values=np.array([0, 1, 2, 3, 4, 5]))
     i, j = np.array([0, 2, 4]), np.array([1, 3, 5])
-    seen: list[tuple[list[bool], list[bool], list[list[int]]]] = []
+    seen: list[tuple[Flags, Flags, Values]] = []
 
     def decide(less: Flags, equal: Flags, values: Values) -> tuple[Flags, Sequence[Write]]:
-        seen.append((less.tolist(), equal.tolist(), [v.tolist() for v in values]))
+        seen.append((less, equal, values))  # registers: looked at after the run
         swap = ~less & ~equal
         return swap, [Write(tags, i, np.where(swap, values[1], values[0])),
                       Write(tags, j, np.where(swap, values[0], values[1]))]
@@ -78,7 +78,10 @@ def test_compare_exchange_swaps_where_told_and_carries_words() -> None:
     m.run(keys.compare_exchange(
         m, m.processors(3), tokens, i, j, decide, [Read(tags, i), Read(tags, j)]
     ))
-    assert seen == [([False, False, True], [False, True, False], [[0, 2, 4], [1, 3, 5]])]
+    assert [(less.tolist(), equal.tolist(), [v.tolist() for v in values])
+            for less, equal, values in seen] == [
+        ([False, False, True], [False, True, False], [[0, 2, 4], [1, 3, 5]])
+    ]
     assert keys.load(tokens).tolist() == [1, 5, 2, 2, 7, 9]
     assert tags.to_numpy().tolist() == [1, 0, 2, 3, 4, 5]
     assert (m.cost.time, m.cost.work, m.violations) == (2, 6, [])
