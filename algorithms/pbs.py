@@ -290,11 +290,14 @@ def _level(
     found = c.found
     mid = (calls.s + calls.t) // 2  # mid <- floor((s + t) / 2), the median query of the call
     p = c.pid[mid]
+    lo: Any
+    hi: Any
+    alive: Any
     if first:
         lo, hi = calls.base, calls.end  # the root searches its whole key range
         alive = (hi > lo).astype(np.int64)
     else:
-        lo, hi, alive = yield from _records(c, p, mid, pending)
+        lo, hi, alive, p = yield from _records(c, p, mid, pending)
     # lines 6, 11 and the binary search: z = the smallest index in [lo, hi] with q[mid] <= k[z]
     # (k[hi] is the sentinel). z == lo is line 6 (l_x = 1: the left half is dead), z == hi is
     # line 11 (g_y = 1: the right half is dead); a dead call has lo == hi and answers lo.
@@ -364,13 +367,15 @@ def _level(
 
 def _records(
     c: _Context, p: Words, mid: Words, pending: _Pending
-) -> Program[tuple[Words, Words, Words]]:
+) -> Program[tuple[Register, Register, Register, Words]]:
     """Each call reads the record its parent wrote; in the same step the previous level's
-    processors, idle now, write their further payloads (:class:`_Pending`)."""
+    processors, idle now, write their further payloads (:class:`_Pending`). Returns the
+    records and ``p`` itself (as the ids the records are bound to, so registers compare by
+    identity)."""
     r = c.records
     if not pending.values:
         lo, hi, alive = yield Step(p, reads=(Read(r.lo, mid), Read(r.hi, mid), Read(r.alive, mid)))
-        return lo, hi, alive
+        return lo, hi, alive, p
     reading = np.concatenate([np.ones(len(p), np.bool_), np.zeros(len(pending.p), np.bool_)])
     cell = np.concatenate([mid, pending.mid])
     everyone = np.concatenate([p, pending.p])
@@ -385,7 +390,7 @@ def _records(
         writes=tuple(writes),
     )
     own = len(p)  # the first len(p) processors read; each keeps its own registers
-    return lo[:own], hi[:own], alive[:own]
+    return lo[:own], hi[:own], alive[:own], everyone[:own]
 
 
 def _bisect(c: _Context, p: Words, mid: Words, lo: Words, hi: Words) -> Program[Words]:

@@ -495,19 +495,22 @@ def _key(key: Any, owners: npt.NDArray[Any], verb: str) -> Any:
     return key
 
 
-#: Recent selections of processors: (processors, key) -> the selected processors, so that
-#: registers selected alike share one array of ids and compare by identity.
-_SELECTIONS: list[tuple[Any, Any, npt.NDArray[Any]]] = []
+#: Recent selections of processors by a register mask: (where the processors lie, the mask
+#: register, the processors kept alive, the selected processors), so that registers selected
+#: alike share one array of ids and compare by identity. A mask register's values are never
+#: written in place (assignment copies), so a selection stays valid while its mask lives.
+_SELECTIONS: list[tuple[tuple[Any, ...], Any, npt.NDArray[Any], npt.NDArray[Any]]] = []
 
 
 def _select(owners: npt.NDArray[Any], key: Any, raw: Any) -> npt.NDArray[Any]:
-    if isinstance(key, tuple | slice):
+    if not isinstance(key, Register):
         return owners[raw]  # type: ignore[no-any-return]
-    for seen_owners, seen_key, selected in _SELECTIONS:
-        if seen_owners is owners and seen_key is key:
+    where = (owners.__array_interface__["data"][0], owners.shape, owners.strides)
+    for seen_where, seen_key, _, selected in _SELECTIONS:
+        if seen_key is key and seen_where == where:
             return selected
     selected = owners[raw]
-    _SELECTIONS.insert(0, (owners, key, selected))
+    _SELECTIONS.insert(0, (where, key, owners, selected))
     del _SELECTIONS[8:]
     return selected  # type: ignore[no-any-return]
 
