@@ -215,7 +215,9 @@ class Machine:
             raise InputError(f"number of processors must be a non-negative integer (got {n!r})")
         first = self._next_processor
         self._next_processor += int(n)
-        return np.arange(first, first + int(n), dtype=np.int64)
+        ids = np.arange(first, first + int(n), dtype=np.int64)
+        ids.flags.writeable = False  # registers are bound to these ids: they never change
+        return ids
 
     # ---- running programs ------------------------------------------------------------------
 
@@ -645,7 +647,10 @@ class Machine:
             full = np.zeros(len(access.where), dtype=np.int64)
             full[access.where] = values
             values = full
-        return Register(values, cast(Words, access.step.processors))
+        owners = cast(Words, access.step.processors)
+        if owners.flags.writeable:
+            owners.flags.writeable = False  # bound to registers now: changing them would move
+        return Register(values, owners)
 
     def _undefined(self, access: _Access, known: Flags, number: int) -> None:
         pids = access.processors

@@ -318,6 +318,8 @@ def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -
         )
     if isinstance(processors, Register):  # processors that decided to act: their own ids
         processors = processors._processors
+    if processors.flags.writeable:
+        processors.flags.writeable = False  # changing the ids would move values
     if values is processors:
         return Register(processors, processors)  # each processor holds its own id
     if isinstance(values, Register):
@@ -347,6 +349,7 @@ def place_ids(size: int, *parts: tuple[npt.NDArray[np.bool_], Any]) -> Register:
                         "would turn data into processor ids; select ids from hold(pid, pid)")
             part = part._processors
         placed[mask] = part
+    placed.flags.writeable = False
     return Register(placed, placed)
 
 

@@ -428,3 +428,18 @@ def test_a_read_register_belongs_to_the_steps_processors() -> None:
     (x,) = got[0]
     assert contents(x).tolist() == [5, 0, 8, 0]
     assert processors(x).tolist() == [0, 1, 2, 3]
+
+
+def test_the_ids_a_register_belongs_to_cannot_be_changed() -> None:
+    """Renaming processors in place (to move values without memory) is refused by numpy."""
+    m = Machine()
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4) + 0  # a writable copy of the ids
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        pid[:] = pid[::-1]
+        yield Step(pid, writes=[Write(a, pid, x)])
+
+    with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
+        m.run(program())
