@@ -139,6 +139,12 @@ class Register(NDArrayOperatorsMixin):
             return _host(getattr(ufunc, method), inputs, kwargs)  # output, after the run
         if method != "__call__":
             _refuse(f"np.{name}.{method}", _METHODS.get(method, _METHODS["at"]))
+        if getattr(np, name, None) is not ufunc:
+            _refuse(
+                f"the ufunc {name!r}",
+                "is not one of numpy's own elementwise operations (a Python function applied "
+                "to register values would hand them to the host); use numpy's ufuncs",
+            )
         if "out" in kwargs:
             _refuse(f"np.{name}(..., out=...)", "it writes into an existing array; "
                     "use the result of the operation instead")

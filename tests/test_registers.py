@@ -125,6 +125,10 @@ CHEATS: list[tuple[str, Cheat, str]] = [
     ("__index__", lambda m, a, x: [1, 2, 3][x[0:1]],
      f"using a register as a Python index (__index__) {HOST}"),
     ("item", lambda m, a, x: x.item(0), f"register.item() {HOST}"),
+    ("a ufunc made from a Python function", lambda m, a, x: np.frompyfunc(print, 1, 1)(x),
+     "the ufunc 'print (vectorized)' is not one of numpy's own elementwise operations (a "
+     "Python function applied to register values would hand them to the host); use numpy's "
+     "ufuncs"),
     ("np.asarray", lambda m, a, x: np.asarray(x),
      f"np.asarray of a register (an escape to a plain array) {ESCAPE}"),
     ("a plain array filled from a register", lambda m, a, x: np.zeros(4).__setitem__(
