@@ -327,14 +327,19 @@ def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -
     if processors.flags.writeable:
         processors.flags.writeable = False  # changing the ids would move values
     if values is processors:
-        return Register(processors, processors)  # each processor holds its own id
-    if isinstance(values, Register):
-        if not _same(values._processors, processors):
-            _refuse("hold with a register of other processors", THROUGH_MEMORY)
-        data = values._values
+        result = Register(processors, processors)  # each processor holds its own id
     else:
-        data = _plain("hold", values)
-    return Register(np.array(np.broadcast_to(data, processors.shape)), processors)
+        if isinstance(values, Register):
+            if not _same(values._processors, processors):
+                _refuse("hold with a register of other processors", THROUGH_MEMORY)
+            data = values._values
+        else:
+            data = _plain("hold", values)
+        result = Register(np.array(np.broadcast_to(data, processors.shape)), processors)
+    observer = STATE.observer
+    if observer is not None:
+        observer.operation("hold", (processors, values), result)
+    return result
 
 
 def place_ids(size: int, *parts: tuple[npt.NDArray[np.bool_], Any]) -> Register:
@@ -356,7 +361,11 @@ def place_ids(size: int, *parts: tuple[npt.NDArray[np.bool_], Any]) -> Register:
             part = part._processors
         placed[mask] = part
     placed.flags.writeable = False
-    return Register(placed, placed)
+    result = Register(placed, placed)
+    observer = STATE.observer
+    if observer is not None:
+        observer.operation("place_ids", (size, *parts), result)
+    return result
 
 
 def contents(register: Register) -> npt.NDArray[Any]:
