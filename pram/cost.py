@@ -80,6 +80,14 @@ class Ledger:
     def __init__(self, cost: Cost) -> None:
         object.__setattr__(self, "_cost", cost)
 
+    # The scalar counts, read directly (the machine reads ``time`` at every step).
+    time = property(lambda self: self._cost.time)
+    work = property(lambda self: self._cost.work)
+    reads = property(lambda self: self._cost.reads)
+    writes = property(lambda self: self._cost.writes)
+    max_processors = property(lambda self: self._cost.max_processors)
+    memory_cells = property(lambda self: self._cost.memory_cells)
+
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._cost, name)
         if isinstance(value, list):
