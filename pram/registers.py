@@ -38,6 +38,7 @@ processors it belongs to, in the same order: values move between processors thro
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
@@ -71,17 +72,19 @@ class Observer(Protocol):
         ``result`` the Register (or tuple of Registers) it produced."""
 
 
-class _State:
-    """Whether a program runs (sealing memory and plain-array escapes) and who observes it."""
+class _State(threading.local):
+    """Whether a program runs (sealing memory and plain-array escapes) and who observes it.
 
-    __slots__ = ("observer", "running")
+    One per thread, so a run in one thread (a Dask worker's, say) neither seals the host code of
+    another nor reports its operations to another run's observer.
+    """
 
     def __init__(self) -> None:
         self.running = 0
         self.observer: Observer | None = None
 
 
-#: The one state of this interpreter: set by :meth:`pram.Machine.run` for the run's duration.
+#: The state of this thread: set by :meth:`pram.Machine.run` for the run's duration.
 STATE = _State()
 
 

@@ -447,3 +447,31 @@ def test_the_ids_a_register_belongs_to_cannot_be_changed() -> None:
 
     with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
         m.run(program())
+
+
+def test_a_run_in_one_thread_leaves_other_threads_unsealed() -> None:
+    """The run state is per thread: while one thread runs a program, another uses its output."""
+    import threading
+
+    def read_all(m: Machine, a: Array) -> Program[Register]:
+        pid = m.processors(a.size)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        return x
+
+    host = Machine()
+    output = host.run(read_all(host, host.array("a", values=np.array([7, 8]))))
+    started, release = threading.Event(), threading.Event()
+
+    def waiting(m: Machine) -> Program[None]:
+        yield Step(m.processors(1))
+        started.set()
+        release.wait(10)
+
+    worker = threading.Thread(target=Machine().run, args=(waiting(Machine()),))
+    worker.start()
+    try:
+        assert started.wait(10)
+        assert int(output[1]) == 8 and np.asarray(output).tolist() == [7, 8]
+    finally:
+        release.set()
+        worker.join(10)
