@@ -216,16 +216,26 @@ def _where(a: Along, varying: set[str]) -> str:
 
 
 def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str]:
-    """Exceeded if any direction is; else undetermined if any is; else holds."""
+    """The verdict over every direction of the sweep.
+
+    Along one size, a group (one setting of the other sizes) that is exceeded decides;
+    otherwise the group at the largest other sizes does, the one nearest the asymptotic
+    regime. Over the sizes: exceeded if any is, else undetermined if any is, else holds.
+    """
     varying = {a.size for a in along}
+    deciding: list[Along] = []
+    for size in dict.fromkeys(a.size for a in along):
+        groups = [a for a in along if a.size == size]  # largest other sizes first
+        over = [a for a in groups if a.decision.verdict == "exceeded"]
+        deciding.append(over[0] if over else groups[0])
     for state in ("exceeded", "undetermined"):
-        for a in along:
+        for a in deciding:
             if a.decision.verdict == state:
                 return state, None, f"{_where(a, varying)}: {a.decision.reason}"
-    tights = [a.decision.tight for a in along]
+    tights = [a.decision.tight for a in deciding]
     tight = True if any(t is True for t in tights) else (
         False if all(t is False for t in tights) else None)
-    main = along[0]
+    main = deciding[0]
     return "holds", tight, f"{_where(main, varying)}: {main.decision.reason}"
 
 

@@ -455,17 +455,19 @@ def _growth_fit(t: np.ndarray, u: np.ndarray, g: np.ndarray, p0: int) -> tuple[f
     return float(c1[-1]) / se, e1, e0
 
 
-def grows(xs: Sequence[float], ratios: Sequence[float]) -> tuple[str, float]:
+def grows(xs: Sequence[float], ratios: Sequence[float], degree: float = 2) -> tuple[str, float]:
     """Whether ``ratios`` (count / bound) grow along sizes ``xs``: ``"grows"``, ``"bounded"``
     or ``"cannot tell"``, with the t-statistic of the slowest growth term.
 
-    H0 says the ratio tends to a constant (terms 1, 1/L, 1/L^2, as many as the sweep affords
-    with 2 sizes to spare; growth is only ever found with at least two of them, so from 5
-    sizes); H1 adds one growth term: ln L (one log log factor), L,
-    L^2 or sqrt(S). The ratio grows when some growth term is clearly present: its coefficient
+    H0 says the count is a polynomial in L of the bound's ``degree`` (times the bound's power
+    of S), so the ratio is a polynomial in 1/L of that degree: terms 1, 1/L, ..., 1/L^degree
+    (at least 1/L), as many as the sweep affords with 2 sizes to spare; growth is only ever
+    found with all of them (or, with fewer, when the ratio rises steadily). H1 adds one growth
+    term: ln L (one log log factor), L, L^2 or sqrt(S). The ratio grows when some growth term is clearly present: its coefficient
     positive, CLEARLY^2 standard errors from 0, and H0 missing the counts by CLEARLY times
     H1's largest residual. It is bounded when ln L's coefficient is within 2 standard errors
-    of 0, or negative; otherwise the sweep cannot tell.
+    of 0 (or negative), or when the ratio falls at each of the last three sizes; otherwise
+    the sweep cannot tell.
     """
     order = np.argsort(np.asarray(xs, dtype=float), kind="stable")
     x = np.array([xs[i] for i in order], dtype=float)
@@ -473,17 +475,19 @@ def grows(xs: Sequence[float], ratios: Sequence[float]) -> tuple[str, float]:
     u = u / (float(np.mean(np.abs(u))) or 1.0)
     k = len(u)
     t = np.log2(np.maximum(x, 2.0))
-    p0 = max(1, min(3, k - 3))
+    full = max(1, round(degree)) + 1
+    p0 = max(1, min(full, k - 3))
     floor = 1e-9
     growth_terms = [np.log(t), t, t**2, np.sqrt(x / x[0])]
     fits = [_growth_fit(t, u, g, p0) for g in growth_terms]
     steady = bool(np.all(np.diff(u) > 0)) and u[-1] >= STEADY * u[0]
-    if p0 >= 2 or steady:
+    if p0 == full or steady:
         for z, e1, e0 in fits:
             if z > CLEARLY**2 and e0 > CLEARLY * max(e1, floor):
                 return "grows", z
     z = fits[0][0]
-    if z <= 2.0:
+    falling = k >= 4 and bool(np.all(np.diff(u[-4:]) < 0))
+    if z <= 2.0 or falling:
         return "bounded", z
     return "cannot tell", z
 
@@ -501,8 +505,11 @@ def decide(
     - Fewer than 4 sizes: undetermined (never a verdict from two or three points).
     - An exact law with at least two sizes to spare decides by its leading term: above the
       bound's order exceeded, equal holds and tight, below holds and loose by the difference.
-    - Otherwise the ratio count / bound decides (see :func:`grows`); a bound that holds is
-      loose by log^j for the largest j (up to 3) with ratio * L^j still bounded.
+    - Otherwise the ratio count / bound decides (see :func:`grows`): exceeded when it grows;
+      when it may grow but the best least-squares law's leading term is within the bound's
+      order, holds (no higher-order term fits better), else undetermined. A bound that holds
+      is tight when the law's leading term is the bound's order and clearly present (CLEARLY
+      standard errors from 0), loose by the difference when the law's order is lower.
     """
     k = len(xs)
     if k < 4:
@@ -524,29 +531,38 @@ def decide(
                         f"the exact law's leading term {term} is below the bound's "
                         f"{order_text(bound, size)}")
     ratios = [c / v for c, v in zip(counts, values, strict=True)]
-    state, z = grows(xs, ratios)
+    state, z = grows(xs, ratios, bound[1])
+    if state == "grows" and law.leading <= bound:
+        return Decision("undetermined", None, None,
+                        f"count / bound grows over the sweep (a growth term {z:.3g} standard "
+                        "errors from 0) but the best law has no term above the bound's order; "
+                        "extend the sweep to larger sizes", z)
     if state == "grows":
         return Decision("exceeded", None, None,
                         f"count / bound keeps growing: a growth term {z:.3g} standard errors "
                         "from 0, and no bounded fit comes within 4 times its residual", z)
-    if state == "cannot tell":
+    if state == "cannot tell" and law.leading > bound:
         return Decision("undetermined", None, None,
                         f"count / bound may grow (a log log term {z:.3g} standard errors from "
                         "0, not clearly present); extend the sweep to larger sizes", z)
     lead = law.leading
+    term = term_text(lead, size)
+    why = (
+        "count / bound stays bounded"
+        if state == "bounded"
+        else f"count / bound may still grow slowly (a log log term {z:.2g} standard errors "
+        "from 0), but no law of higher order fits better"
+    )
     if lead == bound and law.leading_z >= CLEARLY:
         return Decision("holds", True, None,
-                        f"count / bound stays bounded and the law's leading term "
-                        f"{term_text(lead, size)} is the bound's order", z)
+                        f"{why}; the law's leading term {term} is the bound's order", z)
     if lead < bound:
         return Decision("holds", False, (bound[0] - lead[0], bound[1] - lead[1]),
-                        f"count / bound stays bounded and the law's leading term "
-                        f"{term_text(lead, size)} is below the bound's "
+                        f"{why}; the law's leading term {term} is below the bound's "
                         f"{order_text(bound, size)}", z)
     return Decision("holds", None, None,
-                    "count / bound stays bounded; whether the bound is tight the sweep cannot "
-                    f"tell (the law's leading term {term_text(lead, size)} is "
-                    f"{law.leading_z:.2g} standard errors from 0)", z)
+                    f"{why}; whether the bound is tight the sweep cannot tell (the law's "
+                    f"leading term {term} is {law.leading_z:.2g} standard errors from 0)", z)
 
 
 __all__ = ["Decision", "Law", "Scale", "decide", "fit", "grows", "order_of", "scales"]
