@@ -313,7 +313,10 @@ def _exact(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) ->
                 continue
             coefficients = _solve_exact(terms, s_int, l_int, y_int)
             if coefficients is not None:
-                found.append(Law(measure, scale, terms, coefficients, True, k, 0.0))
+                # terms whose coefficient came out 0 are not part of the law
+                live = [(t, c) for t, c in zip(terms, coefficients, strict=True) if c != 0]
+                found.append(Law(measure, scale, tuple(t for t, _ in live),
+                                 tuple(c for _, c in live), True, k, 0.0))
                 break
         if found and scale.kind == "log":
             break  # the plain logarithm is exact: no ceiling needed
@@ -463,7 +466,8 @@ def grows(xs: Sequence[float], ratios: Sequence[float], degree: float = 2) -> tu
     of S), so the ratio is a polynomial in 1/L of that degree: terms 1, 1/L, ..., 1/L^degree
     (at least 1/L), as many as the sweep affords with 2 sizes to spare; growth is only ever
     found with all of them (or, with fewer, when the ratio rises steadily). H1 adds one growth
-    term: ln L (one log log factor), L, L^2 or sqrt(S). The ratio grows when some growth term is clearly present: its coefficient
+    term: ln L (one log log factor), L, L^2 or sqrt(S). The ratio grows when some growth term
+    is clearly present: its coefficient
     positive, CLEARLY^2 standard errors from 0, and H0 missing the counts by CLEARLY times
     H1's largest residual. It is bounded when ln L's coefficient is within 2 standard errors
     of 0 (or negative), or when the ratio falls at each of the last three sizes; otherwise

@@ -316,14 +316,10 @@ def checks_table(
 
 def check_line(c: Check, key: str, options: Options | None = None) -> Text:
     """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds, tight: ...``."""
-    advice = (
-        "; extend the sweep (more sizes, larger ones) to decide"
-        if c.verdict == "undetermined" else ""
-    )
     return Text.assemble(
         f"{key}: {c.measure} / ({formula_text(c.formula, options)}) ",
         verdict_text(c),
-        f": {c.reason}{advice}; constant {c.constant:.4g}",
+        f": {c.reason}; constant {c.constant:.4g}",
     )
 
 

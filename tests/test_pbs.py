@@ -425,12 +425,10 @@ def test_planted_variants_fail_the_checks() -> None:
     sizes = [2**e for e in range(4, 13, 2)]
     naive = measure(repeated(naive_program), sizes, model="crew")
     work = check("work", WORK, [(s, w) for s, w, _ in naive])
-    assert not work.holds, work.table()
-    assert work.exponent > 0.8
+    assert work.verdict == "exceeded", work.table()
     slow = measure(repeated(naive_program, power=2), sizes, model="crew")
     time = check("time", TIME, [(s, t) for s, _, t in slow])
-    assert not time.holds, time.table()
-    assert time.exponent > 0.7
+    assert time.verdict == "exceeded", time.table()
 
 
 # ---- invalid input ---------------------------------------------------------------------------
