@@ -16,6 +16,7 @@ from pram import Array, Formula, InputError, Machine, Program, Violation, check
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.keys import WordKeys
 from pram.algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
+from pram.laws import fit
 from pram.violations import Kind
 
 WORD = WordKeys()
@@ -411,6 +412,24 @@ def test_pbs_time_is_within_log_n_log_m(
     """Measured time / (log2 n log2 m) stays bounded over n = m = 2^4 .. 2^16."""
     result = check("time", TIME, [(s, t) for s, _, t in pbs_sweep], limit=4.0)
     assert result.holds, result.table()
+
+
+def test_the_time_law_is_l_times_p_plus_5_plus_1() -> None:
+    """Time is exactly L (P + 5) + 1, L = ceil(log2(n+1)), P = ceil(log2(m+1)): the law found
+    on sizes that are not powers of two (m fixed at 100, so P = 7: 12 L + 1; and n = m)."""
+    sizes = [20, 50, 100, 300, 700, 1500]
+    rng = np.random.default_rng(3)
+    keys = np.sort(rng.integers(0, 500, 100))
+    times = []
+    for n in sizes:
+        m = Machine("erew")
+        search(m, np.sort(rng.integers(0, 500, n)), keys)
+        times.append(m.cost.time)
+    law = fit("time", "n", sizes, times)
+    assert law.describe() == "time = 12 L + 1, L = ceil(log2(n+1)), exact on 6 sizes"
+    square = fit("time", "n", *zip(*[(s["n"], t) for s, _, t in measure(pbs_once, sizes)],
+                                   strict=True))
+    assert square.describe() == "time = L^2 + 5 L + 1, L = ceil(log2(n+1)), exact on 6 sizes"
 
 
 def test_naive_search_work_is_n_log_m_too() -> None:
