@@ -90,9 +90,12 @@ class Check:
         """For a loose bound, the factor it is loose by in words (``log``), else None."""
         for a in self.along:
             by = a.decision.loose_by
-            if self.holds and by is not None and a.decision.tight is False:
-                return order_text(by, a.size)
+            if self.holds and self.tight is False and by is not None and a.decision.tight is False:
+                return order_text(by, a.size) + (f" in {a.size}" if len(self._sizes()) > 1 else "")
         return None
+
+    def _sizes(self) -> set[str]:
+        return {a.size for a in self.along}
 
     @property
     def constant(self) -> float:
@@ -233,8 +236,8 @@ def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str]:
             if a.decision.verdict == state:
                 return state, None, f"{_where(a, varying)}: {a.decision.reason}"
     tights = [a.decision.tight for a in deciding]
-    tight = True if any(t is True for t in tights) else (
-        False if all(t is False for t in tights) else None)
+    tight = False if any(t is False for t in tights) else (
+        True if all(t is True for t in tights) else None)
     main = deciding[0]
     return "holds", tight, f"{_where(main, varying)}: {main.decision.reason}"
 

@@ -11,7 +11,9 @@ use, ``S^a L^b`` with ``S`` the size and ``L`` its log2, and is found in one of 
 - **least squares** otherwise: the leading term ``S^a L^b`` with the next two lower powers of
   ``L`` (down to ``L^-2``: lower-order terms that fade, such as ``S/L``),
   the leading order the lowest whose fit (and prediction of the largest size from the others)
-  comes within 10% of the best candidate's largest relative error; the law carries its largest
+  comes within 10% of the best candidate's largest relative error (or, if its leading
+  coefficient is within CLEARLY standard errors of 0, the highest lower order whose leading
+  coefficient is not and whose error is within twice the best); the law carries its largest
   residual and how many standard errors its leading coefficient is from 0.
 
 :func:`decide` then judges a bound ``f`` against the counts (see its docstring).
@@ -140,6 +142,9 @@ class Law:
     max_relative_residual: float = 0.0
     #: The leading coefficient over its standard error (infinite for an exact law).
     leading_z: float = math.inf
+    #: Whether a higher-order fit did as well but its leading term was not clearly present
+    #: (so the true order may be higher than this law's).
+    stepped: bool = False
 
     @property
     def size(self) -> str:
@@ -349,6 +354,14 @@ def _least_squares(
         # the lowest leading order that fits (and predicts) about as well as the best
         near = [c for c in candidates if c[0] <= 1.1 * least + 1e-12]
         chosen = min(near, key=lambda c: c[2].leading)
+        if chosen[1] < CLEARLY:
+            # its leading term is not clearly present: a lower order that is, and fits
+            # nearly as well (within twice the best error), describes the counts better
+            lower = [c for c in candidates if c[2].leading < chosen[2].leading
+                     and c[0] <= 2 * least + 1e-12 and c[1] >= CLEARLY]
+            if lower:
+                pick = max(lower, key=lambda c: c[2].leading)
+                chosen = (pick[0], pick[1], attrs.evolve(pick[2], stepped=True))
         best = (chosen[0], attrs.evolve(chosen[2], leading_z=chosen[1]))
     if best is None:
         c = float(np.mean(y))
@@ -560,7 +573,7 @@ def decide(
     if lead == bound and law.leading_z >= CLEARLY:
         return Decision("holds", True, None,
                         f"{why}; the law's leading term {term} is the bound's order", z)
-    if lead < bound:
+    if lead < bound and not law.stepped:
         return Decision("holds", False, (bound[0] - lead[0], bound[1] - lead[1]),
                         f"{why}; the law's leading term {term} is below the bound's "
                         f"{order_text(bound, size)}", z)

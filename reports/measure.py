@@ -273,7 +273,7 @@ class Sweep:
             if name in out:
                 continue
             law = c.law.as_dict()
-            law["text"] = c.law.describe()
+            law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
             law["predictions"] = {str(s): c.law.predict(s) for s in self.predict}
             out[name] = law
         return out

@@ -64,6 +64,8 @@ class Plan:
     expect: Mapping[str, str | None] = attrs.field(factory=dict)
     #: The name of the sweep in plot legends.
     short: str = ""
+    #: A smoke test at small sizes: ``undetermined`` is as good as the predicted verdict.
+    quick: bool = False
 
     def expected(self, key: str) -> str | None:
         """The verdict predicted for bound ``key``: ``holds``, ``exceeded`` or None."""
@@ -72,7 +74,9 @@ class Plan:
     def as_predicted(self, key: str, verdict: str) -> bool:
         """Whether the check of bound ``key`` reached the predicted verdict."""
         expected = self.expected(key)
-        return expected is None or verdict == expected
+        return (
+            expected is None or verdict == expected or (self.quick and verdict == "undetermined")
+        )
 
 
 def plan(quick: bool = False) -> list[Plan]:
@@ -83,7 +87,7 @@ def plan(quick: bool = False) -> list[Plan]:
     widths = [4, 8] if quick else [4, 8, 16, 32]
     search = _powers(4, 6, 8) if quick else _powers(*range(4, 17, 2))
     sequential = _tokens(*range(4, 9)) if quick else _tokens(*range(4, 17))
-    return [
+    plans = [
         Plan("Algorithm 9 (sequential)", "mqar-sequential", sequential, short="Algorithm 9"),
         Plan("Algorithm 10 (pbs)", "pbs", search, short="Algorithm 10"),
         Plan("Algorithm 11, merge-tree sort", "mqar", mqar, short="merge-tree"),
@@ -98,6 +102,7 @@ def plan(quick: bool = False) -> list[Plan]:
              Options(keys="bits", comparator="tree"), widths, short="tree"),
         Plan("Batcher bitonic sort", "sort", search, short="bitonic sort"),
     ]
+    return [attrs.evolve(p, quick=quick) for p in plans]
 
 
 #: The run whose processor activity and Brent curve are drawn: Algorithm 11, N/3 = 2^10.
@@ -571,7 +576,7 @@ def _predicted_md(plan: Plan, key: str, verdict: str) -> str:
     expected = plan.expected(key)
     if expected is None:
         return "(no prediction at these sizes)"
-    return ("yes" if verdict == expected else "**NO**") + (
+    return ("yes" if plan.as_predicted(key, verdict) else "**NO**") + (
         "" if expected == "holds" else f" (must be {expected})")
 
 
