@@ -122,7 +122,11 @@ class Run:
                 "mismatch": self.mismatch,
                 "notes": list(self.notes),
                 "bound_sizes": {k: float(v) for k, v in self.bound_sizes.items()},
-                "bounds": {k: b.as_dict() for k, b in self.bounds.items()},
+                # each ratio with the sizes its formula used (d = 1 for word keys)
+                "bounds": {
+                    k: {**b.as_dict(), "at": {n: float(v) for n, v in self.bound_sizes.items()}}
+                    for k, b in self.bounds.items()
+                },
                 "phases": {
                     label: attrs.asdict(p)
                     for label, depth, p in phase_rows(self.cost)

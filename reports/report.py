@@ -198,6 +198,11 @@ class Summary:
             table.add_row(o.plan.label, str(len(o.sweep.runs)), checks, _yes(o.as_predicted))
         lines: list[RenderableType] = [table]
         lines.extend(Text(line, style="bold") for line in exceeded_lines(self.outcomes))
+        lines.append(Text("laws (summary.md lists every phase's too):"))
+        for o in self.outcomes:
+            laws = o.sweep.laws()
+            shown = [laws[name]["text"] for name in ("work", "time") if name in laws]
+            lines.append(Text(f"  {o.plan.label}: " + "; ".join(shown)))
         for control in self.controls:
             r = control.run
             lines.append(Text(
