@@ -46,6 +46,8 @@ MOST_TERMS = 7
 CLEARLY = 4.0
 #: With 4 sizes, growth counts only if the ratio rises at every size and by this factor.
 STEADY = 1.5
+#: Fewest sizes from which a least-squares law may say a bound is tight or loose.
+TIGHT_SIZES = 6
 
 
 # ---- the scale L -------------------------------------------------------------------------------
@@ -433,9 +435,12 @@ def order_text(order: Order, size: str) -> str:
     parts = []
     if a:
         parts.append(size if a == 1 else f"{size}^{a:g}")
-    if b:
+    if b > 0:
         parts.append("log" if b == 1 else f"log^{b:g}")
-    return " ".join(parts) or "a constant"
+    text = " ".join(parts) or ("1" if b < 0 else "a constant")
+    if b < 0:
+        text += "/log" if b == -1 else f"/log^{-b:g}"
+    return text
 
 
 @attrs.frozen
@@ -526,7 +531,8 @@ def decide(
       when it may grow but the best least-squares law's leading term is within the bound's
       order, holds (no higher-order term fits better), else undetermined. A bound that holds
       is tight when the law's leading term is the bound's order and clearly present (CLEARLY
-      standard errors from 0), loose by the difference when the law's order is lower.
+      standard errors from 0), loose by the difference when the law's order is lower; from
+      a least-squares law only with TIGHT_SIZES sizes or more.
     """
     k = len(xs)
     if k < 4:
@@ -564,6 +570,10 @@ def decide(
                         "0, not clearly present); extend the sweep to larger sizes", z)
     lead = law.leading
     term = term_text(lead, size)
+    if k < TIGHT_SIZES:
+        return Decision("holds", None, None,
+                        f"count / bound stays bounded; whether the bound is tight {k} sizes "
+                        f"cannot tell from a least-squares law (give {TIGHT_SIZES} or more)", z)
     why = (
         "count / bound stays bounded"
         if state == "bounded"
