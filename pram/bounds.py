@@ -1,32 +1,36 @@
 """Bound checks: does a measured quantity stay within a constant factor of a formula?
 
-A check takes the points of a sweep, computes ``measured / formula`` at each, and decides
-whether that ratio stays bounded. "Bounded" is tested the way an asymptotic claim can be tested
-on finite data: over the upper half of the sweep (where lower-order terms have faded), the ratio
-must not grow like a power of the log of any size that varies, i.e. the fitted exponent ``e`` in
-``ratio ~ log2(size)^e`` must stay under ``tolerance``; and it must stay under ``limit`` if one
-is given. An extra log factor shows as ``e`` near 1 and fails; a polynomial excess fails by far.
+A check takes the points of a sweep and decides from the exact counts (see :mod:`pram.laws`):
+along every size that varies (the others held fixed) it finds the count's law and judges the
+formula's order against it. The verdict is three-valued:
 
+- ``holds``: no term of higher order than the formula's fits the counts;
+- ``exceeded``: such a term is clearly present, given the residuals;
+- ``undetermined``: the sweep cannot tell (too few sizes, or the fits cannot be told apart).
+
+A sweep of two or three sizes is always ``undetermined``. A bound that holds is ``tight`` when
+the law's leading order is the formula's, loose (and by how much) when it is lower.
+
+>>> import math
 >>> f = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
->>> pts = [({"N": n}, n * math.log2(n) * 3) for n in (16, 64, 256, 1024)]
->>> check("work", f, pts).holds
-True
+>>> pts = [({"N": n}, n * math.log2(n) * 3) for n in (16, 64, 256, 1024, 4096)]
+>>> c = check("work", f, pts)
+>>> c.verdict, c.tight, c.law.describe()
+('holds', True, 'work = 3 N L, L = log2(N), exact on 5 sizes')
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
-import numpy as np
 
 from pram.errors import InputError
+from pram.laws import Decision, Law, decide, fit, order_of, order_text
 
 Sizes = Mapping[str, float]
 
-#: Largest fitted exponent of log2(size) the ratio may show and still count as bounded.
-TOLERANCE = 0.5
+VERDICTS = ("holds", "exceeded", "undetermined")
 
 
 @attrs.frozen
@@ -42,6 +46,16 @@ class Formula:
 
 
 @attrs.frozen
+class Along:
+    """The check along one size, the other sizes held fixed: its law and decision."""
+
+    size: str
+    fixed: tuple[tuple[str, float], ...]
+    law: Law
+    decision: Decision
+
+
+@attrs.frozen
 class Check:
     """The outcome of checking one measure of a sweep against a formula."""
 
@@ -50,10 +64,38 @@ class Check:
     sizes: tuple[dict[str, float], ...]
     measured: tuple[float, ...]
     ratios: tuple[float, ...]
-    exponent: float
-    tolerance: float
-    limit: float | None
-    holds: bool
+    #: ``holds``, ``exceeded`` or ``undetermined``.
+    verdict: str
+    #: For a bound that holds: its order is the measured one (None: cannot tell, or no hold).
+    tight: bool | None
+    #: Why, in one sentence (naming the size along which it was decided).
+    reason: str
+    #: One entry per size that varies and per setting of the others.
+    along: tuple[Along, ...]
+    #: A cap on measured / formula given by the caller (None: none).
+    limit: float | None = None
+
+    @property
+    def holds(self) -> bool:
+        """True only for the verdict ``holds``."""
+        return self.verdict == "holds"
+
+    @property
+    def law(self) -> Law:
+        """The law along the main size (the first that varies, at the largest other sizes)."""
+        return self.along[0].law
+
+    @property
+    def loose_by(self) -> str | None:
+        """For a loose bound, the factor it is loose by in words (``log``), else None."""
+        for a in self.along:
+            by = a.decision.loose_by
+            if self.holds and self.tight is False and by is not None and a.decision.tight is False:
+                return order_text(by, a.size) + (f" in {a.size}" if len(self._sizes()) > 1 else "")
+        return None
+
+    def _sizes(self) -> set[str]:
+        return {a.size for a in self.along}
 
     @property
     def constant(self) -> float:
@@ -61,33 +103,41 @@ class Check:
         return max(self.ratios)
 
     @property
-    def verdict(self) -> str:
-        """``"holds"`` or ``"exceeded"``, for messages and reports."""
-        return "holds" if self.holds else "exceeded"
+    def summary(self) -> str:
+        """``holds, tight``, ``holds, loose by log`` or the bare verdict."""
+        if not self.holds:
+            return self.verdict
+        if self.tight:
+            return "holds, tight"
+        if self.loose_by is not None:
+            return f"holds, loose by {self.loose_by}"
+        return "holds"
 
     def table(self) -> str:
-        """The sizes, measured values and ratios as plain text, with the decision."""
+        """The sizes, measured values and ratios as plain text, with the law and decision."""
         names = sorted({k for s in self.sizes for k in s})
         head = "  ".join(f"{n:>8}" for n in names) + f"  {self.measure:>14}  {'ratio':>10}"
         rows = [
             "  ".join(f"{s.get(n, 0):>8g}" for n in names) + f"  {m:>14g}  {r:>10.4g}"
             for s, m, r in zip(self.sizes, self.measured, self.ratios, strict=True)
         ]
-        limit = f", limit {self.limit:g}" if self.limit is not None else ""
         decision = (
-            f"{self.measure} / ({self.formula.text}): {self.verdict}; ratio grows like "
-            f"log^{round(self.exponent, 2) + 0.0:.2f} (tolerance {self.tolerance:g}{limit}), "
+            f"{self.measure} / ({self.formula.text}): {self.summary}; {self.reason}; "
             f"constant {self.constant:.4g}"
         )
-        return "\n".join([head, *rows, decision])
+        laws = [f"law: {a.law.describe()}" for a in self.along[:3]]
+        return "\n".join([head, *rows, *laws, decision])
 
     def as_dict(self) -> dict[str, object]:
         """The decision and its figures, for JSON."""
         return {
             "formula": self.formula.text,
+            "verdict": self.verdict,
             "holds": self.holds,
-            "exponent": self.exponent,
-            "tolerance": self.tolerance,
+            "tight": self.tight,
+            "loose_by": self.loose_by,
+            "reason": self.reason,
+            "law": self.law.text,
             "limit": self.limit,
             "constant": self.constant,
             "ratios": list(self.ratios),
@@ -99,13 +149,13 @@ def check(
     formula: Formula,
     points: Sequence[tuple[Sizes, float]],
     *,
-    tolerance: float = TOLERANCE,
     limit: float | None = None,
 ) -> Check:
-    """Check ``measured / formula(sizes)`` over ``points`` of a sweep (see the module doc)."""
+    """Check ``measured`` against ``formula(sizes)`` over ``points`` of a sweep (see the module
+    doc). ``limit``, if given, also caps measured / formula at every point."""
     if len(points) < 2:
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
-    sizes = tuple(dict(s) for s, _ in points)
+    sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
     measured = tuple(float(m) for _, m in points)
     bounds = tuple(formula(s) for s in sizes)
     for s, b in zip(sizes, bounds, strict=True):
@@ -116,33 +166,99 @@ def check(
                 "start the sweep at sizes where it is positive"
             )
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
-    exponent = _growth(sizes, ratios)
-    holds = exponent <= tolerance and (limit is None or max(ratios) <= limit)
-    return Check(measure, formula, sizes, measured, ratios, exponent, tolerance, limit, holds)
+    along = _along(measure, formula, sizes, measured, bounds)
+    verdict, tight, reason = _combine(along)
+    if limit is not None and verdict != "exceeded" and max(ratios) > limit:
+        verdict, tight = "exceeded", None
+        reason = f"measured / formula reaches {max(ratios):.4g}, over the limit {limit:g}"
+    return Check(measure, formula, sizes, measured, ratios, verdict, tight, reason, along, limit)
 
 
-def _growth(sizes: tuple[dict[str, float], ...], ratios: tuple[float, ...]) -> float:
-    """The largest fitted exponent e of ratio ~ log2(size)^e, along every size that varies.
-
-    Points are grouped so that only one size varies within a group (the others held fixed);
-    a group with a single point says nothing and is skipped.
-    """
-    names = sorted({k for s in sizes for k in s})
-    worst = -math.inf
+def _along(
+    measure: str,
+    formula: Formula,
+    sizes: tuple[dict[str, float], ...],
+    measured: tuple[float, ...],
+    bounds: tuple[float, ...],
+) -> tuple[Along, ...]:
+    """The law and decision along every size that varies, per setting of the other sizes."""
+    names = list(dict.fromkeys(k for s in sizes for k in s))
+    out: list[Along] = []
     for name in names:
-        groups: dict[tuple[tuple[str, float], ...], list[tuple[float, float]]] = {}
-        for s, r in zip(sizes, ratios, strict=True):
+        groups: dict[tuple[tuple[str, float], ...], list[int]] = {}
+        for i, s in enumerate(sizes):
             rest = tuple(sorted((k, v) for k, v in s.items() if k != name))
-            groups.setdefault(rest, []).append((s[name], r))
-        for group in groups.values():
-            values = sorted(group)
-            if len({v for v, _ in values}) < 2:
+            groups.setdefault(rest, []).append(i)
+        # the largest settings of the other sizes first: their law is the one shown
+        for rest, idx in sorted(groups.items(), key=lambda g: [v for _, v in g[0]], reverse=True):
+            xs = [sizes[i][name] for i in idx]
+            if len(set(xs)) < 2:
                 continue
-            # The upper half of the sweep, but at least three points when there are three.
-            upper = values[max(0, min(len(values) // 2, len(values) - 3)) :]
-            x = np.log(np.log2(np.array([v for v, _ in upper], dtype=float) + 1.0))
-            y = np.log(np.maximum(np.array([r for _, r in upper], dtype=float), 1e-300))
-            worst = max(worst, float(np.polyfit(x, y, 1)[0]))
-    if worst == -math.inf:
+            order = sorted(range(len(idx)), key=lambda j: xs[j])
+            idx = [idx[j] for j in order]
+            xs = [sizes[i][name] for i in idx]
+            ys = [measured[i] for i in idx]
+            law = fit(measure, name, xs, ys)
+            fixed = dict(rest)
+
+            def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
+                return formula({**fixed, name: v})
+
+            decision = decide(
+                order_of(along_size), name, xs, ys, [bounds[i] for i in idx], law
+            )
+            out.append(Along(name, rest, law, decision))
+    if not out:
         raise InputError("a bound check needs a sweep in which at least one size varies")
-    return worst
+    return tuple(out)
+
+
+def _where(a: Along, varying: set[str]) -> str:
+    fixed = ", ".join(f"{k} = {v:g}" for k, v in a.fixed if k in varying)
+    return f"along {a.size}" + (f" ({fixed})" if fixed else "")
+
+
+def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str]:
+    """The verdict over every direction of the sweep.
+
+    Along one size, a group (one setting of the other sizes) that is exceeded decides;
+    otherwise the group at the largest other sizes does, the one nearest the asymptotic
+    regime. Over the sizes: exceeded if any is, else undetermined if any is, else holds.
+    """
+    varying = {a.size for a in along}
+    deciding: list[Along] = []
+    for size in dict.fromkeys(a.size for a in along):
+        groups = [a for a in along if a.size == size]  # largest other sizes first
+        over = [a for a in groups if a.decision.verdict == "exceeded"]
+        deciding.append(over[0] if over else groups[0])
+    for state in ("exceeded", "undetermined"):
+        for a in deciding:
+            if a.decision.verdict == state:
+                return state, None, f"{_where(a, varying)}: {a.decision.reason}"
+    tights = [a.decision.tight for a in deciding]
+    tight = False if any(t is False for t in tights) else (
+        True if all(t is True for t in tights) else None)
+    main = deciding[0]
+    return "holds", tight, f"{_where(main, varying)}: {main.decision.reason}"
+
+
+def combined(parts: Mapping[str, Check], total: Check) -> Check:
+    """``total``, exceeded when one of its ``parts`` (phases summing to it) is exceeded.
+
+    The counts of the parts add up to the total and are non-negative, so a part that outgrows
+    the bound takes the total with it: the verdict names that part.
+    """
+    if total.verdict == "exceeded":
+        return total
+    for name, part in parts.items():
+        if part.verdict == "exceeded":
+            return attrs.evolve(
+                total,
+                verdict="exceeded",
+                tight=None,
+                reason=f"its {name} phase exceeds the bound ({part.reason})",
+            )
+    return total
+
+
+__all__ = ["VERDICTS", "Along", "Check", "Formula", "check", "combined"]

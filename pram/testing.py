@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pram.bounds import TOLERANCE, Check, Formula, Sizes, check
+from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
 from pram.machine import Machine
 from pram.models import EREW
@@ -75,15 +75,16 @@ def assert_bound(
     formula: Formula | None = None,
     points: Sequence[tuple[Sizes, float]] | None = None,
     *,
-    tolerance: float = TOLERANCE,
     limit: float | None = None,
     holds: bool = True,
+    allow_undetermined: bool = False,
 ) -> Check:
-    """Fail unless the bound check holds (or, with ``holds=False``, unless it fails).
+    """Fail unless the bound check holds (or, with ``holds=False``, unless it is exceeded).
 
     Pass a :class:`Check`, or the arguments of :func:`pram.bounds.check` (a measure name,
-    a formula and the sweep's points). The failure message is the check's table: sizes,
-    measured values, ratios and the decision. Returns the check, for further assertions.
+    a formula and the sweep's points). An ``undetermined`` verdict fails too, with advice to
+    extend the sweep, unless ``allow_undetermined`` is set. The failure message is the check's
+    table: sizes, measured values, ratios, the law and the decision. Returns the check.
     ``holds=False`` is for negative controls (e.g. all-pairs MQAR against N d log^2 N).
     """
     if isinstance(bound, Check):
@@ -94,9 +95,17 @@ def assert_bound(
                 "assert_bound needs a Check, or a measure name with a formula and points "
                 f"(got measure {bound!r}, formula {formula!r}, points {points!r})"
             )
-        outcome = check(bound, formula, points, tolerance=tolerance, limit=limit)
+        outcome = check(bound, formula, points, limit=limit)
+    claim = "stay within" if holds else "exceed"
+    if outcome.verdict == "undetermined":
+        if allow_undetermined:
+            return outcome
+        raise AssertionError(
+            f"expected {outcome.measure} to {claim} O({outcome.formula.text}), but the sweep "
+            f"cannot tell: extend it (5 or more sizes, over a wider range), or pass "
+            f"allow_undetermined=True:\n{outcome.table()}"
+        )
     if outcome.holds != holds:
-        claim = "stay within" if holds else "exceed"
         raise AssertionError(
             f"expected {outcome.measure} to {claim} O({outcome.formula.text}), but the bound "
             f"{outcome.verdict}:\n{outcome.table()}"

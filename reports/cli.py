@@ -162,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"one of {', '.join(algorithms)}")
     _run_options(sweep, sweep=True)
     sweep.add_argument("--plot", metavar="FILE", help="plot measured/formula (.png or .svg)")
+    sweep.add_argument("--predict", type=_sizes, default=[], metavar="S1,S2,...",
+                       help="evaluate the laws found at these unseen sizes")
     sweep.set_defaults(handler=_sweep)
 
     report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
@@ -307,6 +309,10 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     check_sweep(args.algorithm, args.n, options, args.d)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick)
+    if args.predict:
+        from attrs import evolve
+
+        result = evolve(result, predict=tuple(args.predict))
     if plot is not None:
         from pram.reports.plots import ratio_plot
 

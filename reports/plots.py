@@ -88,7 +88,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
                 for sub, runs in _series(s.runs).items():
                     xs = [x_size(run)[1] for run in runs]
                     ys = [run.bounds[key].ratio for run in runs]
-                    verdict = "holds" if c.holds else "exceeded"
+                    verdict = c.summary
                     name = " ".join(p for p in (label, sub) if p)
                     ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
             ax.set_xscale("log", base=2)

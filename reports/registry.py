@@ -140,7 +140,11 @@ class Solution:
 
 @attrs.frozen
 class Bound:
-    """A bound on one measure: its formula, and the constant a single run must stay under."""
+    """A bound on one measure: its formula (the verdict comes from a sweep's laws).
+
+    ``limit`` is kept for old entries and decides nothing: a cap copied from the project's own
+    measurements cannot tell a bound that holds from one that does not.
+    """
 
     formula: Formula
     limit: float | None = None
@@ -187,6 +191,8 @@ class Algorithm:
     memory: Callable[[Mapping[str, int], Options], float] | None = attrs.field(
         default=None, eq=False
     )
+    #: Bounds of phases (by top-level phase label, then measure), each checked on its own.
+    phase_bounds: Mapping[str, Mapping[str, Bound]] = attrs.field(factory=dict)
 
     def expected(self, instance: Instance) -> Words:
         """The reference answer for ``instance``."""

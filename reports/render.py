@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from pram.reports.measure import Run, Sweep, phase_rows
+from pram.reports.measure import Run, Sweep, formula_text, phase_rows
+from pram.reports.registry import Options
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
 SHOWN_PHASES = 40
@@ -170,7 +171,7 @@ def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True)
     )
     for head, justify in heads:
         table.add_column(
-            head, justify=justify, no_wrap=head != "formula",  # type: ignore[arg-type]
+            head, justify=justify, no_wrap=head not in ("formula", "law"),  # type: ignore[arg-type]
             min_width=min(len(head), 6),
         )
     return table
@@ -187,8 +188,6 @@ def bounds_table(run: Run) -> Table:
             ("measured", "right"),
             ("formula value", "right"),
             ("ratio", "right"),
-            ("limit", "right"),
-            ("verdict", "left"),
         ),
     )
     for key, b in run.bounds.items():
@@ -198,9 +197,9 @@ def bounds_table(run: Run) -> Table:
             number(b.measured),
             number(round(b.value, 1)),
             f"{b.ratio:.4g}",
-            "-" if b.limit is None else f"{b.limit:g}",
-            verdict(b.holds),
         )
+    table.caption = "one run decides no bound: pram sweep finds the laws and the verdicts"
+    table.caption_justify = "left"
     return table
 
 
@@ -218,26 +217,37 @@ class SweepReport:
             f" ({sweep.algorithm.name}) swept over {len(sweep.runs)} sizes; {setting_text(first)}",
         )
         notes = sorted({note for run in sweep.runs for note in run.notes})
-        return Group(
+        parts: list[RenderableType] = [
             head,
             *(Text(f"note: {n}", style="yellow") for n in notes[:6]),
             runs_table(sweep.runs),
-            checks_table(sweep.checks),
-            *(check_line(c, key) for key, c in sweep.checks.items()),
-        )
+            checks_table(sweep.checks, options=sweep.options),
+            *(check_line(c, key, sweep.options) for key, c in sweep.checks.items()),
+        ]
+        if sweep.phase_checks:
+            parts.append(checks_table(sweep.phase_checks, "phase checks (each against its own "
+                                      "bound)", options=sweep.options))
+        parts.append(laws_table(sweep))
+        return Group(*parts)
 
 
 def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
     """One row per run: sizes, time, work, processors, violations, answer and ratios."""
     first = runs[0]
     symbols = first.algorithm.family.symbols
-    heads = [(symbols.get(k, k), "right") for k in first.sizes]
+    shown = shown_sizes(first)
+    heads = [(symbols.get(k, k), "right") for k in shown]
     heads += [("time", "right"), ("work", "right"), ("procs", "right"),
               ("viol", "right"), ("answer", "left")]
     heads += [(f"{key}/f", "right") for key in first.bounds]
     heads += [("s", "right")]
     table = _table(title, heads)
     table.caption = "procs: max processors; viol: violations; x/f: measured x / its formula"
+    if len(shown) < len(first.sizes):
+        table.caption += (
+            "; word keys: a token is one word, so the formulas use d = 1 (the token width "
+            "does not enter the counts)"
+        )
     table.caption_justify = "left"
     for run in runs:
         answer = (
@@ -249,7 +259,7 @@ def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
         )
         violations = Text(number(run.violations), style="bold red" if run.violations else "")
         table.add_row(
-            *(number(v) for v in run.sizes.values()),
+            *(number(run.sizes[k]) for k in shown),
             number(run.cost.time),
             number(run.cost.work),
             number(run.cost.max_processors),
@@ -261,50 +271,78 @@ def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
     return table
 
 
-def checks_table(checks: Mapping[str, Check]) -> Table:
-    """The decision of each bound check: formula, ratios first and last, growth, constant."""
+def shown_sizes(run: Run) -> list[str]:
+    """The sizes a table shows next to ratios: not the token width of word keys (d = 1 there)."""
+    if run.options.keys == "word" and run.bound_sizes.get("d") == 1:
+        return [k for k in run.sizes if k != "d"]
+    return list(run.sizes)
+
+
+def verdict_text(c: Check) -> Text:
+    """``holds, tight`` in green, ``EXCEEDED`` in red, ``undetermined`` in yellow."""
+    if c.verdict == "exceeded":
+        return Text("EXCEEDED", style="bold red")
+    if c.verdict == "undetermined":
+        return Text("undetermined", style="yellow")
+    return Text(c.summary, style="green")
+
+
+def checks_table(
+    checks: Mapping[str, Check], title: str = "bound checks", *, options: Options | None = None
+) -> Table:
+    """The decision of each bound check: formula, ratios first and last, law, verdict."""
     table = _table(
-        "bound checks",
+        title,
         (
             ("bound", "left"),
             ("formula", "left"),
             ("first ratio", "right"),
             ("last ratio", "right"),
-            ("growth", "right"),
-            ("constant", "right"),
+            ("law", "left"),
             ("verdict", "left"),
         ),
     )
     for key, c in checks.items():
         table.add_row(
             key,
-            c.formula.text,
+            formula_text(c.formula, options),
             f"{c.ratios[0]:.4g}",
             f"{c.ratios[-1]:.4g}",
-            f"{c.exponent:.2f}",
-            f"{c.constant:.4g}",
-            verdict(c.holds),
+            c.law.text,
+            verdict_text(c),
         )
     return table
 
 
-def check_line(c: Check, key: str) -> Text:
-    """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds: ...``."""
-    limit = f" and stays under {c.limit:g}" if c.limit is not None else ""
-    if c.holds:
-        how = (
-            f"the ratio does not grow (fitted exponent {c.exponent:.2f} <= {c.tolerance:g})"
-            f"{limit}"
-        )
-    else:
-        how = f"the ratio grows like log^{c.exponent:.2f} (tolerance {c.tolerance:g})"
-        if c.exponent <= c.tolerance and c.limit is not None:
-            how = f"the ratio reaches {c.constant:.4g}, over the limit {c.limit:g}"
+def check_line(c: Check, key: str, options: Options | None = None) -> Text:
+    """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds, tight: ...``."""
     return Text.assemble(
-        f"{key}: {c.measure} / ({c.formula.text}) ",
-        verdict(c.holds),
-        f": {how}; constant {c.constant:.4g}",
+        f"{key}: {c.measure} / ({formula_text(c.formula, options)}) ",
+        verdict_text(c),
+        f": {c.reason}; constant {c.constant:.4g}",
     )
+
+
+def laws_table(sweep: Sweep) -> Table:
+    """The law of each measure (and phase), exact or least squares, with its predictions."""
+    laws = sweep.laws()
+    heads = [("measure", "left"), ("law", "left"), ("how", "left")]
+    heads += [(f"at {number(p)}", "right") for p in sweep.predict]
+    table = _table("laws", heads)
+    for name, law in laws.items():
+        how = (
+            f"exact on {law['sizes']} sizes"
+            if law["exact"]
+            else f"least squares, largest residual {number(round(law['max_residual'], 1))}"
+        )
+        table.add_row(
+            name,
+            f"{law['formula']}, {law['scale']}",
+            how,
+            *(number(v) if isinstance(v, int) else f"{v:,.1f}"
+              for v in law["predictions"].values()),
+        )
+    return table
 
 
 @attrs.frozen

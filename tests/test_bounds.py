@@ -1,4 +1,4 @@
-"""Bound checks: a bounded ratio passes, an extra log factor or a polynomial excess fails."""
+"""Bound checks: holds, exceeded or undetermined from the laws of the counts, and tightness."""
 
 from __future__ import annotations
 
@@ -8,81 +8,115 @@ import re
 import pytest
 
 from pram import Formula, InputError, check
+from pram.bounds import combined
 
 N_LOG_N = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
 N_D = Formula("N d", lambda s: s["N"] * s["d"])
 SIZES = (16, 64, 256, 1024, 4096)
 
 
-def test_a_constant_factor_holds() -> None:
-    """Measured = 3 N log2 N against N log2 N holds, with constant 3."""
+def test_a_constant_factor_holds_and_is_tight() -> None:
+    """Measured = 3 N log2 N against N log2 N holds, tight, with constant 3."""
     result = check("work", N_LOG_N, [({"N": n}, 3 * n * math.log2(n)) for n in SIZES])
-    assert result.holds
+    assert (result.verdict, result.holds, result.tight) == ("holds", True, True)
     assert result.constant == pytest.approx(3)
     assert result.ratios == pytest.approx((3, 3, 3, 3, 3))
 
 
 def test_lower_order_terms_fade() -> None:
-    """Measured = N log2 N + 50 N still holds: the ratio falls along the sweep."""
+    """Measured = N log2 N + 50 N still holds and is tight: the law says N L leads."""
     result = check("work", N_LOG_N, [({"N": n}, n * math.log2(n) + 50 * n) for n in SIZES])
-    assert result.holds
+    assert (result.verdict, result.tight) == ("holds", True)
+    assert result.law.text == "N L + 50 N"
 
 
-def test_an_extra_log_factor_fails() -> None:
-    """Measured = N log2(N)^2 against N log2 N fails, with exponent near 1."""
+def test_an_extra_log_factor_is_exceeded() -> None:
+    """Measured = N log2(N)^2 against N log2 N is exceeded by the law's leading term."""
     result = check("work", N_LOG_N, [({"N": n}, n * math.log2(n) ** 2) for n in SIZES])
-    assert not result.holds
-    assert result.exponent == pytest.approx(1, abs=0.1)
+    assert result.verdict == "exceeded" and not result.holds
+    assert result.law.leading == (1, 2)
 
 
-def test_a_polynomial_excess_fails() -> None:
-    """Measured = N^2 against N log2 N fails by far."""
+def test_a_polynomial_excess_is_exceeded() -> None:
+    """Measured = N^2 against N log2 N is exceeded."""
     result = check("work", N_LOG_N, [({"N": n}, float(n * n)) for n in SIZES])
-    assert not result.holds
-    assert result.exponent > 2
+    assert result.verdict == "exceeded"
 
 
-def test_the_limit_caps_the_constant() -> None:
-    """A bounded ratio above the stated limit fails."""
+def test_a_given_limit_caps_the_constant() -> None:
+    """A bounded ratio above a limit the caller gives is exceeded."""
     points = [({"N": n}, 2.0 * n) for n in SIZES]
     formula = Formula("N", lambda s: s["N"])
     assert check("time", formula, points, limit=2.5).holds
-    assert not check("time", formula, points, limit=1.5).holds
+    capped = check("time", formula, points, limit=1.5)
+    assert capped.verdict == "exceeded"
+    assert capped.reason == "measured / formula reaches 2, over the limit 1.5"
 
 
 def test_every_varying_size_is_checked() -> None:
-    """With N and d both swept, excess growth along d alone is caught."""
-    points = [({"N": n, "d": d}, n * d * math.log2(d)) for n in (16, 64, 256) for d in (4, 16, 64)]
-    assert not check("work", N_D, points).holds
-    exact = [({"N": n, "d": d}, 2.0 * n * d) for n in (16, 64, 256) for d in (4, 16, 64)]
-    assert check("work", N_D, exact).holds
+    """With N and d both swept, excess growth along d alone is caught (and named)."""
+    grid = [(n, d) for n in (16, 64, 256, 1024) for d in (4, 16, 64, 256, 1024)]
+    points = [({"N": n, "d": d}, n * d * math.log2(d)) for n, d in grid]
+    result = check("work", N_D, points)
+    assert result.verdict == "exceeded"
+    assert result.reason.startswith("along d (N = 1024): ")
+    exact = [({"N": n, "d": d}, 2.0 * n * d) for n, d in grid]
+    assert check("work", N_D, exact).summary == "holds, tight"
 
 
-def test_the_table_shows_sizes_measures_ratios_and_the_decision() -> None:
-    """The table lists every point and ends with the verdict."""
-    result = check("time", Formula("N", lambda s: s["N"]), [({"N": 2}, 4.0), ({"N": 4}, 8.0)])
+def test_a_loose_bound_says_by_how_much() -> None:
+    """Measured = 5 N against N log2 N holds, loose by one log."""
+    result = check("work", N_LOG_N, [({"N": n}, 5.0 * n) for n in SIZES])
+    assert (result.verdict, result.tight, result.loose_by) == ("holds", False, "log")
+    assert result.summary == "holds, loose by log"
+
+
+def test_the_table_shows_sizes_measures_ratios_law_and_the_decision() -> None:
+    """The table lists every point, the law, and ends with the verdict and its reason."""
+    points = [({"N": n}, 2.0 * n) for n in (2, 4, 8, 16, 32)]
+    result = check("time", Formula("N", lambda s: s["N"]), points)
     assert result.table() == "\n".join(
         [
             "       N            time       ratio",
             "       2               4           2",
             "       4               8           2",
-            "time / (N): holds; ratio grows like log^0.00 (tolerance 0.5), constant 2",
+            "       8              16           2",
+            "      16              32           2",
+            "      32              64           2",
+            "law: time = 2 N, L = log2(N), exact on 5 sizes",
+            "time / (N): holds, tight; along N: the exact law's leading term N is the bound's "
+            "order; constant 2",
         ]
     )
 
 
 def test_as_dict_reports_the_decision() -> None:
-    """as_dict carries the formula, the decision and the ratios for JSON."""
-    result = check("time", Formula("N", lambda s: s["N"]), [({"N": 2}, 4.0), ({"N": 4}, 8.0)])
+    """as_dict carries the formula, the verdict, tightness, the law and the ratios for JSON."""
+    points = [({"N": n}, 2.0 * n) for n in (2, 4, 8, 16, 32)]
+    result = check("time", Formula("N", lambda s: s["N"]), points)
     assert result.as_dict() == {
         "formula": "N",
+        "verdict": "holds",
         "holds": True,
-        "exponent": pytest.approx(0),
-        "tolerance": 0.5,
+        "tight": True,
+        "loose_by": None,
+        "reason": "along N: the exact law's leading term N is the bound's order",
+        "law": "2 N",
         "limit": None,
         "constant": 2.0,
-        "ratios": [2.0, 2.0],
+        "ratios": [2.0] * 5,
     }
+
+
+def test_a_phase_that_exceeds_takes_the_total_with_it() -> None:
+    """combined() turns a total's verdict into exceeded when a phase exceeds, naming it."""
+    sizes = [2**e for e in range(4, 13)]
+    phase = check("work", N_LOG_N, [({"N": n}, n * math.log2(n) ** 2 / 50) for n in sizes])
+    total = check("work", N_LOG_N, [({"N": n}, 3 * n * math.log2(n)) for n in sizes])
+    assert total.verdict == "holds"
+    both = combined({"sort": phase}, total)
+    assert both.verdict == "exceeded"
+    assert both.reason == f"its sort phase exceeds the bound ({phase.reason})"
 
 
 @pytest.mark.parametrize(

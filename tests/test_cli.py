@@ -124,12 +124,13 @@ def test_naive_search_exits_1_under_erew_and_0_under_crew(
     assert status == 0 and obj["violations"] == 0 and obj["correct"] is True
 
 
-def test_all_pairs_run_exceeds_its_work_constant(capsys: pytest.CaptureFixture[str]) -> None:
-    """At N = 3072 the all-pairs work is far over N d log2(N)^2's constant: exit 1."""
+def test_a_single_run_decides_no_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    """One run gives ratios but no verdict (a sweep decides): all-pairs at N = 768 exits 0."""
     status, obj = run_json(capsys, "run", "mqar-allpairs", "--n", "768")
     bounds = obj["bounds"]
     assert isinstance(bounds, dict)
-    assert status == 1 and bounds["work"]["holds"] is False and obj["correct"] is True
+    assert status == 0 and bounds["work"]["holds"] is None and obj["correct"] is True
+    assert bounds["work"]["ratio"] > 3
 
 
 def test_run_input_and_output_round_trip(
@@ -229,7 +230,57 @@ def test_sweep_of_all_pairs_fails_the_work_check(capsys: pytest.CaptureFixture[s
     bounds = obj["bounds"]
     assert isinstance(bounds, dict)
     assert status == 1 and bounds["work"]["holds"] is False
-    assert bounds["work (N^2)"]["holds"] is True
+    assert bounds["work"]["verdict"] == "exceeded"
+    # 4 sizes: enough to see the excess, too few for a least-squares law to call N^2 tight
+    assert (bounds["work (N^2)"]["verdict"], bounds["work (N^2)"]["tight"]) == ("holds", None)
+
+
+def test_sweep_json_carries_verdicts_tightness_laws_and_predictions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The sort's laws are exact and predict n = 2^16 exactly: n (L^2 + L)/2 and L^2 + L."""
+    status, obj = run_json(capsys, "sweep", "sort", "--n", "8,16,32,64,128,256",
+                           "--predict", "65536")
+    bounds, laws = obj["bounds"], obj["laws"]
+    assert isinstance(bounds, dict) and isinstance(laws, dict)
+    assert status == 0
+    assert {k: (b["verdict"], b["holds"], b["tight"]) for k, b in bounds.items()} == {
+        "work": ("holds", True, True), "time": ("holds", True, True)}
+    assert (laws["work"]["formula"], laws["work"]["exact"]) == ("1/2 n L^2 + 1/2 n L", True)
+    assert laws["work"]["predictions"] == {"65536": 65536 * (16 * 16 + 16) // 2}
+    assert (laws["time"]["formula"], laws["time"]["predictions"]) == ("L^2 + L", {"65536": 272})
+    assert laws["time"]["max_residual"] == 0.0
+
+
+def test_a_two_size_sweep_is_undetermined_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two sizes cannot decide: undetermined (never holds), printed with advice, exit 0."""
+    status, obj = run_json(capsys, "sweep", "mqar-allpairs", "--n", "48,96")
+    bounds = obj["bounds"]
+    assert isinstance(bounds, dict)
+    assert status == 0
+    assert {b["verdict"] for b in bounds.values()} == {"undetermined"}
+    assert not any(b["holds"] for b in bounds.values())
+    assert "extend the sweep" in bounds["work"]["reason"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["mqar-sequential", "--n", "48,96,192"],
+        ["mqar", "--n", "48,96", "--keys", "bits", "--d", "4,8"],
+    ],
+)
+def test_short_sweeps_of_algorithms_that_meet_their_bounds_are_not_exceeded(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """The false EXCEEDED verdicts of the old growth fit are gone: too few sizes to tell."""
+    status, obj = run_json(capsys, "sweep", *argv)
+    bounds = obj["bounds"]
+    assert isinstance(bounds, dict)
+    assert status == 0
+    assert {b["verdict"] for b in bounds.values()} == {"undetermined"}
 
 
 def test_sweep_of_pbs_with_m_equal_n_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -289,6 +340,9 @@ def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
          "exist; create it first"),
         (["sweep", "sort", "--n", "8,16", "--plot", "p.pdf"],
          "pram sweep: error: --plot 'p.pdf' must end in .png or .svg; rename it, e.g. 'p.png'"),
+        (["sweep", "sort", "--n", "8,16", "--predict", "1k"],
+         "pram sweep: argument --predict: invalid size '1k' in '1k'; give positive "
+         "integers separated by commas, e.g. 48,96,192"),
     ],
 )
 def test_invalid_arguments_give_one_line_and_exit_2(

@@ -26,6 +26,7 @@ from pram.algorithms.mqar import (
 )
 from pram.algorithms.oracle import brute_force, brute_force_indices
 from pram.algorithms.sequential import recall as sequential_recall
+from pram.bounds import combined
 
 
 def whole_triples(tokens: Any) -> np.ndarray:
@@ -253,6 +254,42 @@ def test_sort_phase_alone_separates_the_strategies(
 
     assert check_bounds(merge_tree_sweep, measure=sort_work)["work"].holds
     assert not check_bounds(per_block_sweep, measure=sort_work)["work"].holds
+
+
+#: N/3 = 2^4 .. 2^12: long enough for the laws to decide (the issue's sweep).
+SHORT = len(range(4, 13))
+
+
+def test_per_block_work_is_exceeded_by_its_sort_on_a_short_sweep(
+    per_block_sweep: list[tuple[dict[str, float], Cost]],
+) -> None:
+    """N/3 = 2^4 .. 2^12: the sort phase's exact law has N L^3, so the sort and with it the
+    whole work are exceeded (the total alone cannot tell yet: the other phases dilute it)."""
+    short = per_block_sweep[:SHORT]
+    sort = check_bounds(short, measure=lambda c: float(c.phases["sort"].work))["work"]
+    assert sort.verdict == "exceeded"
+    assert sort.law.exact and sort.law.text == "1/18 N L^3 + 47/18 N L - 8/3 N"
+    total = combined({"sort": sort}, check_bounds(short)["work"])
+    assert total.verdict == "exceeded"
+    assert total.reason.startswith("its sort phase exceeds the bound")
+
+
+def test_merge_tree_holds_tight_on_a_short_sweep(
+    merge_tree_sweep: list[tuple[dict[str, float], Cost]],
+) -> None:
+    """N/3 = 2^4 .. 2^12: merge-tree work and time hold, and both bounds are tight."""
+    checks = check_bounds(merge_tree_sweep[:SHORT])
+    assert checks["work"].summary == "holds, tight", checks["work"].table()
+    assert checks["time"].summary == "holds, tight", checks["time"].table()
+
+
+def test_the_time_law_of_a_short_sweep_predicts_two_to_the_sixteen(
+    merge_tree_sweep: list[tuple[dict[str, float], Cost]],
+) -> None:
+    """The time law found on N/3 = 2^4 .. 2^12 predicts N/3 = 2^16 within 1%."""
+    law = check_bounds(merge_tree_sweep[:SHORT])["time"].law
+    (sizes, cost), = [p for p in merge_tree_sweep if p[0]["N"] == 3 << 16]
+    assert law.predict(sizes["N"]) == pytest.approx(cost.time, rel=0.01)
 
 
 # ---- invalid input ---------------------------------------------------------------------------

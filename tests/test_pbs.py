@@ -16,6 +16,7 @@ from pram import Array, Formula, InputError, Machine, Program, Violation, check
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.keys import WordKeys
 from pram.algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
+from pram.laws import fit
 from pram.violations import Kind
 
 WORD = WordKeys()
@@ -413,6 +414,24 @@ def test_pbs_time_is_within_log_n_log_m(
     assert result.holds, result.table()
 
 
+def test_the_time_law_is_l_times_p_plus_5_plus_1() -> None:
+    """Time is exactly L (P + 5) + 1, L = ceil(log2(n+1)), P = ceil(log2(m+1)): the law found
+    on sizes that are not powers of two (m fixed at 100, so P = 7: 12 L + 1; and n = m)."""
+    sizes = [20, 50, 100, 300, 700, 1500]
+    rng = np.random.default_rng(3)
+    keys = np.sort(rng.integers(0, 500, 100))
+    times = []
+    for n in sizes:
+        m = Machine("erew")
+        search(m, np.sort(rng.integers(0, 500, n)), keys)
+        times.append(m.cost.time)
+    law = fit("time", "n", sizes, times)
+    assert law.describe() == "time = 12 L + 1, L = ceil(log2(n+1)), exact on 6 sizes"
+    square = fit("time", "n", *zip(*[(s["n"], t) for s, _, t in measure(pbs_once, sizes)],
+                                   strict=True))
+    assert square.describe() == "time = L^2 + 5 L + 1, L = ceil(log2(n+1)), exact on 6 sizes"
+
+
 def test_naive_search_work_is_n_log_m_too() -> None:
     """The naive search does log2(m) probes per query: work n log m, time log m (on CREW)."""
     points = measure(naive_search, SWEEP[:5], model="crew")
@@ -425,12 +444,10 @@ def test_planted_variants_fail_the_checks() -> None:
     sizes = [2**e for e in range(4, 13, 2)]
     naive = measure(repeated(naive_program), sizes, model="crew")
     work = check("work", WORK, [(s, w) for s, w, _ in naive])
-    assert not work.holds, work.table()
-    assert work.exponent > 0.8
+    assert work.verdict == "exceeded", work.table()
     slow = measure(repeated(naive_program, power=2), sizes, model="crew")
     time = check("time", TIME, [(s, t) for s, _, t in slow])
-    assert not time.holds, time.table()
-    assert time.exponent > 0.7
+    assert time.verdict == "exceeded", time.table()
 
 
 # ---- invalid input ---------------------------------------------------------------------------

@@ -49,15 +49,18 @@ EREW: no violations
 answer: correct (equal to sorted order)
 bounds (formulas at n = 8, d = 1)
 
- bound  formula        measured  formula value   ratio  limit  verdict
- ─────────────────────────────────────────────────────────────────────
- work   n d log2(n)^2        48             72  0.6667      5  holds
- time   d log2(n)^2          12              9   1.333      5  holds
+ bound  formula        measured  formula value   ratio
+ ─────────────────────────────────────────────────────
+ work   n d log2(n)^2        48             72  0.6667
+ time   d log2(n)^2          12              9   1.333
+
+one run decides no bound: pram sweep finds the laws and
+the verdicts
 """
 
 
 def test_run_report_of_a_sort_reads_as_expected() -> None:
-    """The whole report of a tiny sort: sizes, padding note, cost, phases, verdicts, bounds."""
+    """The whole report of a tiny sort: sizes, padding note, cost, phases, model, bounds."""
     assert render(RunReport(still(execute("sort", Options(n=6))))) == SORT_REPORT.rstrip("\n")
 
 
@@ -124,25 +127,50 @@ def test_sequential_report_says_it_is_not_run_on_the_machine() -> None:
     assert " reads " not in text
 
 
-def test_sweep_report_has_a_row_per_size_and_the_decisions() -> None:
-    """A sweep renders one row per size, the check table and one sentence per bound."""
-    result = sweep("sort", [8, 32, 128], Options())
+def test_sweep_report_has_a_row_per_size_the_decisions_and_the_laws() -> None:
+    """A sweep renders one row per size, the check table, one sentence per bound, the laws."""
+    result = sweep("sort", [8, 16, 32, 64, 128], Options())
     text = render(SweepReport(attrs.evolve(
-        result, runs=tuple(still(r) for r in result.runs))))
-    assert "Batcher sorting network (sort) swept over 3 sizes" in text
+        result, runs=tuple(still(r) for r in result.runs), predict=(65536,))))
+    assert "Batcher sorting network (sort) swept over 5 sizes" in text
     rows = [line.split() for line in text.splitlines() if line.strip().startswith(("8 ", "32 ",
                                                                                   "128 "))]
     assert [r[0] for r in rows] == ["8", "32", "128"]
     assert rows[0][1:6] == ["12", "48", "4", "0", "ok"]
-    assert "work: work / (n d log2(n)^2) holds: the ratio does not grow" in text
-    assert "time: time / (d log2(n)^2) holds" in text
+    assert (
+        "work: work / (n d log2(n)^2 (d = 1)) holds, tight: along n: the exact law's leading "
+        "term n L^2 is\nthe bound's order; constant 0.6667"
+    ) in text
+    assert " work     1/2 n L^2 + 1/2 n L, L = log2(n)  exact on 5 sizes  8,912,896" in text
+    assert " time     L^2 + L, L = log2(n)              exact on 5 sizes        272" in text
 
 
 def test_sweep_report_says_exceeded_for_all_pairs() -> None:
-    """The all-pairs baseline's work check reads as exceeded, with its growth."""
+    """The all-pairs baseline's work check reads as exceeded, its N^2 check as holding."""
     result = sweep("mqar-allpairs", [48, 96, 192, 384], Options())
     text = render(SweepReport(result))
-    assert "work: work / (N d log2(N)^2) EXCEEDED: the ratio grows like log^" in text
+    assert "work: work / (N d log2(N)^2 (d = 1)) EXCEEDED: along N: count / bound keeps growing" \
+        in text
+    row = next(line for line in text.splitlines() if line.startswith(" work (N^2)  N^2 d"))
+    assert row.split()[-1] == "holds"
+
+
+def test_word_keys_do_not_show_the_token_width_next_to_ratios() -> None:
+    """With word keys the runs table has no d column: the ratios use d = 1, not d = 16."""
+    result = sweep("mqar", [48, 96, 192, 384], Options())
+    text = render(SweepReport(result))
+    head = next(line for line in text.splitlines() if line.strip().startswith("N "))
+    assert head.split()[:3] == ["N", "time", "work"]
+    assert "the formulas use d = 1" in " ".join(text.split())
+
+
+def test_the_phase_checks_name_the_per_block_sort() -> None:
+    """Algorithm 11 with the per-block sort: the sort phase's own check is exceeded."""
+    result = sweep("mqar", [3 << k for k in range(4, 10)], Options(sort="per-block"))
+    text = render(SweepReport(result), width=160)
+    assert result.phase_checks["sort work"].verdict == "exceeded"
+    assert "phase checks (each against its own bound)" in text
+    assert result.checks["work"].reason.startswith("its sort phase exceeds the bound")
 
 
 def test_zoology_report_shows_the_score() -> None:

@@ -87,7 +87,21 @@ def test_report_markdown_states_the_findings(quick_report: tuple[Path, dict[str,
     assert "- **The all-pairs baseline fails the work bound**, as it must" in text
     for name in ("cost.png", "ratios_mqar.png", "activity.png", "brent.png"):
         assert f"]({name})" in text
-    assert "| Algorithm 11, merge-tree sort | work | `N d log2(N)^2` |" in text
+    assert "| Algorithm 11, merge-tree sort | work | `N d log2(N)^2 (d = 1)` |" in text
+
+
+def test_report_says_plainly_that_per_block_exceeds_the_work_bound(
+    quick_report: tuple[Path, dict[str, object]],
+) -> None:
+    """summary.md names the paper-literal per-block variant as exceeding, and its sort phase."""
+    out, _ = quick_report
+    text = (out / "summary.md").read_text()
+    assert (
+        "- **Algorithm 11, per-block sort: the paper-literal per-block variant exceeds the "
+        "paper's work bound O(N d log2(N)^2)"
+    ) in text
+    assert "its sort phase exceeds the bound" in text
+    assert "## Laws" in text and "sort work = 1/18 N L^3 + 47/18 N L - 8/3 N" in text
 
 
 def test_pram_report_command_prints_a_summary(

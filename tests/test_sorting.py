@@ -24,6 +24,7 @@ from pram.algorithms.sorting import (
     sort,
     sort_blocks,
 )
+from pram.laws import fit
 
 KEYS = WordKeys()
 CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
@@ -436,3 +437,21 @@ def test_sort_refuses_values_that_are_not_int64_integers(values: object, message
     """sort() names the bad values and the fix."""
     with pytest.raises(InputError, match=error(message)):
         sort(Machine("erew"), values)
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+def test_the_exact_laws_of_a_sweep_predict_knuths_counts(network: Network) -> None:
+    """Laws found on n = 2^2 .. 2^8 are exact, and at n = 2^16 give Knuth's depth and
+    comparator counts times the steps and processors of a comparator."""
+    sizes, times, works = [], [], []
+    for k in range(2, 9):
+        m = Machine("erew")
+        sort(m, np.random.default_rng(k).integers(0, 1 << 16, 1 << k), network=network)
+        sizes.append(1 << k)
+        times.append(m.cost.time)
+        works.append(m.cost.work)
+    time_law, work_law = fit("time", "n", sizes, times), fit("work", "n", sizes, works)
+    assert time_law.exact and work_law.exact
+    assert time_law.predict(1 << 16) == sort_depth(16) * STEPS_PER_LEVEL
+    per_comparator = PROCESSORS_PER_COMPARATOR * STEPS_PER_LEVEL
+    assert work_law.predict(1 << 16) == sort_comparators(network, 16) * per_comparator

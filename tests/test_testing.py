@@ -65,22 +65,30 @@ def test_assert_erew_refuses_a_machine_of_another_model() -> None:
 LINEAR = Formula("N", lambda s: s["N"])
 
 
+SIZES = (4, 8, 16, 32, 64)
+
+
 def test_assert_bound_returns_a_check_that_holds() -> None:
     """A bound that holds passes and the check comes back for more assertions."""
-    result = assert_bound("work", LINEAR, [({"N": 8}, 16.0), ({"N": 64}, 128.0)])
-    assert result.constant == 2
+    result = assert_bound("work", LINEAR, [({"N": n}, 2.0 * n) for n in SIZES])
+    assert (result.verdict, result.tight, result.constant) == ("holds", True, 2)
 
 
 def test_assert_bound_shows_the_table_when_exceeded() -> None:
-    """A bound exceeded fails with the sizes, measured values, ratios and the decision."""
-    result = check("work", LINEAR, [({"N": 4}, 16.0), ({"N": 16}, 256.0)])
+    """A bound exceeded fails with the sizes, measured values, ratios, law and decision."""
+    result = check("work", LINEAR, [({"N": n}, float(n * n)) for n in SIZES])
     message = "\n".join(
         [
             "expected work to stay within O(N), but the bound exceeded:",
             "       N            work       ratio",
             "       4              16           4",
+            "       8              64           8",
             "      16             256          16",
-            "work / (N): exceeded; ratio grows like log^2.45 (tolerance 0.5), constant 16",
+            "      32            1024          32",
+            "      64            4096          64",
+            "law: work = N^2, L = log2(N), exact on 5 sizes",
+            "work / (N): exceeded; along N: the exact law's leading term N^2 is of higher order "
+            "than the bound's N; constant 64",
         ]
     )
     with pytest.raises(AssertionError, match=whole(message)):
@@ -89,17 +97,35 @@ def test_assert_bound_shows_the_table_when_exceeded() -> None:
 
 def test_assert_bound_checks_a_negative_control() -> None:
     """With holds=False a bound that holds is the failure (a negative control must exceed)."""
+    points = [({"N": n}, 2.0 * n) for n in SIZES]
+    start = re.escape("expected work to exceed O(N), but the bound holds:\n")
+    with pytest.raises(AssertionError, match="^" + start):
+        assert_bound("work", LINEAR, points, holds=False)
+
+
+def test_assert_bound_fails_on_undetermined_with_advice() -> None:
+    """Two sizes cannot decide: the failure says to extend the sweep."""
     message = "\n".join(
         [
-            "expected work to exceed O(N), but the bound holds:",
+            "expected work to stay within O(N), but the sweep cannot tell: extend it (5 or "
+            "more sizes, over a wider range), or pass allow_undetermined=True:",
             "       N            work       ratio",
             "       4               8           2",
             "      16              32           2",
-            "work / (N): holds; ratio grows like log^0.00 (tolerance 0.5), constant 2",
+            "law: work = 2 L^2, L = log2(N), exact on 2 sizes",
+            "work / (N): undetermined; along N: 2 sizes cannot tell a law's order; extend the "
+            "sweep to 5 or more sizes; constant 2",
         ]
     )
     with pytest.raises(AssertionError, match=whole(message)):
-        assert_bound("work", LINEAR, [({"N": 4}, 8.0), ({"N": 16}, 32.0)], holds=False)
+        assert_bound("work", LINEAR, [({"N": 4}, 8.0), ({"N": 16}, 32.0)])
+
+
+def test_assert_bound_allows_undetermined_when_told() -> None:
+    """allow_undetermined=True returns the undetermined check instead of failing."""
+    result = assert_bound("work", LINEAR, [({"N": 4}, 8.0), ({"N": 16}, 32.0)],
+                          allow_undetermined=True)
+    assert result.verdict == "undetermined" and not result.holds
 
 
 def test_assert_bound_needs_a_formula_and_points_with_a_name() -> None:

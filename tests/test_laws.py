@@ -1,0 +1,149 @@
+"""Laws of exact counts and the verdicts they give: synthetic families with known answers."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from pram import Formula, check
+from pram.laws import Scale, fit, order_of
+
+N_LOG2_N = Formula("N log2(N)^2", lambda s: s["N"] * math.log2(s["N"]) ** 2)
+POWERS = [2**e for e in range(4, 13)]
+
+
+def points(count: object, sizes: list[int] | None = None) -> list[tuple[dict[str, float], float]]:
+    """(sizes, count) at N = 2^4 .. 2^12, ``count(N, L)`` with L = log2 N."""
+    f = count
+    assert callable(f)
+    return [({"N": float(n)}, float(f(n, n.bit_length() - 1))) for n in (sizes or POWERS)]
+
+
+def test_a_cubic_hidden_under_a_large_square_is_exceeded() -> None:
+    """(N L^3 + 10 N L^2) / 8 over L = 4..8: the ratio looks flat, the exact law does not."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * (L**3 + 10 * L**2) // 8,
+                                            POWERS[:5]))
+    assert result.verdict == "exceeded"
+    assert result.law.text == "1/8 N L^3 + 5/4 N L^2"
+
+
+def test_a_square_with_negative_lower_terms_holds_tight() -> None:
+    """N (2 L^2 - 5 L + 3): the ratio rises towards 2 from below; holds and tight."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * (2 * L**2 - 5 * L + 3)))
+    assert result.summary == "holds, tight"
+    assert result.law.text == "2 N L^2 - 5 N L + 3 N"
+
+
+def test_a_square_with_large_lower_terms_holds_tight() -> None:
+    """N (L^2 + 100 L + 1000): the lower terms dominate the sweep; still holds and tight."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * (L**2 + 100 * L + 1000)))
+    assert result.summary == "holds, tight"
+
+
+def test_parity_jitter_holds() -> None:
+    """N L^2 + N (L mod 2): floor-and-ceiling jitter does not make a bound fail."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * L**2 + n * (L % 2)))
+    assert result.summary == "holds, tight"
+    assert not result.law.exact
+
+
+def test_large_parity_jitter_holds_without_claiming_tightness() -> None:
+    """N L^2 + N L (L mod 2): the bound holds; whether it is tight the sweep cannot tell."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * L**2 + n * L * (L % 2)))
+    assert (result.verdict, result.tight) == ("holds", None)
+
+
+def test_an_extra_log_log_factor_is_exceeded() -> None:
+    """N L^2 log2(L) grows past N L^2 by a log log factor: exceeded."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * L**2 * math.log2(L)))
+    assert result.verdict == "exceeded"
+
+
+def test_a_power_two_and_a_half_is_exceeded() -> None:
+    """N^1.25 L^2 against N L^2 (a power 2.5 of sqrt N): exceeded."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n**1.25 * L**2))
+    assert result.verdict == "exceeded"
+
+
+def test_two_sizes_are_undetermined() -> None:
+    """Two sizes fit any law: never holds, never exceeded."""
+    for count in (lambda n, L: n * L**2, lambda n, L: n * L**3):
+        result = check("work", N_LOG2_N, points(count, [16, 1024]))
+        assert result.verdict == "undetermined" and result.holds is False
+
+
+def test_three_sizes_are_undetermined() -> None:
+    """Three sizes are too few for a verdict either."""
+    result = check("work", N_LOG2_N, points(lambda n, L: n * L**2, [16, 64, 256]))
+    assert result.verdict == "undetermined"
+
+
+def test_a_bound_far_above_the_cost_holds_loose() -> None:
+    """3 N against N log2(N)^2 holds, loose by log^2."""
+    result = check("work", N_LOG2_N, points(lambda n, L: 3 * n))
+    assert result.summary == "holds, loose by log^2"
+
+
+def test_ceilings_make_a_law_exact_where_the_log_does_not() -> None:
+    """n ceil(log2(n+1))^2 on sizes that are not powers of two: exact with the ceiling."""
+    sizes = [100, 150, 230, 350, 520, 800, 1200, 1800]
+    law = fit("work", "n", sizes, [n * math.ceil(math.log2(n + 1)) ** 2 for n in sizes])
+    assert law.exact
+    assert law.describe() == "work = n L^2, L = ceil(log2(n+1)), exact on 8 sizes"
+
+
+def test_sizes_three_times_a_power_of_two_use_log2_of_the_third() -> None:
+    """For N = 3 * 2^k the law's L is log2(N/3), so the coefficients are rational."""
+    sizes = [3 << k for k in range(4, 10)]
+    law = fit("time", "N", sizes, [2 * k * k + 6 * k + 13 for k in range(4, 10)])
+    assert law.describe() == "time = 2 L^2 + 6 L + 13, L = log2(N/3), exact on 6 sizes"
+
+
+def test_an_exact_law_predicts_unseen_sizes_exactly() -> None:
+    """An exact law evaluated at an unseen size gives the integer the formula gives."""
+    law = fit("work", "n", POWERS, [n * (n.bit_length() - 1) ** 2 for n in POWERS])
+    assert law.predict(1 << 20) == (1 << 20) * 400
+
+
+def test_a_least_squares_law_carries_its_largest_residual() -> None:
+    """Counts that no small basis fits exactly get a fitted law and its largest residual."""
+    ys = [n * (n.bit_length() - 1) + (n // 7) for n in POWERS]
+    law = fit("work", "N", POWERS, ys)
+    assert not law.exact
+    worst = max(abs(y - law(n)) for n, y in zip(POWERS, ys, strict=True))
+    assert law.max_residual == pytest.approx(worst)
+
+
+def test_the_coefficients_are_rational() -> None:
+    """An exact law's coefficients are Fractions: the per-block sort's N (L^3 + 47 L - 48)/18."""
+    sizes = [3 << k for k in range(4, 13)]
+    ys = [Fraction(n * (k**3 + 47 * k - 48), 18) for n, k in zip(sizes, range(4, 13), strict=True)]
+    assert all(y.denominator == 1 for y in ys)
+    law = fit("work", "N", sizes, [int(y) for y in ys])
+    assert law.text == "1/18 N L^3 + 47/18 N L - 8/3 N"
+    assert all(isinstance(c, Fraction) for c in law.coefficients)
+
+
+@pytest.mark.parametrize(
+    ("formula", "order"),
+    [
+        (lambda s: s * math.log2(s) ** 2, (1.0, 2.0)),
+        (lambda s: math.log2(s) ** 2, (0.0, 2.0)),
+        (lambda s: s * s, (2.0, 0.0)),
+        (lambda s: 7 * s * math.log2(s), (1.0, 1.0)),
+    ],
+)
+def test_the_order_of_a_bound_is_read_off_its_formula(
+    formula: object, order: tuple[float, float]
+) -> None:
+    """order_of finds (a, b) of S^a log2(S)^b from the formula's values."""
+    assert callable(formula)
+    assert order_of(formula) == order
+
+
+def test_a_scale_gives_exact_integers() -> None:
+    """ceil(log2(n+1)) and log2(N/3) as exact integers where they are integers."""
+    assert [Scale("ceil+1", "n").integer(v) for v in (1, 2, 3, 4, 7, 8)] == [1, 2, 2, 3, 3, 4]
+    assert [Scale("log", "N", 3).integer(v) for v in (48, 96, 50)] == [4, 5, None]
