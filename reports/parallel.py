@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import attrs
 
@@ -24,6 +24,9 @@ from pram.reports.registry import Options
 
 if TYPE_CHECKING:
     from pram.reports.measure import Run
+
+    #: A finished task: its run, or the error it raised.
+    Outcome: TypeAlias = Run | Exception
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
@@ -93,10 +96,11 @@ def _rebuild(task: Task, fields: dict[str, Any]) -> Run:
 
 
 class Runner(Protocol):
-    """Runs tasks and yields ``(index, run)`` as each finishes, in any order."""
+    """Runs tasks and yields ``(index, run)`` as each finishes, in any order, or ``(index,
+    error)`` for a task that raised; the caller may stop reading at any point."""
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Run]]:
-        """Run every task of ``tasks``; yield each one's index and run as it finishes."""
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Run every task of ``tasks``; yield each one's index and run (or error) as it ends."""
         ...
 
 
@@ -104,12 +108,15 @@ class Runner(Protocol):
 class Serial:
     """Every run here, one after the other, in the order given."""
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Run]]:
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Run the tasks in order in this process."""
         from pram.reports.measure import execute
 
         for i, task in enumerate(tasks):
-            yield i, execute(task.name, task.options)
+            try:
+                yield i, execute(task.name, task.options)
+            except Exception as error:
+                yield i, error
 
 
 def _largest_first(tasks: Sequence[Task]) -> list[int]:
@@ -122,7 +129,7 @@ class Processes:
 
     workers: int
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Run]]:
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Submit every task, largest first, to a pool of fresh processes."""
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -138,7 +145,9 @@ class Processes:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     i = pending.pop(future)
-                    yield i, _rebuild(tasks[i], future.result())
+                    error = future.exception()
+                    yield i, error if isinstance(error, Exception) else _rebuild(
+                        tasks[i], future.result())
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -157,7 +166,7 @@ class Dask:
     #: For a local cluster: worker processes (True) or threads in this process (False).
     processes: bool = True
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Run]]:
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Submit every task, largest first (also by priority), and yield them as they finish."""
         distributed = _import_distributed()
         cluster = None
@@ -180,7 +189,9 @@ class Dask:
                 }
                 for future in distributed.as_completed(futures):
                     i = futures[future]
-                    yield i, _rebuild(tasks[i], future.result())
+                    error = future.exception() if future.status == "error" else None
+                    yield i, error if isinstance(error, Exception) else _rebuild(
+                        tasks[i], future.result())
         finally:
             if cluster is not None:
                 cluster.close()
@@ -239,15 +250,24 @@ def run_all(
     """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them.
 
     ``progress(done, total, label)`` is called once before the first run and once as each run
-    finishes, with the finished run's label.
+    finishes, with the finished run's label. When tasks raise, the error raised is the one of
+    the first failing task in order, as in a serial run, as soon as every task before it is
+    done (the runner stops the others).
     """
     if progress is not None:
         progress(0, len(tasks), label(tasks[0]) if tasks else "")
     runs: dict[int, Run] = {}
-    for i, run in (by or Serial()).results(tasks):
-        runs[i] = run
-        if progress is not None:
-            progress(len(runs), len(tasks), label(tasks[i]))
+    errors: dict[int, Exception] = {}
+    for i, outcome in (by or Serial()).results(tasks):
+        if isinstance(outcome, Exception):
+            errors[i] = outcome
+        else:
+            runs[i] = outcome
+            if progress is not None:
+                progress(len(runs), len(tasks), label(tasks[i]))
+        first = min(errors, default=None)
+        if first is not None and all(j in runs for j in range(first)):
+            raise errors[first]
     return [runs[i] for i in range(len(tasks))]
 
 
@@ -258,10 +278,13 @@ class Done:
 
     runs: dict[Task, Run]
 
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Run]]:
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """The stored run of each task (or a fresh one), in order."""
         from pram.reports.measure import execute
 
         for i, task in enumerate(tasks):
             found = self.runs.get(task)
-            yield i, found if found is not None else execute(task.name, task.options)
+            try:
+                yield i, found if found is not None else execute(task.name, task.options)
+            except Exception as error:
+                yield i, error

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import pickle
 import sys
+from collections.abc import Iterator, Sequence
 
+import attrs
 import pytest
 
+from pram import AddressError, ConflictError, InputError, StepError
 from pram.reports import parallel
 from pram.reports.cli import main
 from pram.reports.measure import execute
@@ -122,3 +126,53 @@ def test_zero_workers_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
         "pram sweep: argument --workers: invalid worker count '0'; give a positive integer, "
         "e.g. 2"
     )
+
+
+def test_pram_errors_survive_pickling() -> None:
+    """Every machine error crosses a process boundary with its class, message and subject."""
+    violation = execute("pbs-naive", Options(n=16)).first_violations[0]
+    errors = [
+        InputError("--n must be positive (got 0)"),
+        StepError("step 3 is malformed", 3),
+        AddressError("out of range", step=1, array="a", index=9, processor=2),
+        ConflictError(violation),
+    ]
+    for error in errors:
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error)
+        assert str(back) == str(error)
+        assert vars(back) == vars(error)
+
+
+@attrs.frozen
+class Scripted:
+    """A runner that reports the tasks' outcomes in a given order (errors for some indices)."""
+
+    order: tuple[int, ...]
+    failing: frozenset[int]
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, object]]:
+        """Yield each index of ``order``: an InputError naming it, or its serial run."""
+        for i in self.order:
+            yield i, InputError(f"task {i}") if i in self.failing else execute(
+                tasks[i].name, tasks[i].options)
+
+
+def test_the_first_failing_task_in_order_is_the_error() -> None:
+    """A later task failing first does not hide an earlier task's error, as in a serial run."""
+    with pytest.raises(InputError, match=r"^task 1$"):
+        run_all(TASKS, Scripted((3, 1, 0, 2), frozenset({1, 3})))  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"^task 3$"):
+        run_all(TASKS, Scripted((3, 0, 1, 2), frozenset({3})))  # type: ignore[arg-type]
+
+
+def test_an_error_in_a_worker_is_reported_as_in_a_serial_sweep(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A ConflictError raised in a worker process prints the serial sweep's line, exit 1."""
+    argv = ["sweep", "pbs-naive", "--n", "16,32", "--mode", "raise"]
+    assert main(argv) == 1
+    serial = capsys.readouterr().err
+    assert main([*argv, "--workers", "2"]) == 1
+    assert capsys.readouterr().err == serial
+    assert serial.strip().startswith("pram sweep: ConflictError: EREW forbids concurrent reads:")
