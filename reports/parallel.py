@@ -13,6 +13,7 @@ and output order are the same whichever runner ran it.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
@@ -176,7 +177,8 @@ class Dask:
                     n_workers=self.workers or _cores(),
                     threads_per_worker=1,
                     processes=self.processes,
-                    dashboard_address=None,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
                 )
                 client = distributed.Client(cluster)
             else:
@@ -209,18 +211,41 @@ def _import_distributed() -> Any:
 
 
 def _connect(distributed: Any, address: str) -> Any:
-    """A client of the scheduler at ``address``, or a one-line InputError within the timeout."""
+    """A client of the scheduler at ``address``, or a one-line InputError within the timeout.
+
+    A first bare connection, bounded by the timeout, checks that a Dask scheduler answers:
+    the client alone can wait for ever on a port that accepts but never speaks Dask.
+    """
+    import asyncio
+    import importlib
+
+    connect: Any = importlib.import_module("distributed.comm").connect
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT),
+                                      CONNECT_TIMEOUT)
+        await comm.close()
+
     try:
+        asyncio.run(probe())
         return distributed.Client(address, timeout=f"{CONNECT_TIMEOUT}s")
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = " ".join(str(error).split()) or type(error).__name__
-        if len(reason) > 120:
-            reason = reason[:117] + "..."
+    except ValueError as error:
         raise InputError(
-            f"--dask {address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s "
-            f"({reason}); start one with 'dask scheduler' and workers with 'dask worker "
-            f"ADDRESS', or use --dask local"
+            f"--dask {address!r} is not a scheduler address ({_reason(error)}); give "
+            f"tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or local"
         ) from None
+    except (OSError, TimeoutError):
+        raise InputError(
+            f"--dask {address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s; start "
+            f"one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use --dask "
+            f"local"
+        ) from None
+
+
+def _reason(error: Exception) -> str:
+    """The error's message on one line, at most 120 characters."""
+    reason = " ".join(str(error).split())
+    return reason if len(reason) <= 120 else reason[:117] + "..."
 
 
 def _cores() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import socket
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -95,15 +96,16 @@ def test_dask_runs_on_an_in_process_cluster() -> None:
 def test_unreachable_scheduler_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A scheduler that does not answer within the timeout: one line naming it and the fix."""
+    """A port where nothing listens is refused within the timeout: one line, exit 2."""
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
     status = main(["sweep", "sort", "--n", "8,16", "--dask", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err.strip()
     assert status == 2
-    assert err.startswith("pram sweep: error: --dask 'tcp://127.0.0.1:9': no Dask scheduler "
-                          "answered within 1 s (")
-    assert err.endswith("); start one with 'dask scheduler' and workers with 'dask worker "
-                        "ADDRESS', or use --dask local")
+    assert err == (
+        "pram sweep: error: --dask 'tcp://127.0.0.1:9': no Dask scheduler answered within 1 s; "
+        "start one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use --dask "
+        "local"
+    )
     assert "\n" not in err
 
 
@@ -176,3 +178,29 @@ def test_an_error_in_a_worker_is_reported_as_in_a_serial_sweep(
     assert main([*argv, "--workers", "2"]) == 1
     assert capsys.readouterr().err == serial
     assert serial.strip().startswith("pram sweep: ConflictError: EREW forbids concurrent reads:")
+
+
+def test_a_port_that_never_speaks_dask_times_out_in_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listening socket that never answers is refused within the timeout, exit 2."""
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        status = main(["sweep", "sort", "--n", "8,16", "--dask", address])
+    assert status == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pram sweep: error: --dask {address!r}: no Dask scheduler answered within 1 s; start "
+        "one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use --dask local"
+    )
+
+
+def test_a_malformed_scheduler_address_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """--dask with no port names the value and the form to give, exit 2."""
+    assert main(["sweep", "sort", "--n", "8,16", "--dask", "myhost"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "pram sweep: error: --dask 'myhost' is not a scheduler address (missing port number in "
+        "address 'myhost'); give tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or local"
+    )
