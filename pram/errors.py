@@ -6,7 +6,7 @@ out-of-range access, and carries its subject as attributes for programs that ins
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pram.violations import Violation
@@ -14,6 +14,19 @@ if TYPE_CHECKING:
 
 class PRAMError(Exception):
     """Base class of everything the machine raises."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as class, arguments and attributes, so the error crosses whole to another
+        process (a sweep's worker raises it, the command line reports it)."""
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restore(cls: type[PRAMError], args: tuple[Any, ...], attributes: dict[str, Any]) -> PRAMError:
+    """The error ``cls`` with ``args`` and ``attributes``, without calling its ``__init__``."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(attributes)
+    return error
 
 
 class InputError(PRAMError, ValueError):

@@ -1,9 +1,12 @@
-"""Simulator throughput: how fast the machine's own bookkeeping runs.
+"""Simulator throughput: how fast the machine's own bookkeeping runs, and against raw numpy.
 
 :func:`measure` times one large step (2^20 processors, one read and one write each, every
 access checked under EREW), once with contiguous addresses and once with the addresses in
-random order, and the cost of one tiny step (a single processor). It returns the JSON shape of
-``pram bench --json``. These are benchmarks, never tests: nothing asserts on the figures.
+random order, the cost of one tiny step (a single processor), and the cost per step of a
+program of small steps (64 and 1024 processors). Beside each large and small figure it times
+raw numpy doing the same gather and scatter in the same run, round for round, and reports the
+machine's time over numpy's. It returns the JSON shape of ``pram bench --json``. These are
+benchmarks, never tests: nothing asserts on the figures.
 """
 
 from __future__ import annotations
@@ -30,9 +33,25 @@ def _best(run: Callable[[], object], repeats: int) -> float:
     return best
 
 
-def _large_step(order: Words, repeats: int) -> float:
+#: Processors of the small steps compared with numpy.
+SMALL = (64, 1024)
+
+
+def _paired(
+    machine: Callable[[], object], numpy: Callable[[], object], repeats: int
+) -> tuple[float, float]:
+    """The shortest wall times of ``machine`` and of ``numpy`` over ``repeats`` rounds, each
+    round timing one then the other, so both see the same load."""
+    best_machine = best_numpy = float("inf")
+    for _ in range(repeats):
+        best_machine = min(best_machine, _best(machine, 1))
+        best_numpy = min(best_numpy, _best(numpy, 1))
+    return best_machine, best_numpy
+
+
+def _large_step(order: Words, repeats: int) -> tuple[float, float]:
     """Seconds for one EREW step of ``len(order)`` processors reading ``a[order]`` and writing
-    ``b[order]``."""
+    ``b[order]``, and for numpy doing the same gather and scatter."""
     n = len(order)
     m = Machine("erew")
     a = m.array("a", values=np.arange(n, dtype=np.int64))
@@ -41,10 +60,44 @@ def _large_step(order: Words, repeats: int) -> float:
     value = np.ones(n, dtype=np.int64)
     step = Step(pid, reads=(Read(a, order),), writes=(Write(b, order, value),))
     m.execute((step,))  # warm up: lazily allocated scratch, caches
-    seconds = _best(lambda: m.execute((step,)), repeats)
+    raw_a, raw_b = np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+
+    def numpy_step() -> None:
+        raw_a[order]
+        raw_b[order] = value
+
+    numpy_step()
+    seconds = _paired(lambda: m.execute((step,)), numpy_step, repeats)
     if m.violations:
         raise AssertionError("the benchmark step must be conflict-free under EREW")
     return seconds
+
+
+def _small_steps(processors: int, steps: int, repeats: int = 5) -> tuple[float, float]:
+    """Seconds per step of a program of ``steps`` steps in which ``processors`` processors each
+    read one cell and write one, and per step of numpy doing the same gather and scatter."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(processors, dtype=np.int64))
+    b = m.array("b", values=np.zeros(processors, dtype=np.int64))
+    pid = m.processors(processors)
+    step = Step(pid, reads=(Read(a, pid),), writes=(Write(b, pid, pid),))
+
+    def program() -> Program[None]:
+        for _ in range(steps):
+            yield step
+
+    raw_a, raw_b = np.arange(processors, dtype=np.int64), np.zeros(processors, dtype=np.int64)
+    index = np.arange(processors, dtype=np.int64)
+
+    def numpy_steps() -> None:
+        for _ in range(steps):
+            raw_a[index]
+            raw_b[index] = index
+
+    m.run(program())  # warm up
+    numpy_steps()
+    machine, numpy = _paired(lambda: m.run(program()), numpy_steps, repeats)
+    return machine / steps, numpy / steps
 
 
 def _tiny_step(processors: int, steps: int) -> float:
@@ -63,20 +116,37 @@ def _tiny_step(processors: int, steps: int) -> float:
     return _best(lambda: m.run(program()), 5) / steps
 
 
-def measure(*, processors: int = LARGE, repeats: int = 5, seed: int = 0) -> dict[str, Any]:
-    """Time the machine and return ``{"large_step": {...}, "tiny_step": {...}}`` (cli.md)."""
+def measure(
+    *, processors: int = LARGE, repeats: int = 5, seed: int = 0, steps: int = 2000
+) -> dict[str, Any]:
+    """Time the machine and return the JSON of ``pram bench --json`` (cli.md): ``large_step``,
+    ``tiny_step``, ``small_step`` (per step, machine and numpy, by processors) and ``ratios``
+    (machine time over numpy time at 64 and 1024 processors and on the large steps)."""
     contiguous = np.arange(processors, dtype=np.int64)
     shuffled = np.random.default_rng(seed).permutation(processors).astype(np.int64)
-    large = _large_step(contiguous, repeats)
-    large_random = _large_step(shuffled, repeats)
-    tiny = _tiny_step(1, 2000)
+    large, large_numpy = _large_step(contiguous, repeats)
+    large_random, large_random_numpy = _large_step(shuffled, repeats)
+    tiny = _tiny_step(1, steps)
+    small = {p: _small_steps(p, steps, repeats) for p in SMALL}
     return {
         "large_step": {
             "processors": processors,
             "processor_steps_per_second": processors / large,
             "random_order_processor_steps_per_second": processors / large_random,
+            "numpy_processor_steps_per_second": processors / large_numpy,
+            "numpy_random_order_processor_steps_per_second": processors / large_random_numpy,
         },
         "tiny_step": {"processors": 1, "seconds_per_step": tiny},
+        "small_step": {
+            str(p): {"processors": p, "seconds_per_step": machine,
+                     "numpy_seconds_per_step": numpy}
+            for p, (machine, numpy) in small.items()
+        },
+        "ratios": {
+            **{str(p): machine / numpy for p, (machine, numpy) in small.items()},
+            "large_step": large / large_numpy,
+            "large_step_random": large_random / large_random_numpy,
+        },
     }
 
 

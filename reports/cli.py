@@ -100,6 +100,25 @@ def _sizes(text: str) -> list[int]:
     return out
 
 
+def _workers(text: str) -> int:
+    value = _whole(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(
+            f"invalid worker count {text!r}; give a positive integer, e.g. 2"
+        )
+    return value
+
+
+def _parallel_options(parser: argparse.ArgumentParser) -> None:
+    """``--workers`` and ``--dask``: where the runs of ``pram sweep`` and ``pram report`` go."""
+    parser.add_argument("--workers", type=_workers, metavar="K",
+                        help="run in K local processes (same counts, same order; default 1, "
+                        "or with --dask local the cluster's workers)")
+    parser.add_argument("--dask", metavar="ADDRESS|local",
+                        help="run as tasks on the Dask scheduler at ADDRESS (tcp://host:8786), "
+                        "or on a LocalCluster started here ('local'); needs pramsim[dask]")
+
+
 def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
     """The options of ``pram run`` (``pram sweep`` takes lists for --n and --d)."""
     if sweep:
@@ -164,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--plot", metavar="FILE", help="plot measured/formula (.png or .svg)")
     sweep.add_argument("--predict", type=_sizes, default=[], metavar="S1,S2,...",
                        help="evaluate the laws found at these unseen sizes")
+    _parallel_options(sweep)
     sweep.set_defaults(handler=_sweep)
 
     report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
@@ -173,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--quick", action="store_true",
                         help="small sizes only (a smoke test of the whole job)")
     report.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _parallel_options(report)
     report.set_defaults(handler=_report)
 
     zoology = commands.add_parser("zoology", help="solve a batch in Zoology's MQAR layout")
@@ -300,6 +321,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.measure import check_sweep, sweep
+    from pram.reports.parallel import runner
     from pram.reports.render import SweepReport
 
     options = _options(args, n=None, d=None)
@@ -308,7 +330,8 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         require_matplotlib()
     check_sweep(args.algorithm, args.n, options, args.d)
     with _progress(err, f"sweep {args.algorithm}") as tick:
-        result = sweep(args.algorithm, args.n, options, args.d, progress=tick)
+        result = sweep(args.algorithm, args.n, options, args.d, progress=tick,
+                       runner=runner(args.workers, args.dask))
     if args.predict:
         from attrs import evolve
 
@@ -326,6 +349,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from pram.reports.parallel import runner
     from pram.reports.report import write_report
 
     target = writable_dir(args.out or default_report_folder(args.quick), "--out")
@@ -337,7 +361,8 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
         )
     require_matplotlib()
     with _progress(err, "report") as tick:
-        summary = write_report(target, quick=args.quick, progress=tick)
+        summary = write_report(target, quick=args.quick, progress=tick,
+                               runner=runner(args.workers, args.dask, default=None))
     if args.json:
         _json(summary.as_dict())
     else:

@@ -16,6 +16,7 @@ import numpy as np
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.bounds import combined
 from pram.models import model as model_named
+from pram.reports.parallel import Runner, Task, run_all
 from pram.reports.preflight import check_memory, check_options
 from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
 
@@ -318,10 +319,14 @@ def sweep(
     ds: Sequence[int] | None = None,
     *,
     progress: Callable[[int, int, str], None] | None = None,
+    runner: Runner | None = None,
 ) -> Sweep:
     """Run ``name`` at every size of ``ns`` (and every d of ``ds``), then check its bounds.
 
-    ``progress(done, total, label)`` is called before each run and once at the end.
+    ``runner`` says where the runs execute (default: here, one after the other; see
+    :mod:`pram.reports.parallel`); the runs come back in the sweep's order whatever it is.
+    ``progress(done, total, label)`` is called before the first run, as each run finishes, and
+    once at the end.
     """
     entry = algorithm(name)
     points = grid(ns, ds)
@@ -331,12 +336,9 @@ def sweep(
             "give more with --n, e.g. --n 48,96,192"
         )
     check_sweep(name, ns, options, ds)
-    runs: list[Run] = []
-    for i, (n, d) in enumerate(points):
-        label = f"n={n}" + (f" d={d}" if d is not None else "")
-        if progress is not None:
-            progress(i, len(points), label)
-        runs.append(execute(name, attrs.evolve(options, n=n, d=d if d is not None else options.d)))
+    tasks = [Task(name, attrs.evolve(options, n=n, d=d if d is not None else options.d))
+             for n, d in points]
+    runs = run_all(tasks, runner, progress=progress)
     if progress is not None:
         progress(len(points), len(points), "done")
     return Sweep(entry, options, tuple(runs), checks_of(entry, runs), phase_checks_of(entry, runs))

@@ -35,7 +35,8 @@ from rich.text import Text
 from pram import Cost
 from pram.reports import plots
 from pram.reports.catalogue import Catalogue, catalogue
-from pram.reports.measure import Run, Sweep, execute, formula_text, grid, sweep
+from pram.reports.measure import Run, Sweep, formula_text, grid, sweep
+from pram.reports.parallel import Done, Runner, Task, run_all
 from pram.reports.registry import Options
 from pram.reports.render import number, shown_sizes, verdict_text
 
@@ -236,35 +237,39 @@ def _yes(ok: bool) -> Text:
 # ---- the job ---------------------------------------------------------------------------------
 
 
-def write_report(out: Path, *, quick: bool = False, progress: Progress | None = None) -> Summary:
-    """Run the plan, write ``summary.md``, the plots and the measurements to ``out``."""
+def write_report(
+    out: Path, *, quick: bool = False, progress: Progress | None = None,
+    runner: Runner | None = None,
+) -> Summary:
+    """Run the plan, write ``summary.md``, the plots and the measurements to ``out``.
+
+    ``runner`` says where the runs execute (default: here, one after the other): every run of
+    every sweep, the controls and the profile go to it at once, so its workers stay busy.
+    """
     steps = plan(quick)
-    total = sum(len(grid(p.ns, p.ds)) for p in steps) + 4
-    done = 0
-
-    def tick(label: str) -> Progress:
-        def inner(i: int, n: int, what: str) -> None:
-            if progress is not None and i < n:
-                progress(done + i, total, f"{label}: {what}")
-
-        return inner
-
-    outcomes = []
-    for p in steps:
-        result = sweep(p.algorithm, p.ns, p.options, p.ds, progress=tick(p.label))
-        done += len(result.runs)
-        outcomes.append(Outcome(p, result))
-    if progress is not None:
-        progress(done, total, "negative control, zoology and profile")
     size = 256 if quick else 1024
-    controls = tuple(
-        Control(execute("pbs-naive", Options(n=size, model=model)), expect)
-        for model, expect in (("erew", True), ("crew", False))
-    )
+    control_options = [(Options(n=size, model=m), e) for m, e in (("erew", True), ("crew", False))]
+    profile = Task("mqar", Options(n=3 << 6 if quick else PROFILE_N))
+    labels = {
+        Task(p.algorithm, attrs.evolve(p.options, n=n, d=d if d is not None else p.options.d)):
+        p.label for p in steps for n, d in grid(p.ns, p.ds)
+    }
+    tasks = list(dict.fromkeys(
+        [*labels, *(Task("pbs-naive", o) for o, _ in control_options), profile]))
+    total = len(tasks) + 1
+    made = Done(dict(zip(tasks, run_all(
+        tasks, runner, progress=None if progress is None else
+        lambda i, n, what: progress(i, total, what),
+        label=lambda t: f"{labels.get(t, t.name)}: {t.label}",
+    ), strict=True)))
+    outcomes = [Outcome(p, sweep(p.algorithm, p.ns, p.options, p.ds, runner=made))
+                for p in steps]
+    if progress is not None:
+        progress(len(tasks), total, "zoology and catalogue")
+    controls = tuple(Control(made.runs[Task("pbs-naive", o)], e) for o, e in control_options)
     zoology = _zoology(quick)
-    profile_n = 3 << 6 if quick else PROFILE_N
-    profile_run = execute("mqar", Options(n=profile_n))
-    classics = catalogue(quick, progress=_catalogue_progress(progress, done, total))
+    profile_run = made.runs[profile]
+    classics = catalogue(quick, progress=_catalogue_progress(progress, len(tasks), total))
     files = _publish(out, lambda folder: _write(folder, outcomes, controls, zoology,
                                                  profile_run, classics, quick=quick))
     if progress is not None:

@@ -7,16 +7,31 @@ from pram.reports.bench import measure
 
 def test_measure_returns_the_cli_shape() -> None:
     """measure() returns exactly the keys cli.md fixes, with positive figures."""
-    result = measure(processors=1 << 10, repeats=1)
+    result = measure(processors=1 << 10, repeats=1, steps=20)
     assert {k: sorted(v) for k, v in result.items()} == {
         "large_step": [
+            "numpy_processor_steps_per_second",
+            "numpy_random_order_processor_steps_per_second",
             "processor_steps_per_second",
             "processors",
             "random_order_processor_steps_per_second",
         ],
         "tiny_step": ["processors", "seconds_per_step"],
+        "small_step": ["1024", "64"],
+        "ratios": ["1024", "64", "large_step", "large_step_random"],
     }
     assert result["large_step"]["processors"] == 1 << 10
     assert result["tiny_step"]["processors"] == 1
-    figures = [*result["large_step"].values(), result["tiny_step"]["seconds_per_step"]]
+    figures = [*result["large_step"].values(), result["tiny_step"]["seconds_per_step"],
+               *result["ratios"].values()]
     assert all(f > 0 for f in figures)
+
+
+def test_small_steps_pair_the_machine_with_numpy() -> None:
+    """Each small step names its processors and gives the machine's and numpy's seconds."""
+    result = measure(processors=1 << 10, repeats=1, steps=20)
+    for p in ("64", "1024"):
+        small = result["small_step"][p]
+        assert sorted(small) == ["numpy_seconds_per_step", "processors", "seconds_per_step"]
+        assert small["processors"] == int(p)
+        assert result["ratios"][p] == small["seconds_per_step"] / small["numpy_seconds_per_step"]

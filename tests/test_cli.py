@@ -458,8 +458,16 @@ def test_bench_wires_to_the_measurement(
 
     figures = {
         "large_step": {"processors": 1048576, "processor_steps_per_second": 3e7,
-                       "random_order_processor_steps_per_second": 1.5e7},
+                       "random_order_processor_steps_per_second": 1.5e7,
+                       "numpy_processor_steps_per_second": 9e7,
+                       "numpy_random_order_processor_steps_per_second": 3e7},
         "tiny_step": {"processors": 1, "seconds_per_step": 1e-5},
+        "small_step": {
+            "64": {"processors": 64, "seconds_per_step": 2e-5, "numpy_seconds_per_step": 1e-6},
+            "1024": {"processors": 1024, "seconds_per_step": 3e-5,
+                     "numpy_seconds_per_step": 5e-6},
+        },
+        "ratios": {"64": 20.0, "1024": 6.0, "large_step": 3.0, "large_step_random": 2.0},
     }
     monkeypatch.setattr(pram.reports.bench, "measure", lambda: figures)
     status, obj = run_json(capsys, "bench")

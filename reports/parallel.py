@@ -1,0 +1,315 @@
+"""Where the runs of a sweep execute: here, in local processes, or on a Dask cluster.
+
+A :class:`Task` is what one run needs, an algorithm's name and its :class:`Options`; a worker
+rebuilds the instance and a fresh machine from it and runs it, so no machine ever travels
+between processes, only options out and the finished run's figures back. A runner yields runs
+as they finish; :func:`run_all` puts them back in the order of the tasks, so a sweep's counts
+and output order are the same whichever runner ran it.
+
+>>> from pram.reports.registry import Options
+>>> [r.cost.time > 0 for r in run_all([Task("sort", Options(n=8)), Task("sort", Options(n=16))])]
+[True, True]
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
+import attrs
+
+from pram import InputError
+from pram.reports.registry import Options
+
+if TYPE_CHECKING:
+    from pram.reports.measure import Run
+
+    #: A finished task: its run, or the error it raised.
+    Outcome: TypeAlias = Run | Exception
+
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+CONNECT_TIMEOUT = 5
+
+#: The command that installs the optional Dask extra.
+DASK_INSTALL = "pip install 'pramsim[dask]'"
+
+
+@attrs.frozen
+class Task:
+    """One run to do: algorithm ``name`` with ``options`` (picklable, cheap to send)."""
+
+    name: str
+    options: Options
+
+    @property
+    def label(self) -> str:
+        """The run's sizes as the progress bar shows them, e.g. ``n=96 d=8``."""
+        o = self.options
+        return f"n={o.n}" + (f" d={o.d}" if o.d is not None else "")
+
+
+#: Processor-operations a step costs beside its work, in :func:`weight`'s guess (a small step
+#: costs tens of microseconds, a processor-operation of a large step about a tenth of one).
+STEP_COST = 1000.0
+
+
+def weight(task: Task) -> float:
+    """A guess of how long ``task`` runs, to start the largest runs first: its work bounds plus
+    ``STEP_COST`` times its time bounds, at the sizes asked for.
+
+    Only the order in which runs start depends on it, never a count.
+    """
+    from pram.reports.registry import algorithm
+
+    o = task.options
+    n = float(o.n or 2)
+    d = float(o.d or 16) if o.keys == "bits" else 1.0
+    sizes = {"N": n, "n": n, "m": float(o.m or n), "d": d}
+    guess = 0.0
+    for key, bound in algorithm(task.name).bounds.items():
+        try:
+            value = bound.formula(sizes)
+        except (KeyError, ValueError, ArithmeticError):
+            continue
+        guess = max(guess, value * (1.0 if key.startswith("work") else STEP_COST))
+    return guess or n
+
+
+def execute_fields(task: Task) -> dict[str, Any]:
+    """Run ``task`` on a fresh machine and return its :class:`Run` as picklable fields.
+
+    The registry entry (which holds functions) stays behind; :func:`_rebuild` looks it up again
+    by name on the other side.
+    """
+    from pram.reports.measure import execute
+
+    run = execute(task.name, task.options)
+    return {f.name: getattr(run, f.name) for f in attrs.fields(type(run)) if f.name != "algorithm"}
+
+
+def _rebuild(task: Task, fields: dict[str, Any]) -> Run:
+    from pram.reports.measure import Run
+    from pram.reports.registry import algorithm
+
+    return Run(algorithm=algorithm(task.name), **fields)
+
+
+class Runner(Protocol):
+    """Runs tasks and yields ``(index, run)`` as each finishes, in any order, or ``(index,
+    error)`` for a task that raised; the caller may stop reading at any point."""
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Run every task of ``tasks``; yield each one's index and run (or error) as it ends."""
+        ...
+
+
+@attrs.frozen
+class Serial:
+    """Every run here, one after the other, in the order given."""
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Run the tasks in order in this process."""
+        from pram.reports.measure import execute
+
+        for i, task in enumerate(tasks):
+            try:
+                yield i, execute(task.name, task.options)
+            except Exception as error:
+                yield i, error
+
+
+def _largest_first(tasks: Sequence[Task]) -> list[int]:
+    return sorted(range(len(tasks)), key=lambda i: -weight(tasks[i]))
+
+
+@attrs.frozen
+class Processes:
+    """The runs in ``workers`` local processes, largest first."""
+
+    workers: int
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Submit every task, largest first, to a pool of fresh processes."""
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        # Fresh interpreters: forking a process whose progress bar runs a thread is unsafe.
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        try:
+            pending = {
+                pool.submit(execute_fields, tasks[i]): i for i in _largest_first(tasks)
+            }
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i = pending.pop(future)
+                    error = future.exception()
+                    yield i, error if isinstance(error, Exception) else _rebuild(
+                        tasks[i], future.result())
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@attrs.frozen
+class Dask:
+    """The runs as tasks on a Dask distributed cluster, largest first.
+
+    ``address`` is a scheduler's (``tcp://host:8786``) or ``local`` for a LocalCluster of
+    ``workers`` processes (default: one per core) started and stopped here. The workers must
+    be able to import pram (the same installation, or the same version installed there).
+    """
+
+    address: str
+    workers: int | None = None
+    #: For a local cluster: worker processes (True) or threads in this process (False).
+    processes: bool = True
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Submit every task, largest first (also by priority), and yield them as they finish."""
+        distributed = _import_distributed()
+        cluster = None
+        try:
+            if self.address == "local":
+                cluster = distributed.LocalCluster(
+                    n_workers=self.workers or _cores(),
+                    threads_per_worker=1,
+                    processes=self.processes,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+                client = distributed.Client(cluster)
+            else:
+                client = _connect(distributed, self.address)
+            with client:
+                futures = {
+                    client.submit(execute_fields, tasks[i], pure=False,
+                                  priority=len(tasks) - rank): i
+                    for rank, i in enumerate(_largest_first(tasks))
+                }
+                for future in distributed.as_completed(futures):
+                    i = futures[future]
+                    error = future.exception() if future.status == "error" else None
+                    yield i, error if isinstance(error, Exception) else _rebuild(
+                        tasks[i], future.result())
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+
+def _import_distributed() -> Any:
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise InputError(
+            f"--dask needs the optional Dask extra, which is not installed; install it with "
+            f"{DASK_INSTALL}"
+        ) from None
+    return distributed
+
+
+def _connect(distributed: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``, or a one-line InputError within the timeout.
+
+    A first bare connection, bounded by the timeout, checks that a Dask scheduler answers:
+    the client alone can wait for ever on a port that accepts but never speaks Dask.
+    """
+    import asyncio
+    import importlib
+
+    connect: Any = importlib.import_module("distributed.comm").connect
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=CONNECT_TIMEOUT),
+                                      CONNECT_TIMEOUT)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+        return distributed.Client(address, timeout=f"{CONNECT_TIMEOUT}s")
+    except ValueError as error:
+        raise InputError(
+            f"--dask {address!r} is not a scheduler address ({_reason(error)}); give "
+            f"tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or local"
+        ) from None
+    except (OSError, TimeoutError):
+        raise InputError(
+            f"--dask {address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s; start "
+            f"one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use --dask "
+            f"local"
+        ) from None
+
+
+def _reason(error: Exception) -> str:
+    """The error's message on one line, at most 120 characters."""
+    reason = " ".join(str(error).split())
+    return reason if len(reason) <= 120 else reason[:117] + "..."
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def runner(workers: int | None = None, dask: str | None = None, *,
+           default: int | None = 1) -> Runner:
+    """The runner the command line asks for: ``--dask``, else ``--workers`` processes.
+
+    Without ``--workers``, ``default`` processes (None: one per core); one process means every
+    run here, in this process.
+    """
+    if dask is not None:
+        return Dask(dask, workers)
+    count = workers if workers is not None else default if default is not None else _cores()
+    return Serial() if count == 1 else Processes(count)
+
+
+def run_all(
+    tasks: Sequence[Task],
+    by: Runner | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    label: Callable[[Task], str] = lambda task: task.label,
+) -> list[Run]:
+    """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them.
+
+    ``progress(done, total, label)`` is called once before the first run and once as each run
+    finishes, with the finished run's label. When tasks raise, the error raised is the one of
+    the first failing task in order, as in a serial run, as soon as every task before it is
+    done (the runner stops the others).
+    """
+    if progress is not None:
+        progress(0, len(tasks), label(tasks[0]) if tasks else "")
+    runs: dict[int, Run] = {}
+    errors: dict[int, Exception] = {}
+    for i, outcome in (by or Serial()).results(tasks):
+        if isinstance(outcome, Exception):
+            errors[i] = outcome
+        else:
+            runs[i] = outcome
+            if progress is not None:
+                progress(len(runs), len(tasks), label(tasks[i]))
+        first = min(errors, default=None)
+        if first is not None and all(j in runs for j in range(first)):
+            raise errors[first]
+    return [runs[i] for i in range(len(tasks))]
+
+
+@attrs.frozen
+class Done:
+    """Runs already made (by one :func:`run_all` over many sweeps): a runner that hands them
+    out by task, and runs here any task it was not given."""
+
+    runs: dict[Task, Run]
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """The stored run of each task (or a fresh one), in order."""
+        from pram.reports.measure import execute
+
+        for i, task in enumerate(tasks):
+            found = self.runs.get(task)
+            try:
+                yield i, found if found is not None else execute(task.name, task.options)
+            except Exception as error:
+                yield i, error
