@@ -215,6 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="simulator throughput")
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
     bench.set_defaults(handler=_bench)
+
+    from pram.reports.circuit import add_parser as add_circuit
+
+    add_circuit(commands, _size)
     return parser
 
 

@@ -1,0 +1,535 @@
+"""``pram circuit``: the circuit of an oblivious program (H.7.6), checked and exported.
+
+For an ALGORITHM and its sizes the command
+
+1. runs the program on four inputs of the same size (random, all equal, sorted, reversed) with a
+   :class:`pram.oblivious.Trace` each, and refuses a program whose traces part (exit 1, with the
+   :class:`~pram.oblivious.Witness`);
+2. records the run on a random input with a :class:`pram.circuit.Recorder`;
+3. checks the independent evaluator (:func:`pram.circuit.evaluate`) against the machine on
+   ``CHECKS`` more random inputs;
+4. optionally evaluates the circuit on the user's ``--input`` and exports it (``--export``, as
+   JSON, Bristol Fashion or Graphviz DOT).
+
+An algorithm is a :class:`Target` in :data:`TARGETS`: how many tokens it takes, how to draw its
+inputs, and how to run it on a machine (declaring the recorder's input and output cells).
+``mqar`` is a hook: the oblivious MQAR registers itself with :func:`register`.
+
+The JSON export (``--format json``) is one object::
+
+    {"format": "pram-circuit/1", "algorithm": "sort", "n": 8, "d": 1, "keys": "word",
+     "wires": 24, "inputs": [0, ...], "outputs": [...], "constants": [[wire, value], ...],
+     "gates": [{"kind": "comparator", "in": [0, 1], "out": [8, 9]}, ...],
+     "size": 24, "depth": 6, "by_kind": {"comparator": 24}}
+
+``inputs`` and ``outputs`` are wire ids in order (token by token; with bit keys, d wires per
+token, least significant bit first); gates are listed so that each comes after the gates that
+feed it; a ``comparator`` has two outputs (min, then max), every other gate one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+from pram import InputError, Machine, Words
+from pram.algorithms import networks, pbs
+from pram.algorithms.sorting import Level
+from pram.circuit import Circuit, Recorder, evaluate
+from pram.oblivious import Trace, Witness, difference
+
+#: Random inputs on which the evaluator is checked against the machine.
+CHECKS = 20
+#: The inputs compared for obliviousness, the first against each other.
+KINDS = ("random", "all equal", "sorted", "reversed")
+#: Export formats.
+FORMATS = ("json", "bristol", "dot")
+#: Widest token with bit keys: tokens are int64 on the host.
+MAX_D = 62
+
+
+@attrs.frozen
+class Setup:
+    """What the user asked for."""
+
+    algorithm: str
+    n: int
+    d: int
+    keys: str
+    network: str
+
+    @property
+    def bits(self) -> bool:
+        """Whether tokens are d bit wires (else one word wire)."""
+        return self.keys == "bits"
+
+    @property
+    def top(self) -> int:
+        """Tokens are drawn below this."""
+        return 1 << self.d if self.bits else 1 << min(self.d, 62)
+
+
+@attrs.frozen
+class Target:
+    """One ALGORITHM of ``pram circuit``.
+
+    ``tokens(setup)`` is the number of input tokens; ``draw(rng, kind, setup)`` an input of that
+    many (``kind`` one of :data:`KINDS`); ``run(m, tokens, setup, recorder)`` runs the program on
+    a fresh machine (declaring the recorder's inputs and outputs when it is given) and returns
+    the output tokens. ``default_n`` is used when ``--n`` is not given.
+    """
+
+    tokens: Callable[[Setup], int]
+    draw: Callable[[np.random.Generator, str, Setup], Words]
+    run: Callable[[Machine, Words, Setup, Recorder | None], Words]
+    default_n: int = 16
+    model: str = "erew"
+    check_n: Callable[[int], str | None] = lambda n: None
+
+
+TARGETS: dict[str, Target] = {}
+
+
+def register(name: str, target: Target) -> Target:
+    """Add ``target`` as ``pram circuit NAME`` (the hook the oblivious MQAR uses)."""
+    TARGETS[name] = target
+    return target
+
+
+#: The algorithms the command knows, in the order of the contract.
+NAMES = ("sort", "merge", "compare", "mqar", "pbs")
+
+
+# ---- the targets -----------------------------------------------------------------------------
+
+
+def _power_of_two(n: int) -> str | None:
+    if n < 2 or n & (n - 1):
+        return f"--n {n} must be a power of two, at least 2 (e.g. {max(2, 1 << n.bit_length())})"
+    return None
+
+
+def _draw(rng: np.random.Generator, kind: str, count: int, top: int) -> Words:
+    values = rng.integers(0, top, count, dtype=np.int64)
+    if kind == "all equal":
+        return np.full(count, values[0], dtype=np.int64)
+    if kind == "sorted":
+        return np.sort(values)
+    if kind == "reversed":
+        return np.sort(values)[::-1].copy()
+    return values
+
+
+def _draw_halves(rng: np.random.Generator, kind: str, setup: Setup) -> Words:
+    """Two sorted runs of n/2 (what a merge takes); ``reversed`` puts the larger run first."""
+    values = _draw(rng, kind, setup.n, setup.top)
+    half = setup.n // 2
+    first, second = np.sort(values[:half]), np.sort(values[half:])
+    if kind == "reversed":
+        first, second = np.sort(values)[half:], np.sort(values)[:half]
+    return np.concatenate([first, second])
+
+
+def _keys_run(
+    levels: Callable[[Setup], list[Level]],
+) -> Callable[[Machine, Words, Setup, Recorder | None], Words]:
+    def run(m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None) -> Words:
+        d = setup.d if setup.bits else 0
+        a = networks.store_bits(m, "keys", tokens, d) if d else m.array("keys", values=tokens)
+        if recorder is not None:
+            recorder.width = d or 1
+            recorder.input(a, bits=setup.bits)
+        m.run(networks.run_levels(m, a, levels(setup), d=d))
+        if recorder is not None:
+            recorder.output(a)
+        return networks.load_bits(a, d) if d else a.to_numpy()
+
+    return run
+
+
+def _one_comparator(setup: Setup) -> list[Level]:
+    return [Level(1, lambda r: (r * 0, r * 0 + 1))]
+
+
+register("sort", Target(
+    tokens=lambda s: s.n,
+    draw=lambda rng, kind, s: _draw(rng, kind, s.n, s.top),
+    run=_keys_run(lambda s: networks.levels("sort", s.network, s.n)),
+    check_n=_power_of_two,
+))
+register("merge", Target(
+    tokens=lambda s: s.n,
+    draw=_draw_halves,
+    run=_keys_run(lambda s: networks.levels("merge", s.network, s.n)),
+    check_n=_power_of_two,
+))
+register("compare", Target(
+    tokens=lambda s: 2,
+    draw=lambda rng, kind, s: _draw(rng, kind, 2, s.top),
+    run=_keys_run(_one_comparator),
+    default_n=2,
+))
+
+
+def _pbs_run(m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None) -> Words:
+    half = setup.n
+    return pbs.search(m, tokens[:half], tokens[half:])
+
+
+def _pbs_draw(rng: np.random.Generator, kind: str, setup: Setup) -> Words:
+    """n sorted queries then n sorted keys, from one drawn sequence of 2n tokens."""
+    values = _draw(rng, kind, 2 * setup.n, setup.top)
+    queries, keys = values[: setup.n], values[setup.n :]
+    return np.concatenate([np.sort(queries), np.sort(keys)])
+
+
+register("pbs", Target(tokens=lambda s: 2 * s.n, draw=_pbs_draw, run=_pbs_run))
+
+
+# ---- building and checking ---------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class Built:
+    """What ``pram circuit`` found: the circuit, or the witness that there is none."""
+
+    setup: Setup
+    circuit: Circuit | None
+    witness: Witness | None
+    checked: dict[str, Any] | None
+
+    @property
+    def ok(self) -> bool:
+        """Oblivious, and the evaluator agreed with the machine."""
+        return self.circuit is not None and bool(self.checked and self.checked["equal"])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``--json`` object of the contract."""
+        s = self.setup
+        out: dict[str, Any] = {
+            "algorithm": s.algorithm,
+            "n": s.n,
+            "d": s.d,
+            "keys": s.keys,
+            "oblivious": self.circuit is not None,
+        }
+        if s.algorithm in ("sort", "merge"):
+            out["network"] = s.network
+        c = self.circuit
+        if c is None:
+            assert self.witness is not None
+            out["witness"] = self.witness.as_dict()
+            return out
+        out |= {
+            "gates": c.by_kind,
+            "size": c.size,
+            "depth": c.depth,
+            "inputs": len(c.inputs),
+            "outputs": len(c.outputs),
+            "checked": self.checked,
+        }
+        return out
+
+
+def target(name: str) -> Target:
+    """The target called ``name``, or an InputError naming the fix."""
+    found = TARGETS.get(name)
+    if found is None:
+        if name == "mqar":
+            raise InputError(
+                "pram circuit mqar needs the oblivious MQAR (pram run mqar --search oblivious), "
+                "which is not built in this version; try sort, merge or compare"
+            )
+        raise InputError(f"unknown circuit {name!r}; choose one of {', '.join(NAMES)}")
+    return found
+
+
+def setup(name: str, n: int | None, d: int | None, keys: str, network: str) -> Setup:
+    """Validate the options of ``pram circuit``."""
+    t = target(name)
+    n = t.default_n if n is None else n
+    if name == "compare" and n != 2:
+        raise InputError(f"--n {n}: compare takes two tokens; leave --n out")
+    problem = t.check_n(n)
+    if problem:
+        raise InputError(problem)
+    if name == "compare" and keys == "word" and d is None:
+        keys = "bits"  # Definition H.31 on d-bit tokens, with Lemma H.32's network
+    width = (8 if keys == "bits" else 16) if d is None else d
+    if not 1 <= width <= MAX_D:
+        raise InputError(f"--d {width} must be from 1 to {MAX_D}")
+    return Setup(name, n, width, keys, network)
+
+
+def _machine(model: str, observer: Any) -> Machine:
+    m = Machine(model)
+    m.observer = observer
+    return m
+
+
+def build(s: Setup, *, seed: int = 0, checks: int = CHECKS) -> Built:
+    """Check obliviousness, record the circuit, and check the evaluator against the machine."""
+    t = target(s.algorithm)
+    rng = np.random.default_rng(seed)
+    inputs = [t.draw(rng, kind, s) for kind in KINDS]
+    traces = []
+    for tokens in inputs:
+        trace = Trace()
+        t.run(_machine(t.model, trace), tokens, s, None)
+        traces.append(trace)
+    for kind, trace in zip(KINDS[1:], traces[1:], strict=True):
+        witness = difference(traces[0], trace)
+        if witness is not None:
+            return Built(s, None, witness.named(KINDS[0], kind), None)
+    recorder = Recorder()
+    t.run(_machine(t.model, recorder), inputs[0], s, recorder)
+    circuit = recorder.circuit()
+    samples = np.stack([t.draw(rng, "random", s) for _ in range(checks)])
+    machine = np.stack([t.run(Machine(t.model), row, s, None) for row in samples])
+    by_circuit = tokens_out(s, evaluate(circuit, wires_in(s, samples)))
+    checked = {"inputs": checks, "equal": bool(np.array_equal(machine, by_circuit))}
+    return Built(s, circuit, None, checked)
+
+
+def wires_in(s: Setup, tokens: Words) -> Words:
+    """Rows of tokens as rows of input wire values (d bits each, least significant first)."""
+    if not s.bits:
+        return tokens
+    shifts = np.arange(s.d, dtype=np.int64)
+    bits: Words = ((tokens[:, :, None] >> shifts) & 1).reshape(len(tokens), -1)
+    return bits
+
+
+def tokens_out(s: Setup, wires: Words) -> Words:
+    """Rows of output wire values as rows of tokens."""
+    if not s.bits:
+        return wires
+    shifts = np.arange(s.d, dtype=np.int64)
+    tokens: Words = (wires.reshape(len(wires), -1, s.d) << shifts).sum(axis=2)
+    return tokens
+
+
+# ---- exports -----------------------------------------------------------------------------------
+
+
+def to_json(c: Circuit, s: Setup) -> str:
+    """The circuit as the JSON object documented in the module."""
+    return json.dumps({
+        "format": "pram-circuit/1",
+        "algorithm": s.algorithm,
+        "n": s.n,
+        "d": s.d,
+        "keys": s.keys,
+        "wires": c.wires,
+        "inputs": c.inputs.tolist(),
+        "outputs": c.outputs.tolist(),
+        "constants": [[w, v] for w, v in sorted(c.constants.items())],
+        "gates": [{"kind": k, "in": list(i), "out": list(o)} for k, i, o in c.gates()],
+        "size": c.size,
+        "depth": c.depth,
+        "by_kind": c.by_kind,
+    })
+
+
+def to_bristol(c: Circuit) -> str:
+    """A boolean circuit in Bristol Fashion.
+
+    Inputs are wires ``0 ..``, value by value (``c.width`` bits each, least significant first);
+    outputs are the last wires, in order. The constants 0 and 1, where used, are made from the
+    first input (``x XOR x``, then ``INV``), and an output that is not a gate's own output (an
+    input, a constant, or a wire output twice) is copied with ``XOR`` against 0.
+    """
+    if not c.boolean:
+        kinds = ", ".join(sorted(set(c.by_kind) - {"AND", "XOR", "INV"})) or "non-bit inputs"
+        raise InputError(
+            f"Bristol Fashion holds boolean circuits (AND, XOR, INV on bits); this one has "
+            f"{kinds}: use --keys bits, or --format json"
+        )
+    if not len(c.inputs):
+        raise InputError("a circuit without inputs has no Bristol Fashion form")
+    gates = c.gates()
+    produced = {w for _, _, outs in gates for w in outs}
+    direct: dict[int, int] = {}  # gate output wire -> output position
+    copies: list[tuple[int, int]] = []  # (wire, output position)
+    for j, w in enumerate(c.outputs.tolist()):
+        if w in produced and w not in direct:
+            direct[w] = j
+        else:
+            copies.append((w, j))
+    constants = {w for _, ins, _ in gates for w in ins if w in c.constants}
+    constants |= {w for w, _ in copies if w in c.constants}
+    need_zero = bool(constants) or bool(copies)
+    need_one = any(c.constants[w] == 1 for w in constants)
+    count = len(gates) + need_zero + need_one + len(copies)
+    first_out = len(c.inputs) + count - len(c.outputs)
+    number: dict[int, int] = {int(w): k for k, w in enumerate(c.inputs.tolist())}
+    lines: list[str] = []
+    fresh = len(c.inputs)
+
+    def name(wire: int) -> int:
+        nonlocal fresh
+        if wire in direct:
+            return first_out + direct[wire]
+        fresh += 1
+        return fresh - 1
+
+    zero = one = -1
+    if need_zero:
+        zero = name(-2)
+        lines.append(f"2 1 0 0 {zero} XOR")
+    if need_one:
+        one = name(-3)
+        lines.append(f"1 1 {zero} {one} INV")
+    for w, v in c.constants.items():
+        number[w] = zero if v == 0 else one
+    for kind, ins, outs in gates:
+        out = name(outs[0])
+        number[outs[0]] = out
+        args = " ".join(str(number[w]) for w in ins)
+        lines.append(f"{len(ins)} 1 {args} {out} {kind}")
+    for w, j in copies:
+        lines.append(f"2 1 {number[w]} {zero} {first_out + j} XOR")
+    values_in = len(c.inputs) // c.width
+    values_out = len(c.outputs) // c.width
+    head = [
+        f"{count} {len(c.inputs) + count}",
+        " ".join([str(values_in)] + [str(c.width)] * values_in),
+        " ".join([str(values_out)] + [str(c.width)] * values_out),
+        "",
+    ]
+    return "\n".join(head + lines) + "\n"
+
+
+def to_dot(c: Circuit, s: Setup) -> str:
+    """The circuit as a Graphviz digraph: inputs, gates (labelled by kind) and outputs."""
+    lines = [f'digraph "{s.algorithm}" {{', "  rankdir=LR;"]
+    source: dict[int, str] = {}
+    for k, w in enumerate(c.inputs.tolist()):
+        source[w] = f"in{k}"
+        lines.append(f'  in{k} [shape=circle, label="x{k}"];')
+    for w, v in sorted(c.constants.items()):
+        source[w] = f"c{w}"
+        lines.append(f'  c{w} [shape=plaintext, label="{v}"];')
+    for g, (kind, ins, outs) in enumerate(c.gates()):
+        lines.append(f'  g{g} [shape=box, label="{kind}"];')
+        lines.extend(f"  {source[w]} -> g{g};" for w in ins)
+        for w in outs:
+            source[w] = f"g{g}"
+    for j, w in enumerate(c.outputs.tolist()):
+        lines.append(f'  out{j} [shape=doublecircle, label="y{j}"];')
+        lines.append(f"  {source[w]} -> out{j};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# ---- the command -------------------------------------------------------------------------------
+
+
+def add_parser(commands: Any, size: Callable[[str], int]) -> None:
+    """Register ``pram circuit`` on the subcommands of the ``pram`` parser."""
+    parser = commands.add_parser("circuit", help="the circuit of an oblivious program (H.7.6)")
+    parser.add_argument("algorithm", choices=NAMES, metavar="ALGORITHM",
+                        help=f"one of {', '.join(NAMES)}")
+    parser.add_argument("--n", type=size, help="tokens (a power of two for sort and merge)")
+    parser.add_argument("--d", type=size, help="bits per token (default 8 with bit keys)")
+    parser.add_argument("--keys", choices=("word", "bits"), default="word",
+                        help="a token is one word wire, or d bit wires (compare: bits)")
+    parser.add_argument("--network", choices=("bitonic", "odd-even"), default="bitonic",
+                        help="the Batcher network of sort and merge")
+    parser.add_argument("--input", metavar="FILE", help="evaluate the circuit on a .npy of tokens")
+    parser.add_argument("--output", metavar="FILE", help="write the circuit's outputs (.npy)")
+    parser.add_argument("--export", metavar="FILE", help="write the circuit to FILE")
+    parser.add_argument("--format", choices=FORMATS, default="json", help="export format")
+    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.set_defaults(handler=command)
+
+
+def command(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Run ``pram circuit`` with parsed arguments; return the exit status."""
+    from pram.reports.cli import FAILED, OK, _json, _writable
+    from pram.reports.registry import load_array
+
+    if args.output and not args.input:
+        raise InputError("--output needs --input: give the tokens to evaluate the circuit on")
+    output = _writable(args.output, "--output", (".npy",)) if args.output else None
+    suffix = {"json": ".json", "bristol": ".txt", "dot": ".dot"}[args.format]
+    export = _writable(args.export, "--export", (suffix, ".bristol", ".gv", ".json", ".txt",
+                                                  ".dot")) if args.export else None
+    data = load_array(args.input, "a .npy of non-negative integer tokens") if args.input else None
+    n = args.n
+    if data is not None and n is None and args.algorithm in ("sort", "merge"):
+        n = len(data)
+    s = setup(args.algorithm, n, args.d, args.keys, args.network)
+    if data is not None:
+        expected = target(s.algorithm).tokens(s)
+        if len(data) != expected:
+            raise InputError(
+                f"--input {args.input!r} holds {len(data)} tokens but this circuit takes "
+                f"{expected}; give {expected} tokens or change --n"
+            )
+        if len(data) and (data.min() < 0 or data.max() >= s.top):
+            bad = int(data.min()) if data.min() < 0 else int(data.max())
+            raise InputError(
+                f"token {bad} in --input {args.input!r} does not fit {s.d} bits; "
+                f"tokens must be from 0 to {s.top - 1} (pass a larger --d)"
+            )
+    built = build(s, seed=args.seed)
+    result = built.as_dict()
+    if built.circuit is not None:
+        c = built.circuit
+        if data is not None:
+            answer = tokens_out(s, evaluate(c, wires_in(s, data.reshape(1, -1))))[0]
+            result["answer"] = answer.tolist()
+            if output is not None:
+                np.save(output, answer.astype(np.int64))
+                err.print(f"wrote {len(answer)} outputs to {output}", highlight=False)
+        if export is not None:
+            text = {"json": lambda: to_json(c, s), "bristol": lambda: to_bristol(c),
+                    "dot": lambda: to_dot(c, s)}[args.format]()
+            export.write_text(text)
+            err.print(f"wrote {export}", highlight=False)
+    if args.json:
+        _json(result)
+    else:
+        out.print(_table(result))
+    return OK if built.ok else FAILED
+
+
+def _table(result: dict[str, Any]) -> Table:
+    table = Table(title=f"circuit of {result['algorithm']}", show_header=False)
+    table.add_column("what")
+    table.add_column("value")
+    for key, value in result.items():
+        if key == "gates" or isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = " ".join(map(str, value[:32])) + (" ..." if len(value) > 32 else "")
+        table.add_row(key, str(value))
+    return table
+
+
+__all__ = [
+    "CHECKS",
+    "KINDS",
+    "NAMES",
+    "TARGETS",
+    "Built",
+    "Setup",
+    "Target",
+    "add_parser",
+    "build",
+    "command",
+    "register",
+    "setup",
+    "to_bristol",
+    "to_dot",
+    "to_json",
+]
