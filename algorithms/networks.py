@@ -77,7 +77,7 @@ def run_levels(m: Machine, a: Array, network: list[Level], *, d: int = 0) -> Pro
     widest = max((level.count for level in network), default=0)
     if d:
         pool = m.processors(widest * d)
-        scratch = m.array(f"comparator scratch {id(a)}", size=2 * widest * d)
+        scratch = m.array(f"{a.name} comparator scratch", size=2 * widest * d)
         for level in network:
             lo, hi = level.pairs(iota(level.count))
             yield from bit_comparators(a, scratch, pool[: level.count * d], lo, hi, d)

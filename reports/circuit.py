@@ -51,8 +51,10 @@ CHECKS = 20
 KINDS = ("random", "all equal", "sorted", "reversed")
 #: Export formats.
 FORMATS = ("json", "bristol", "dot")
-#: Widest token with bit keys: tokens are int64 on the host.
-MAX_D = 62
+#: Widest token with bit keys.
+MAX_D = 64
+#: Widest token the host draws or reads (int64); wider circuits are checked on such tokens.
+HOST_D = 62
 
 
 @attrs.frozen
@@ -72,8 +74,9 @@ class Setup:
 
     @property
     def top(self) -> int:
-        """Tokens are drawn below this."""
-        return 1 << self.d if self.bits else 1 << min(self.d, 62)
+        """Tokens are below this: 2^d with bit keys (2^62 at most: host tokens are int64), any
+        non-negative word below 2^62 else."""
+        return 1 << min(self.d, HOST_D) if self.bits else 1 << HOST_D
 
 
 @attrs.frozen
@@ -251,7 +254,9 @@ def target(name: str) -> Target:
     return found
 
 
-def setup(name: str, n: int | None, d: int | None, keys: str, network: str) -> Setup:
+def setup(
+    name: str, n: int | None, d: int | None, keys: str | None, network: str = "bitonic"
+) -> Setup:
     """Validate the options of ``pram circuit``."""
     t = target(name)
     n = t.default_n if n is None else n
@@ -260,9 +265,9 @@ def setup(name: str, n: int | None, d: int | None, keys: str, network: str) -> S
     problem = t.check_n(n)
     if problem:
         raise InputError(problem)
-    if name == "compare" and keys == "word" and d is None:
-        keys = "bits"  # Definition H.31 on d-bit tokens, with Lemma H.32's network
-    width = (8 if keys == "bits" else 16) if d is None else d
+    if keys is None:  # compare: Definition H.31 on d-bit tokens, with Lemma H.32's network
+        keys = "bits" if name == "compare" else "word"
+    width = (8 if keys == "bits" else 1) if d is None else d
     if not 1 <= width <= MAX_D:
         raise InputError(f"--d {width} must be from 1 to {MAX_D}")
     return Setup(name, n, width, keys, network)
@@ -438,9 +443,11 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
     parser.add_argument("algorithm", choices=NAMES, metavar="ALGORITHM",
                         help=f"one of {', '.join(NAMES)}")
     parser.add_argument("--n", type=size, help="tokens (a power of two for sort and merge)")
-    parser.add_argument("--d", type=size, help="bits per token (default 8 with bit keys)")
-    parser.add_argument("--keys", choices=("word", "bits"), default="word",
-                        help="a token is one word wire, or d bit wires (compare: bits)")
+    parser.add_argument("--d", type=size, help="bits per token (default 8 with bit keys; a "
+                        "word is one wire, d = 1)")
+    parser.add_argument("--keys", choices=("word", "bits"),
+                        help="a token is one word wire (default), or d bit wires (default for "
+                        "compare)")
     parser.add_argument("--network", choices=("bitonic", "odd-even"), default="bitonic",
                         help="the Batcher network of sort and merge")
     parser.add_argument("--input", metavar="FILE", help="evaluate the circuit on a .npy of tokens")
@@ -478,7 +485,7 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
         if len(data) and (data.min() < 0 or data.max() >= s.top):
             bad = int(data.min()) if data.min() < 0 else int(data.max())
             raise InputError(
-                f"token {bad} in --input {args.input!r} does not fit {s.d} bits; "
+                f"token {bad} in --input {args.input!r} does not fit {min(s.d, HOST_D)} bits; "
                 f"tokens must be from 0 to {s.top - 1} (pass a larger --d)"
             )
     built = build(s, seed=args.seed)
