@@ -193,3 +193,12 @@ def test_a_program_whose_address_is_data_is_refused_with_its_witness() -> None:
     assert witness["addresses"] == [built.witness.first, built.witness.second]
     assert built.witness.first != built.witness.second
     assert built.witness.first.startswith("read a[")
+
+
+def test_the_report_section_draws_the_network_and_tables_the_sweep(tmp_path: Path) -> None:
+    """The report's section writes the Knuth drawing and the sweep plot, and tables every row."""
+    text, files = command.circuit_section(tmp_path, quick=True)
+    assert [f.name for f in files] == ["circuit_bitonic8.png", "circuit_sweep.png"]
+    assert all(f.stat().st_size > 0 for f in files)
+    assert "| sort bitonic, word | 8 | 1 | 24 | 6 |" in text
+    assert "| compare (Lemma H.32) | 2 | 64 | 566 | 16 |" in text
