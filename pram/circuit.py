@@ -18,6 +18,11 @@ and writes) and every elementwise operation on registers, and turns them into a 
   gate with two outputs (a word comparator is one level), and gates that no output depends on
   are dropped.
 
+A register the recorder never saw made (``pram.registers.hold`` does not tell observers) is
+taken as constants: its values as they were. That is right for the sizes-only values ``hold`` is
+meant for; ``pram circuit`` checks every circuit against the machine on random inputs, so a
+register of data that slipped past as a constant shows up as a disagreement.
+
 The addresses, processors and masks of the run are taken as they were in this run: the circuit
 is the program's only if those do not depend on the input (check that first with
 :mod:`pram.oblivious`). :func:`evaluate` is an independent evaluator of a :class:`Circuit`: its
@@ -421,6 +426,9 @@ class Recorder:
             before = self._operand(result, n).copy()
             before[key] = self._operand(value, len(before[key]))
             self._registers[id(result)] = (result, before)
+            return
+        if name == "hold":  # hold(processors, values): a register's copy, or sizes' constants
+            self._registers[id(result)] = (result, self._operand(operands[-1], n))
             return
         if name in _CONSTANT:
             self._registers[id(result)] = (result, self._constant_wires(out))
