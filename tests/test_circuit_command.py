@@ -202,3 +202,25 @@ def test_the_report_section_draws_the_network_and_tables_the_sweep(tmp_path: Pat
     assert all(f.stat().st_size > 0 for f in files)
     assert "| sort bitonic, word | 8 | 1 | 24 | 6 |" in text
     assert "| compare (Lemma H.32) | 2 | 64 | 566 | 16 |" in text
+
+
+def test_bfcl_evaluates_the_bristol_bit_sorting_network() -> None:
+    """The boolean circuit of a bitonic sort of four 4-bit tokens, read by bfcl, sorts them."""
+    built = command.build(command.setup("sort", 4, 4, "bits", "bitonic"), checks=2)
+    assert built.circuit is not None
+    bristol = bfcl.circuit(command.to_bristol(built.circuit))
+    assert (bristol.value_in_length, bristol.value_out_length) == ([4] * 4, [4] * 4)
+    rng = np.random.default_rng(4)
+    for tokens in rng.integers(0, 16, (10, 4)).tolist():
+        outputs = bristol.evaluate([[(t >> k) & 1 for k in range(4)] for t in tokens])
+        assert [sum(b << k for k, b in enumerate(v)) for v in outputs] == sorted(tokens)
+
+
+def test_a_circuit_that_disagrees_with_the_machine_fails_the_check(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check can fail: an evaluator off by one gives "equal": false and exit 1."""
+    evaluate = command.evaluate
+    monkeypatch.setattr(command, "evaluate", lambda c, x: evaluate(c, x) + 1)
+    status, obj = call(capsys, "sort", "--n", "4")
+    assert (status, obj["checked"]) == (1, {"inputs": 20, "equal": False})
