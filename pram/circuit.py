@@ -347,7 +347,10 @@ class Recorder:
     # ---- the observer hooks -------------------------------------------------------------------
 
     def step(self, number: int, steps: Sequence[Any], replies: Sequence[Any]) -> None:
-        """Wire each read's register to the cells read, then each write's cells to its values."""
+        """Wire each read's register to the cells read, then each write's cells to its values.
+
+        Every branch's reads come before any branch's writes: a step reads memory as it was.
+        """
         for step, reply in zip(steps, replies, strict=True):
             n = len(step.processors)
             for read, register in zip(step.reads, reply, strict=True):
@@ -362,6 +365,8 @@ class Recorder:
                     table[cells[fresh]] = got[fresh]
                 wires[mask] = got
                 self._registers[id(register)] = (register, wires)
+        for step in steps:
+            n = len(step.processors)
             for write in step.writes:
                 index, mask = self._where(write.index, write.where, n)
                 values = self._operand(write.value, n)

@@ -119,3 +119,18 @@ def test_the_evaluator_refuses_inputs_of_the_wrong_width() -> None:
     assert str(error.value) == (
         "a circuit with 2 inputs is evaluated on an array of shape (K, 2) (got shape (1, 3))"
     )
+
+
+def test_parallel_branches_read_memory_as_it_was_before_the_step() -> None:
+    """A branch's read in a global step does not see another branch's write of that step."""
+    r, m = Recorder(), Machine()
+    a = m.array("a", values=np.array([1, 2]))
+    r.input(a)
+    write = Step(np.array([0]), writes=[Write(a, 0, 9)])
+    read = Step(np.array([1]), reads=[Read(a, 0)])
+    x = np.array([1])
+    r.step(1, [write, read], [(), (x,)])
+    out = m.array("out", size=1)
+    r.step(2, [Step(np.array([1]), writes=[Write(out, 0, x)])], [()])
+    r.output(out)
+    assert evaluate(r.circuit(), [[5, 6]]).tolist() == [[5]]
