@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from pram import InputError, Machine, Read, Step, Write
-from pram.circuit import Recorder, evaluate
+from pram.algorithms.bits import BitKeys
+from pram.circuit import Circuit, Recorder, evaluate
 
 
 def _reads(r: Recorder, m: Machine, values: list[int]) -> tuple[np.ndarray, ...]:
@@ -134,3 +137,32 @@ def test_parallel_branches_read_memory_as_it_was_before_the_step() -> None:
     r.step(2, [Step(np.array([1]), writes=[Write(out, 0, x)])], [()])
     r.output(out)
     assert evaluate(r.circuit(), [[5, 6]]).tolist() == [[5]]
+
+
+def _bit_keys_circuit(comparator: str, d: int) -> Circuit:
+    """The recorded compare-exchange of two d-bit tokens by pram.algorithms.bits.BitKeys."""
+    keys = BitKeys(d, comparator)
+    r = Recorder()
+    m = Machine("erew", observer=r)
+    a = keys.store(m, "a", np.array([5, 3]))
+    r.input(a, bits=True)
+
+    def decide(less: Any, equal: Any, values: Any) -> tuple[Any, tuple[()]]:
+        return ~less & ~equal, ()
+
+    m.run(keys.compare_exchange(m, m.processors(1), a, np.array([0]), np.array([1]), decide))
+    r.output(a)
+    return r.circuit()
+
+
+@pytest.mark.parametrize("d", [8, 16, 64])
+def test_recorded_bit_keys_comparators_are_serial_or_logarithmic_in_depth(d: int) -> None:
+    """From d = 8, bits.py's serial scan records 2d + 2 deep, its tree 2 log2(d) + 8; both sort."""
+    serial, tree = _bit_keys_circuit("serial", d), _bit_keys_circuit("tree", d)
+    assert (serial.depth, tree.depth) == (2 * d + 2, 2 * int(np.log2(d)) + 8)
+    tokens = np.random.default_rng(d).integers(0, 2**min(d, 62), (30, 2))
+    msb_first = np.arange(d - 1, -1, -1)
+    bits = ((tokens[:, :, None] >> msb_first) & 1).reshape(30, -1)
+    for circuit in (serial, tree):
+        out = evaluate(circuit, bits).reshape(30, 2, d)
+        assert ((out << msb_first).sum(axis=2) == np.sort(tokens, axis=1)).all()
