@@ -41,7 +41,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from pram import InputError, Machine, Words
+from pram import Check, Formula, InputError, Machine, Words, check
 from pram.algorithms import networks, pbs
 from pram.algorithms.sorting import Level
 from pram.circuit import Circuit, Recorder, evaluate
@@ -668,6 +668,34 @@ def plot_sweep(rows: list[SweepRow], path: Path | str) -> Path:
     return save(figure, path)
 
 
+def checks(rows: list[SweepRow]) -> list[tuple[str, Check, Check]]:
+    """Per series of the sweep, :func:`pram.check` of its size and depth against the bounds."""
+    out = []
+    for label in dict.fromkeys(r.label for r in rows):
+        series = [r for r in rows if r.label == label]
+        varying = "d" if label.startswith("compare") else "n"
+        verdicts = []
+        for measure in ("size", "depth"):
+            by_size = {
+                getattr(r, varying): getattr(r, f"{measure}_formula") for r in series
+            }
+            formula = Formula(getattr(series[0], f"{measure}_bound"), _lookup(by_size, varying))
+            points = [({varying: float(getattr(r, varying))}, float(getattr(r, measure)))
+                      for r in series]
+            verdicts.append(check(measure, formula, points))
+        out.append((label, verdicts[0], verdicts[1]))
+    return out
+
+
+def _lookup(values: dict[int, float], size: str) -> Callable[[Any], float]:
+    """A formula's values at the sweep's sizes, looked up (they were computed with the rows)."""
+
+    def at(sizes: Any) -> float:
+        return values[int(sizes[size])]
+
+    return at
+
+
 def circuit_section(out: Path, *, quick: bool = False) -> tuple[str, list[Path]]:
     """The report's circuit section: markdown text and the files it wrote into ``out``."""
     rows = sweep_rows(quick=quick)
@@ -689,6 +717,18 @@ def circuit_section(out: Path, *, quick: bool = False) -> tuple[str, list[Path]]
             f"| {r.label} | {r.n} | {r.d} | {r.size} | {r.depth} | "
             f"{r.size_ratio:.3f} ({r.size_bound}) | {r.depth_ratio:.3f} ({r.depth_bound}) |"
         )
+    lines += ["", "| circuit | size bound | holds | depth bound | holds |",
+              "|---|---|---|---|---|"]
+    for label, size, depth in checks(rows):
+        lines.append(
+            f"| {label} | O({size.formula.text}) | {_verdict(size)} | "
+            f"O({depth.formula.text}) | {_verdict(depth)} |"
+        )
     lines += ["", f"![bitonic network, n = 8]({files[0].name})", "",
               f"![circuit sizes and depths]({files[1].name})", ""]
     return "\n".join(lines), files
+
+
+def _verdict(c: Check) -> str:
+    word = "holds" if c.holds else "EXCEEDED"
+    return f"{word} (max ratio {c.constant:.3f}, log-exponent {c.exponent:.2f})"
