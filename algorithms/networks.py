@@ -74,7 +74,9 @@ def merge(m: Machine, a: Array, network: str, *, d: int = 0) -> Program[None]:
 
 def run_levels(m: Machine, a: Array, network: list[Level], *, d: int = 0) -> Program[None]:
     """Every level of ``network`` on the keys of ``a``: word comparators, or bit ones (d > 0)."""
-    widest = max((level.count for level in network), default=0)
+    widest = 0  # the pool: as many processors as the widest level needs (sizes only)
+    for level in network:
+        widest = max(widest, level.count)
     if d:
         pool = m.processors(widest * d)
         scratch = m.array(f"{a.name} comparator scratch", size=2 * widest * d)
@@ -169,7 +171,9 @@ def store_bits(m: Machine, name: str, tokens: Any, d: int) -> Array:
 def load_bits(array: Array, d: int) -> Words:
     """The d-bit tokens held in ``array``, least significant bit first (host output)."""
     bits = array.to_numpy().reshape(-1, d)
-    tokens: Words = (bits << iota(d).reshape(1, -1)).sum(axis=1)
+    tokens: Words = np.zeros(len(bits), dtype=np.int64)
+    for k in range(d):  # host output, bit column by bit column
+        tokens |= bits[:, k] << k
     return tokens
 
 
