@@ -461,7 +461,6 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
     parser.add_argument("--output", metavar="FILE", help="write the circuit's outputs (.npy)")
     parser.add_argument("--export", metavar="FILE", help="write the circuit to FILE")
     parser.add_argument("--format", choices=FORMATS, default="json", help="export format")
-    parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.set_defaults(handler=command)
 
@@ -474,9 +473,8 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.output and not args.input:
         raise InputError("--output needs --input: give the tokens to evaluate the circuit on")
     output = _writable(args.output, "--output", (".npy",)) if args.output else None
-    suffix = {"json": ".json", "bristol": ".txt", "dot": ".dot"}[args.format]
-    export = _writable(args.export, "--export", (suffix, ".bristol", ".gv", ".json", ".txt",
-                                                  ".dot")) if args.export else None
+    suffixes = {"json": (".json",), "bristol": (".txt", ".bristol"), "dot": (".dot", ".gv")}
+    export = _writable(args.export, "--export", suffixes[args.format]) if args.export else None
     data = load_array(args.input, "a .npy of non-negative integer tokens") if args.input else None
     n = args.n
     if data is not None and n is None and args.algorithm in ("sort", "merge"):
@@ -495,7 +493,7 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
                 f"token {bad} in --input {args.input!r} does not fit {min(s.d, HOST_D)} bits; "
                 f"tokens must be from 0 to {s.top - 1} (pass a larger --d)"
             )
-    built = build(s, seed=args.seed)
+    built = build(s)
     result = built.as_dict()
     if built.circuit is not None:
         c = built.circuit

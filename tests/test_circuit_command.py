@@ -224,3 +224,15 @@ def test_a_circuit_that_disagrees_with_the_machine_fails_the_check(
     monkeypatch.setattr(command, "evaluate", lambda c, x: evaluate(c, x) + 1)
     status, obj = call(capsys, "sort", "--n", "4")
     assert (status, obj["checked"]) == (1, {"inputs": 20, "equal": False})
+
+
+def test_an_export_name_that_does_not_fit_its_format_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A DOT export must end in .dot or .gv: exit 2 and one line naming the fix."""
+    assert main(["circuit", "compare", "--export", str(tmp_path / "c.json"),
+                 "--format", "dot"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"pram circuit: error: --export {str(tmp_path / 'c.json')!r} must end in .dot or .gv; "
+        "rename it, e.g. 'c.dot'"
+    )
