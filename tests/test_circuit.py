@@ -166,3 +166,22 @@ def test_recorded_bit_keys_comparators_are_serial_or_logarithmic_in_depth(d: int
     for circuit in (serial, tree):
         out = evaluate(circuit, bits).reshape(30, 2, d)
         assert ((out << msb_first).sum(axis=2) == np.sort(tokens, axis=1)).all()
+
+
+def test_a_register_held_from_a_register_keeps_its_wires() -> None:
+    """hold(pid, x) of a read register is wiring: the circuit passes the input through."""
+    from pram import hold
+
+    r = Recorder()
+    m = Machine("erew", observer=r)
+    a = m.array("a", values=np.array([3, 4]))
+    r.input(a)
+
+    def program() -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, np.array([0, 1]))])
+        yield Step(pid, writes=[Write(a, np.array([1, 0]), hold(pid, x))])
+
+    m.run(program())
+    r.output(a)
+    assert evaluate(r.circuit(), [[7, 9]]).tolist() == [[9, 7]]
