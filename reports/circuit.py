@@ -467,14 +467,14 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
 
 def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Run ``pram circuit`` with parsed arguments; return the exit status."""
-    from pram.reports.cli import FAILED, OK, _json, _writable
+    from pram.reports.cli import FAILED, OK, _json
     from pram.reports.registry import load_array
 
     if args.output and not args.input:
         raise InputError("--output needs --input: give the tokens to evaluate the circuit on")
-    output = _writable(args.output, "--output", (".npy",)) if args.output else None
+    output = _file(args.output, "--output", (".npy",)) if args.output else None
     suffixes = {"json": (".json",), "bristol": (".txt", ".bristol"), "dot": (".dot", ".gv")}
-    export = _writable(args.export, "--export", suffixes[args.format]) if args.export else None
+    export = _file(args.export, "--export", suffixes[args.format]) if args.export else None
     data = load_array(args.input, "a .npy of non-negative integer tokens") if args.input else None
     n = args.n
     if data is not None and n is None and args.algorithm in ("sort", "merge"):
@@ -513,6 +513,23 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(_table(result))
     return OK if built.ok else FAILED
+
+
+def _file(path: str, flag: str, suffixes: tuple[str, ...]) -> Path:
+    """Refuse an output path whose suffix is wrong or whose directory is missing."""
+    file = Path(path)
+    if file.suffix.lower() not in suffixes:
+        raise InputError(
+            f"{flag} {path!r} must end in {' or '.join(suffixes)}; rename it, e.g. "
+            f"{file.with_suffix(suffixes[0]).name!r}"
+        )
+    if not file.parent.exists():
+        raise InputError(
+            f"{flag} {path!r}: directory {str(file.parent)!r} does not exist; create it first"
+        )
+    if file.is_dir():
+        raise InputError(f"{flag} {path!r} is a directory; give a file name")
+    return file
 
 
 def _table(result: dict[str, Any]) -> Table:
