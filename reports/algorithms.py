@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from pram import Cost, Formula, InputError, Machine, Words
-from pram.algorithms import allpairs, bits, mqar, pbs, sequential, sorting
+from pram.algorithms import allpairs, bits, mqar, mqar_oblivious, pbs, sequential, sorting
 from pram.algorithms.keys import Keys, WordKeys
 from pram.reports.registry import (
     Algorithm,
@@ -348,6 +348,9 @@ def _recall_solution(result: mqar.Recall, instance: Instance, options: Options) 
 def _solve_mqar(m: Machine, instance: Instance, options: Options) -> Solution:
     keys = token_keys(options, _width(instance))
     network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    if options.search == "oblivious":
+        found = mqar_oblivious.recall(m, instance.data["tokens"], keys=keys, network=network)
+        return _recall_solution(found, instance, options)
     result = mqar.recall(m, instance.data["tokens"], sort=options.sort, keys=keys,  # type: ignore[arg-type]
                          network=network)
     return _recall_solution(result, instance, options)
@@ -418,7 +421,7 @@ register(
             "time": Bound(MQAR_TIME),
             "time (tree)": Bound(MQAR_TREE_TIME, applies=_tree),
         },
-        uses=("keys", "sort", "network"),
+        uses=("keys", "sort", "network", "search"),
         phase_bounds=MQAR_PHASES,
     )
 )

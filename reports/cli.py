@@ -34,6 +34,7 @@ from pram.reports.registry import (
     KEY_NAMES,
     MODEL_NAMES,
     NETWORK_NAMES,
+    SEARCH_NAMES,
     SORT_NAMES,
     Options,
 )
@@ -138,6 +139,8 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
                         help="bit-key comparator: serial scan or log-depth tree")
     parser.add_argument("--sort", choices=SORT_NAMES, default="merge-tree",
                         help="Algorithm 11's sort: one merge-sort tree, or Batcher per block")
+    parser.add_argument("--search", choices=SEARCH_NAMES, default="pbs",
+                        help="Algorithm 11's search: Algorithm 10, or oblivious merge and scan")
     parser.add_argument("--network", choices=NETWORK_NAMES, default="bitonic",
                         help="the Batcher network of the sort algorithm")
     parser.add_argument("--model", choices=MODEL_NAMES,
@@ -282,6 +285,7 @@ def _options(args: argparse.Namespace, **sizes: Any) -> Options:
         keys=args.keys,
         comparator=args.comparator,
         sort=args.sort,
+        search=args.search,
         network=args.network,
         model=args.model or registry.algorithm(args.algorithm).model,
         mode=args.mode,

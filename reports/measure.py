@@ -105,6 +105,7 @@ class Run:
                 "keys": o.keys,
                 "comparator": o.comparator if o.keys == "bits" else None,
                 "sort": o.sort if "sort" in self.algorithm.uses else None,
+                "search": o.search if "search" in self.algorithm.uses else None,
                 "network": o.network if "network" in self.algorithm.uses else None,
                 "model": o.model if self.algorithm.on_machine else "ram",
                 "seed": o.seed,

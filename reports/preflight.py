@@ -60,12 +60,23 @@ def _word_keys(entry: Algorithm, options: Options) -> str:
     )
 
 
+def _searched_by_pbs(entry: Algorithm, options: Options) -> bool:
+    return "sort" in entry.uses and options.search != "oblivious"
+
+
+def _searched_obliviously(entry: Algorithm, options: Options) -> str:
+    if "sort" not in entry.uses:
+        return f"it applies only to {_users('sort')}"
+    return "--search oblivious always sorts with the merge-sort trees"
+
+
 #: The options that some algorithms ignore: name -> default and when it applies. An option
 #: not listed here is checked by nobody; add new ones here (and to ``Algorithm.uses``).
 OPTIONS: dict[str, Applies] = {
     "keys": Applies("word"),
     "comparator": Applies("serial", _bit_keys, _word_keys),
-    "sort": Applies("merge-tree"),
+    "sort": Applies("merge-tree", _searched_by_pbs, _searched_obliviously),
+    "search": Applies("pbs"),
     "network": Applies("bitonic"),
     "model": Applies("erew", _on_machine, _off_machine),
     "mode": Applies("collect", _on_machine, _off_machine),

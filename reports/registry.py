@@ -39,6 +39,7 @@ MODEL_NAMES = (
 KEY_NAMES = ("word", "bits")
 COMPARATOR_NAMES = ("serial", "tree")
 SORT_NAMES = ("merge-tree", "per-block")
+SEARCH_NAMES = ("pbs", "oblivious")
 NETWORK_NAMES = ("bitonic", "odd-even")
 
 #: Largest token width: a token must fit a non-negative int64.
@@ -60,6 +61,8 @@ class Options:
     keys: str = "word"
     comparator: str = "serial"
     sort: str = "merge-tree"
+    #: The search inside Algorithm 11's blocks: Algorithm 10, or the oblivious merge and scan.
+    search: str = "pbs"
     network: str = "bitonic"
     model: str = "erew"
     mode: str = "collect"
@@ -246,6 +249,7 @@ def validate(options: Options) -> None:
         ("keys", options.keys, KEY_NAMES),
         ("comparator", options.comparator, COMPARATOR_NAMES),
         ("sort", options.sort, SORT_NAMES),
+        ("search", options.search, SEARCH_NAMES),
         ("network", options.network, NETWORK_NAMES),
         ("model", options.model, MODEL_NAMES),
         ("mode", options.mode, ("collect", "raise")),

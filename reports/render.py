@@ -48,6 +48,8 @@ def setting_text(run: Run) -> str:
         parts.append("word keys" if o.keys == "word" else f"bit keys ({o.comparator} comparator)")
     if "sort" in run.algorithm.uses:
         parts.append(f"sort {o.sort}")
+    if "search" in run.algorithm.uses:
+        parts.append(f"search {o.search}")
     if "network" in run.algorithm.uses:
         parts.append(f"{o.network} network")
     parts.append(f"model {run.model}")
