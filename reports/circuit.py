@@ -46,6 +46,7 @@ from pram.algorithms import networks, pbs
 from pram.algorithms.sorting import Level
 from pram.circuit import Circuit, Recorder, evaluate
 from pram.oblivious import Trace, Witness, difference
+from pram.reports import circuit_mqar
 
 #: Random inputs on which the evaluator is checked against the machine.
 CHECKS = 20
@@ -183,9 +184,14 @@ register("compare", Target(
 ))
 
 
-# mqar (issue 11, part B): the oblivious MQAR registers here, as
-# register("mqar", Target(tokens=..., draw=..., run=...)); until then `pram circuit mqar` says
-# it is not built (exit 2).
+# mqar (issue 11, part B): the oblivious MQAR, N word tokens in, one answer per triple out.
+register("mqar", Target(
+    tokens=lambda s: s.n,
+    draw=circuit_mqar.draw,
+    run=circuit_mqar.run,
+    default_n=circuit_mqar.DEFAULT_N,
+    check_n=circuit_mqar.check_n,
+))
 
 
 def _pbs_run(m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None) -> Words:
@@ -477,7 +483,7 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     export = _file(args.export, "--export", suffixes[args.format]) if args.export else None
     data = load_array(args.input, "a .npy of non-negative integer tokens") if args.input else None
     n = args.n
-    if data is not None and n is None and args.algorithm in ("sort", "merge"):
+    if data is not None and n is None and args.algorithm in ("sort", "merge", "mqar"):
         n = len(data)
     s = setup(args.algorithm, n, args.d, args.keys, args.network)
     if data is not None:

@@ -21,6 +21,7 @@ from pram.algorithms.mqar import Recall, random_tokens
 from pram.algorithms.oracle import brute_force, brute_force_indices
 from pram.algorithms.sequential import recall as sequential_recall
 from pram.oblivious import Trace, difference
+from pram.reports.circuit_mqar import bit_circuit, sweep_rows
 from pram.reports.cli import main
 from tests.test_mqar import mqar_inputs, whole_triples
 
@@ -160,3 +161,47 @@ def test_oblivious_search_refuses_the_per_block_sort(capsys: pytest.CaptureFixtu
         "pram run: error: --sort per-block does not apply to mqar: --search oblivious always "
         "sorts with the merge-sort trees; leave it out"
     )
+
+
+# ---- the circuit --------------------------------------------------------------------------------
+
+
+def test_circuit_input_output_gives_the_latest_match(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``pram circuit mqar --input u.npy --output a.npy`` on 20 tokens (N from the file, padded
+    to 24): the brute-force answers, oblivious and checked against the machine."""
+    tokens = np.random.default_rng(9).integers(0, 4, size=20)
+    source, target = tmp_path / "u.npy", tmp_path / "a.npy"
+    np.save(source, tokens)
+    status = main(["circuit", "mqar", "--input", str(source), "--output", str(target),
+                   "--json"])
+    obj = json.loads(capsys.readouterr().out)
+    assert status == 0 and obj["oblivious"] is True and obj["checked"]["equal"] is True
+    assert (obj["inputs"], obj["outputs"]) == (20, 6)
+    assert np.load(target).tolist() == brute_force(tokens[:18]).tolist()
+
+
+def test_circuit_size_and_depth_per_log_squared_stay_bounded() -> None:
+    """N/3 = 2^4 .. 2^6: size / (N log2(N)^2) within [2.5, 4.5] and depth / log2(N)^2 within
+    [2.5, 3] (measured 2.72 .. 3.32 and 2.60 .. 2.69; 3.98 and 2.79 at N/3 = 2^10)."""
+    for row in sweep_rows(range(4, 7), checks=1):
+        assert 2.5 < row.size_ratio < 4.5
+        assert 2.5 < row.depth_ratio < 3.0
+
+
+def test_circuit_refuses_bit_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    """Values travel as words: ``--keys bits`` is refused with exit 2 and one line."""
+    assert main(["circuit", "mqar", "--keys", "bits"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "pram circuit: error: pram circuit mqar takes word keys only (got --keys bits); "
+        "leave --keys out"
+    )
+
+
+def test_bit_key_circuits_check_out_and_the_tree_is_shallower() -> None:
+    """16-bit keys, N/3 = 4: both comparators' circuits agree with the machine, and Lemma
+    H.32's tree makes the circuit shallower than the serial scan."""
+    serial, tree = (bit_circuit(4, 16, c, checks=1) for c in ("serial", "tree"))
+    assert serial.equal and tree.equal
+    assert tree.depth < serial.depth
