@@ -246,6 +246,8 @@ def program(
             for k in range(levels)
         )
     yield from phase("combine", _combine(m, rows, answers, indices, t, levels))
+    m.free(rows.index)
+    m.free(rows.value)
     return answers, indices
 
 
@@ -374,7 +376,13 @@ def _search_level(
         ),
     )
     index, value = found.payloads
+    for array in (found.index, found.key):  # retrieve needs only the match bit and payloads
+        m.free(array)
     yield from phase("retrieve", _retrieve(m, query, found.match, index, value, k, lay, rows))
+    # level k's search and sorted records are done with: free them while other levels run
+    level_arrays = (key.key, key.index, key.payload, query.key, query.index)
+    for array in (found.match, *found.payloads, *level_arrays):
+        m.free(array)
 
 
 def _retrieve(

@@ -177,7 +177,11 @@ def search_blocks(
         holder=np.full_like(ks[root], NONE),
     )
     context = _Context(m, keys, queries, key_array, given, found, records, pid, probes)
-    return (yield from phase(name, _levels(context, calls, level_count)))
+    result = yield from phase(name, _levels(context, calls, level_count))
+    # the calls' records (and a default payload) are this search's own: nothing reads them now
+    for array in (records.lo, records.hi, records.alive, *given[: payload is None]):
+        m.free(array)
+    return result
 
 
 def _check_payloads(payloads: tuple[Array, ...], size: int) -> None:

@@ -36,6 +36,8 @@ class Cost:
     writes: int = 0
     max_processors: int = 0
     memory_cells: int = 0
+    #: The most cells alive at once (allocated and not yet freed by ``Machine.free``).
+    peak_cells: int = 0
     profile: list[int] = attrs.field(factory=list)
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)
@@ -64,6 +66,7 @@ class Cost:
             "writes": self.writes,
             "max_processors": self.max_processors,
             "memory_cells": self.memory_cells,
+            "peak_cells": self.peak_cells,
         }
 
 

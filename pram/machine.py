@@ -21,6 +21,7 @@ accesses to name every violation and resolve the writes, still without a loop pe
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from itertools import pairwise
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -34,7 +35,7 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
-from pram.memory import Array, Flags, Seats, Words, words
+from pram.memory import Array, Flags, Seats, Words, words, zeros
 from pram.models import Model, model
 from pram.registers import STATE, THROUGH_MEMORY, Observer, Register, contents, processors
 from pram.step import Bundle, Program, Read, Step, Values, Write
@@ -68,6 +69,7 @@ class _Access:
         "_seats",
         "all_seats",
         "array",
+        "ascending",
         "branch",
         "index",
         "is_write",
@@ -94,6 +96,8 @@ class _Access:
         self.where = where
         self.value = value
         self.is_write = value is not None
+        #: Whether the indices are known to be strictly ascending (so all distinct).
+        self.ascending = False
         self._pids: Words | None = None
         self._seats: Seats | None = None
 
@@ -178,7 +182,9 @@ class Machine:
         self._next_processor = 0
         self._prefixes: dict[str, tuple[str, ...]] = {}
         self._seat_range: Seats = np.zeros(0, dtype=np.int32)
-        self._processor_marks: Seats = np.zeros(0, dtype=np.int32)
+        # Scratch of the processor check and of every array's conflict check, one at a time.
+        self._scratch: Seats = np.zeros(0, dtype=np.int32)
+        self._alive_cells = 0
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -193,8 +199,8 @@ class Machine:
                 raise InputError(
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
-            cells = np.zeros(int(size), dtype=np.int64)
-            defined: Flags | None = np.zeros(int(size), dtype=np.bool_)
+            cells = zeros(int(size), np.int64)
+            defined: Flags | None = zeros(int(size), np.bool_)
         else:
             cells = words(values, f"values of array {name!r}")
             if size is not None and size != len(cells):
@@ -207,7 +213,28 @@ class Machine:
         self.arrays[name] = array
         self._cost.memory_cells += array.size
         array.sealed = self._running > 0
+        self._alive_cells += array.size
+        self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
         return array
+
+    def free(self, array: Array) -> None:
+        """Release ``array`` once no later step needs it: its cells stop counting as alive.
+
+        The ledger's ``memory_cells`` still counts them (cells ever allocated); ``peak_cells``
+        is the most cells alive at once. The name may be allocated again; any later access to
+        ``array`` is refused, and so is :meth:`Array.to_numpy`.
+        """
+        if not isinstance(array, Array) or self.arrays.get(array.name) is not array:
+            raise InputError(
+                f"free takes an array allocated on this machine and not yet freed "
+                f"(got {array!r})"
+            )
+        del self.arrays[array.name]
+        array.freed = True
+        array.sealed = False  # a freed array is refused as freed, during a run or after
+        array._cells = np.zeros(0, dtype=np.int64)
+        array.defined = None
+        self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
         """``n`` fresh processor ids, distinct from every id handed out before on this machine."""
@@ -404,6 +431,9 @@ class Machine:
                         self._acts_twice(pid, steps, number)
                     seen.add(pid)
             return
+        ids = [(cast(Words, s.processors), len(s.processors)) for s in steps]
+        if all(_ascending(pid) for pid, n in ids if n > 1) and _apart(ids):
+            return  # each step's ids ascending and the steps' ranges apart: all distinct
         acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
         budget = max(4 * seated, _MARKS_FLOOR)
         low = min(int(pid.min()) for pid in acting)
@@ -411,9 +441,7 @@ class Machine:
         offset = 0 if low >= 0 and high < budget else low  # small ids index the marks directly
         span = high - offset + 1
         if span <= budget and seated <= _SEATS_MAX:
-            if len(self._processor_marks) < span:
-                self._processor_marks = np.empty(span, dtype=np.int32)
-            marks = self._processor_marks
+            marks = self._marks(span)
             cells = [pid if offset == 0 else pid - offset for pid in acting]
             seats: list[Seats] = []
             first = 0
@@ -453,6 +481,12 @@ class Machine:
                 number,
             )
         if self.arrays.get(array.name) is not array:
+            if array.freed:
+                raise StepError(
+                    f"array {array.name!r} accessed in step {number} was freed; free an array "
+                    "only after the last step that accesses it",
+                    number,
+                )
             raise StepError(
                 f"array {array.name!r} accessed in step {number} belongs to another machine; "
                 "allocate it on this one",
@@ -460,10 +494,20 @@ class Machine:
             )
 
     def _check_bounds(self, access: _Access, number: int, verb: str) -> None:
+        """Refuse an index outside the array; note whether the indices are strictly ascending.
+
+        Ascending indices (the usual case: cells computed from processor ranks) are in range
+        when the first and the last are, and are distinct, which spares the conflict check its
+        scatter and gather (:meth:`_distinct`).
+        """
         index, array = access.index, access.array
         if len(index) <= _SMALL:
             cells = index.tolist()  # a few cells: Python is quicker than a numpy call
             if not cells or (min(cells) >= 0 and max(cells) < array.size):
+                return
+        elif _ascending(index):
+            access.ascending = True
+            if int(index[0]) >= 0 and int(index[-1]) < array.size:
                 return
         # One pass: a negative index viewed as unsigned is larger than any size.
         elif int(index.view(np.uint64).max()) < array.size:
@@ -497,8 +541,17 @@ class Machine:
             return None
         return self._collide(group, number, steps)
 
-    @staticmethod
-    def _distinct(checked: list[_Access], total: int) -> bool:
+    def _marks(self, size: int) -> Seats:
+        """At least ``size`` cells of 32-bit scratch, shared by every check of the machine.
+
+        Each check scatters seats and gathers them back before the next one starts, so one
+        buffer as large as the largest array checked serves them all (not one per array).
+        """
+        if len(self._scratch) < size:
+            self._scratch = np.empty(size, dtype=np.int32)
+        return self._scratch
+
+    def _distinct(self, checked: list[_Access], total: int) -> bool:
         """Whether no cell is touched by two different processors."""
         if total <= _SMALL:
             seen: dict[int, int] = {}
@@ -508,16 +561,20 @@ class Machine:
                     if seen.setdefault(cell, pid) != pid:
                         return False
             return True
+        if all(a.ascending for a in checked) and _apart(
+            [(a.index, len(a.index)) for a in checked]
+        ):
+            return True  # each port's cells distinct, the ports' ranges apart: nothing shared
         if any(len(a.all_seats) != len(a.step.processors) for a in checked):
             return False  # over 2^31 processors in the global step: the slow path decides
-        marks = checked[0].array.marks
+        marks = self._marks(checked[0].array.size)
         # Every cell touched gets the seat of the last processor to touch it (one scatter per
         # port); a cell touched by two processors then shows a foreign seat to at least one
         # of them (one gather and one comparison per port). A seat stands for a processor
         # (one seat per processor of the global step), so equal seats mean one processor.
         for access in checked:
             marks[access.index] = access.seats
-        return all(np.array_equal(np.take(marks, a.index), a.seats) for a in checked)
+        return all((marks.take(a.index) == a.seats).all() for a in checked)
 
     def _collide(
         self, group: list[_Access], number: int, steps: Sequence[Step]
@@ -841,6 +898,27 @@ def _own_register(register: Register, pid: Words, number: int, what: str) -> Any
             f"(or in another order); {THROUGH_MEMORY}"
         )
     return contents(register)
+
+
+#: Indices longer than this are first probed in Python before an ascending test in numpy.
+_PROBE = 8
+
+
+def _ascending(values: Words) -> bool:
+    """Whether ``values`` (at least two) are strictly ascending: a probe of the first few in
+    Python spares the numpy pass when they are not, as in a random order."""
+    if len(values) > _PROBE:
+        head = values[:_PROBE].tolist()
+        if not all(a < b for a, b in pairwise(head)):
+            return False
+    return bool((values[1:] > values[:-1]).all())
+
+
+def _apart(ranges: list[tuple[Words, int]]) -> bool:
+    """Whether the spans ``[first, last]`` of ascending arrays (with their lengths) overlap
+    nowhere; empty arrays have no span."""
+    spans = sorted((int(v[0]), int(v[-1])) for v, n in ranges if n)
+    return all(spans[i][1] < spans[i + 1][0] for i in range(len(spans) - 1))
 
 
 def _describe(x: Any) -> str:

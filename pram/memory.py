@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+import mmap
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +13,8 @@ from pram.errors import HonestyError, InputError
 Words = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
 Seats = npt.NDArray[np.int32]
+
+D = TypeVar("D", bound=np.generic)
 
 _INT64 = np.iinfo(np.int64)
 _CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
@@ -53,6 +56,25 @@ def words(values: Any, name: str, *, ndim: int = 1) -> Words:
     return np.array(array, dtype=np.int64)
 
 
+#: Arrays of at least this many bytes take pages of their own from the operating system.
+_MAPPED_BYTES = 1 << 16
+
+
+def zeros(n: int, dtype: type[D]) -> npt.NDArray[D]:
+    """``n`` zeros; a large array in pages of its own, which cost memory only once written.
+
+    Anonymous pages read as zero until first written, and go back to the system as soon as the
+    array is dropped: an allocator reusing freed memory would have to write every byte (and
+    might keep it), so a machine that frees arrays would stop shrinking, and one that allocates
+    arrays it fills only in part would pay for all of them.
+    """
+    nbytes = n * np.dtype(dtype).itemsize
+    if nbytes < _MAPPED_BYTES or not hasattr(mmap, "MAP_PRIVATE"):
+        return np.zeros(n, dtype=dtype)
+    pages = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    return np.frombuffer(pages, dtype=dtype)
+
+
 def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
     """An object array (numpy's choice for Python ints beyond 64 bits) checked item by item."""
     items = array.reshape(-1).tolist()
@@ -79,7 +101,7 @@ class Array:
     :meth:`to_numpy`, :attr:`values` and host writes raise :class:`pram.HonestyError`.
     """
 
-    __slots__ = ("_cells", "_marks", "defined", "name", "sealed", "size")
+    __slots__ = ("_cells", "defined", "freed", "name", "sealed", "size")
 
     def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
         self.name = name
@@ -90,7 +112,8 @@ class Array:
         self.defined = defined
         #: Set by the machine while a program runs.
         self.sealed = False
-        self._marks: Seats | None = None
+        #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
+        self.freed = False
 
     @property
     def values(self) -> Words:
@@ -105,20 +128,14 @@ class Array:
             self._refuse(f"writing {self.name}.values")
         self._cells = values
 
-    @property
-    def marks(self) -> Seats:
-        """Scratch cells the conflict check scatters processor seats into (allocated lazily).
-
-        32 bits a cell, half the memory traffic of a word: the check is bound by it.
-        """
-        if self._marks is None:
-            self._marks = np.empty(self.size, dtype=np.int32)
-        return self._marks
-
     def to_numpy(self) -> Words:
         """A copy of the array's current contents (refused while a program runs)."""
         if self.sealed:
             self._refuse(f"{self.name}.to_numpy()")
+        if self.freed:
+            raise InputError(
+                f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
+            )
         return self._cells.copy()
 
     def _refuse(self, operation: str) -> NoReturn:

@@ -114,7 +114,7 @@ class Run:
         )
         out.update(self.cost.as_dict())
         if not self.algorithm.on_machine:  # counted by the program: no cells, reads or writes
-            out.update({"reads": None, "writes": None, "memory_cells": None})
+            out.update({"reads": None, "writes": None, "memory_cells": None, "peak_cells": None})
         out.update(
             {
                 "violations": self.violations,

@@ -102,6 +102,7 @@ class RunReport:
             table.add_row("reads", number(cost.reads), "cells")
             table.add_row("writes", number(cost.writes), "cells")
             table.add_row("memory", number(cost.memory_cells), "cells allocated")
+            table.add_row("peak memory", number(cost.peak_cells), "cells alive at once")
         table.add_row("wall clock", f"{run.seconds:.3f}", "seconds")
         return table
 

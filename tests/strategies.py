@@ -57,7 +57,8 @@ def ports(draw: st.DrawFn, n: int, sizes: tuple[int, ...], write: bool) -> PortS
 
     Often, when the array is large enough, the processors get distinct cells (a random
     arrangement of the cells congruent to a random slot modulo 4), so ports with different
-    slots never meet and conflict-free steps are common too.
+    slots never meet and conflict-free steps are common too. Half the time the cells come
+    in ascending order, as cells computed from ranks do (the machine's ascending fast path).
     """
     array = draw(st.integers(min_value=0, max_value=len(sizes) - 1))
     if sizes[array] >= 4 * n and draw(st.booleans()):
@@ -67,6 +68,8 @@ def ports(draw: st.DrawFn, n: int, sizes: tuple[int, ...], write: bool) -> PortS
     else:
         cell = st.integers(min_value=0, max_value=sizes[array] - 1)
         index = tuple(draw(st.lists(cell, min_size=n, max_size=n)))
+    if draw(st.booleans()):
+        index = tuple(sorted(index))
     masked = draw(st.booleans())
     where = tuple(draw(st.lists(st.booleans(), min_size=n, max_size=n))) if masked else None
     value = tuple(draw(st.lists(VALUES, min_size=n, max_size=n))) if write else None
@@ -87,7 +90,8 @@ def programs(
     """Random programs: a few branches of a few steps each over two small arrays.
 
     Each branch owns a disjoint range of processor ids (as :meth:`pram.Machine.processors`
-    would hand out) and each step acts with a random subset of them, in random order.
+    would hand out) and each step acts with a random subset of them, in random or ascending
+    order.
     """
     sizes = tuple(draw(st.lists(st.integers(1, max_cells), min_size=2, max_size=2)))
     arrays = tuple(tuple(draw(words(size, -5, 5))) for size in sizes)
@@ -100,6 +104,8 @@ def programs(
         for _ in range(length):
             n = draw(st.integers(min_value=min_processors, max_value=max_processors))
             pid = tuple(draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n, unique=True)))
+            if draw(st.booleans()):
+                pid = tuple(sorted(pid))
             reads = draw(st.lists(ports(n, sizes, False), max_size=max_ports))
             writes = draw(st.lists(ports(n, sizes, True), max_size=max_ports))
             steps.append(StepSpec(pid, tuple(reads), tuple(writes)))

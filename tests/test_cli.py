@@ -25,6 +25,7 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "reads": int,
     "writes": int,
     "memory_cells": int,
+    "peak_cells": int,
     "violations": int,
     "correct": bool,
     "bounds": dict,
@@ -81,7 +82,7 @@ def test_run_json_follows_the_contract(
     status, obj = run_json(capsys, "run", *argv)
     assert status == 0
     if obj["algorithm"] == "mqar-sequential":  # not run on the machine: no cells counted
-        obj = {**obj, "reads": 0, "writes": 0, "memory_cells": 0}
+        obj = {**obj, "reads": 0, "writes": 0, "memory_cells": 0, "peak_cells": 0}
     assert_run_object(obj)
     assert obj["algorithm"] == argv[0]
     assert obj["correct"] is True and obj["violations"] == 0

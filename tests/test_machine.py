@@ -301,6 +301,7 @@ def test_exact_ledger(m: Machine) -> None:
         "writes": 2 + 3,
         "max_processors": 4,
         "memory_cells": 12,
+        "peak_cells": 12,
     }
     assert m.cost.profile == [4, 2, 3]
     assert m.cost.activity().tolist() == [4, 2, 3]
@@ -354,6 +355,71 @@ def test_memory_counts_every_allocated_cell(m: Machine) -> None:
     m.array("b", values=ints(1, 2))
     m.array("c", size=0)
     assert m.cost.memory_cells == 5
+
+
+def test_peak_cells_count_the_most_cells_alive_at_once(m: Machine) -> None:
+    """peak_cells is the largest sum of sizes of arrays allocated and not yet freed."""
+    a = m.array("a", size=3)
+    b = m.array("b", values=ints(1, 2))
+    m.free(a)
+    m.array("c", size=4)
+    m.free(b)
+    m.array("d", size=1)
+    assert (m.cost.memory_cells, m.cost.peak_cells) == (10, 6)
+
+
+def test_a_freed_array_name_may_be_allocated_again(m: Machine) -> None:
+    """Freeing an array releases its name; the new array is counted as new cells."""
+    m.free(m.array("a", size=2))
+    again = m.array("a", values=ints(7, 8, 9))
+    assert again.to_numpy().tolist() == [7, 8, 9]
+    assert (m.cost.memory_cells, m.cost.peak_cells) == (5, 3)
+
+
+def test_free_refuses_an_array_freed_already(m: Machine) -> None:
+    """Freeing an array twice is refused with the array named."""
+    a = m.array("a", size=2)
+    m.free(a)
+    message = (
+        "free takes an array allocated on this machine and not yet freed "
+        "(got Array('a', size=2))"
+    )
+    with pytest.raises(InputError, match=whole(message)):
+        m.free(a)
+
+
+def test_free_refuses_an_array_of_another_machine(m: Machine) -> None:
+    """An array of another machine cannot be freed here, and stays alive there."""
+    other = Machine()
+    a = other.array("a", values=ints(4))
+    message = (
+        "free takes an array allocated on this machine and not yet freed "
+        "(got Array('a', size=1))"
+    )
+    with pytest.raises(InputError, match=whole(message)):
+        m.free(a)
+    assert a.to_numpy().tolist() == [4]
+
+
+def test_a_step_may_not_access_a_freed_array(m: Machine) -> None:
+    """A step reading a freed array is refused, naming the array and the step."""
+    a = m.array("a", values=ints(1, 2))
+    m.free(a)
+    message = (
+        "array 'a' accessed in step 1 was freed; free an array only after the last step "
+        "that accesses it"
+    )
+    with pytest.raises(StepError, match=whole(message)):
+        m.execute((Step(m.processors(1), reads=[Read(a, 0)]),))
+
+
+def test_a_freed_array_cannot_be_copied_out(m: Machine) -> None:
+    """to_numpy of a freed array is refused with the fix."""
+    a = m.array("a", values=ints(1, 2))
+    m.free(a)
+    message = "array 'a' was freed; copy it out with to_numpy before freeing it"
+    with pytest.raises(InputError, match=whole(message)):
+        a.to_numpy()
 
 
 # ---- undefined reads --------------------------------------------------------------------------
@@ -810,6 +876,30 @@ def test_distinct_processors_accepts_distinct_ids_far_from_zero(ids: list[int]) 
     assert m.cost.work == len(ids)
 
 
+def test_ascending_branches_whose_ids_interleave_pass_when_distinct() -> None:
+    """Two branches with ascending, interleaved but distinct ids (ranges overlap) pass."""
+    m = Machine("erew")
+    m.execute([Step(np.arange(0, 60, 2)), Step(np.arange(1, 60, 2))])
+    assert m.cost.work == 60
+
+
+def test_ascending_branches_sharing_one_id_are_refused() -> None:
+    """Two branches with ascending ids, one in common, are refused (overlapping ranges)."""
+    m = Machine("erew")
+    message = "processor 40 acts twice in step 1; "
+    with pytest.raises(StepError, match=message):
+        m.execute([Step(np.arange(0, 60, 2)), Step(np.arange(39, 42))])
+
+
+def test_ascending_ports_that_meet_at_one_cell_conflict() -> None:
+    """Two ascending read ports whose ranges overlap at one cell are a violation there."""
+    m = Machine("erew")
+    a = m.array("a", values=np.zeros(100, dtype=np.int64))
+    pid = m.processors(30)
+    m.execute([Step(pid, reads=[Read(a, pid), Read(a, pid + 29)])])
+    assert [(v.index, v.processors) for v in m.violations] == [(29, (0, 29))]
+
+
 def test_the_check_is_on_by_default(m: Machine) -> None:
     """A machine refuses an id listed twice unless told otherwise."""
     assert m.distinct_processors
@@ -848,3 +938,16 @@ def test_parallel_needs_programs(m: Machine) -> None:
     )
     with pytest.raises(InputError, match=whole(message)):
         m.run(parallel(idle(1, 1, m), 3))  # type: ignore[arg-type]
+
+
+def test_a_large_array_starts_undefined_and_keeps_what_is_written(m: Machine) -> None:
+    """An array of a million cells (pages of its own) reads back its writes and refuses an
+    undefined read."""
+    a = m.array("a", size=1 << 20)
+    pid = m.processors(3)
+    cells = np.array([0, 4096, (1 << 20) - 1])
+    m.execute([Step(pid, writes=[Write(a, cells, pid + 7)])])
+    assert a.to_numpy()[cells].tolist() == [7, 8, 9]
+    assert int(a.to_numpy().sum()) == 7 + 8 + 9
+    with pytest.raises(UndefinedReadError):
+        m.execute([Step(pid[:1], reads=[Read(a, 1)])])

@@ -338,3 +338,13 @@ def test_unknown_sort_strategy_is_refused() -> None:
     message = "sort must be 'merge-tree' or 'per-block' (got 'bubble'); pick one of them"
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         recall(Machine("erew"), [1, 2, 3], sort="bubble")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("sort", ["merge-tree", "per-block"])
+def test_recall_frees_everything_but_its_answers(sort: str) -> None:
+    """After a run only the answers and indices are alive; every cell is still counted."""
+    m = Machine("erew")
+    tokens = np.random.default_rng(5).integers(0, 6, 3 * 16)
+    recall(m, tokens, sort=sort)  # type: ignore[arg-type]
+    assert sorted(m.arrays) == ["answers", "indices"]
+    assert m.cost.peak_cells <= m.cost.memory_cells

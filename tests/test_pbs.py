@@ -521,3 +521,14 @@ def test_invalid_instance_descriptions_are_refused(
     )
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         m.run(program)
+
+
+def test_search_frees_its_records_and_keeps_what_it_found() -> None:
+    """The calls' records are freed at the end of a search; the Found arrays stay alive."""
+    m = Machine("erew")
+    assert search(m, np.array([1, 4, 9]), np.array([2, 4, 6])).tolist() == [0, 1, 3]
+    assert sorted(m.arrays) == [
+        "pbs.found payload", "pbs.index", "pbs.key", "pbs.keys", "pbs.match", "pbs.queries"
+    ]
+    # queries, keys, payload, found payload, index, key, match, lo, hi, alive: 3 cells each
+    assert m.cost.memory_cells == 3 * 10
