@@ -21,7 +21,6 @@ accesses to name every violation and resolve the writes, still without a loop pe
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from itertools import pairwise
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -561,6 +560,8 @@ class Machine:
                     if seen.setdefault(cell, pid) != pid:
                         return False
             return True
+        if len(checked) == 1 and checked[0].ascending:
+            return True  # one port, its cells distinct
         if all(a.ascending for a in checked) and _apart(
             [(a.index, len(a.index)) for a in checked]
         ):
@@ -734,6 +735,9 @@ class Machine:
     def _account(self, steps: Sequence[Step], accesses: list[_Access]) -> None:
         """Charge one unit of time and the step's processors, reads and writes to the ledger."""
         cost = self._cost
+        if len(steps) == 1 and not steps[0].phase:
+            self._account_one(len(steps[0].processors), accesses)
+            return
         tallies = [[len(step.processors), 0, 0] for step in steps]
         for access in accesses:
             tallies[access.branch][1 + access.is_write] += len(access.index)
@@ -771,6 +775,24 @@ class Machine:
         cost.step_phases.append(
             (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         )
+
+    def _account_one(self, n: int, accesses: list[_Access]) -> None:
+        """:meth:`_account` for a global step of one step outside any phase."""
+        cost = self._cost
+        reads = writes = 0
+        for access in accesses:
+            if access.is_write:
+                writes += len(access.index)
+            else:
+                reads += len(access.index)
+        cost.time += 1
+        cost.work += n
+        cost.reads += reads
+        cost.writes += writes
+        if n > cost.max_processors:
+            cost.max_processors = n
+        cost.profile.append(n)
+        cost.step_phases.append(("",))
 
     def _prefix(self, path: str) -> tuple[str, ...]:
         prefixes = self._prefixes.get(path)
@@ -900,16 +922,16 @@ def _own_register(register: Register, pid: Words, number: int, what: str) -> Any
     return contents(register)
 
 
-#: Indices longer than this are first probed in Python before an ascending test in numpy.
-_PROBE = 8
+#: Arrays longer than this are first probed in Python before an ascending test in numpy.
+_PROBE_ABOVE = 4096
 
 
 def _ascending(values: Words) -> bool:
-    """Whether ``values`` (at least two) are strictly ascending: a probe of the first few in
-    Python spares the numpy pass when they are not, as in a random order."""
-    if len(values) > _PROBE:
-        head = values[:_PROBE].tolist()
-        if not all(a < b for a, b in pairwise(head)):
+    """Whether ``values`` (at least two) are strictly ascending. A long array's first eight
+    are probed in Python first, which spares the numpy pass over a random order."""
+    if len(values) > _PROBE_ABOVE:
+        head = values[:8].tolist()
+        if head != sorted(set(head)):
             return False
     return bool((values[1:] > values[:-1]).all())
 
@@ -917,6 +939,8 @@ def _ascending(values: Words) -> bool:
 def _apart(ranges: list[tuple[Words, int]]) -> bool:
     """Whether the spans ``[first, last]`` of ascending arrays (with their lengths) overlap
     nowhere; empty arrays have no span."""
+    if len(ranges) == 1:
+        return True
     spans = sorted((int(v[0]), int(v[-1])) for v, n in ranges if n)
     return all(spans[i][1] < spans[i + 1][0] for i in range(len(spans) - 1))
 
