@@ -37,6 +37,7 @@ cost
  reads              96  cells
  writes             96  cells
  memory             16  cells allocated
+ peak memory        16  cells alive at once
  wall clock      0.000  seconds
 
 phases
