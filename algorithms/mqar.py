@@ -380,7 +380,8 @@ def _search_level(
         m.free(array)
     yield from phase("retrieve", _retrieve(m, query, found.match, index, value, k, lay, rows))
     # level k's search and sorted records are done with: free them while other levels run
-    level_arrays = (key.key, key.index, key.payload, query.key, query.index)
+    # (level 0's records are the input, which stays, and names this run apart from the next)
+    level_arrays = (key.key, key.index, key.payload, query.key, query.index) if k else ()
     for array in (found.match, *found.payloads, *level_arrays):
         m.free(array)
 

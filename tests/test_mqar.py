@@ -342,9 +342,11 @@ def test_unknown_sort_strategy_is_refused() -> None:
 
 @pytest.mark.parametrize("sort", ["merge-tree", "per-block"])
 def test_recall_frees_everything_but_its_answers(sort: str) -> None:
-    """After a run only the answers and indices are alive; every cell is still counted."""
+    """After a run only the input and the answers are alive; every cell is still counted."""
     m = Machine("erew")
     tokens = np.random.default_rng(5).integers(0, 6, 3 * 16)
     recall(m, tokens, sort=sort)  # type: ignore[arg-type]
-    assert sorted(m.arrays) == ["answers", "indices"]
+    assert sorted(m.arrays) == [
+        "answers", "indices", "keys", "keys.index", "queries", "queries.index", "values"
+    ]
     assert m.cost.peak_cells <= m.cost.memory_cells
