@@ -396,13 +396,24 @@ def _write(
     json_path.write_text(json.dumps(summary.as_dict(), indent=1) + "\n")
     files.append(json_path)
     files.extend(_plots(out, outcomes, profile))
+    circuits, drawn = _circuits(out, quick=quick)
+    files.extend(drawn)
     md = out / "summary.md"
     md.write_text(
         markdown(outcomes, controls, zoology, profile, [f.name for f in files], classics,
-                 quick=quick)
+                 quick=quick, circuits=circuits)
     )
     files.insert(0, md)
     return files
+
+
+def _circuits(out: Path, *, quick: bool) -> tuple[str, list[Path]]:
+    """The circuits section (H.7.6): networks, the oblivious MQAR and the paper's pbs circuit."""
+    from pram.reports import circuit_mqar
+    from pram.reports.circuit import circuit_section
+
+    text, drawn = circuit_section(out, quick=quick)
+    return text + "\n" + circuit_mqar.section(quick=quick), drawn
 
 
 def _by_label(outcomes: Sequence[Outcome]) -> dict[str, Sweep]:
@@ -477,6 +488,7 @@ def markdown(
     classics: Catalogue | None = None,
     *,
     quick: bool = False,
+    circuits: str = "",
 ) -> str:
     """The report as Markdown: findings first, then every sweep's table, controls, plots."""
     sweeps = _by_label(outcomes)
@@ -573,6 +585,8 @@ def markdown(
         parts += [f"### {o.plan.label}", "", _runs_md(o.sweep), ""]
     if classics is not None:
         parts += [classics.markdown()]
+    if circuits:
+        parts += [circuits, ""]
     parts += [
         "## Files",
         "",
