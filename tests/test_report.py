@@ -36,18 +36,29 @@ def quick_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
 def test_report_writes_summary_plots_and_measurements(
     quick_report: tuple[Path, dict[str, object]],
 ) -> None:
-    """summary.md, six PNG plots, measurements.csv and .json are written and well formed."""
+    """summary.md, eight PNG plots, measurements.csv and .json are written and well formed."""
     out, summary = quick_report
     assert summary["ok"] is True
     names = {p.name for p in out.iterdir()}
     plots = {"cost.png", "ratios_mqar.png", "ratios_bits.png", "ratios_others.png",
-             "activity.png", "brent.png"}
+             "activity.png", "brent.png", "circuit_bitonic8.png", "circuit_sweep.png"}
     assert names == {"summary.md", "measurements.csv", "measurements.json"} | plots
     for name in plots:
         width, height = png_size(out / name)
         assert width >= 600 and height >= 400
     assert png_size(out / "cost.png") == (1200, 400)
     assert png_size(out / "activity.png") == (1000, 400)
+
+
+def test_report_summary_has_the_circuits_section(
+    quick_report: tuple[Path, dict[str, object]],
+) -> None:
+    """summary.md holds the circuits of H.7.6: networks, the oblivious MQAR, the pbs circuit."""
+    text = (quick_report[0] / "summary.md").read_text()
+    for heading in ("## Circuits from oblivious programs (H.7.6)",
+                    "### The oblivious MQAR as a circuit",
+                    "### The paper's pbs-key-values circuit"):
+        assert heading in text
 
 
 def test_report_measurements_are_complete(quick_report: tuple[Path, dict[str, object]]) -> None:
