@@ -386,9 +386,10 @@ def _weighted(
     the error predicting the largest size from the others) and its leading coefficient's
     t-statistic."""
     k = len(y)
-    a = _design(terms, s, big_l) * weight[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = _design(terms, s, big_l) * weight[:, None]
     target = y * weight
-    if len(terms) >= k:
+    if len(terms) >= k or not np.isfinite(a).all():  # too few sizes, or L^-j at L = 0
         return None, math.inf, 0.0
     c, *_ = np.linalg.lstsq(a, target, rcond=None)
     if c[-1] <= 0:

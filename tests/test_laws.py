@@ -147,3 +147,12 @@ def test_a_scale_gives_exact_integers() -> None:
     """ceil(log2(n+1)) and log2(N/3) as exact integers where they are integers."""
     assert [Scale("ceil+1", "n").integer(v) for v in (1, 2, 3, 4, 7, 8)] == [1, 2, 2, 3, 3, 4]
     assert [Scale("log", "N", 3).integer(v) for v in (48, 96, 50)] == [4, 5, None]
+
+
+def test_a_sweep_from_size_one_gets_a_law() -> None:
+    """At n = 1, L = log2(n) is 0: terms in L^-j are left out of the fits, not made infinite."""
+    sizes = [1, 2, 4, 8, 16, 32, 64]
+    counts = [0, 3, 7, 8, 13, 14, 19]  # about 3 log2(n), with jitter: no exact law
+    law = fit("time", "n", [float(n) for n in sizes], [float(c) for c in counts])
+    assert not law.exact and math.isfinite(law.max_residual)
+    assert all(b >= 0 for _, b in law.terms)
