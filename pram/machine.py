@@ -36,7 +36,15 @@ from pram.errors import (
 )
 from pram.memory import Array, Flags, Seats, Words, words, zeros
 from pram.models import Model, model
-from pram.registers import STATE, THROUGH_MEMORY, Observer, Register, contents, processors
+from pram.registers import (
+    STATE,
+    THROUGH_MEMORY,
+    Observer,
+    Register,
+    contents,
+    processors,
+    same_processors,
+)
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation, when
 
@@ -47,6 +55,8 @@ MAX_ACCESSES = 8
 
 _INT64_MIN = int(np.iinfo(np.int64).min)
 _INT64_MAX = int(np.iinfo(np.int64).max)
+#: The dtype of a machine word (numpy's int64 dtype is one object).
+_WORD = np.dtype(np.int64)
 
 #: Seats (positions of processors in a global step) must fit the 32-bit marks.
 _SEATS_MAX = int(np.iinfo(np.int32).max)
@@ -325,13 +335,14 @@ class Machine:
         access raises :class:`ConflictError` before anything is read or written, so memory and
         the ledger are left as they were before the step.
         """
-        number = self.cost.time + 1
+        number = self._cost.time + 1
         accesses: list[_Access] = []
         seated = 0
+        known: _Known = {}
         for branch, step in enumerate(steps):
-            seated = self._gather_accesses(step, branch, seated, number, accesses)
+            seated = self._gather_accesses(step, branch, seated, number, accesses, known)
         if self.distinct_processors:
-            self._check_processors(steps, seated, number)
+            self._check_processors(steps, seated, number, known)
         if len(accesses) == 1:
             by_array = [accesses]
         else:
@@ -359,7 +370,13 @@ class Machine:
     # ---- the parts of a step ---------------------------------------------------------------
 
     def _gather_accesses(
-        self, step: Step, branch: int, seated: int, number: int, accesses: list[_Access]
+        self,
+        step: Step,
+        branch: int,
+        seated: int,
+        number: int,
+        accesses: list[_Access],
+        known: _Known,
     ) -> int:
         """Validate ``step`` and append its accesses; return the seats taken so far."""
         if not isinstance(step, Step):
@@ -374,35 +391,38 @@ class Machine:
             )
         n = len(pid)
         seats = self._seats(seated, n)
-        if len(step.reads) > MAX_ACCESSES or len(step.writes) > MAX_ACCESSES:
+        reads, writes = step.reads, step.writes
+        if len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
             raise StepError(
-                f"step {number} asks each processor for {len(step.reads)} reads and "
-                f"{len(step.writes)} writes; at most {MAX_ACCESSES} of each are allowed, so "
+                f"step {number} asks each processor for {len(reads)} reads and "
+                f"{len(writes)} writes; at most {MAX_ACCESSES} of each are allowed, so "
                 "split the work over more steps",
                 number,
             )
-        for read in step.reads:
+        for read in reads:
             if not isinstance(read, Read):
                 raise StepError(
                     f"reads of step {number} must be Read objects (got {read!r})", number
                 )
-            self._own(read.array, number)
-            where = _mask(read.where, n, number, read.array, pid)
-            index = _index(read.index, n, number, read.array, where, pid)
-            access = _Access(step, branch, seats, read.array, index, where, None)
-            self._check_bounds(access, number, "read")
+            array = read.array
+            self._own(array, number)
+            where = None if read.where is None else _mask(read.where, n, number, array, pid)
+            index = _index(read.index, n, number, array, where, pid)
+            access = _Access(step, branch, seats, array, index, where, None)
+            self._check_bounds(access, number, "read", known)
             accesses.append(access)
-        for write in step.writes:
+        for write in writes:
             if not isinstance(write, Write):
                 raise StepError(
                     f"writes of step {number} must be Write objects (got {write!r})", number
                 )
-            self._own(write.array, number)
-            where = _mask(write.where, n, number, write.array, pid)
-            index = _index(write.index, n, number, write.array, where, pid)
-            value = _value(write.value, n, number, write.array, where, pid)
-            access = _Access(step, branch, seats, write.array, index, where, value)
-            self._check_bounds(access, number, "write")
+            array = write.array
+            self._own(array, number)
+            where = None if write.where is None else _mask(write.where, n, number, array, pid)
+            index = _index(write.index, n, number, array, where, pid)
+            value = _value(write.value, n, number, array, where, pid)
+            access = _Access(step, branch, seats, array, index, where, value)
+            self._check_bounds(access, number, "write", known)
             accesses.append(access)
         return seated + n
 
@@ -415,7 +435,9 @@ class Machine:
             self._seat_range = np.arange(max(end, 2 * len(self._seat_range)), dtype=np.int32)
         return self._seat_range[first:end]
 
-    def _check_processors(self, steps: Sequence[Step], seated: int, number: int) -> None:
+    def _check_processors(
+        self, steps: Sequence[Step], seated: int, number: int, known: _Known
+    ) -> None:
         """Refuse a processor id listed twice in one global step: it would be counted twice.
 
         Ids within a span of ``max(4 * seated, 2^23)`` go through one scatter and one gather of
@@ -430,9 +452,13 @@ class Machine:
                         self._acts_twice(pid, steps, number)
                     seen.add(pid)
             return
-        ids = [(cast(Words, s.processors), len(s.processors)) for s in steps]
-        if all(_ascending(pid) for pid, n in ids if n > 1) and _apart(ids):
-            return  # each step's ids ascending and the steps' ranges apart: all distinct
+        if len(steps) == 1:
+            if _ascending(cast(Words, steps[0].processors), known):
+                return  # one step, its ids ascending: all distinct
+        else:
+            ids = [(cast(Words, s.processors), len(s.processors)) for s in steps]
+            if all(_ascending(pid, known) for pid, n in ids if n > 1) and _apart(ids):
+                return  # each step's ids ascending and the steps' ranges apart: all distinct
         acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
         budget = max(4 * seated, _MARKS_FLOOR)
         low = min(int(pid.min()) for pid in acting)
@@ -492,26 +518,30 @@ class Machine:
                 number,
             )
 
-    def _check_bounds(self, access: _Access, number: int, verb: str) -> None:
+    def _check_bounds(self, access: _Access, number: int, verb: str, known: _Known) -> None:
         """Refuse an index outside the array; note whether the indices are strictly ascending.
 
         Ascending indices (the usual case: cells computed from processor ranks) are in range
         when the first and the last are, and are distinct, which spares the conflict check its
         scatter and gather (:meth:`_distinct`).
         """
-        index, array = access.index, access.array
+        index, size = access.index, access.array.size
         if len(index) <= _SMALL:
             cells = index.tolist()  # a few cells: Python is quicker than a numpy call
-            if not cells or (min(cells) >= 0 and max(cells) < array.size):
+            if not cells or (min(cells) >= 0 and max(cells) < size):
                 return
-        elif _ascending(index):
+        elif _ascending(index, known):
             access.ascending = True
-            if int(index[0]) >= 0 and int(index[-1]) < array.size:
+            if index.item(0) >= 0 and index.item(-1) < size:
                 return
-        # One pass: a negative index viewed as unsigned is larger than any size.
-        elif int(index.view(np.uint64).max()) < array.size:
-            return
-        bad = int(np.flatnonzero((index < 0) | (index >= array.size))[0])
+        else:
+            # A negative index viewed as unsigned is larger than any size; argmax finds the
+            # largest without a ufunc reduction's fixed cost.
+            unsigned = index.view(np.uint64)
+            if unsigned.item(unsigned.argmax()) < size:
+                return
+        array = access.array
+        bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
         pid = access.processors
         raise AddressError(
             f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] "
@@ -527,6 +557,10 @@ class Machine:
     ) -> tuple[Words, Words] | None:
         """Check one array's accesses against the model; return resolved writes if they clash."""
         checks_reads = self.model.checks_reads
+        if len(group) == 1:
+            only = group[0]
+            if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
+                return None  # one port to the array, its cells distinct (or not checked)
         checked = [a for a in group if a.is_write or checks_reads]
         if len(checked) == 0:
             return None
@@ -695,12 +729,12 @@ class Machine:
     def _read(self, access: _Access, number: int) -> Register:
         """The values read, as a register of the step's processors (0 where masked out)."""
         array, index = access.array, access.index
-        # np.take gathers faster than fancy indexing; the indices were checked in range.
+        # take gathers faster than fancy indexing; the indices were checked in range.
         if array.defined is not None:
-            known = np.take(array.defined, index)
-            if not known.all():
+            known = array.defined.take(index)
+            if np.count_nonzero(known) != len(known):
                 self._undefined(access, known, number)
-        values: Words = np.take(array._cells, index)
+        values: Words = array._cells.take(index)
         if access.where is not None:
             full = np.zeros(len(access.where), dtype=np.int64)
             full[access.where] = values
@@ -810,7 +844,7 @@ def _mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags | 
     if where is None:
         return None
     if isinstance(where, Register):
-        where = _own_register(where, pid, number, f"the where mask of an access to {array.name}")
+        where = _own_register(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
         raise StepError(
             f"where of an access to {array.name} in step {number} must be a boolean array of "
@@ -824,7 +858,7 @@ def _index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     if isinstance(index, Register):
-        index = _own_register(index, pid, number, f"the index into {array.name}")
+        index = _own_register(index, pid, number, "the index into", array)
     elif isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not _INT64_MIN <= int(index) <= _INT64_MAX:
             raise StepError(
@@ -839,16 +873,19 @@ def _index(
             f"one cell per processor (got {_describe(index)})",
             number,
         )
-    _fits(index, f"index into {array.name}", number, where, f"{array.name} has {_cells(array)}")
-    words: Words = index if index.dtype == np.int64 else index.astype(np.int64)
-    return words if where is None else words[where]
+    if index.dtype is not _WORD:
+        if index.dtype == np.uint64:
+            _fits(index, f"index into {array.name}", number, where,
+                  f"{array.name} has {_cells(array)}")
+        index = index.astype(np.int64)
+    return index if where is None else index[where]  # type: ignore[no-any-return]
 
 
 def _value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     if isinstance(value, Register):
-        value = _own_register(value, pid, number, f"the value written to {array.name}")
+        value = _own_register(value, pid, number, "the value written to", array)
     elif isinstance(value, int | np.integer) and not isinstance(value, bool):
         if not _INT64_MIN <= int(value) <= _INT64_MAX:
             raise StepError(
@@ -863,9 +900,12 @@ def _value(
             f"({n},) or one integer (got {_describe(value)})",
             number,
         )
-    _fits(value, f"value written to {array.name}", number, where, "use values below 2**63")
-    words: Words = value if value.dtype == np.int64 else value.astype(np.int64)
-    return words if where is None else words[where]
+    if value.dtype is not _WORD:
+        if value.dtype == np.uint64:
+            _fits(value, f"value written to {array.name}", number, where,
+                  "use values below 2**63")
+        value = value.astype(np.int64)
+    return value if where is None else value[where]  # type: ignore[no-any-return]
 
 
 def _fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
@@ -904,20 +944,13 @@ def _acting(steps: Sequence[Step], number: int) -> list[Step]:
     return plain
 
 
-def _own_register(register: Register, pid: Words, number: int, what: str) -> Any:
-    """The contents of ``register`` if it belongs to the step's processors, in order."""
-    owners = processors(register)
-    if owners is not pid and not (
-        owners.shape == pid.shape
-        and (
-            (owners.__array_interface__["data"][0] == pid.__array_interface__["data"][0]
-             and owners.strides == pid.strides and owners.dtype == pid.dtype)
-            or np.array_equal(owners, pid)
-        )
-    ):
+def _own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
+    """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
+    step's processors, in order."""
+    if not same_processors(processors(register), pid):
         raise HonestyError(
-            f"{what} in step {number} is a register of other processors than the step's "
-            f"(or in another order); {THROUGH_MEMORY}"
+            f"{what} {array.name} in step {number} is a register of other processors than the "
+            f"step's (or in another order); {THROUGH_MEMORY}"
         )
     return contents(register)
 
@@ -925,15 +958,28 @@ def _own_register(register: Register, pid: Words, number: int, what: str) -> Any
 #: Arrays longer than this are first probed in Python before an ascending test in numpy.
 _PROBE_ABOVE = 4096
 
+#: What one global step learnt of its arrays: for each (by id, kept alive beside), whether its
+#: entries are strictly ascending. An index that is also the processors, or two ports with
+#: one index, are tested once per step.
+_Known = dict[int, tuple[Words, bool]]
 
-def _ascending(values: Words) -> bool:
-    """Whether ``values`` (at least two) are strictly ascending. A long array's first eight
+
+def _ascending(values: Words, known: _Known) -> bool:
+    """Whether ``values`` (more than one) are strictly ascending. A long array's first eight
     are probed in Python first, which spares the numpy pass over a random order."""
-    if len(values) > _PROBE_ABOVE:
+    seen = known.get(id(values))
+    if seen is not None and seen[0] is values:
+        return seen[1]
+    n = len(values)
+    if n > _PROBE_ABOVE:
         head = values[:8].tolist()
         if head != sorted(set(head)):
+            known[id(values)] = (values, False)
             return False
-    return bool((values[1:] > values[:-1]).all())
+    # count_nonzero skips the fixed cost of a ufunc reduction such as all().
+    ascending = np.count_nonzero(np.greater(values[1:], values[:-1])) == n - 1
+    known[id(values)] = (values, ascending)
+    return ascending
 
 
 def _apart(ranges: list[tuple[Words, int]]) -> bool:

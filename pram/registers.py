@@ -221,7 +221,7 @@ class Register(NDArrayOperatorsMixin):
         raw = _key(key, self._processors, "assigning")
         target = _select(self._processors, key, raw)
         if isinstance(value, Register):
-            if not _same(value._processors, target):
+            if not same_processors(value._processors, target):
                 _refuse(
                     "register[key] = value with a value of other processors",
                     f"a register holds each processor's own values; {THROUGH_MEMORY}",
@@ -333,7 +333,7 @@ def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -
         result = Register(processors, processors)  # each processor holds its own id
     else:
         if isinstance(values, Register):
-            if not _same(values._processors, processors):
+            if not same_processors(values._processors, processors):
                 _refuse("hold with a register of other processors", THROUGH_MEMORY)
             data = values._values
         else:
@@ -405,7 +405,7 @@ def _refuse(operation: str, reason: str) -> NoReturn:
     raise HonestyError(f"{operation} {reason}")
 
 
-def _same(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
     """Whether two arrays of processor ids are the same ids in the same order (cheap first)."""
     if a is b:
         return True
@@ -429,7 +429,7 @@ def _unwrap(
         if isinstance(operand, Register):
             if processors is None:
                 processors = operand._processors
-            elif not _same(operand._processors, processors):
+            elif not same_processors(operand._processors, processors):
                 if not running():
                     raise _Outside
                 _refuse(
@@ -488,7 +488,7 @@ def _key(key: Any, owners: npt.NDArray[Any], verb: str) -> Any:
     """The raw index for ``key``: plain, or a boolean register of the same processors (each
     processor deciding whether it is selected); refuse any other index that is data."""
     if isinstance(key, Register):
-        if key.dtype == np.bool_ and _same(key._processors, owners):
+        if key.dtype == np.bool_ and same_processors(key._processors, owners):
             return key._values
         _refuse(
             f"{verb} register[index] with an index that is a register",
@@ -611,4 +611,13 @@ _ALLOWED: frozenset[Any] = frozenset(
 #: Allowed array functions whose answer depends on sizes only.
 _SIZES: frozenset[Any] = frozenset({np.shape, np.ndim, np.size, np.result_type})
 
-__all__ = ["Observer", "Register", "contents", "hold", "place_ids", "processors", "running"]
+__all__ = [
+    "Observer",
+    "Register",
+    "contents",
+    "hold",
+    "place_ids",
+    "processors",
+    "running",
+    "same_processors",
+]
