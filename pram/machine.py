@@ -977,7 +977,7 @@ def _ascending(values: Words, known: _Known) -> bool:
             known[id(values)] = (values, False)
             return False
     # count_nonzero skips the fixed cost of a ufunc reduction such as all().
-    ascending = np.count_nonzero(np.greater(values[1:], values[:-1])) == n - 1
+    ascending = int(np.count_nonzero(np.greater(values[1:], values[:-1]))) == n - 1
     known[id(values)] = (values, ascending)
     return ascending
 
