@@ -76,12 +76,12 @@ class _Access:
     __slots__ = (
         "_pids",
         "_seats",
-        "all_seats",
         "array",
         "ascending",
         "branch",
         "index",
         "is_write",
+        "seat",
         "step",
         "value",
         "where",
@@ -91,7 +91,7 @@ class _Access:
         self,
         step: Step,
         branch: int,
-        seats: Seats,
+        seat: int,
         array: Array,
         index: Words,
         where: Flags | None,
@@ -99,7 +99,8 @@ class _Access:
     ) -> None:
         self.step = step
         self.branch = branch
-        self.all_seats = seats
+        #: The seat of the step's first processor: see :meth:`Machine._seats_of`.
+        self.seat = seat
         self.array = array
         self.index = index
         self.where = where
@@ -109,17 +110,6 @@ class _Access:
         self.ascending = False
         self._pids: Words | None = None
         self._seats: Seats | None = None
-
-    @property
-    def seats(self) -> Seats:
-        """Each acting processor's seat: its position among all processors of the global step.
-
-        Seats are distinct per processor (as ids are) but small, so the fast conflict check
-        can scatter them into 32-bit marks.
-        """
-        if self._seats is None:
-            self._seats = self.all_seats if self.where is None else self.all_seats[self.where]
-        return self._seats
 
     @property
     def processors(self) -> Words:
@@ -251,8 +241,11 @@ class Machine:
             raise InputError(f"number of processors must be a non-negative integer (got {n!r})")
         first = self._next_processor
         self._next_processor += int(n)
-        ids = np.arange(first, first + int(n), dtype=np.int64)
-        ids.flags.writeable = False  # registers are bound to these ids: they never change
+        # In immutable memory: registers are bound to these ids, and a step listing exactly
+        # them needs no test that they are distinct (see _ascending).
+        ids: Words = np.frombuffer(
+            _Ids(np.arange(first, first + int(n), dtype=np.int64).tobytes()), dtype=np.int64
+        )
         return ids
 
     # ---- running programs ------------------------------------------------------------------
@@ -343,28 +336,40 @@ class Machine:
             seated = self._gather_accesses(step, branch, seated, number, accesses, known)
         if self.distinct_processors:
             self._check_processors(steps, seated, number, known)
-        if len(accesses) == 1:
-            by_array = [accesses]
-        else:
-            groups: dict[int, list[_Access]] = {}
-            for access in accesses:
-                groups.setdefault(id(access.array), []).append(access)
-            by_array = list(groups.values())
-        resolved: list[tuple[Words, Words] | None] = [
-            self._check(group, number, steps) for group in by_array
-        ]
-        replies: list[list[Register]] = [[] for _ in steps]
+        groups: dict[int, list[_Access]] = {}
         for access in accesses:
-            if not access.is_write:
+            groups.setdefault(id(access.array), []).append(access)
+        # Writes resolved by the model, for the arrays where two processors wrote one cell.
+        resolved: dict[int, tuple[Words, Words]] = {}
+        checks_reads = self.model.checks_reads
+        for key, group in groups.items():
+            if len(group) == 1:
+                only = group[0]
+                if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
+                    continue  # one port to the array, its cells distinct (or not checked)
+            outcome = self._check(group, number, steps)
+            if outcome is not None:
+                resolved[key] = outcome
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads = writes = 0
+        for access in accesses:
+            if access.is_write:
+                writes += len(access.index)
+            else:
+                reads += len(access.index)
                 replies[access.branch].append(self._read(access, number))
-        for group, outcome in zip(by_array, resolved, strict=True):
+        for key, group in groups.items():
+            outcome = resolved.get(key)
             if outcome is not None:
                 self._store(group[0].array, *outcome)
             else:
                 for access in group:
                     if access.value is not None:
                         self._store(access.array, access.index, access.value)
-        self._account(steps, accesses)
+        if len(steps) == 1 and not steps[0].phase:
+            self._account_one(len(steps[0].processors), reads, writes)
+        else:
+            self._account(steps, accesses)
         return [tuple(reply) for reply in replies]
 
     # ---- the parts of a step ---------------------------------------------------------------
@@ -390,7 +395,6 @@ class Machine:
                 number,
             )
         n = len(pid)
-        seats = self._seats(seated, n)
         reads, writes = step.reads, step.writes
         if len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
             raise StepError(
@@ -405,10 +409,11 @@ class Machine:
                     f"reads of step {number} must be Read objects (got {read!r})", number
                 )
             array = read.array
-            self._own(array, number)
+            if type(array) is not Array or self.arrays.get(array.name) is not array:
+                self._own(array, number)
             where = None if read.where is None else _mask(read.where, n, number, array, pid)
             index = _index(read.index, n, number, array, where, pid)
-            access = _Access(step, branch, seats, array, index, where, None)
+            access = _Access(step, branch, seated, array, index, where, None)
             self._check_bounds(access, number, "read", known)
             accesses.append(access)
         for write in writes:
@@ -417,11 +422,12 @@ class Machine:
                     f"writes of step {number} must be Write objects (got {write!r})", number
                 )
             array = write.array
-            self._own(array, number)
+            if type(array) is not Array or self.arrays.get(array.name) is not array:
+                self._own(array, number)
             where = None if write.where is None else _mask(write.where, n, number, array, pid)
             index = _index(write.index, n, number, array, where, pid)
             value = _value(write.value, n, number, array, where, pid)
-            access = _Access(step, branch, seats, array, index, where, value)
+            access = _Access(step, branch, seated, array, index, where, value)
             self._check_bounds(access, number, "write", known)
             accesses.append(access)
         return seated + n
@@ -471,7 +477,7 @@ class Machine:
             seats: list[Seats] = []
             first = 0
             for pid in acting:
-                seats.append(self._seat_range[first : first + len(pid)])
+                seats.append(self._seats(first, len(pid)))
                 first += len(pid)
             for cell, seat in zip(cells, seats, strict=True):
                 marks[cell] = seat
@@ -557,19 +563,10 @@ class Machine:
     ) -> tuple[Words, Words] | None:
         """Check one array's accesses against the model; return resolved writes if they clash."""
         checks_reads = self.model.checks_reads
-        if len(group) == 1:
-            only = group[0]
-            if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
-                return None  # one port to the array, its cells distinct (or not checked)
         checked = [a for a in group if a.is_write or checks_reads]
-        if len(checked) == 0:
-            return None
-        if len(checked) == 1:
-            total = len(checked[0].index)
-        else:
-            total = 0
-            for access in checked:
-                total += len(access.index)
+        total = 0
+        for access in checked:
+            total += len(access.index)
         if total < 2 or self._distinct(checked, total):
             return None
         return self._collide(group, number, steps)
@@ -600,16 +597,32 @@ class Machine:
             [(a.index, len(a.index)) for a in checked]
         ):
             return True  # each port's cells distinct, the ports' ranges apart: nothing shared
-        if any(len(a.all_seats) != len(a.step.processors) for a in checked):
+        if any(a.seat + len(a.step.processors) > _SEATS_MAX for a in checked):
             return False  # over 2^31 processors in the global step: the slow path decides
         marks = self._marks(checked[0].array.size)
         # Every cell touched gets the seat of the last processor to touch it (one scatter per
         # port); a cell touched by two processors then shows a foreign seat to at least one
         # of them (one gather and one comparison per port). A seat stands for a processor
         # (one seat per processor of the global step), so equal seats mean one processor.
-        for access in checked:
-            marks[access.index] = access.seats
-        return all((marks.take(a.index) == a.seats).all() for a in checked)
+        # When the last port's cells are distinct, each of them holds its own seat, so only
+        # the ports before it need to look.
+        seats = [self._seats_of(a) for a in checked]
+        for access, seat in zip(checked, seats, strict=True):
+            marks[access.index] = seat
+        looking = len(checked) - 1 if checked[-1].ascending else len(checked)
+        return all(
+            np.count_nonzero(np.not_equal(marks.take(a.index), seat)) == 0
+            for a, seat in zip(checked[:looking], seats, strict=False)
+        )
+
+    def _seats_of(self, access: _Access) -> Seats:
+        """Each processor's seat in ``access``: its position among all processors of the global
+        step. Seats are distinct per processor (as ids are) but small, so the fast conflict
+        check can scatter them into 32-bit marks. Computed when a check needs them."""
+        if access._seats is None:
+            every = self._seats(access.seat, len(access.step.processors))
+            access._seats = every if access.where is None else every[access.where]
+        return access._seats
 
     def _collide(
         self, group: list[_Access], number: int, steps: Sequence[Step]
@@ -767,11 +780,9 @@ class Machine:
             array.defined[cells] = True
 
     def _account(self, steps: Sequence[Step], accesses: list[_Access]) -> None:
-        """Charge one unit of time and the step's processors, reads and writes to the ledger."""
+        """Charge one unit of time and the step's processors, reads and writes to the ledger,
+        and to the phase of each step and the phases around it."""
         cost = self._cost
-        if len(steps) == 1 and not steps[0].phase:
-            self._account_one(len(steps[0].processors), accesses)
-            return
         tallies = [[len(step.processors), 0, 0] for step in steps]
         for access in accesses:
             tallies[access.branch][1 + access.is_write] += len(access.index)
@@ -810,15 +821,9 @@ class Machine:
             (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         )
 
-    def _account_one(self, n: int, accesses: list[_Access]) -> None:
+    def _account_one(self, n: int, reads: int, writes: int) -> None:
         """:meth:`_account` for a global step of one step outside any phase."""
         cost = self._cost
-        reads = writes = 0
-        for access in accesses:
-            if access.is_write:
-                writes += len(access.index)
-            else:
-                reads += len(access.index)
         cost.time += 1
         cost.work += n
         cost.reads += reads
@@ -964,9 +969,16 @@ _PROBE_ABOVE = 4096
 _Known = dict[int, tuple[Words, bool]]
 
 
+class _Ids(bytes):
+    """The memory of ids handed out by :meth:`Machine.processors`: ascending, and immutable
+    (numpy refuses to make an array over bytes writeable), so never tested again."""
+
+
 def _ascending(values: Words, known: _Known) -> bool:
     """Whether ``values`` (more than one) are strictly ascending. A long array's first eight
     are probed in Python first, which spares the numpy pass over a random order."""
+    if isinstance(values.base, _Ids):
+        return True  # exactly the ids Machine.processors handed out (views have other bases)
     seen = known.get(id(values))
     if seen is not None and seen[0] is values:
         return seen[1]
