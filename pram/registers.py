@@ -137,28 +137,25 @@ class Register(NDArrayOperatorsMixin):
     # ---- elementwise work --------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        name = ufunc.__name__
-        if not running() and (method != "__call__" or "out" in kwargs):
+        if not STATE.running and (method != "__call__" or "out" in kwargs):
             return _host(getattr(ufunc, method), inputs, kwargs)  # output, after the run
         if method != "__call__":
-            _refuse(f"np.{name}.{method}", _METHODS.get(method, _METHODS["at"]))
-        if getattr(np, name, None) is not ufunc:
+            _refuse(f"np.{ufunc.__name__}.{method}", _METHODS.get(method, _METHODS["at"]))
+        if ufunc not in _UFUNCS:
             _refuse(
-                f"the ufunc {name!r}",
+                f"the ufunc {ufunc.__name__!r}",
                 "is not one of numpy's own elementwise operations (a Python function applied "
                 "to register values would hand them to the host); use numpy's ufuncs",
             )
         if "out" in kwargs:
-            _refuse(f"np.{name}(..., out=...)", "it writes into an existing array; "
+            _refuse(f"np.{ufunc.__name__}(..., out=...)", "it writes into an existing array; "
                     "use the result of the operation instead")
         try:
-            args, processors = _unwrap(f"np.{name}", inputs)
+            args, processors = _unwrap(ufunc, inputs)
             if "where" in kwargs:
-                (kwargs["where"],), _ = _unwrap(
-                    f"np.{name}(..., where=...)", (kwargs["where"],), processors
-                )
+                (kwargs["where"],), _ = _unwrap(ufunc, (kwargs["where"],), processors)
             result = ufunc(*args, **kwargs)
-            return _wrap(name, inputs, result, processors)
+            return _wrap(ufunc.__name__, inputs, result, processors)
         except _Outside:
             return _host(ufunc, inputs, kwargs)
 
@@ -169,23 +166,26 @@ class Register(NDArrayOperatorsMixin):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> Any:
-        name = getattr(func, "__name__", repr(func))
-        if not running() and (func not in _ALLOWED or (func is np.where and len(args) == 1)):
+        if not STATE.running and (func not in _ALLOWED or (func is np.where and len(args) == 1)):
             return _host(func, args, kwargs)  # output, after the run
         if func is np.where and len(args) + len(kwargs) != 3:
             _refuse("np.where with one argument", _FUNCTIONS["nonzero"])
         if func not in _ALLOWED:
+            name = getattr(func, "__name__", None) or repr(func)
             _refuse(f"np.{name}", _FUNCTIONS.get(name, _DEFAULT))
         if func in _SIZES:
             return func(*[_sized(a) for a in args], **kwargs)
-        operands = (*args, *kwargs.values())
+        operands = (*args, *kwargs.values()) if kwargs else tuple(args)
         try:
-            unwrapped, processors = _unwrap(f"np.{name}", operands)
-            result = func(
-                *unwrapped[: len(args)],
-                **dict(zip(kwargs, unwrapped[len(args) :], strict=True)),
-            )
-            return _wrap(name, operands, result, processors)
+            unwrapped, processors = _unwrap(func, operands)
+            if kwargs:
+                result = func(
+                    *unwrapped[: len(args)],
+                    **dict(zip(kwargs, unwrapped[len(args) :], strict=True)),
+                )
+            else:
+                result = func(*unwrapped)
+            return _wrap(func.__name__, operands, result, processors)
         except _Outside:
             return _host(func, args, kwargs)
 
@@ -421,26 +421,30 @@ def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
 
 
 def _unwrap(
-    operation: str, operands: Sequence[Any], processors: npt.NDArray[Any] | None = None
+    operation: Any, operands: Sequence[Any], processors: npt.NDArray[Any] | None = None
 ) -> tuple[list[Any], npt.NDArray[Any]]:
-    """The raw operands, and the processors every register among them belongs to."""
+    """The raw operands of ``operation`` (a ufunc or an array function), and the processors
+    every register among them belongs to."""
     raw: list[Any] = []
     for operand in operands:
         if isinstance(operand, Register):
+            owners = operand._processors
             if processors is None:
-                processors = operand._processors
-            elif not same_processors(operand._processors, processors):
-                if not running():
+                processors = owners
+            elif owners is not processors and not same_processors(owners, processors):
+                if not STATE.running:
                     raise _Outside
                 _refuse(
-                    f"{operation} on registers of different processors",
+                    f"np.{operation.__name__} on registers of different processors",
                     f"combines values of different processors; {THROUGH_MEMORY}",
                 )
             raw.append(operand._values)
         elif isinstance(operand, list | tuple) and any(
             isinstance(x, Register) for x in operand
         ):
-            _refuse(f"{operation} on a sequence of registers", _FUNCTIONS["concatenate"])
+            _refuse(
+                f"np.{operation.__name__} on a sequence of registers", _FUNCTIONS["concatenate"]
+            )
         else:
             raw.append(operand)
     assert processors is not None  # numpy only calls a register's hooks when one takes part
@@ -449,8 +453,10 @@ def _unwrap(
 
 def _wrap(name: str, operands: tuple[Any, ...], result: Any, processors: npt.NDArray[Any]) -> Any:
     """``result`` as register(s) of ``processors``, told to the observer; refuse other shapes."""
-    if isinstance(result, tuple):
-        wrapped: Any = tuple(_bound(name, r, processors) for r in result)
+    if type(result) is np.ndarray and result.shape == processors.shape:
+        wrapped: Any = Register(result, processors)
+    elif isinstance(result, tuple):
+        wrapped = tuple(_bound(name, r, processors) for r in result)
     else:
         wrapped = _bound(name, result, processors)
     observer = STATE.observer
@@ -461,7 +467,7 @@ def _wrap(name: str, operands: tuple[Any, ...], result: Any, processors: npt.NDA
 
 def _bound(name: str, result: Any, processors: npt.NDArray[Any]) -> Register:
     if not isinstance(result, np.ndarray) or result.shape != processors.shape:
-        if not running():
+        if not STATE.running:
             raise _Outside
         shape = getattr(result, "shape", ())
         _refuse(
@@ -603,6 +609,10 @@ for _names, _reason in (
     for _name in _names.split():
         _FUNCTIONS[_name] = _reason
 
+#: numpy's own ufuncs: the elementwise operations a register accepts.
+_UFUNCS: frozenset[np.ufunc] = frozenset(
+    u for u in vars(np).values() if isinstance(u, np.ufunc) and getattr(np, u.__name__, None) is u
+)
 #: Array functions that act elementwise, giving a register of the same processors.
 _ALLOWED: frozenset[Any] = frozenset(
     {np.where, np.clip, np.copy, np.zeros_like, np.ones_like, np.full_like, np.empty_like,
