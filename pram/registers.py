@@ -611,7 +611,8 @@ for _names, _reason in (
 
 #: numpy's own ufuncs: the elementwise operations a register accepts.
 _UFUNCS: frozenset[np.ufunc] = frozenset(
-    u for u in vars(np).values() if isinstance(u, np.ufunc) and getattr(np, u.__name__, None) is u
+    getattr(np, name) for name in dir(np) if isinstance(getattr(np, name, None), np.ufunc)
+    and getattr(np, name).__name__ == name
 )
 #: Array functions that act elementwise, giving a register of the same processors.
 _ALLOWED: frozenset[Any] = frozenset(
