@@ -366,8 +366,8 @@ class Machine:
                 for access in group:
                     if access.value is not None:
                         self._store(access.array, access.index, access.value)
-        if len(steps) == 1 and not steps[0].phase:
-            self._account_one(len(steps[0].processors), reads, writes)
+        if len(steps) == 1:
+            self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
         else:
             self._account(steps, accesses)
         return [tuple(reply) for reply in replies]
@@ -462,8 +462,8 @@ class Machine:
             if _ascending(cast(Words, steps[0].processors), known):
                 return  # one step, its ids ascending: all distinct
         else:
-            ids = [(cast(Words, s.processors), len(s.processors)) for s in steps]
-            if all(_ascending(pid, known) for pid, n in ids if n > 1) and _apart(ids):
+            ids = [cast(Words, s.processors) for s in steps]
+            if all(_ascending(pid, known) for pid in ids if len(pid) > 1) and _apart(ids):
                 return  # each step's ids ascending and the steps' ranges apart: all distinct
         acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
         budget = max(4 * seated, _MARKS_FLOOR)
@@ -591,11 +591,7 @@ class Machine:
                     if seen.setdefault(cell, pid) != pid:
                         return False
             return True
-        if len(checked) == 1 and checked[0].ascending:
-            return True  # one port, its cells distinct
-        if all(a.ascending for a in checked) and _apart(
-            [(a.index, len(a.index)) for a in checked]
-        ):
+        if all(a.ascending for a in checked) and _apart([a.index for a in checked]):
             return True  # each port's cells distinct, the ports' ranges apart: nothing shared
         if any(a.seat + len(a.step.processors) > _SEATS_MAX for a in checked):
             return False  # over 2^31 processors in the global step: the slow path decides
@@ -821,9 +817,21 @@ class Machine:
             (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         )
 
-    def _account_one(self, n: int, reads: int, writes: int) -> None:
-        """:meth:`_account` for a global step of one step outside any phase."""
+    def _account_one(self, n: int, reads: int, writes: int, phase: str) -> None:
+        """:meth:`_account` for a global step of one step (of ``n`` processors)."""
         cost = self._cost
+        if phase:
+            phases = cost.phases
+            for label in self._prefix(phase):
+                share = phases.get(label)
+                if share is None:
+                    share = phases[label] = PhaseCost()
+                share.time += 1
+                share.work += n
+                share.reads += reads
+                share.writes += writes
+                if n > share.max_processors:
+                    share.max_processors = n
         cost.time += 1
         cost.work += n
         cost.reads += reads
@@ -831,7 +839,7 @@ class Machine:
         if n > cost.max_processors:
             cost.max_processors = n
         cost.profile.append(n)
-        cost.step_phases.append(("",))
+        cost.step_phases.append((phase,))
 
     def _prefix(self, path: str) -> tuple[str, ...]:
         prefixes = self._prefixes.get(path)
@@ -994,12 +1002,12 @@ def _ascending(values: Words, known: _Known) -> bool:
     return ascending
 
 
-def _apart(ranges: list[tuple[Words, int]]) -> bool:
-    """Whether the spans ``[first, last]`` of ascending arrays (with their lengths) overlap
-    nowhere; empty arrays have no span."""
-    if len(ranges) == 1:
+def _apart(ascending: list[Words]) -> bool:
+    """Whether the spans ``[first, last]`` of ascending arrays overlap nowhere; empty arrays
+    have no span."""
+    if len(ascending) == 1:
         return True
-    spans = sorted((int(v[0]), int(v[-1])) for v, n in ranges if n)
+    spans = sorted((a.item(0), a.item(-1)) for a in ascending if len(a))
     return all(spans[i][1] < spans[i + 1][0] for i in range(len(spans) - 1))
 
 
