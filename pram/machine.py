@@ -21,6 +21,7 @@ accesses to name every violation and resolve the writes, still without a loop pe
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from itertools import pairwise
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -347,7 +348,7 @@ class Machine:
                 only = group[0]
                 if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
                     continue  # one port to the array, its cells distinct (or not checked)
-            outcome = self._check(group, number, steps)
+            outcome = self._check(group, number, steps, seated)
             if outcome is not None:
                 resolved[key] = outcome
         replies: list[list[Register]] = [[] for _ in steps]
@@ -559,7 +560,7 @@ class Machine:
         )
 
     def _check(
-        self, group: list[_Access], number: int, steps: Sequence[Step]
+        self, group: list[_Access], number: int, steps: Sequence[Step], seated: int
     ) -> tuple[Words, Words] | None:
         """Check one array's accesses against the model; return resolved writes if they clash."""
         checks_reads = self.model.checks_reads
@@ -567,7 +568,7 @@ class Machine:
         total = 0
         for access in checked:
             total += len(access.index)
-        if total < 2 or self._distinct(checked, total):
+        if total < 2 or self._distinct(checked, total, seated):
             return None
         return self._collide(group, number, steps)
 
@@ -581,8 +582,9 @@ class Machine:
             self._scratch = np.empty(size, dtype=np.int32)
         return self._scratch
 
-    def _distinct(self, checked: list[_Access], total: int) -> bool:
-        """Whether no cell is touched by two different processors."""
+    def _distinct(self, checked: list[_Access], total: int, seated: int) -> bool:
+        """Whether no cell is touched by two different processors (``seated`` processors in
+        the global step)."""
         if total <= _SMALL:
             seen: dict[int, int] = {}
             for access in checked:
@@ -593,7 +595,7 @@ class Machine:
             return True
         if all(a.ascending for a in checked) and _apart([a.index for a in checked]):
             return True  # each port's cells distinct, the ports' ranges apart: nothing shared
-        if any(a.seat + len(a.step.processors) > _SEATS_MAX for a in checked):
+        if seated > _SEATS_MAX:
             return False  # over 2^31 processors in the global step: the slow path decides
         marks = self._marks(checked[0].array.size)
         # Every cell touched gets the seat of the last processor to touch it (one scatter per
@@ -606,10 +608,10 @@ class Machine:
         for access, seat in zip(checked, seats, strict=True):
             marks[access.index] = seat
         looking = len(checked) - 1 if checked[-1].ascending else len(checked)
-        return all(
-            np.count_nonzero(np.not_equal(marks.take(a.index), seat)) == 0
-            for a, seat in zip(checked[:looking], seats, strict=False)
-        )
+        for i in range(looking):
+            if np.count_nonzero(marks.take(checked[i].index) != seats[i]):
+                return False
+        return True
 
     def _seats_of(self, access: _Access) -> Seats:
         """Each processor's seat in ``access``: its position among all processors of the global
@@ -1007,8 +1009,8 @@ def _apart(ascending: list[Words]) -> bool:
     have no span."""
     if len(ascending) == 1:
         return True
-    spans = sorted((a.item(0), a.item(-1)) for a in ascending if len(a))
-    return all(spans[i][1] < spans[i + 1][0] for i in range(len(spans) - 1))
+    spans = sorted([(a.item(0), a.item(-1)) for a in ascending if len(a)])
+    return all(last < first for (_, last), (first, _) in pairwise(spans))
 
 
 def _describe(x: Any) -> str:
