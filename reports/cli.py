@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pram import InputError, PRAMError
 from pram.reports import registry
+from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import (
     check_memory,
     parse_memory,
@@ -242,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
     try:
         return handler(args, out, err)
-    except InputError as error:
+    except (InputError, WorkerDied) as error:
         _say(err, f"pram {args.command}: error: {error}")
         return INVALID
     except PRAMError as error:

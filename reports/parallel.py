@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import attrs
 
-from pram import InputError
+from pram import InputError, PRAMError
 from pram.reports.registry import Options
 
 if TYPE_CHECKING:
@@ -34,6 +34,18 @@ CONNECT_TIMEOUT = 5
 
 #: The command that installs the optional Dask extra.
 DASK_INSTALL = "pip install 'pramsim[dask]'"
+
+
+class WorkerDied(PRAMError, RuntimeError):
+    """A worker process ended without finishing its runs, most often stopped by the system for
+    using too much memory."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "a worker process died during the runs (most often the system stops one that uses "
+            "too much memory); give smaller sizes, fewer --workers, or a lower --max-memory so "
+            "the size guard refuses them before any work"
+        )
 
 
 @attrs.frozen
@@ -129,24 +141,27 @@ class Processes:
     """The runs in ``workers`` local processes, largest first."""
 
     workers: int
+    #: What each worker does with a task (a module-level function, which spawn can import).
+    work: Callable[[Task], dict[str, Any]] = execute_fields
 
     def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Submit every task, largest first, to a pool of fresh processes."""
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
 
         # Fresh interpreters: forking a process whose progress bar runs a thread is unsafe.
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         try:
-            pending = {
-                pool.submit(execute_fields, tasks[i]): i for i in _largest_first(tasks)
-            }
+            pending = {pool.submit(self.work, tasks[i]): i for i in _largest_first(tasks)}
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     i = pending.pop(future)
                     error = future.exception()
+                    if isinstance(error, BrokenProcessPool):
+                        error = WorkerDied()
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
         finally:
@@ -192,6 +207,8 @@ class Dask:
                 for future in distributed.as_completed(futures):
                     i = futures[future]
                     error = future.exception() if future.status == "error" else None
+                    if isinstance(error, distributed.KilledWorker):
+                        error = WorkerDied()
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
         finally:

@@ -204,3 +204,26 @@ def test_a_malformed_scheduler_address_is_refused(capsys: pytest.CaptureFixture[
         "pram sweep: error: --dask 'myhost' is not a scheduler address (missing port number in "
         "address 'myhost'); give tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or local"
     )
+
+
+def die(task: Task) -> dict[str, object]:
+    """A worker's work that ends its process at once, as the system's out-of-memory killer does."""
+    import os
+
+    os._exit(9)
+
+
+def test_a_dying_worker_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker process that dies is named in one line with the fix, not a pool's traceback."""
+    from pram.reports import parallel
+
+    with pytest.raises(parallel.WorkerDied, match="worker process died"):
+        run_all(TASKS, Processes(2, work=die))
+    monkeypatch.setattr(parallel, "Processes", lambda workers: Processes(workers, work=die))
+    assert main(["sweep", "sort", "--n", "8,16", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().startswith("pram sweep: error: a worker process died")
+    assert "--max-memory" in err
+    assert len(err.strip().splitlines()) == 1
