@@ -75,17 +75,7 @@ class _Access:
     """One read or write port of one step, its indices compressed to the processors acting."""
 
     __slots__ = (
-        "_pids",
-        "_seats",
-        "array",
-        "ascending",
-        "branch",
-        "index",
-        "is_write",
-        "seat",
-        "step",
-        "value",
-        "where",
+        "array", "ascending", "branch", "index", "is_write", "seat", "step", "value", "where"
     )
 
     def __init__(
@@ -109,16 +99,12 @@ class _Access:
         self.is_write = value is not None
         #: Whether the indices are known to be strictly ascending (so all distinct).
         self.ascending = False
-        self._pids: Words | None = None
-        self._seats: Seats | None = None
 
     @property
     def processors(self) -> Words:
-        """The ids of the processors that make this access (computed once, when needed)."""
-        if self._pids is None:
-            pid = cast(Words, self.step.processors)  # plain ids once the machine runs a step
-            self._pids = pid if self.where is None else pid[self.where]
-        return self._pids
+        """The ids of the processors that make this access (for the checks that need them)."""
+        pid = cast(Words, self.step.processors)  # plain ids once the machine runs a step
+        return pid if self.where is None else pid[self.where]
 
 
 class Machine:
@@ -617,10 +603,8 @@ class Machine:
         """Each processor's seat in ``access``: its position among all processors of the global
         step. Seats are distinct per processor (as ids are) but small, so the fast conflict
         check can scatter them into 32-bit marks. Computed when a check needs them."""
-        if access._seats is None:
-            every = self._seats(access.seat, len(access.step.processors))
-            access._seats = every if access.where is None else every[access.where]
-        return access._seats
+        every = self._seats(access.seat, len(access.step.processors))
+        return every if access.where is None else every[access.where]
 
     def _collide(
         self, group: list[_Access], number: int, steps: Sequence[Step]
@@ -872,7 +856,9 @@ def _mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags | 
 def _index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(index, Register):
+    if type(index) is np.ndarray:
+        pass  # the usual plain array: its shape and type are checked below
+    elif isinstance(index, Register):
         index = _own_register(index, pid, number, "the index into", array)
     elif isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not _INT64_MIN <= int(index) <= _INT64_MAX:
@@ -899,7 +885,9 @@ def _index(
 def _value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(value, Register):
+    if type(value) is np.ndarray:
+        pass  # the usual plain array: its shape and type are checked below
+    elif isinstance(value, Register):
         value = _own_register(value, pid, number, "the value written to", array)
     elif isinstance(value, int | np.integer) and not isinstance(value, bool):
         if not _INT64_MIN <= int(value) <= _INT64_MAX:
