@@ -6,14 +6,18 @@ Work is vectorised across processors with numpy, so Python cost is paid per step
 access port, never per processor.
 
 The numpy passes over a port's processors in a conflict-free step, each one needed:
-the bounds check (one max; ports of at most 24 cells are checked in Python instead); the
-conflict check (one scatter of seats, one gather, one comparison; only for the ports the
-model checks, and replaced by a Python set for at most 24 accesses to an array); the read
-(one gather) or the write (one scatter); and, with a ``where`` mask, one compression each of
-the indices, the values written and the seats checked, plus the read's expansion. Once per
-global step, the check that no processor is listed twice (on by default) adds one min, one
-max, one scatter, one gather and one comparison over the step's processors (a Python set for
-at most 24 of them). Only a step
+the order test (one comparison of neighbours and one count, at most once per array object in
+a step: ascending indices are in range when their first and last are, and are distinct); the
+bounds check of indices out of order (one argmax; ports of at most 24 cells are checked in
+Python instead); the conflict check (one scatter of seats per port, one gather and one
+comparison for each port but the last; only for the ports the model checks, none for a lone
+ascending port or ascending ports whose ranges lie apart, and a Python dict for at most 24
+accesses to an array); the read (one gather) or the write (one scatter); and, with a
+``where`` mask, one compression each of the indices, the values written and the seats
+checked, plus the read's expansion. Once per global step, the check that no processor is
+listed twice (on by default) costs nothing for the ids :meth:`Machine.processors` handed out
+(immutable and ascending), the order test for other ascending ids, and otherwise one scatter,
+one gather and one comparison of seats (a Python set for at most 24 processors). Only a step
 in which two processors meet at a cell pays for the slow path, which sorts that array's
 accesses to name every violation and resolve the writes, still without a loop per cell.
 """
