@@ -380,7 +380,9 @@ class Machine:
                 f"a Bundle must hold Step objects (got {step!r}) in step {number}", number
             )
         pid = step.processors
-        if not isinstance(pid, np.ndarray) or pid.ndim != 1 or pid.dtype.kind not in "iu":
+        if (type(pid) is not np.ndarray or pid.dtype is not _WORD or pid.ndim != 1) and (
+            not isinstance(pid, np.ndarray) or pid.ndim != 1 or pid.dtype.kind not in "iu"
+        ):
             raise StepError(
                 f"processors of step {number} must be a 1-d integer array (got {_describe(pid)})",
                 number,
