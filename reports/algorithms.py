@@ -288,9 +288,20 @@ def _bit_factor(sizes: Mapping[str, int], options: Options, per_bit: float) -> f
     return 1.0 + per_bit * sizes.get("d", 16) if options.keys == "bits" else 1.0
 
 
+#: Peak bytes per t log2 t (t = N/3) the guard allows Algorithm 11: about 1.6 times the peaks
+#: measured with /usr/bin/time, which were 111 at t = 2^18, 97 at 2^20 and 87 at 2^22; 126
+#: with per-block sorts and 390 with the oblivious search at 2^18; and 5.7 times as much with
+#: bit keys of d = 16 at 2^14. Small runs add a fixed part (scratch, records of the levels):
+#: tracemalloc measures under 6 MB at N = 3072.
+MQAR_BYTES = {"merge-tree": 160.0, "per-block": 200.0, "oblivious": 600.0}
+MQAR_FIXED_BYTES = 8 << 20
+
+
 def _mqar_memory(sizes: Mapping[str, int], options: Options) -> float:
     t = _triples(sizes["n"])
-    return 600.0 * t * max(1, t.bit_length()) * _bit_factor(sizes, options, 0.2)
+    per = MQAR_BYTES["oblivious" if options.search == "oblivious" else options.sort]
+    slope = per * t * max(1, t.bit_length()) * _bit_factor(sizes, options, 0.3)
+    return MQAR_FIXED_BYTES + slope
 
 
 def _allpairs_memory(sizes: Mapping[str, int], options: Options) -> float:

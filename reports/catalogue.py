@@ -26,7 +26,8 @@ from rich.text import Text
 import pram.reports.algorithms  # noqa: F401  (the paper's entries register first, in order)
 from pram import Check, Formula, InputError, Machine, Words, words
 from pram.algorithms import catalogue as programs
-from pram.reports.measure import Run, Sweep, execute, sweep
+from pram.reports.measure import Run, Sweep, sweep
+from pram.reports.parallel import Runner, Task, run_all
 from pram.reports.registry import (
     Algorithm,
     Bound,
@@ -591,10 +592,27 @@ def model_label(entry: Algorithm) -> str:
     return model(entry.model).name
 
 
+def tasks(quick: bool = False) -> list[Task]:
+    """Every run :func:`catalogue` makes: each entry's sweep under its own model, then the
+    negative controls, so a report can hand them to its workers with its other runs."""
+    plan: Mapping[str, list[int]] = sizes(quick)
+    return [
+        *(Task(entry.name, Options(n=n, model=entry.model))
+          for entry in ENTRIES for n in plan[entry.name]),
+        *(Task(name, Options(n=CONTROL_N[name], model=weaker)) for name, weaker in WEAKER.items()),
+    ]
+
+
 def catalogue(
-    quick: bool = False, progress: Callable[[int, int, str], None] | None = None
+    quick: bool = False,
+    progress: Callable[[int, int, str], None] | None = None,
+    runner: Runner | None = None,
 ) -> Catalogue:
-    """Sweep every entry under its own model and run the negative controls."""
+    """Sweep every entry under its own model and run the negative controls.
+
+    ``runner`` says where the runs execute (default: here, one after the other); a report
+    passes the runs it already made (:class:`pram.reports.parallel.Done`).
+    """
     plan: Mapping[str, list[int]] = sizes(quick)
     total = sum(len(ns) for ns in plan.values()) + len(WEAKER)
     done = 0
@@ -606,15 +624,20 @@ def catalogue(
             if progress is not None and i < n:
                 progress(start + i, total, f"{name}: {what}")
 
-        sweeps.append(sweep(entry.name, ns, Options(model=entry.model), progress=tick))
+        sweeps.append(
+            sweep(entry.name, ns, Options(model=entry.model), progress=tick, runner=runner)
+        )
         done += len(ns)
     controls = []
     for name, weaker in WEAKER.items():
         if progress is not None:
             progress(done, total, f"{name} under {weaker}")
-        controls.append(Control(execute(name, Options(n=CONTROL_N[name], model=weaker))))
+        (run,) = run_all([Task(name, Options(n=CONTROL_N[name], model=weaker))], runner)
+        controls.append(Control(run))
         done += 1
     return Catalogue(tuple(sweeps), tuple(controls))
 
 
-__all__ = ["ENTRIES", "WEAKER", "Catalogue", "Control", "catalogue", "check_list", "sizes"]
+__all__ = [
+    "ENTRIES", "WEAKER", "Catalogue", "Control", "catalogue", "check_list", "sizes", "tasks"
+]

@@ -35,6 +35,7 @@ from rich.text import Text
 from pram import Cost
 from pram.reports import plots
 from pram.reports.catalogue import Catalogue, catalogue
+from pram.reports.catalogue import tasks as catalogue_tasks
 from pram.reports.measure import Run, Sweep, formula_text, grid, sweep
 from pram.reports.parallel import Done, Runner, Task, run_all
 from pram.reports.registry import Options
@@ -254,37 +255,28 @@ def write_report(
         Task(p.algorithm, attrs.evolve(p.options, n=n, d=d if d is not None else p.options.d)):
         p.label for p in steps for n, d in grid(p.ns, p.ds)
     }
+    classic = catalogue_tasks(quick)
     tasks = list(dict.fromkeys(
-        [*labels, *(Task("pbs-naive", o) for o, _ in control_options), profile]))
+        [*labels, *(Task("pbs-naive", o) for o, _ in control_options), profile, *classic]))
     total = len(tasks) + 1
     made = Done(dict(zip(tasks, run_all(
         tasks, runner, progress=None if progress is None else
         lambda i, n, what: progress(i, total, what),
-        label=lambda t: f"{labels.get(t, t.name)}: {t.label}",
+        label=lambda t: f"{labels.get(t, 'catalogue: ' + t.name)}: {t.label}",
     ), strict=True)))
     outcomes = [Outcome(p, sweep(p.algorithm, p.ns, p.options, p.ds, runner=made))
                 for p in steps]
     if progress is not None:
-        progress(len(tasks), total, "zoology and catalogue")
+        progress(len(tasks), total, "zoology")
     controls = tuple(Control(made.runs[Task("pbs-naive", o)], e) for o, e in control_options)
     zoology = _zoology(quick)
     profile_run = made.runs[profile]
-    classics = catalogue(quick, progress=_catalogue_progress(progress, len(tasks), total))
+    classics = catalogue(quick, runner=made)
     files = _publish(out, lambda folder: _write(folder, outcomes, controls, zoology,
                                                  profile_run, classics, quick=quick))
     if progress is not None:
         progress(total, total, "done")
     return Summary(tuple(outcomes), controls, zoology, tuple(files), classics, quick)
-
-
-def _catalogue_progress(progress: Progress | None, done: int, total: int) -> Progress:
-    """The catalogue's progress, shown as the last stretch of the report's bar."""
-
-    def inner(i: int, n: int, what: str) -> None:
-        if progress is not None:
-            progress(done, total, f"catalogue: {what} ({i}/{n})")
-
-    return inner
 
 
 #: What a quick report says of itself, on the terminal and atop its summary.md.

@@ -137,8 +137,8 @@ def test_huge_mqar_is_refused_naming_what_fits(capsys: pytest.CaptureFixture[str
     """pram run mqar --n 10^12 is refused before allocating, naming the largest N that fits."""
     line = refusal(capsys, "run", "mqar", "--n", "1000000000000", "--max-memory", "8G")
     assert line == (
-        "pram run: error: mqar at N = 1,000,000,000,000 needs about 11.7 PiB of memory but "
-        "--max-memory allows 8.0 GiB; the largest N that fits is 1,572,864, so give --n 1572864 "
+        "pram run: error: mqar at N = 1,000,000,000,000 needs about 3.1 PiB of memory but "
+        "--max-memory allows 8.0 GiB; the largest N that fits is 6,291,456, so give --n 6291456 "
         "or less (or set the ceiling with --max-memory)"
     )
 
@@ -478,6 +478,7 @@ def test_path_too_long_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
         ("mqar", Options(n=3072)),
         ("mqar", Options(n=768, keys="bits", d=16, comparator="tree")),
         ("mqar", Options(n=3072, sort="per-block")),
+        ("mqar", Options(n=3072, search="oblivious")),
         ("mqar-allpairs", Options(n=768)),
         ("mqar-allpairs", Options(n=192, keys="bits", d=16)),
         ("mqar-sequential", Options(n=24576)),
