@@ -322,11 +322,11 @@ class Machine:
         number = self._cost.time + 1
         accesses: list[_Access] = []
         seated = 0
-        known: _Known = {}
+        facts = _Facts()
         for branch, step in enumerate(steps):
-            seated = self._gather_accesses(step, branch, seated, number, accesses, known)
+            seated = self._gather_accesses(step, branch, seated, number, accesses, facts)
         if self.distinct_processors:
-            self._check_processors(steps, seated, number, known)
+            self._check_processors(steps, seated, number, facts)
         groups: dict[int, list[_Access]] = {}
         for access in accesses:
             groups.setdefault(id(access.array), []).append(access)
@@ -338,7 +338,7 @@ class Machine:
                 only = group[0]
                 if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
                     continue  # one port to the array, its cells distinct (or not checked)
-            outcome = self._check(group, number, steps, seated)
+            outcome = self._check(group, number, steps, seated, facts)
             if outcome is not None:
                 resolved[key] = outcome
         replies: list[list[Register]] = [[] for _ in steps]
@@ -372,7 +372,7 @@ class Machine:
         seated: int,
         number: int,
         accesses: list[_Access],
-        known: _Known,
+        facts: _Facts,
     ) -> int:
         """Validate ``step`` and append its accesses; return the seats taken so far."""
         if not isinstance(step, Step):
@@ -407,7 +407,7 @@ class Machine:
             where = None if read.where is None else _mask(read.where, n, number, array, pid)
             index = _index(read.index, n, number, array, where, pid)
             access = _Access(step, branch, seated, array, index, where, None)
-            self._check_bounds(access, number, "read", known)
+            self._check_bounds(access, number, "read", facts)
             accesses.append(access)
         for write in writes:
             if not isinstance(write, Write):
@@ -421,7 +421,7 @@ class Machine:
             index = _index(write.index, n, number, array, where, pid)
             value = _value(write.value, n, number, array, where, pid)
             access = _Access(step, branch, seated, array, index, where, value)
-            self._check_bounds(access, number, "write", known)
+            self._check_bounds(access, number, "write", facts)
             accesses.append(access)
         return seated + n
 
@@ -435,7 +435,7 @@ class Machine:
         return self._seat_range[first:end]
 
     def _check_processors(
-        self, steps: Sequence[Step], seated: int, number: int, known: _Known
+        self, steps: Sequence[Step], seated: int, number: int, facts: _Facts
     ) -> None:
         """Refuse a processor id listed twice in one global step: it would be counted twice.
 
@@ -452,11 +452,11 @@ class Machine:
                     seen.add(pid)
             return
         if len(steps) == 1:
-            if _ascending(cast(Words, steps[0].processors), known):
+            if _ascending(cast(Words, steps[0].processors), facts):
                 return  # one step, its ids ascending: all distinct
         else:
             ids = [cast(Words, s.processors) for s in steps]
-            if all(_ascending(pid, known) for pid in ids if len(pid) > 1) and _apart(ids):
+            if all(_ascending(pid, facts) for pid in ids if len(pid) > 1) and _apart(ids):
                 return  # each step's ids ascending and the steps' ranges apart: all distinct
         acting = [s.processors.astype(np.int64, copy=False) for s in steps if len(s.processors)]
         budget = max(4 * seated, _MARKS_FLOOR)
@@ -517,7 +517,7 @@ class Machine:
                 number,
             )
 
-    def _check_bounds(self, access: _Access, number: int, verb: str, known: _Known) -> None:
+    def _check_bounds(self, access: _Access, number: int, verb: str, facts: _Facts) -> None:
         """Refuse an index outside the array; note whether the indices are strictly ascending.
 
         Ascending indices (the usual case: cells computed from processor ranks) are in range
@@ -529,7 +529,7 @@ class Machine:
             cells = index.tolist()  # a few cells: Python is quicker than a numpy call
             if not cells or (min(cells) >= 0 and max(cells) < size):
                 return
-        elif _ascending(index, known):
+        elif _ascending(index, facts):
             access.ascending = True
             if index.item(0) >= 0 and index.item(-1) < size:
                 return
@@ -552,17 +552,30 @@ class Machine:
         )
 
     def _check(
-        self, group: list[_Access], number: int, steps: Sequence[Step], seated: int
+        self,
+        group: list[_Access],
+        number: int,
+        steps: Sequence[Step],
+        seated: int,
+        facts: _Facts,
     ) -> tuple[Words, Words] | None:
-        """Check one array's accesses against the model; return resolved writes if they clash."""
+        """Check one array's accesses against the model; return resolved writes if they clash.
+
+        Ports with the same indices, processors and masks as ports of an array checked before
+        in this step (the fields of a record, say) touch distinct cells if those did.
+        """
         checks_reads = self.model.checks_reads
         checked = [a for a in group if a.is_write or checks_reads]
         total = 0
         for access in checked:
             total += len(access.index)
-        if total < 2 or self._distinct(checked, total, seated):
+        if total < 2:
             return None
-        return self._collide(group, number, steps)
+        ports = tuple((id(a.index), a.seat, id(a.where)) for a in checked)
+        distinct = facts.distinct.get(ports)
+        if distinct is None:
+            distinct = facts.distinct[ports] = self._distinct(checked, total, seated)
+        return None if distinct else self._collide(group, number, steps)
 
     def _marks(self, size: int) -> Seats:
         """At least ``size`` cells of 32-bit scratch, shared by every check of the machine.
@@ -967,10 +980,17 @@ def _own_register(register: Register, pid: Words, number: int, what: str, array:
 #: Arrays longer than this are first probed in Python before an ascending test in numpy.
 _PROBE_ABOVE = 4096
 
-#: What one global step learnt of its arrays: for each (by id, kept alive beside), whether its
-#: entries are strictly ascending. An index that is also the processors, or two ports with
-#: one index, are tested once per step.
-_Known = dict[int, tuple[Words, bool]]
+class _Facts:
+    """What one global step learnt, so that no test runs twice in it: for each array (by id,
+    kept alive beside) whether its entries are strictly ascending, and for each list of ports
+    (by the ids of their indices and masks, which their accesses keep alive, and their seats)
+    whether they touch distinct cells."""
+
+    __slots__ = ("ascending", "distinct")
+
+    def __init__(self) -> None:
+        self.ascending: dict[int, tuple[Words, bool]] = {}
+        self.distinct: dict[tuple[tuple[int, int, int], ...], bool] = {}
 
 
 class _Ids(bytes):
@@ -978,11 +998,12 @@ class _Ids(bytes):
     (numpy refuses to make an array over bytes writeable), so never tested again."""
 
 
-def _ascending(values: Words, known: _Known) -> bool:
+def _ascending(values: Words, facts: _Facts) -> bool:
     """Whether ``values`` (more than one) are strictly ascending. A long array's first eight
     are probed in Python first, which spares the numpy pass over a random order."""
     if isinstance(values.base, _Ids):
         return True  # exactly the ids Machine.processors handed out (views have other bases)
+    known = facts.ascending
     seen = known.get(id(values))
     if seen is not None and seen[0] is values:
         return seen[1]
