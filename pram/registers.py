@@ -93,6 +93,41 @@ def running() -> bool:
     return STATE.running > 0
 
 
+def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The forward and reflected operator of ``ufunc`` for :class:`Register` (see there)."""
+    name = ufunc.__name__
+
+    def forward(self: Register, other: Any) -> Any:
+        kind = type(other)
+        if STATE.running:
+            if kind is Register and other._processors is self._processors:
+                result = ufunc(self._values, other._values)
+                return _wrap(name, (self, other), result, self._processors)
+            if kind is int or kind is bool:
+                return _wrap(name, (self, other), ufunc(self._values, other), self._processors)
+        return ufunc(self, other)
+
+    def reflected(self: Register, other: Any) -> Any:
+        kind = type(other)
+        if STATE.running and (kind is int or kind is bool):
+            return _wrap(name, (other, self), ufunc(other, self._values), self._processors)
+        return ufunc(other, self)
+
+    return forward, reflected
+
+
+def _unary(ufunc: np.ufunc) -> Callable[..., Any]:
+    """The unary operator of ``ufunc`` for :class:`Register`."""
+    name = ufunc.__name__
+
+    def apply(self: Register) -> Any:
+        if STATE.running:
+            return _wrap(name, (self,), ufunc(self._values), self._processors)
+        return ufunc(self)
+
+    return apply
+
+
 class Register(NDArrayOperatorsMixin):
     """One value per processor, bound to the processors it belongs to.
 
@@ -188,6 +223,28 @@ class Register(NDArrayOperatorsMixin):
             return _wrap(func.__name__, operands, result, processors)
         except _Outside:
             return _host(func, args, kwargs)
+
+    # Operators between registers of one array of processors, or with a Python scalar, while a
+    # program runs: what __array_ufunc__ would do, without numpy's dispatch to it. Every other
+    # case takes numpy's dispatch, and with it every check above.
+    __add__, __radd__ = _operator(np.add)
+    __sub__, __rsub__ = _operator(np.subtract)
+    __mul__, __rmul__ = _operator(np.multiply)
+    __floordiv__, __rfloordiv__ = _operator(np.floor_divide)
+    __mod__, __rmod__ = _operator(np.remainder)
+    __and__, __rand__ = _operator(np.bitwise_and)
+    __or__, __ror__ = _operator(np.bitwise_or)
+    __xor__, __rxor__ = _operator(np.bitwise_xor)
+    __lshift__, __rlshift__ = _operator(np.left_shift)
+    __rshift__, __rrshift__ = _operator(np.right_shift)
+    __lt__ = _operator(np.less)[0]
+    __le__ = _operator(np.less_equal)[0]
+    __gt__ = _operator(np.greater)[0]
+    __ge__ = _operator(np.greater_equal)[0]
+    __eq__ = _operator(np.equal)[0]
+    __ne__ = _operator(np.not_equal)[0]
+    __invert__ = _unary(np.invert)
+    __neg__ = _unary(np.negative)
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Register:
         """The values converted to ``dtype``, still bound to the same processors."""
