@@ -1024,6 +1024,9 @@ def _apart(ascending: list[Words]) -> bool:
     have no span."""
     if len(ascending) == 1:
         return True
+    if len(ascending) == 2:  # the usual pair of ports: no sorting
+        a, b = ascending
+        return not len(a) or not len(b) or a.item(-1) < b.item(0) or b.item(-1) < a.item(0)
     spans = sorted([(a.item(0), a.item(-1)) for a in ascending if len(a)])
     return all(last < first for (_, last), (first, _) in pairwise(spans))
 
