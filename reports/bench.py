@@ -2,11 +2,12 @@
 
 :func:`measure` times one large step (2^20 processors, one read and one write each, every
 access checked under EREW), once with contiguous addresses and once with the addresses in
-random order, the cost of one tiny step (a single processor), and the cost per step of a
-program of small steps (64 and 1024 processors). Beside each large and small figure it times
-raw numpy doing the same gather and scatter in the same run, round for round, and reports the
-machine's time over numpy's. It returns the JSON shape of ``pram bench --json``. These are
-benchmarks, never tests: nothing asserts on the figures.
+random order, the cost of one tiny step (a single processor), the cost per step of a program
+of small steps (64 and 1024 processors), and two whole programs of small steps (prefix sums
+and a bitonic sort of 1024 values). Beside each large and small figure it times raw numpy
+doing the same gather and scatter in the same run, round for round, and reports the machine's
+time over numpy's. It returns the JSON shape of ``pram bench --json``. These are benchmarks,
+never tests: nothing asserts on the figures.
 """
 
 from __future__ import annotations
@@ -116,12 +117,38 @@ def _tiny_step(processors: int, steps: int) -> float:
     return _best(lambda: m.run(program()), 5) / steps
 
 
+#: Size of the whole programs timed: where a compiled PRAM library was compared (issue 13).
+PROGRAM_N = 1 << 10
+
+
+def _programs(repeats: int, seed: int) -> dict[str, dict[str, Any]]:
+    """Seconds for whole programs of many small steps at n = 1024, each on a fresh machine:
+    prefix sums (Brent and Kung, 38 steps) and a bitonic sort (110 steps)."""
+    from pram.algorithms import primitives, sorting
+
+    values = np.random.default_rng(seed).permutation(PROGRAM_N).astype(np.int64)
+
+    def prefix_sums() -> None:
+        m = Machine("erew")
+        m.run(primitives.prefix_sums(m, m.array("a", values=values), PROGRAM_N))
+
+    def bitonic_sort() -> None:
+        sorting.sort(Machine("erew"), values)
+
+    runs = {"prefix-sums": (prefix_sums, 8 * repeats), "bitonic-sort": (bitonic_sort, 2 * repeats)}
+    for run, _ in runs.values():
+        run()  # warm up
+    return {name: {"n": PROGRAM_N, "seconds": _best(run, count)}
+            for name, (run, count) in runs.items()}
+
+
 def measure(
     *, processors: int = LARGE, repeats: int = 5, seed: int = 0, steps: int = 2000
 ) -> dict[str, Any]:
     """Time the machine and return the JSON of ``pram bench --json`` (cli.md): ``large_step``,
-    ``tiny_step``, ``small_step`` (per step, machine and numpy, by processors) and ``ratios``
-    (machine time over numpy time at 64 and 1024 processors and on the large steps)."""
+    ``tiny_step``, ``small_step`` (per step, machine and numpy, by processors), ``ratios``
+    (machine time over numpy time at 64 and 1024 processors and on the large steps) and
+    ``programs`` (seconds for whole programs of small steps at n = 1024)."""
     contiguous = np.arange(processors, dtype=np.int64)
     shuffled = np.random.default_rng(seed).permutation(processors).astype(np.int64)
     large, large_numpy = _large_step(contiguous, repeats)
@@ -147,6 +174,7 @@ def measure(
             "large_step": large / large_numpy,
             "large_step_random": large_random / large_random_numpy,
         },
+        "programs": _programs(repeats, seed),
     }
 
 

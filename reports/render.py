@@ -409,7 +409,8 @@ def bench_rows(
     """(step, processors, figure, target, met) for each bench figure.
 
     Rows named ``... over numpy`` hold the machine's time over numpy's (at most the target),
-    ``tiny`` and ``small, per step`` seconds per step, the others processor-steps per second.
+    ``tiny`` and ``small, per step`` seconds per step, ``..., whole program`` seconds per run
+    (n is in the processors column), the others processor-steps per second.
     """
     large, tiny = figures["large_step"], figures["tiny_step"]
     small, ratios = figures["small_step"], figures["ratios"]
@@ -430,6 +431,8 @@ def bench_rows(
         ("large, random-order, over numpy", large["processors"],
          float(ratios["large_step_random"]), RATIO_TARGETS["large_step_random"]),
     ]
+    rows += [(f"{name}, whole program", int(run["n"]), float(run["seconds"]), None)
+             for name, run in figures.get("programs", {}).items()]
     out = []
     for step, processors, figure, target in rows:
         if target is None:
@@ -458,6 +461,8 @@ class BenchReport:
             elif step == "tiny" or step.startswith("small"):
                 shown = f"{figure * 1e6:.1f} µs"
                 goal = "" if target is None else f"<= {target * 1e6:g} µs"
+            elif step.endswith("whole program"):
+                shown, goal = f"{figure * 1e3:.2f} ms", ""
             else:
                 shown = f"{figure / 1e6:.1f} M/s"
                 goal = "" if target is None else f">= {target / 1e6:g} M/s"
@@ -465,6 +470,7 @@ class BenchReport:
                           "" if target is None else verdict(met, "met", "MISSED"))
         table.caption = ("M/s: million processor-steps per second; µs: microseconds per step; "
                          "x: the machine's time per step over raw numpy's doing the same gather "
-                         "and scatter, measured in the same run")
+                         "and scatter, measured in the same run; ms: milliseconds per run of a "
+                         "whole program at n = 1,024 (in the processors column)")
         table.caption_justify = "left"
         return table

@@ -19,7 +19,9 @@ def test_measure_returns_the_cli_shape() -> None:
         "tiny_step": ["processors", "seconds_per_step"],
         "small_step": ["1024", "64"],
         "ratios": ["1024", "64", "large_step", "large_step_random"],
+        "programs": ["bitonic-sort", "prefix-sums"],
     }
+    assert all(run["n"] == 1024 and run["seconds"] > 0 for run in result["programs"].values())
     assert result["large_step"]["processors"] == 1 << 10
     assert result["tiny_step"]["processors"] == 1
     figures = [*result["large_step"].values(), result["tiny_step"]["seconds_per_step"],
