@@ -341,22 +341,20 @@ class Machine:
             outcome = self._check(group, number, steps, seated, facts)
             if outcome is not None:
                 resolved[key] = outcome
+        # Every read sees memory as it was before the step: all reads, then all writes.
         replies: list[list[Register]] = [[] for _ in steps]
         reads = writes = 0
         for access in accesses:
-            if access.is_write:
-                writes += len(access.index)
-            else:
+            if not access.is_write:
                 reads += len(access.index)
                 replies[access.branch].append(self._read(access, number))
-        for key, group in groups.items():
-            outcome = resolved.get(key)
-            if outcome is not None:
-                self._store(group[0].array, *outcome)
-            else:
-                for access in group:
-                    if access.value is not None:
-                        self._store(access.array, access.index, access.value)
+        for access in accesses:
+            if access.value is not None:
+                writes += len(access.index)
+                if id(access.array) not in resolved:
+                    self._store(access.array, access.index, access.value)
+        for key, (cells, values) in resolved.items():
+            self._store(groups[key][0].array, cells, values)
         if len(steps) == 1:
             self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
         else:
