@@ -70,6 +70,17 @@ class Cost:
         }
 
 
+def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int) -> None:
+    """Charge one step of ``processors`` active processors, with their reads and writes, to
+    ``tally`` (the ledger, or a phase's share of it)."""
+    tally.time += 1
+    tally.work += processors
+    tally.reads += reads
+    tally.writes += writes
+    if processors > tally.max_processors:
+        tally.max_processors = processors
+
+
 class Ledger:
     """A read-only view of a machine's :class:`Cost`, which is what ``m.cost`` is during a run.
 

@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
-from pram.cost import Cost, Ledger, PhaseCost
+from pram.cost import Cost, Ledger, PhaseCost, charge
 from pram.errors import (
     AddressError,
     ConflictError,
@@ -865,17 +865,9 @@ class Machine:
             share = cost.phases.get(label)
             if share is None:
                 share = cost.phases[label] = PhaseCost()
-            share.time += 1
-            share.work += n
-            share.reads += r
-            share.writes += w
             # The phase's own processors in this step, not those of other branches.
-            share.max_processors = max(share.max_processors, n)
-        cost.time += 1
-        cost.work += active
-        cost.reads += reads
-        cost.writes += writes
-        cost.max_processors = max(cost.max_processors, active)
+            charge(share, n, r, w)
+        charge(cost, active, reads, writes)
         cost.profile.append(active)
         cost.step_phases.append(
             (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
@@ -890,18 +882,8 @@ class Machine:
                 share = phases.get(label)
                 if share is None:
                     share = phases[label] = PhaseCost()
-                share.time += 1
-                share.work += n
-                share.reads += reads
-                share.writes += writes
-                if n > share.max_processors:
-                    share.max_processors = n
-        cost.time += 1
-        cost.work += n
-        cost.reads += reads
-        cost.writes += writes
-        if n > cost.max_processors:
-            cost.max_processors = n
+                charge(share, n, reads, writes)
+        charge(cost, n, reads, writes)
         cost.profile.append(n)
         cost.step_phases.append((phase,))
 
