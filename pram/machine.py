@@ -417,7 +417,7 @@ class Machine:
                 if np.count_nonzero(known) != n:
                     return None  # the general path reports the undefined cells
             values.append(Register(array._cells.take(index), pid))
-        if pid.flags.writeable:
+        if values and pid.flags.writeable:
             pid.flags.writeable = False  # bound to registers now: changing them would move
         for write in writes:
             self._store(write.array, _words(write.index), _words(write.value))
