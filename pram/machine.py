@@ -26,6 +26,7 @@ accesses to name every violation and resolve the writes, still without a loop pe
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Generator, Sequence
 from itertools import pairwise
 from typing import Any, Literal, TypeVar, cast
@@ -236,9 +237,9 @@ class Machine:
         self._next_processor += int(n)
         # In immutable memory: registers are bound to these ids, and a step listing exactly
         # them needs no test that they are distinct (see _ascending).
-        ids: Words = np.frombuffer(
-            _Ids(np.arange(first, first + int(n), dtype=np.int64).tobytes()), dtype=np.int64
-        )
+        memory = _Ids(np.arange(first, first + int(n), dtype=np.int64).tobytes())
+        ids: Words = np.frombuffer(memory, dtype=np.int64)
+        memory.handed_out = weakref.ref(ids)
         return ids
 
     # ---- running programs ------------------------------------------------------------------
@@ -1062,13 +1063,18 @@ class _Facts:
 
 class _Ids(bytes):
     """The memory of ids handed out by :meth:`Machine.processors`: ascending, and immutable
-    (numpy refuses to make an array over bytes writeable), so never tested again."""
+    (numpy refuses to make an array over bytes writeable), so never tested again. It knows
+    the one array handed out over it: another array over the same bytes (other types, other
+    offsets) is tested like any other."""
+
+    handed_out: weakref.ref[Words]
 
 
 def _ascending(values: Words, facts: _Facts) -> bool:
     """Whether ``values`` (more than one) are strictly ascending. A long array's first eight
     are probed in Python first, which spares the numpy pass over a random order."""
-    if isinstance(values.base, _Ids):
+    memory = values.base
+    if isinstance(memory, _Ids) and memory.handed_out() is values:
         return True  # exactly the ids Machine.processors handed out (views have other bases)
     known = facts.ascending
     seen = known.get(id(values))

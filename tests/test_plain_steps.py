@@ -128,3 +128,21 @@ def test_a_plain_step_takes_the_plain_path() -> None:
     assert contents(got).tolist() == list(range(64))
     assert b.to_numpy().tolist() == [2 * i for i in range(64)]
     assert (m.cost.time, m.cost.work, m.cost.reads, m.cost.writes) == (1, 64, 64, 64)
+
+
+def test_only_the_handed_out_ids_go_untested() -> None:
+    """Another array over the same immutable memory (here its halves as int32) is tested like
+    any other, so it cannot pass duplicate ids off as distinct."""
+    import pytest
+
+    from pram import StepError
+
+    m = Machine()
+    a = m.array("a", values=np.arange(64))
+    pid = m.processors(32)
+    halves = np.frombuffer(pid.base, dtype=np.int32)  # 0, 0, 1, 0, 2, 0, ...
+    with pytest.raises(StepError, match="processor 0 acts twice"):
+        m.execute([Step(halves, reads=[Read(a, np.arange(64))])])
+    shifted = np.frombuffer(pid.base, dtype=np.int64, offset=8)
+    m.execute([Step(shifted, reads=[Read(a, shifted)])])
+    assert m.cost.work == 31 and m.violations == []
