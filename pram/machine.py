@@ -171,7 +171,8 @@ class Machine:
         self.violations: list[Violation] = []
         self.undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
-        self._rng = np.random.default_rng(seed)
+        self._seed = seed
+        self._random: np.random.Generator | None = None  # made at the first CRCW-arbitrary choice
         self._next_processor = 0
         self._prefixes: dict[str, tuple[str, ...]] = {}
         self._seat_range: Seats = np.zeros(0, dtype=np.int32)
@@ -706,7 +707,9 @@ class Machine:
             self._judge(group[0].array, number, steps, reads, writes, starts)
         if len(starts) == len(writes.cells):
             return None
-        return writes.cells[starts], self.model.resolve(writes.values, starts, self._rng)
+        if self._random is None:
+            self._random = np.random.default_rng(self._seed)
+        return writes.cells[starts], self.model.resolve(writes.values, starts, self._random)
 
     def _judge(
         self,
