@@ -394,13 +394,11 @@ class Machine:
         for write in writes:
             if type(write) is not Write or write.where is not None:
                 return None
-        checked = [*reads, *writes] if self.model.checks_reads else writes
-        if len(checked) > 1 and len({id(port.array) for port in checked}) < len(checked):
-            return None  # two checked ports to one array: the general path compares them
         n = len(pid)
         if n > 1 and self.distinct_processors and not _ascending(pid, facts):
             return None
-        arrays = self.arrays
+        arrays, checks_reads = self.arrays, self.model.checks_reads
+        checked: dict[int, tuple[Array, list[Words]]] = {}  # each array's checked ports
         for port in (*reads, *writes):
             array = port.array
             index = _plain_words(port.index, pid, n)
@@ -408,9 +406,14 @@ class Machine:
                     or (n > 1 and not _ascending(index, facts))
                     or index.item(0) < 0 or index.item(-1) >= array.size):
                 return None
+            if checks_reads or type(port) is Write:
+                checked.setdefault(id(array), (array, []))[1].append(index)
         for write in writes:
             if not _plain_value(write.value, pid, n):
                 return None
+        for array, indices in checked.values():
+            if len(indices) > 1 and not self._plain_unshared(array, indices, n, facts):
+                return None  # the general path names the processors that met
         values: list[Register] = []
         for read in reads:
             array, index = read.array, _words(read.index)
@@ -425,6 +428,24 @@ class Machine:
             self._store(write.array, _words(write.index), _words(write.value))
         self._account_one(n, n * len(reads), n * len(writes), step.phase)
         return tuple(values)
+
+    def _plain_unshared(
+        self, array: Array, indices: list[Words], n: int, facts: _Facts
+    ) -> bool:
+        """Whether the ports of one plain step with ascending ``indices`` into ``array`` touch
+        no cell by two processors: ranges apart, or the seats test (:meth:`_unshared`),
+        whose answer the general path finds in ``facts`` if it is asked again."""
+        if _apart(indices):
+            return True
+        if n > _SEATS_MAX:
+            return False
+        ports = tuple((id(index), 0, id(None)) for index in indices)
+        unshared = facts.distinct.get(ports)
+        if unshared is None:
+            seats = self._seats(0, n)
+            unshared = self._unshared(array.size, [(index, seats) for index in indices], True)
+            facts.distinct[ports] = unshared
+        return unshared
 
     def _gather_accesses(
         self,
@@ -663,19 +684,25 @@ class Machine:
             return True  # each port's cells distinct, the ports' ranges apart: nothing shared
         if seated > _SEATS_MAX:
             return False  # over 2^31 processors in the global step: the slow path decides
-        marks = self._marks(checked[0].array.size)
-        # Every cell touched gets the seat of the last processor to touch it (one scatter per
-        # port); a cell touched by two processors then shows a foreign seat to at least one
-        # of them (one gather and one comparison per port). A seat stands for a processor
-        # (one seat per processor of the global step), so equal seats mean one processor.
-        # When the last port's cells are distinct, each of them holds its own seat, so only
-        # the ports before it need to look.
-        seats = [self._seats_of(a) for a in checked]
-        for access, seat in zip(checked, seats, strict=True):
-            marks[access.index] = seat
-        looking = len(checked) - 1 if checked[-1].ascending else len(checked)
-        for i in range(looking):
-            if np.count_nonzero(marks.take(checked[i].index) != seats[i]):
+        ports = [(a.index, self._seats_of(a)) for a in checked]
+        return self._unshared(checked[0].array.size, ports, checked[-1].ascending)
+
+    def _unshared(self, size: int, ports: list[tuple[Words, Seats]], last_distinct: bool) -> bool:
+        """Whether no two processors meet at a cell of an array of ``size`` cells through
+        ``ports`` (their cells, and the seats of the processors touching them).
+
+        Every cell touched gets the seat of the last processor to touch it (one scatter per
+        port); a cell touched by two processors then shows a foreign seat to at least one of
+        them (one gather and one comparison per port). A seat stands for a processor (one seat
+        per processor of the global step), so equal seats mean one processor. When the last
+        port's cells are distinct (``last_distinct``), each of them holds its own seat, so
+        only the ports before it need to look.
+        """
+        marks = self._marks(size)
+        for cells, seats in ports:
+            marks[cells] = seats
+        for cells, seats in ports[:-1] if last_distinct else ports:
+            if np.count_nonzero(marks.take(cells) != seats):
                 return False
         return True
 
