@@ -3,9 +3,9 @@
 A step is executed as *evaluate, then commit*: every read sees memory as it was before the step,
 every write is applied together at its end after the model has resolved concurrent writers.
 Work is vectorised across processors with numpy, so Python cost is paid per step and per
-access port, never per processor. The usual step (one branch, no masks, ascending indices, one
-checked port per array) is recognised first and runs with only the tests that prove it plain
-(:meth:`Machine._plain`); every other step takes the general path described next.
+access port, never per processor. The usual step (one branch, no masks, ascending indices) is
+recognised first and runs with only the tests that prove it plain (:meth:`Machine._plain`);
+every other step takes the general path described next.
 
 The numpy passes over a port's processors in a conflict-free step, each one needed:
 the order test (one comparison of neighbours and one count, at most once per array object in
@@ -377,10 +377,10 @@ class Machine:
         A plain step is the usual one, recognised with the fewest tests: word processor ids
         that are distinct (ascending), no ``where`` masks, indices and values that are plain
         word arrays, the step's own registers or (values) integers, every index ascending and
-        in range, each array accessed by at most one port the model checks, and no undefined
-        cell read. No two of its processors can meet at a cell, so there is nothing to judge.
-        Every other step, and every error, is the general path's (:meth:`execute`), which
-        names what is wrong; the counts are the same either way.
+        in range, the checked ports into one array meeting at no cell (their ranges apart, or
+        the seats test), and no undefined cell read. No two of its processors meet, so there
+        is nothing to judge. Every other step, and every error, is the general path's
+        (:meth:`execute`), which names what is wrong; the counts are the same either way.
         """
         if type(step) is not Step:
             return None

@@ -1,7 +1,7 @@
 """The machine's plain-step path agrees with its general path on every step.
 
-:meth:`pram.Machine._plain` executes the usual step (one branch, no masks, ascending indices,
-one checked port per array) with fewer tests, and hands every other step to the general path.
+:meth:`pram.Machine._plain` executes the usual step (one branch, no masks, ascending indices)
+with fewer tests, and hands every other step to the general path.
 Here random single steps, plain or nearly so, run on two machines, one with the plain path
 switched off: replies, memory, ledgers, violations and errors must be the same.
 """
