@@ -395,7 +395,10 @@ def hold(processors: npt.NDArray[np.integer[Any]] | Register, values: Any = 0) -
             data = values._values
         else:
             data = _plain("hold", values)
-        result = Register(np.array(np.broadcast_to(data, processors.shape)), processors)
+        if isinstance(data, int | float | np.generic):  # one value for all: no broadcast
+            result = Register(np.full(processors.shape, data), processors)
+        else:
+            result = Register(np.array(np.broadcast_to(data, processors.shape)), processors)
     observer = STATE.observer
     if observer is not None:
         observer.operation("hold", (processors, values), result)
