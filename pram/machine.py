@@ -325,10 +325,9 @@ class Machine:
         """
         number = self._cost.time + 1
         facts = _Facts()
-        if len(steps) == 1:
-            plain = self._plain(steps[0], facts)
-            if plain is not None:
-                return [plain]
+        plain = self._plain(steps, facts)
+        if plain is not None:
+            return plain
         accesses: list[_Access] = []
         seated = 0
         for branch, step in enumerate(steps):
@@ -366,85 +365,113 @@ class Machine:
         if len(steps) == 1:
             self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
         else:
-            self._account(steps, accesses)
+            tallies = [[len(step.processors), 0, 0] for step in steps]
+            for access in accesses:
+                tallies[access.branch][1 + access.is_write] += len(access.index)
+            self._account(steps, [(n, r, w) for n, r, w in tallies])
         return [tuple(reply) for reply in replies]
 
     # ---- the parts of a step ---------------------------------------------------------------
 
-    def _plain(self, step: Step, facts: _Facts) -> Values | None:
-        """Execute ``step`` if it is plain, or return None (having changed nothing) if not.
+    def _plain(self, steps: Sequence[Step], facts: _Facts) -> list[Values] | None:
+        """Execute the global step ``steps`` if it is plain, or return None (having changed
+        nothing) if not.
 
-        A plain step is the usual one, recognised with the fewest tests: word processor ids
-        that are distinct (ascending), no ``where`` masks, indices and values that are plain
-        word arrays, the step's own registers or (values) integers, every index ascending and
-        in range, the checked ports into one array meeting at no cell (their ranges apart, or
-        the seats test), and no undefined cell read. No two of its processors meet, so there
-        is nothing to judge. Every other step, and every error, is the general path's
-        (:meth:`execute`), which names what is wrong; the counts are the same either way.
+        A plain step is the usual one, recognised with the fewest tests: in every branch, word
+        processor ids that are distinct (ascending, the branches' ranges apart), no ``where``
+        masks, indices and values that are plain word arrays, the branch's own registers or
+        (values) integers, every index ascending and in range; the checked ports into one
+        array meeting at no cell (their ranges apart, or the seats test); and no undefined
+        cell read. No two of its processors meet, so there is nothing to judge. Every other
+        step, and every error, is the general path's (:meth:`execute`), which names what is
+        wrong; the counts are the same either way.
         """
-        if type(step) is not Step:
-            return None
-        pid, reads, writes = step.processors, step.reads, step.writes
-        if (type(pid) is not np.ndarray or pid.dtype is not _WORD or pid.ndim != 1
-                or not len(pid) or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES):
-            return None
-        for read in reads:
-            if type(read) is not Read or read.where is not None:
+        for step in steps:
+            if type(step) is not Step:
                 return None
-        for write in writes:
-            if type(write) is not Write or write.where is not None:
+            pid, reads, writes = step.processors, step.reads, step.writes
+            if (type(pid) is not np.ndarray or pid.dtype is not _WORD or pid.ndim != 1
+                    or not len(pid) or len(reads) > MAX_ACCESSES
+                    or len(writes) > MAX_ACCESSES):
                 return None
-        n = len(pid)
-        if n > 1 and self.distinct_processors and not _ascending(pid, facts):
-            return None
+            for read in reads:
+                if type(read) is not Read or read.where is not None:
+                    return None
+            for write in writes:
+                if type(write) is not Write or write.where is not None:
+                    return None
+        if self.distinct_processors:
+            ids = [cast(Words, step.processors) for step in steps]
+            if not all(len(pid) < 2 or _ascending(pid, facts) for pid in ids) or (
+                len(ids) > 1 and not _apart(ids)
+            ):
+                return None
         arrays, checks_reads = self.arrays, self.model.checks_reads
-        checked: dict[int, tuple[Array, list[Words]]] = {}  # each array's checked ports
-        for port in (*reads, *writes):
-            array = port.array
-            index = _plain_words(port.index, pid, n)
-            if (index is None or type(array) is not Array or arrays.get(array.name) is not array
-                    or (n > 1 and not _ascending(index, facts))
-                    or index.item(0) < 0 or index.item(-1) >= array.size):
-                return None
-            if checks_reads or type(port) is Write:
-                checked.setdefault(id(array), (array, []))[1].append(index)
-        for write in writes:
-            if not _plain_value(write.value, pid, n):
-                return None
-        for array, indices in checked.values():
-            if len(indices) > 1 and not self._plain_unshared(array, indices, n, facts):
+        # Each array's checked ports: their indices, and the seats of their first processors.
+        checked: dict[int, tuple[Array, list[tuple[Words, int]]]] = {}
+        seated = 0
+        for step in steps:
+            pid = cast(Words, step.processors)
+            n = len(pid)
+            for port in (*step.reads, *step.writes):
+                array = port.array
+                index = _plain_words(port.index, pid, n)
+                if (index is None or type(array) is not Array
+                        or arrays.get(array.name) is not array
+                        or (n > 1 and not _ascending(index, facts))
+                        or index.item(0) < 0 or index.item(-1) >= array.size):
+                    return None
+                if checks_reads or type(port) is Write:
+                    checked.setdefault(id(array), (array, []))[1].append((index, seated))
+            for write in step.writes:
+                if not _plain_value(write.value, pid, n):
+                    return None
+            seated += n
+        for array, ports in checked.values():
+            if len(ports) > 1 and not self._plain_unshared(array, ports, steps, facts):
                 return None  # the general path names the processors that met
-        values: list[Register] = []
-        for read in reads:
-            array, index = read.array, _words(read.index)
-            if array.defined is not None:
-                known = array.defined.take(index)
-                if np.count_nonzero(known) != n:
-                    return None  # the general path reports the undefined cells
-            values.append(Register(array._cells.take(index), pid))
-        if values and pid.flags.writeable:
-            pid.flags.writeable = False  # bound to registers now: changing them would move
-        for write in writes:
-            self._store(write.array, _words(write.index), _words(write.value))
-        self._account_one(n, n * len(reads), n * len(writes), step.phase)
-        return tuple(values)
+        replies: list[Values] = []
+        for step in steps:
+            pid = cast(Words, step.processors)
+            values = []
+            for read in step.reads:
+                array, index = read.array, _words(read.index)
+                if array.defined is not None:
+                    known = array.defined.take(index)
+                    if np.count_nonzero(known) != len(pid):
+                        return None  # the general path reports the undefined cells
+                values.append(Register(array._cells.take(index), pid))
+            replies.append(tuple(values))
+        for step, got in zip(steps, replies, strict=True):
+            if got and step.processors.flags.writeable:
+                step.processors.flags.writeable = False  # bound to registers: they never change
+            for write in step.writes:
+                self._store(write.array, _words(write.index), _words(write.value))
+        tallies = [(len(s.processors), len(s.processors) * len(s.reads),
+                    len(s.processors) * len(s.writes)) for s in steps]
+        if len(steps) == 1:
+            self._account_one(*tallies[0], steps[0].phase)
+        else:
+            self._account(steps, tallies)
+        return replies
 
     def _plain_unshared(
-        self, array: Array, indices: list[Words], n: int, facts: _Facts
+        self, array: Array, ports: list[tuple[Words, int]], steps: Sequence[Step], facts: _Facts
     ) -> bool:
-        """Whether the ports of one plain step with ascending ``indices`` into ``array`` touch
-        no cell by two processors: ranges apart, or the seats test (:meth:`_unshared`),
-        whose answer the general path finds in ``facts`` if it is asked again."""
+        """Whether the checked ports of a plain step into ``array`` (ascending indices, each
+        with the seat of its branch's first processor) touch no cell by two processors: their
+        ranges apart, or the seats test (:meth:`_unshared`), whose answer the general path
+        finds in ``facts`` if it is asked again."""
+        indices = [index for index, _ in ports]
         if _apart(indices):
             return True
-        if n > _SEATS_MAX:
+        if sum(len(step.processors) for step in steps) > _SEATS_MAX:
             return False
-        ports = tuple((id(index), 0, id(None)) for index in indices)
-        unshared = facts.distinct.get(ports)
+        key = tuple((id(index), seat, id(None)) for index, seat in ports)
+        unshared = facts.distinct.get(key)
         if unshared is None:
-            seats = self._seats(0, n)
-            unshared = self._unshared(array.size, [(index, seats) for index in indices], True)
-            facts.distinct[ports] = unshared
+            marked = [(index, self._seats(seat, len(index))) for index, seat in ports]
+            unshared = facts.distinct[key] = self._unshared(array.size, marked, True)
         return unshared
 
     def _gather_accesses(
@@ -870,13 +897,11 @@ class Machine:
         if array.defined is not None:
             array.defined[cells] = True
 
-    def _account(self, steps: Sequence[Step], accesses: list[_Access]) -> None:
-        """Charge one unit of time and the step's processors, reads and writes to the ledger,
-        and to the phase of each step and the phases around it."""
+    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
+        """Charge one unit of time and the step's processors, reads and writes (``tallies``,
+        one per branch) to the ledger, and to the phase of each branch and the phases around
+        it."""
         cost = self._cost
-        tallies = [[len(step.processors), 0, 0] for step in steps]
-        for access in accesses:
-            tallies[access.branch][1 + access.is_write] += len(access.index)
         active = reads = writes = 0
         shares: dict[str, list[int]] = {}
         for step, (n, r, w) in zip(steps, tallies, strict=True):
