@@ -3,9 +3,9 @@
 A step is executed as *evaluate, then commit*: every read sees memory as it was before the step,
 every write is applied together at its end after the model has resolved concurrent writers.
 Work is vectorised across processors with numpy, so Python cost is paid per step and per
-access port, never per processor. The usual step (one branch, no masks, ascending indices) is
-recognised first and runs with only the tests that prove it plain (:meth:`Machine._plain`);
-every other step takes the general path described next.
+access port, never per processor. The usual global step (no masks, ascending indices, parallel
+branches on processors apart) is recognised first and runs with only the tests that prove it
+plain (:meth:`Machine._plain`); every other step takes the general path described next.
 
 The numpy passes over a port's processors in a conflict-free step, each one needed:
 the order test (one comparison of neighbours and one count, at most once per array object in
