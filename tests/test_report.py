@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import struct
 import sys
@@ -14,7 +16,7 @@ from pram import InputError, Machine
 from pram.reports import Options, assert_bound, assert_erew, execute, sweep
 from pram.reports.cli import main
 from pram.reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
-from pram.reports.report import CSV_FIELDS, write_report
+from pram.reports.report import CSV_FIELDS
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -27,10 +29,14 @@ def png_size(path: Path) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
-    """The whole job at small sizes, written once for the tests below."""
-    out = tmp_path_factory.mktemp("report")
-    summary = write_report(out, quick=True)
-    return out, summary.as_dict()
+    """The whole job at small sizes, written once for the tests below by ``pram report --quick
+    --out DIR --json``: the folder, and the one JSON object it printed."""
+    out = tmp_path_factory.mktemp("report") / "r"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["report", "--quick", "--out", str(out), "--json"]) == 0
+    summary: dict[str, object] = json.loads(printed.getvalue())
+    return out, summary
 
 
 def test_report_writes_summary_plots_and_measurements(
@@ -116,13 +122,13 @@ def test_report_says_plainly_that_per_block_exceeds_the_work_bound(
 
 
 def test_pram_report_command_prints_a_summary(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    quick_report: tuple[Path, dict[str, object]],
 ) -> None:
-    """``pram report --quick --out DIR --json`` writes DIR and prints one JSON object."""
-    assert main(["report", "--quick", "--out", str(tmp_path / "r"), "--json"]) == 0
-    out = capsys.readouterr().out
-    assert json.loads(out)["ok"] is True
-    assert (tmp_path / "r" / "summary.md").exists()
+    """``pram report --quick --out DIR --json`` writes DIR and prints one JSON object, the
+    summary written there."""
+    out, summary = quick_report
+    assert summary["ok"] is True
+    assert (out / "summary.md").exists()
 
 
 def test_pram_report_refuses_a_file_as_directory(
