@@ -267,7 +267,7 @@ def _merge_tree(
     t = base.index.size
     for k in range(1, levels):
         run = 1 << (k - 1)
-        level = _allocate(m, keys, f"{name}/level {k}", t, base.payload is not None)
+        level = Records.allocate(m, keys, f"{name}/level {k}", t, base.payload is not None)
         yield from copy_records(m, keys, tree[-1], level)
         yield from merge_blocks(
             m, keys, level.key, level.index, level.payload, run=run, blocks=t // (2 * run),
@@ -285,7 +285,7 @@ def _copies(
     copies = [base]
     while len(copies) < levels:
         more = [
-            _allocate(m, keys, f"{name}/copy {len(copies) + c}", base.index.size,
+            Records.allocate(m, keys, f"{name}/copy {len(copies) + c}", base.index.size,
                       base.payload is not None)
             for c in range(len(copies))
             if len(copies) + c < levels
@@ -305,14 +305,6 @@ def _scope(m: Machine) -> str:
     while f"run {count}/keys.index" in m.arrays:
         count += 1
     return f"run {count}/"
-
-
-def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Records:
-    return Records(
-        keys.allocate(m, name, n),
-        m.array(f"{name}.index", size=n),
-        m.array(f"{name}.payload", size=n) if payload else None,
-    )
 
 
 def _block_level(

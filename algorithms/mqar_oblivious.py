@@ -265,14 +265,6 @@ def _unmerge(
 # ---- the sort phase -----------------------------------------------------------------------------
 
 
-def _allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Records:
-    return Records(
-        keys.allocate(m, name, n),
-        m.array(f"{name}.index", size=n),
-        m.array(f"{name}.payload", size=n) if payload else None,
-    )
-
-
 def _tree(
     m: Machine, keys: Keys, base: Records, levels: int, name: str, network: Network, *,
     record: bool,
@@ -283,7 +275,7 @@ def _tree(
     t = base.index.size
     for k in range(1, levels):
         run = 1 << (k - 1)
-        level = _allocate(m, keys, f"{name}/level {k}", t, base.payload is not None)
+        level = Records.allocate(m, keys, f"{name}/level {k}", t, base.payload is not None)
         bits = m.array(f"{name}/level {k}.swaps", size=k * t // 2) if record else None
         yield from copy_records(m, keys, tree[-1], level)
         yield from phase("merge", _merge(m, keys, level, run, t // (2 * run), network, bits))
@@ -311,7 +303,7 @@ def _search_level(
     size = 1 << k
     blocks = t // (2 * size)
     name = f"level {k}"
-    block = _allocate(m, keys, name, t, payload=True)
+    block = Records.allocate(m, keys, name, t, payload=True)
     yield from phase("copy", _gather(m, keys, key, query, block, size, t))
     swaps = m.array(f"{name}.swaps", size=(k + 1) * t // 2)
     yield from phase("merge", _merge(m, keys, block, size, blocks, network, swaps))

@@ -81,6 +81,16 @@ class Records:
     index: Array
     payload: Array | None = None
 
+    @staticmethod
+    def allocate(m: Machine, keys: Keys, name: str, n: int, payload: bool) -> Records:
+        """``n`` undefined records on ``m``: keys ``name``, ``name.index`` and, with
+        ``payload``, ``name.payload``."""
+        return Records(
+            keys.allocate(m, name, n),
+            m.array(f"{name}.index", size=n),
+            m.array(f"{name}.payload", size=n) if payload else None,
+        )
+
 
 @attrs.frozen
 class Level:

@@ -79,10 +79,9 @@ def _large_step(order: Words, repeats: int) -> tuple[float, float]:
 NUMPY_STEPS = 10
 
 
-def _small_steps(processors: int, steps: int, repeats: int = 5) -> tuple[float, float]:
-    """Seconds per step of a program of ``steps`` steps in which ``processors`` processors each
-    read one cell and write one, and per step of numpy doing the same gather and scatter (over
-    ``NUMPY_STEPS`` times as many steps)."""
+def _step_program(processors: int, steps: int) -> Callable[[], object]:
+    """A fresh machine (warmed up) and a call that runs a program of ``steps`` steps on it,
+    in which ``processors`` processors each read one cell and write one."""
     m = Machine("erew")
     a = m.array("a", values=np.arange(processors, dtype=np.int64))
     b = m.array("b", values=np.zeros(processors, dtype=np.int64))
@@ -93,6 +92,14 @@ def _small_steps(processors: int, steps: int, repeats: int = 5) -> tuple[float, 
         for _ in range(steps):
             yield step
 
+    m.run(program())  # warm up
+    return lambda: m.run(program())
+
+
+def _small_steps(processors: int, steps: int, repeats: int = 5) -> tuple[float, float]:
+    """Seconds per step of :func:`_step_program`, and per step of numpy doing the same gather
+    and scatter (over ``NUMPY_STEPS`` times as many steps)."""
+    run = _step_program(processors, steps)
     raw_a, raw_b = np.arange(processors, dtype=np.int64), np.zeros(processors, dtype=np.int64)
     index = np.arange(processors, dtype=np.int64)
 
@@ -101,26 +108,14 @@ def _small_steps(processors: int, steps: int, repeats: int = 5) -> tuple[float, 
             raw_a[index]
             raw_b[index] = index
 
-    m.run(program())  # warm up
     numpy_steps()
-    machine, numpy = _paired(lambda: m.run(program()), numpy_steps, repeats)
+    machine, numpy = _paired(run, numpy_steps, repeats)
     return machine / steps, numpy / (NUMPY_STEPS * steps)
 
 
 def _tiny_step(processors: int, steps: int) -> float:
-    """Seconds per step of ``processors`` processors each reading and writing one cell."""
-    m = Machine("erew")
-    a = m.array("a", values=np.arange(processors, dtype=np.int64))
-    b = m.array("b", values=np.zeros(processors, dtype=np.int64))
-    pid = m.processors(processors)
-    step = Step(pid, reads=(Read(a, pid),), writes=(Write(b, pid, pid),))
-
-    def program() -> Program[None]:
-        for _ in range(steps):
-            yield step
-
-    m.run(program())  # warm up
-    return _best(lambda: m.run(program()), 5) / steps
+    """Seconds per step of :func:`_step_program` (a tiny one: 1 to 8 processors)."""
+    return _best(_step_program(processors, steps), 5) / steps
 
 
 #: Size of the whole programs timed: where a compiled PRAM library was compared (issue 13).
