@@ -401,30 +401,32 @@ class Machine:
                 if type(write) is not Write or write.where is not None:
                     return None
         if self.distinct_processors:
-            ids = [cast(Words, step.processors) for step in steps]
-            if not all(len(pid) < 2 or _ascending(pid, facts) for pid in ids) or (
-                len(ids) > 1 and not _apart(ids)
-            ):
+            for step in steps:
+                pid = step.processors
+                if len(pid) > 1 and not _ascending(pid, facts):  # type: ignore[arg-type]
+                    return None
+            if len(steps) > 1 and not _apart([step.processors for step in steps]):  # type: ignore[misc]
                 return None
         arrays, checks_reads = self.arrays, self.model.checks_reads
         # Each array's checked ports: their indices, and the seats of their first processors.
         checked: dict[int, tuple[Array, list[tuple[Words, int]]]] = {}
         seated = 0
         for step in steps:
-            pid = cast(Words, step.processors)
+            pid = step.processors
             n = len(pid)
-            for port in (*step.reads, *step.writes):
-                array = port.array
-                index = _plain_words(port.index, pid, n)
-                if (index is None or type(array) is not Array
-                        or arrays.get(array.name) is not array
-                        or (n > 1 and not _ascending(index, facts))
-                        or index.item(0) < 0 or index.item(-1) >= array.size):
-                    return None
-                if checks_reads or type(port) is Write:
-                    checked.setdefault(id(array), (array, []))[1].append((index, seated))
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array = port.array
+                    index = _plain_words(port.index, pid, n)  # type: ignore[arg-type]
+                    if (index is None or type(array) is not Array
+                            or arrays.get(array.name) is not array
+                            or (n > 1 and not _ascending(index, facts))
+                            or index.item(0) < 0 or index.item(-1) >= array.size):
+                        return None
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append((index, seated))
             for write in step.writes:
-                if not _plain_value(write.value, pid, n):
+                if not _plain_value(write.value, pid, n):  # type: ignore[arg-type]
                     return None
             seated += n
         for array, ports in checked.values():
