@@ -1,0 +1,502 @@
+"""The engine behind :class:`pram.Machine`: one global step, *evaluate, then commit*.
+
+Every read of a global step sees memory as it was before the step; every write is applied
+together at its end, after the model has resolved concurrent writers. Work is vectorised
+across processors with numpy, so Python cost is paid per step and per port, never per
+processor. :meth:`Engine.execute` runs the phases numbered in its comments:
+
+0. the fast path (the first branch): a step every later phase would pass at its own first
+   branch runs with only those first-branch tests, which are the same functions;
+1. normalise ports once (validation at the boundary, :mod:`pram._validate`);
+2. check that no processor is listed twice, and check each array's ports against the model
+   (:mod:`pram._conflicts`; the slow path there names who met and resolves their writes);
+3. read, everything before anything is written;
+4. commit the writes;
+5. account: one unit of time, and the step's processors, reads and writes, per phase too.
+
+Words: a *port* is one :class:`pram.Read` or :class:`pram.Write` of a step (one index per
+processor); an *access* is one processor's read or write of one cell through a port; a
+processor's *rank* is its position among all processors of the global step; the *fast path*
+is phase 0, switched off with ``Machine(fast_path=False)`` (no result changes, only which
+tests run: tests/test_fast_path.py runs both ways and compares everything).
+
+The numpy passes over a port's processors in a conflict-free step, each one needed: the
+order test (one comparison of neighbours and one count, at most once per index array in a
+step: ascending indices are in range when their first and last are, and are distinct); the
+bounds check of indices out of order (one argmax; ports of at most 24 cells are checked in
+Python instead); the conflict test (one scatter of ranks per port, one gather and one
+comparison for each port but the last; only for the ports the model checks, none for a lone
+ascending port or ascending ports whose ranges are disjoint, and a Python dict for at most 24
+accesses to an array); the read (one gather) or the write (one scatter); and, with a
+``where`` mask, one compression each of the indices, the values written and the ranks tested,
+plus the read's expansion. Once per global step, the check that no processor is listed twice
+(on by default) costs nothing for the ids :meth:`pram.Machine.processors` handed out
+(immutable and ascending), the order test for other ascending ids, and otherwise one scatter,
+one gather and one comparison of ranks (a Python set for at most 24 processors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+import numpy as np
+
+from pram import _conflicts, _validate
+from pram._conflicts import SMALL
+from pram._memo import Scratch, StepMemo, ascending
+from pram._validate import Port, as_words, word_constant, word_ids
+from pram.cost import Cost, PhaseCost, charge
+from pram.errors import AddressError, StepError, UndefinedReadError
+from pram.memory import Array, Flags, Words
+from pram.models import Model
+from pram.registers import Register, contents
+from pram.step import Read, Step, Values, Write
+from pram.violations import UndefinedRead, Violation, when
+
+#: Accesses of one kind a processor may make in one step: the "small constant" of the model.
+MAX_ACCESSES = 8
+
+
+class Host(Protocol):
+    """What the engine reads of the machine it runs for (:class:`pram.Machine`)."""
+
+    model: Model
+    mode: Literal["collect", "raise"]
+    strict: bool
+    distinct_processors: bool
+    fast_path: bool
+    arrays: dict[str, Array]
+    violations: list[Violation]
+    undefined_reads: list[UndefinedRead]
+    _cost: Cost
+    _seed: int
+
+
+class Engine:
+    """Executes global steps for one machine, and keeps what its steps reuse."""
+
+    __slots__ = ("_prefixes", "_random", "host", "scratch")
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.scratch = Scratch()
+        self._random: np.random.Generator | None = None  # made at the first random choice
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+
+    def execute(self, steps: Sequence[Step]) -> list[Values]:
+        """Execute one global step made of ``steps`` (one per parallel branch); see
+        :meth:`pram.Machine.execute`."""
+        host = self.host
+        number = host._cost.time + 1
+        memo = StepMemo()
+        # 0. The fast path: the usual step, with the first-branch tests of the phases below.
+        if host.fast_path:
+            fast = self._fast(steps, memo)
+            if fast is not None:
+                return fast
+        # 1. Normalise ports: validate each port once, as words of the processors acting.
+        ports: list[Port] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            ranked = self._ports(step, branch, ranked, number, ports, memo)
+        # 2. Check: no processor listed twice, and each array's ports against the model.
+        if host.distinct_processors:
+            _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[Port]] = {}
+        for port in ports:
+            groups.setdefault(id(port.array), []).append(port)
+        # Writes resolved by the model, for the arrays where two processors wrote one cell.
+        resolved: dict[int, tuple[Words, Words]] = {}
+        checks_reads = host.model.checks_reads
+        for key, group in groups.items():
+            if len(group) == 1:
+                only = group[0]
+                if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
+                    continue  # one port to the array, its cells distinct (or not checked)
+            outcome = self._check(group, number, steps, ranked, memo)
+            if outcome is not None:
+                resolved[key] = outcome
+        # 3. Read: every read sees memory as it was before the step.
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads = writes = 0
+        for port in ports:
+            if not port.is_write:
+                reads += len(port.index)
+                replies[port.branch].append(self._read(port, number))
+        # 4. Commit: every write at once, resolved where two processors wrote one cell.
+        for port in ports:
+            if port.value is not None:
+                writes += len(port.index)
+                if id(port.array) not in resolved:
+                    store(port.array, port.index, port.value)
+        for key, (cells, values) in resolved.items():
+            store(groups[key][0].array, cells, values)
+        # 5. Account.
+        if len(steps) == 1:
+            self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
+        else:
+            tallies = [[len(step.processors), 0, 0] for step in steps]
+            for port in ports:
+                tallies[port.branch][1 + port.is_write] += len(port.index)
+            self._account(steps, [(n, r, w) for n, r, w in tallies])
+        return [tuple(reply) for reply in replies]
+
+    # ---- 0. the fast path -----------------------------------------------------------------
+
+    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+        """Execute the global step ``steps`` if every phase would pass it at its first branch,
+        or return None (having changed nothing) if not.
+
+        That is the usual step: in every branch, word processor ids that are distinct
+        (:func:`pram._conflicts.ids_distinct`), no ``where`` masks, indices and values that
+        need no conversion (:func:`pram._validate.as_words`, or one integer for a value),
+        arrays of this machine, every index ascending and in range (:func:`in_range`); the
+        checked ports into one array meeting at no cell
+        (:func:`pram._conflicts.distinct_cells`); and no undefined cell read
+        (:func:`undefined`). No two of its processors meet, so there is nothing to judge.
+        Every other step, and every error, is the general path's, which names what is wrong.
+        """
+        for step in steps:
+            if type(step) is not Step:
+                return None
+            who, reads, writes = step.processors, step.reads, step.writes
+            if not word_ids(who) or not len(who) or too_many(reads, writes):
+                return None
+            for read in reads:
+                if type(read) is not Read or read.where is not None:
+                    return None
+            for write in writes:
+                if type(write) is not Write or write.where is not None:
+                    return None
+        host = self.host
+        if host.distinct_processors and not _conflicts.ids_distinct(steps, memo):
+            return None
+        checks_reads = host.model.checks_reads
+        # Each array's checked ports: their indices, and the rank of their first processor.
+        checked: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+        ranked = 0
+        for step in steps:
+            pid: Words = step.processors  # type: ignore[assignment]  # word ids: tested above
+            n = len(pid)
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array = port.array
+                    index = as_words(port.index, pid, n)
+                    if index is None or not self.owns(array) or not in_range(index, array, memo):
+                        return None
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
+            for write in step.writes:
+                if not word_constant(write.value) and as_words(write.value, pid, n) is None:
+                    return None
+            ranked += n
+        for array, cells in checked.values():
+            if len(cells) > 1 and not _conflicts.distinct_cells(
+                cells, array.size, ranked, memo, self.scratch,
+                each_ascending=True, last_ascending=True,
+            ):
+                return None  # the general path names the processors that met
+        replies: list[Values] = []
+        for step in steps:
+            pid = step.processors  # type: ignore[assignment]
+            values = []
+            for read in step.reads:
+                array, index = read.array, _words(read.index)
+                if undefined(array, index) is not None:
+                    return None  # the general path reports the undefined cells
+                values.append(Register(array._cells.take(index), pid))
+            replies.append(tuple(values))
+        for branch, step in enumerate(steps):
+            if replies[branch]:
+                bound(step.processors)  # type: ignore[arg-type]
+            for write in step.writes:
+                store(write.array, _words(write.index), _words(write.value))
+        if len(steps) == 1:
+            n = len(pid)
+            self._account_one(n, n * len(step.reads), n * len(step.writes), step.phase)
+        else:
+            self._account(steps, [(len(s.processors), len(s.processors) * len(s.reads),
+                                   len(s.processors) * len(s.writes)) for s in steps])
+        return replies
+
+    # ---- 1. normalise ports ---------------------------------------------------------------
+
+    def owns(self, array: object) -> bool:
+        """Whether ``array`` is an array of this machine, not freed."""
+        return type(array) is Array and self.host.arrays.get(array.name) is array
+
+    def _ports(
+        self, step: Step, branch: int, ranked: int, number: int, ports: list[Port],
+        memo: StepMemo,
+    ) -> int:
+        """Validate ``step`` and append its ports; return the processors ranked so far."""
+        pid = _validate.processors_of(step, number)
+        n = len(pid)
+        reads, writes = step.reads, step.writes
+        if too_many(reads, writes):
+            raise StepError(
+                f"step {number} asks each processor for {len(reads)} reads and "
+                f"{len(writes)} writes; at most {MAX_ACCESSES} of each are allowed, so "
+                "split the work over more steps",
+                number,
+            )
+        for read in reads:
+            if not isinstance(read, Read):
+                raise StepError(
+                    f"reads of step {number} must be Read objects (got {read!r})", number
+                )
+            array = read.array
+            if not self.owns(array):
+                self._refuse_array(array, number)
+            where = (
+                None if read.where is None else _validate.mask(read.where, n, number, array, pid)
+            )
+            index = _validate.index(read.index, n, number, array, where, pid)
+            port = Port(step, branch, ranked, array, index, where, None)
+            self._check_bounds(port, number, "read", memo)
+            ports.append(port)
+        for write in writes:
+            if not isinstance(write, Write):
+                raise StepError(
+                    f"writes of step {number} must be Write objects (got {write!r})", number
+                )
+            array = write.array
+            if not self.owns(array):
+                self._refuse_array(array, number)
+            where = (
+                None if write.where is None else _validate.mask(write.where, n, number, array, pid)
+            )
+            index = _validate.index(write.index, n, number, array, where, pid)
+            value = _validate.value(write.value, n, number, array, where, pid)
+            port = Port(step, branch, ranked, array, index, where, value)
+            self._check_bounds(port, number, "write", memo)
+            ports.append(port)
+        return ranked + n
+
+    def _refuse_array(self, array: object, number: int) -> None:
+        """Refuse an access to something that is not an array of this machine."""
+        if not isinstance(array, Array):
+            raise StepError(
+                f"an access in step {number} names {array!r}, which is not a pram Array; "
+                "allocate arrays with Machine.array",
+                number,
+            )
+        if array.freed:
+            raise StepError(
+                f"array {array.name!r} accessed in step {number} was freed; free an array "
+                "only after the last step that accesses it",
+                number,
+            )
+        raise StepError(
+            f"array {array.name!r} accessed in step {number} belongs to another machine; "
+            "allocate it on this one",
+            number,
+        )
+
+    @staticmethod
+    def _check_bounds(port: Port, number: int, verb: str, memo: StepMemo) -> None:
+        """Refuse an index outside the array; note whether the indices are strictly ascending.
+
+        Ascending indices (the usual case: cells computed from processor ranks) are in range
+        when the first and the last are, and are distinct, which spares the conflict test its
+        scatter and gather.
+        """
+        index, array = port.index, port.array
+        size = array.size
+        if len(index) <= SMALL:
+            cells = index.tolist()  # a few cells: Python is quicker than a numpy call
+            if not cells or (min(cells) >= 0 and max(cells) < size):
+                return
+        elif in_range(index, array, memo):
+            port.ascending = True
+            return
+        else:
+            # A negative index viewed as unsigned is larger than any size; argmax finds the
+            # largest without a ufunc reduction's fixed cost.
+            unsigned = index.view(np.uint64)
+            if unsigned.item(unsigned.argmax()) < size:
+                return  # in range but not ascending (ascending and in range passed above)
+        bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
+        pid = port.processors
+        raise AddressError(
+            f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] "
+            f"{when(number, port.step.phase)}, but {array.name} has {_validate.cells(array)}",
+            step=number,
+            array=array.name,
+            index=int(index[bad]),
+            processor=int(pid[bad]),
+        )
+
+    # ---- 2. check -------------------------------------------------------------------------
+
+    def _check(
+        self, group: list[Port], number: int, steps: Sequence[Step], ranked: int,
+        memo: StepMemo,
+    ) -> tuple[Words, Words] | None:
+        """Check one array's ports against the model; return resolved writes if they clash."""
+        host = self.host
+        checks_reads = host.model.checks_reads
+        checked = [p for p in group if p.is_write or checks_reads]
+        total = 0
+        for port in checked:
+            total += len(port.index)
+        if total < 2:
+            return None
+        if total <= SMALL:
+            key = tuple((id(p.index), p.rank, id(p.where)) for p in checked)
+            distinct = memo.distinct.get(key)
+            if distinct is None:
+                distinct = memo.distinct[key] = _conflicts.few_distinct_cells(checked)
+        else:
+            distinct = _conflicts.distinct_cells(
+                [(p.index, p.rank, p.where) for p in checked], checked[0].array.size, ranked,
+                memo, self.scratch, each_ascending=all(p.ascending for p in checked),
+                last_ascending=checked[-1].ascending,
+            )
+        if distinct:
+            return None
+        return _conflicts.resolve(
+            group, number, steps, host.model, host.mode == "raise", host.violations,
+            self._generator,
+        )
+
+    def _generator(self) -> np.random.Generator:
+        """The machine's random choices (CRCW arbitrary), seeded, made at the first."""
+        if self._random is None:
+            self._random = np.random.default_rng(self.host._seed)
+        return self._random
+
+    # ---- 3. read, 4. commit ---------------------------------------------------------------
+
+    def _read(self, port: Port, number: int) -> Register:
+        """The values read, as a register of the step's processors (0 where masked out)."""
+        array, index = port.array, port.index
+        # take gathers faster than fancy indexing; the indices were checked in range.
+        known = undefined(array, index)
+        if known is not None:
+            self._undefined(port, known, number)
+        values: Words = array._cells.take(index)
+        if port.where is not None:
+            full = np.zeros(len(port.where), dtype=np.int64)
+            full[port.where] = values
+            values = full
+        return Register(values, bound(port.step.processors))  # type: ignore[arg-type]
+
+    def _undefined(self, port: Port, known: Flags, number: int) -> None:
+        pids = port.processors
+        for i in np.flatnonzero(~known).tolist():
+            record = UndefinedRead(
+                number, port.step.phase, port.array.name, int(port.index[i]), int(pids[i])
+            )
+            if self.host.strict:
+                raise UndefinedReadError(
+                    record.message,
+                    step=number,
+                    array=record.array,
+                    index=record.index,
+                    processor=record.processor,
+                )
+            self.host.undefined_reads.append(record)
+
+    # ---- 5. account -----------------------------------------------------------------------
+
+    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
+        """Charge one unit of time and the step's processors, reads and writes (``tallies``,
+        one per branch) to the ledger, and to the phase of each branch and the phases around
+        it."""
+        cost = self.host._cost
+        active = reads = writes = 0
+        shares: dict[str, list[int]] = {}
+        for step, (n, r, w) in zip(steps, tallies, strict=True):
+            active += n
+            reads += r
+            writes += w
+            if step.phase:
+                for label in self._prefix(step.phase):
+                    tally = shares.get(label)
+                    if tally is None:
+                        shares[label] = [n, r, w]
+                    else:
+                        tally[0] += n
+                        tally[1] += r
+                        tally[2] += w
+        for label, (n, r, w) in shares.items():
+            share = cost.phases.get(label)
+            if share is None:
+                share = cost.phases[label] = PhaseCost()
+            # The phase's own processors in this step, not those of other branches.
+            charge(share, n, r, w)
+        charge(cost, active, reads, writes)
+        cost.profile.append(active)
+        cost.step_phases.append(
+            (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        )
+
+    def _account_one(self, n: int, reads: int, writes: int, phase: str) -> None:
+        """:meth:`_account` for a global step of one step (of ``n`` processors)."""
+        cost = self.host._cost
+        if phase:
+            phases = cost.phases
+            for label in self._prefix(phase):
+                share = phases.get(label)
+                if share is None:
+                    share = phases[label] = PhaseCost()
+                charge(share, n, reads, writes)
+        charge(cost, n, reads, writes)
+        cost.profile.append(n)
+        cost.step_phases.append((phase,))
+
+    def _prefix(self, path: str) -> tuple[str, ...]:
+        """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")``."""
+        prefixes = self._prefixes.get(path)
+        if prefixes is None:
+            parts = path.split("/")
+            prefixes = tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+            self._prefixes[path] = prefixes
+        return prefixes
+
+
+# ---- the predicates both paths ask ---------------------------------------------------------
+
+
+def too_many(reads: Sequence[object], writes: Sequence[object]) -> bool:
+    """Whether a step asks each processor for more than :data:`MAX_ACCESSES` of a kind."""
+    return len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES
+
+
+def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
+    """Whether ``index`` (not empty) is ascending, so its cells are distinct, and its first
+    and last cells are in ``array``, so all are."""
+    return ((len(index) < 2 or ascending(index, memo))
+            and index.item(0) >= 0 and index.item(-1) < array.size)
+
+
+def undefined(array: Array, index: Words) -> Flags | None:
+    """Which of the cells read are defined, if any is not; None when all are."""
+    if array.defined is None:
+        return None
+    known = array.defined.take(index)
+    return None if np.count_nonzero(known) == len(known) else known
+
+
+def bound(pid: Words) -> Words:
+    """``pid``, made read-only: registers are bound to it now, and changing it would move
+    their values to other processors."""
+    if pid.flags.writeable:
+        pid.flags.writeable = False
+    return pid
+
+
+def store(array: Array, cells: Words, values: Words | int) -> None:
+    """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
+    array._cells[cells] = values
+    if array.defined is not None:
+        array.defined[cells] = True
+
+
+def _words(x: object) -> Words:
+    """The words of a fast step's index or value (checked by :func:`pram._validate.as_words`)."""
+    if type(x) is Register:
+        return contents(x)
+    return x  # type: ignore[return-value]

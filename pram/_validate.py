@@ -1,0 +1,244 @@
+"""Validation at the boundary: a step's ports as the engine's words, or a one-line refusal.
+
+Every function here either returns a port's index, value or mask in the one form the engine
+works on (an int64 array of one entry per acting processor) or raises :class:`StepError` or
+:class:`HonestyError` naming the value and the fix. Each begins with the same first branch,
+:func:`as_words`: the usual argument (a word array of the step's shape, or a register of
+exactly the step's processors) passes with no conversion; the fast path of the engine asks
+exactly that predicate, so the two paths cannot disagree on what a usual argument is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from pram.errors import HonestyError, StepError
+from pram.memory import Array, Flags, Words
+from pram.registers import THROUGH_MEMORY, Register, contents, processors, same_processors
+from pram.step import Step
+
+INT64_MIN = int(np.iinfo(np.int64).min)
+INT64_MAX = int(np.iinfo(np.int64).max)
+#: The dtype of a machine word (numpy's int64 dtype is one object, so ``is`` compares it).
+WORD = np.dtype(np.int64)
+
+
+class Port:
+    """One :class:`Read` or :class:`Write` of one step, validated: its indices (and values)
+    as words, compressed to the processors its ``where`` mask selects."""
+
+    __slots__ = (
+        "array", "ascending", "branch", "index", "is_write", "rank", "step", "value", "where"
+    )
+
+    def __init__(
+        self,
+        step: Step,
+        branch: int,
+        rank: int,
+        array: Array,
+        index: Words,
+        where: Flags | None,
+        value: Words | None,
+    ) -> None:
+        self.step = step
+        self.branch = branch
+        #: The rank of the step's first processor in the global step.
+        self.rank = rank
+        self.array = array
+        self.index = index
+        self.where = where
+        self.value = value
+        self.is_write = value is not None
+        #: Whether the indices are known to be strictly ascending (so all distinct).
+        self.ascending = False
+
+    @property
+    def processors(self) -> Words:
+        """The ids of the processors that act through this port (for the checks that need
+        them)."""
+        pid = cast(Words, self.step.processors)  # word ids once the engine runs a step
+        return pid if self.where is None else pid[self.where]
+
+
+def word_ids(pid: Any) -> bool:
+    """Whether a step's processors are already ids as the engine keeps them: a 1-d word array."""
+    return type(pid) is np.ndarray and pid.dtype is WORD and pid.ndim == 1
+
+
+def as_words(x: Any, pid: Words, n: int) -> Words | None:
+    """``x`` as the ``n`` words of a step of processors ``pid`` if it needs no conversion (a
+    word array of shape ``(n,)``, or a register of exactly these processors holding one), else
+    None."""
+    if type(x) is Register:
+        if processors(x) is not pid:
+            return None
+        x = contents(x)
+    if type(x) is not np.ndarray or x.dtype is not WORD or x.shape != (n,):
+        return None
+    return x
+
+
+def word_constant(x: Any) -> bool:
+    """Whether ``x`` is one integer that fits a word (a value every processor writes)."""
+    return type(x) is int and INT64_MIN <= x <= INT64_MAX
+
+
+def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
+    """The ``where`` mask of a port into ``array`` as ``n`` flags."""
+    if isinstance(where, Register):
+        where = own_register(where, pid, number, "the where mask of an access to", array)
+    if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
+        raise StepError(
+            f"where of an access to {array.name} in step {number} must be a boolean array of "
+            f"shape ({n},), one flag per processor (got {describe(where)})",
+            number,
+        )
+    return where
+
+
+def index(
+    index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    """A port's indices into ``array``, compressed to the processors ``where`` selects."""
+    words = as_words(index, pid, n)
+    if words is None:
+        words = _converted_index(index, n, number, array, where, pid)
+    return words if where is None else words[where]
+
+
+def _converted_index(
+    index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    if isinstance(index, Register):
+        index = own_register(index, pid, number, "the index into", array)
+    elif isinstance(index, int | np.integer) and not isinstance(index, bool):
+        if not INT64_MIN <= int(index) <= INT64_MAX:
+            raise StepError(
+                f"index into {array.name} in step {number} must fit in int64 (got {int(index)}); "
+                f"{array.name} has {cells(array)}",
+                number,
+            )
+        return np.full(n, int(index), dtype=np.int64)
+    if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
+        raise StepError(
+            f"index into {array.name} in step {number} must be an integer array of shape ({n},), "
+            f"one cell per processor (got {describe(index)})",
+            number,
+        )
+    if index.dtype is not WORD:
+        if index.dtype == np.uint64:
+            fits(index, f"index into {array.name}", number, where,
+                 f"{array.name} has {cells(array)}")
+        index = index.astype(np.int64)
+    return cast(Words, index)
+
+
+def value(
+    value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    """A port's values written to ``array``, compressed to the processors ``where`` selects."""
+    words = as_words(value, pid, n)
+    if words is None:
+        if isinstance(value, int | np.integer) and not isinstance(value, bool):
+            if not INT64_MIN <= int(value) <= INT64_MAX:
+                raise StepError(
+                    f"value written to {array.name} in step {number} must fit in int64 "
+                    f"(got {int(value)})",
+                    number,
+                )
+            return np.full(n if where is None else int(np.count_nonzero(where)), value, np.int64)
+        words = _converted_value(value, n, number, array, where, pid)
+    return words if where is None else words[where]
+
+
+def _converted_value(
+    value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> Words:
+    if isinstance(value, Register):
+        value = own_register(value, pid, number, "the value written to", array)
+    if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
+        raise StepError(
+            f"value written to {array.name} in step {number} must be an integer array of shape "
+            f"({n},) or one integer (got {describe(value)})",
+            number,
+        )
+    if value.dtype is not WORD:
+        if value.dtype == np.uint64:
+            fits(value, f"value written to {array.name}", number, where,
+                 "use values below 2**63")
+        value = value.astype(np.int64)
+    return cast(Words, value)
+
+
+def fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
+    """Refuse uint64 entries beyond int64, which a cast would silently wrap to negatives."""
+    if x.dtype != np.uint64 or not len(x):
+        return
+    acting = x if where is None else x[where]
+    if len(acting) and int(acting.max()) > INT64_MAX:
+        raise StepError(
+            f"{what} in step {number} must fit in int64 (got {int(acting.max())}); {fix}",
+            number,
+        )
+
+
+def cells(array: Array) -> str:
+    """The valid indices of ``array``, for messages."""
+    return f"indices 0 to {array.size - 1}" if array.size else "no cells"
+
+
+def describe(x: Any) -> str:
+    """What ``x`` is, for messages: an array's dtype and shape, anything else's repr."""
+    if isinstance(x, np.ndarray):
+        return f"array of dtype {x.dtype} and shape {x.shape}"
+    return repr(x)
+
+
+def processors_of(step: Any, number: int) -> Words:
+    """The processors of ``step`` (one step of a bundle), or a refusal."""
+    if not isinstance(step, Step):
+        raise StepError(f"a Bundle must hold Step objects (got {step!r}) in step {number}", number)
+    pid = step.processors
+    if not word_ids(pid) and (
+        not isinstance(pid, np.ndarray) or pid.ndim != 1 or pid.dtype.kind not in "iu"
+    ):
+        raise StepError(
+            f"processors of step {number} must be a 1-d integer array (got {describe(pid)})",
+            number,
+        )
+    return cast(Words, pid)
+
+
+def acting(steps: Sequence[Step], number: int) -> list[Step]:
+    """``steps`` with every register of processors (the processors that decided to act, each
+    holding its own id) replaced by the ids it belongs to."""
+    result = []
+    for step in steps:
+        who = step.processors
+        if isinstance(who, Register):
+            owners = processors(who)
+            held = contents(who)
+            if held is not owners and not np.array_equal(held, owners):
+                raise HonestyError(
+                    f"the processors of step {number} are a register that does not hold "
+                    "processor ids; select the processors that act from hold(pid, pid) "
+                    "with a mask"
+                )
+            step = Step(cast(Words, owners), step.reads, step.writes, step.phase)
+        result.append(step)
+    return result
+
+
+def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
+    """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
+    step's processors, in order."""
+    if not same_processors(processors(register), pid):
+        raise HonestyError(
+            f"{what} {array.name} in step {number} is a register of other processors than the "
+            f"step's (or in another order); {THROUGH_MEMORY}"
+        )
+    return contents(register)
