@@ -32,16 +32,19 @@ from pram.models import Model
 from pram.step import Step
 from pram.violations import Kind, Violation, when
 
-#: Up to this many accesses (or processors), the tests loop in Python over ``tolist()``
-#: instead of calling numpy: a numpy call's fixed cost exceeds the loop up to about 24
-#: (benchmarks/thresholds.py, "python-or-numpy").
+#: Up to this many accesses to an array (or processors in a step), the bounds check, the
+#: conflict test and the processor check loop in Python over ``tolist()`` instead of calling
+#: numpy. Measured (benchmarks/thresholds.py, "python-or-numpy"), the Python loop is the
+#: quicker side up to about 60 cells for the bounds check, 32 to 56 accesses for the conflict
+#: test and beyond 128 ids for the processor check; 24 lies below all three crossovers.
 SMALL = 24
 
 #: The processor check's table covers a span of ids of at most this many, or 4 per processor
 #: of the step if that is more (4 bytes each, 32 MiB at the floor): its memory follows the
-#: steps, not the ids ever handed out. Steps whose ids spread wider are sorted instead, which
-#: costs about as much as the table over 2^23 ids at 2^20 processors
-#: (benchmarks/thresholds.py, "id-table").
+#: steps, not the ids ever handed out. Steps whose ids spread wider are sorted instead.
+#: Measured (benchmarks/thresholds.py, "id-table"), the table is 1.7 to 25 times quicker
+#: than the sort at every size tried (2^10 to 2^20 ids over spans of 2^20 to 2^26), so the
+#: floor is a memory budget: any step of ids within 2^23 of each other takes the table.
 ID_TABLE_FLOOR = 1 << 23
 
 

@@ -43,7 +43,6 @@ from typing import Literal, Protocol
 import numpy as np
 
 from pram import _conflicts, _validate
-from pram._conflicts import SMALL
 from pram._memo import Scratch, StepMemo, ascending
 from pram._validate import Port, as_words, word_constant, word_ids
 from pram.cost import Cost, PhaseCost, charge
@@ -54,7 +53,8 @@ from pram.registers import Register, contents
 from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead, Violation, when
 
-#: Accesses of one kind a processor may make in one step: the "small constant" of the model.
+#: Accesses of one kind a processor may make in one step: the "small constant" of the model
+#: (a rule of the model, not a measured threshold).
 MAX_ACCESSES = 8
 
 
@@ -304,7 +304,7 @@ class Engine:
         """
         index, array = port.index, port.array
         size = array.size
-        if len(index) <= SMALL:
+        if len(index) <= _conflicts.SMALL:
             cells = index.tolist()  # a few cells: Python is quicker than a numpy call
             if not cells or (min(cells) >= 0 and max(cells) < size):
                 return
@@ -343,7 +343,7 @@ class Engine:
             total += len(port.index)
         if total < 2:
             return None
-        if total <= SMALL:
+        if total <= _conflicts.SMALL:
             key = tuple((id(p.index), p.rank, id(p.where)) for p in checked)
             distinct = memo.distinct.get(key)
             if distinct is None:
