@@ -4,7 +4,7 @@
 indices, branches on disjoint ranges of processors) with only the first-branch tests of the
 general path, and hands every other step to the general path; ``fast_path=False`` sends every
 step there. Here random programs of one to four global steps, each of one to three branches,
-plain or nearly so, run both ways under all eight access models: replies, memory, ledgers,
+usual or nearly so, run both ways under all eight access models: replies, memory, ledgers,
 violations and errors must be the same. Sizes reach past every threshold of the engine: more
 than 24 accesses to an array and processors in a step (the Python loops), index arrays longer
 than 4,096 (the probe before the order test), processor ids spread wider than the id table.
@@ -31,22 +31,22 @@ FAR = 1 << 40
 
 
 @st.composite
-def branches(draw: st.DrawFn, sizes: list[int], plain: bool, most: int) -> dict[str, Any]:
+def branches(draw: st.DrawFn, sizes: list[int], usual: bool, most: int) -> dict[str, Any]:
     """One branch: its processors' count and ports with ascending or scattered indices (now
-    and then out of range or masked), values as arrays, registers or integers. A ``plain``
+    and then out of range or masked), values as arrays, registers or integers. A ``usual``
     branch has handed-out ids and ascending, unmasked ports, so that whole global steps take
     the fast path often."""
-    n = draw(st.integers(min_value=1 if plain else 0, max_value=most))
+    n = draw(st.integers(min_value=1 if usual else 0, max_value=most))
 
     def port(write: bool) -> dict[str, Any]:
         array = draw(st.integers(min_value=0, max_value=len(sizes) - 1))
         size = sizes[array]
-        kind = "ascending" if plain else draw(
+        kind = "ascending" if usual else draw(
             st.sampled_from(["ascending", "scattered", "constant"]))
         if kind == "ascending":
             stride = draw(st.integers(min_value=1, max_value=3))
-            last = max(0, size - 1 - stride * (n - 1)) if plain else max(0, size - 1)
-            start = draw(st.integers(min_value=0 if plain else -2, max_value=last))
+            last = max(0, size - 1 - stride * (n - 1)) if usual else max(0, size - 1)
+            start = draw(st.integers(min_value=0 if usual else -2, max_value=last))
             index: Any = start + stride * np.arange(n, dtype=np.int64)
         elif kind == "scattered":
             # Random cells, and now and then one just out of range on either side.
@@ -58,17 +58,17 @@ def branches(draw: st.DrawFn, sizes: list[int], plain: bool, most: int) -> dict[
         else:
             index = draw(st.integers(min_value=0, max_value=size - 1))
         where = (np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=np.bool_)
-                 if not plain and draw(st.integers(min_value=0, max_value=5)) == 0 else None)
+                 if not usual and draw(st.integers(min_value=0, max_value=5)) == 0 else None)
         value = draw(st.sampled_from(["array", "register", "int"])) if write else None
         return {"array": array, "index": index, "where": where, "value": value,
                 "as_register": draw(st.booleans())}
 
-    ports = st.integers(min_value=0, max_value=2 if plain else 3)
+    ports = st.integers(min_value=0, max_value=2 if usual else 3)
     return {
         "n": n,
         "reads": [port(False) for _ in range(draw(ports))],
         "writes": [port(True) for _ in range(draw(ports))],
-        "ids": "handed out" if plain else draw(
+        "ids": "handed out" if usual else draw(
             st.sampled_from(["handed out", "permuted", "repeated", "shared", "far"])),
         "phase": draw(st.sampled_from(["", "outer/inner", "other"])),
     }
@@ -232,7 +232,7 @@ def general_phases(run: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("fast_path", [True, False])
-def test_plain_steps_take_the_fast_path(fast_path: bool) -> None:
+def test_usual_steps_take_the_fast_path(fast_path: bool) -> None:
     """A step of handed-out ids reading and writing ascending cells, alone or beside another
     branch, never reaches the general path, so the comparisons above cover it; with
     ``fast_path=False`` it does."""
