@@ -11,8 +11,7 @@ boundary (:mod:`pram._validate`); who met at a cell, and which write lands, is d
 The usual global step (no masks, ascending indices, parallel branches on disjoint ranges of
 processors) takes the engine's *fast path*: the first branch of each test the general path
 runs, and nothing else. ``Machine(fast_path=False)`` turns it off; no result changes (the
-replies, memory, ledger and verdicts are the same either way), only which tests run, like
-the ``kind=`` of numpy's ``in1d``.
+replies, memory, ledger, verdicts and errors are the same either way), only which tests run.
 """
 
 from __future__ import annotations
@@ -199,7 +198,7 @@ class Machine:
                 f"(got {type(program).__name__}); call it, e.g. "
                 "m.run(swap(m, a)) rather than m.run(swap)"
             )
-        execute = self._engine.execute
+        execute = self._engine.execute  # what self.execute calls, one call fewer per step
         state = STATE
         outer_observer = state.observer
         observer = state.observer = self.observer
