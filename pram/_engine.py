@@ -148,14 +148,21 @@ class Engine:
         """Execute the global step ``steps`` if every phase would pass it at its first branch,
         or return None (having changed nothing) if not.
 
-        That is the usual step: in every branch, word processor ids that are distinct
-        (:func:`pram._conflicts.ids_distinct`), no ``where`` masks, indices and values that
-        need no conversion (:func:`pram._validate.as_words`, or one integer for a value),
-        arrays of this machine, every index ascending and in range (:func:`in_range`); the
-        checked ports into one array meeting at no cell
-        (:func:`pram._conflicts.distinct_cells`); and no undefined cell read
-        (:func:`undefined`). No two of its processors meet, so there is nothing to judge.
-        Every other step, and every error, is the general path's, which names what is wrong.
+        That is the usual step: in every branch, word processor ids that are distinct, no
+        ``where`` masks, indices and values that need no conversion, arrays of this machine,
+        every index ascending and in range; the checked ports into one array meeting at no
+        cell; and no undefined cell read. No two of its processors meet, so there is nothing
+        to judge. Every other step, and every error, is the general path's, which names what
+        is wrong.
+
+        Each test here is a function the general path asks too, at the first branch of its
+        own test: :func:`pram._validate.word_ids` and :func:`too_many` (phase 1, the
+        processors and the ports' count), :func:`pram._conflicts.ids_distinct` (phase 2, a
+        processor listed twice), :func:`pram._validate.as_words` and
+        :func:`pram._validate.word_constant` (phase 1, an index or a value), :meth:`owns`
+        (phase 1, the array), :func:`in_range` (phase 1, the bounds),
+        :func:`pram._conflicts.distinct_cells` (phase 2, the conflict test) and
+        :func:`undefined` (phase 3, the read).
         """
         for step in steps:
             if type(step) is not Step:

@@ -144,7 +144,7 @@ def value(
     words = as_words(value, pid, n)
     if words is None:
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
-            if not INT64_MIN <= int(value) <= INT64_MAX:
+            if not word_constant(int(value)):
                 raise StepError(
                     f"value written to {array.name} in step {number} must fit in int64 "
                     f"(got {int(value)})",
