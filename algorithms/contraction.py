@@ -25,6 +25,7 @@ contraction and its application", FOCS 1985; JáJá, "An Introduction to Paralle
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -222,7 +223,7 @@ def parse_expression(text: str) -> tuple[Words, Words, Words, Words]:
             raise InputError(f"unexpected {token!r} in {text!r}; use integers, +, * and ()")
         return new([NIL, NIL, 0, int(token)])
 
-    def binary(operand: Any, symbol: str, code: int) -> int:
+    def binary(operand: Callable[[], int], symbol: str, code: int) -> int:
         nonlocal position
         node = operand()
         while position < len(tokens) and tokens[position] == symbol:
@@ -231,10 +232,10 @@ def parse_expression(text: str) -> tuple[Words, Words, Words, Words]:
         return node
 
     def product() -> int:
-        return int(binary(atom, "*", TIMES))
+        return binary(atom, "*", TIMES)
 
     def sum_() -> int:
-        return int(binary(product, "+", PLUS))
+        return binary(product, "+", PLUS)
 
     top = sum_()
     if position != len(tokens):
