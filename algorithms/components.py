@@ -83,8 +83,10 @@ def connected_components(m: Machine, n: int, edges: Any) -> Components:
     rounds = sv_rounds(n)
     changed = m.array("components/changed", values=np.zeros(max(rounds, 1), dtype=np.int64))
     m.run(phase("components", hook_and_shortcut(m, parent, us, vs, n, len(pairs), changed)))
-    flags = changed.to_numpy()[:rounds].tolist()
-    busy = max((r + 1 for r, flag in enumerate(flags) if flag), default=0)
+    busy = 0  # the last round that changed a pointer, read from memory after the run
+    for r, flag in enumerate(changed.to_numpy()[:rounds].tolist()):
+        if flag:
+            busy = r + 1
     return Components(parent.to_numpy(), rounds, busy)
 
 
@@ -201,14 +203,17 @@ def parse_edges(text: str, name: str = "edges") -> tuple[int, Words]:
         fields = line.split()
         if not fields or fields[0].startswith(("#", "%")):
             continue
-        if len(fields) != 2 or not all(f.isdigit() for f in fields):
+        if len(fields) != 2 or not (fields[0].isdigit() and fields[1].isdigit()):
             raise InputError(f"{name} line {number}: expected two non-negative integers "
                              f"`u v` (got {line.strip()!r}); fix that line or start it with #")
         pairs.append((int(fields[0]), int(fields[1])))
     if not pairs:
         raise InputError(f"{name} holds no edge; give one `u v` pair per line")
-    edges = np.array(pairs, dtype=np.int64)
-    return int(edges.max()) + 1, edges
+    largest = 0
+    for u, v in pairs:
+        largest = u if u > largest else largest
+        largest = v if v > largest else largest
+    return largest + 1, np.array(pairs, dtype=np.int64)
 
 
 __all__ = [

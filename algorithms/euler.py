@@ -99,7 +99,7 @@ def number_tree(
     width = 1 << (arcs - 1).bit_length()
     keys = m.array(f"{family}/keys", values=n * arcs + np.arange(width, dtype=np.int64))
     yield from phase("arcs", _arc_keys(m, us, vs, n - 1, keys, arcs))
-    yield from phase("sort", networks.sort(m, keys, "bitonic"))
+    yield from phase("sort", _group_arcs(m, keys))
     tour = m.array(f"{family}/tour", size=arcs)
     walkers = m.processors(arcs)  # processor q owns position q of the sorted arcs
     twin_at, tail, head = yield from phase("tour", _tour(m, walkers, keys, arcs, root, tour))
@@ -122,6 +122,12 @@ def number_tree(
     ), phase="quantities")
     for scratch in (keys, tour, s1, s2, ones, down):
         m.free(scratch)
+
+
+def _group_arcs(m: Machine, keys: Array) -> Program[None]:
+    """Sort the arc keys with the bitonic network: the arcs of each tail become contiguous,
+    in the order of their edges."""
+    yield from networks.sort(m, keys, "bitonic")
 
 
 def _read_pair(pid: Words, array: Array, position: Words, twin: Any) -> Program[tuple[Any, Any]]:
