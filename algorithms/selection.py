@@ -56,9 +56,9 @@ def select(m: Machine, values: Any, k: int, *, bits: int | None = None) -> int:
     """The ``k``-th smallest of ``values`` (0-based: ``sorted(values)[k]``), EREW.
 
     ``bits`` is the width d of the values in two's complement (every value in ``[-2^(d-1),
-    2^(d-1))``); by default the width the values need. Time ``d (b + 3 ceil(log2 B) + 5)``
-    steps for blocks of ``b = ceil(log2 n)`` values and ``B = ceil(n / b)`` blocks, plus 2:
-    O(d log n). Work about ``d (n + 5 B)``: O(n d).
+    2^(d-1))``); by default the width the values need. Time ``d (b + 3 ceil(log2 B) + 4) + 1``
+    steps for blocks of ``b = ceil(log2 n)`` values and ``B = ceil(n / b) >= 2`` blocks
+    (``d (b + 3) + 1`` for one block): O(d log n). Work about ``d (n + 5 B)``: O(n d).
 
     >>> m = Machine("erew")
     >>> select(m, np.arange(100)[::-1], 0), select(m, np.arange(100), 99)
