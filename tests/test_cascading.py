@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import Kind, Machine
+from pram import Formula, Kind, Machine, check
 from pram.algorithms import cascading
 from pram.algorithms.cascading import cascade_max, doubly_log_max, tree_levels
 
@@ -69,3 +69,17 @@ def test_cascading_makes_the_work_linear() -> None:
         assert c.cost.time <= m.cost.time + math.ceil(math.log2(math.log2(n))) + 1
     assert tree[-1] > tree[0] + 1.5
     assert max(cascade) < 6.5 and cascade[-1] <= cascade[0]
+
+
+def test_the_bound_checks_hold_for_the_cascade() -> None:
+    """Over n = 2^4..2^14, pram.check finds the cascade's time O(log log n) and work O(n)."""
+    loglog = Formula("log2(log2(n))", lambda s: math.log2(math.log2(s["n"])))
+    linear = Formula("n", lambda s: s["n"])
+    times, works = [], []
+    for n in (2**4, 2**6, 2**8, 2**10, 2**12, 2**14):
+        m = Machine("crcw-common")
+        cascade_max(m, np.arange(n))
+        times.append(({"n": n}, m.cost.time))
+        works.append(({"n": n}, m.cost.work))
+    assert check("time", loglog, times).verdict == "holds"
+    assert check("work", linear, works).verdict == "holds"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import InputError, Kind, Machine
+from pram import Formula, InputError, Kind, Machine, check
 from pram.algorithms import components
 from pram.algorithms.components import connected_components, parse_edges, read_edges, sv_rounds
 
@@ -143,3 +143,14 @@ def test_an_edge_outside_the_vertices_is_refused() -> None:
     """An edge naming a vertex >= n is refused before any run."""
     with pytest.raises(InputError, match=r"edge 1 names vertex 9, outside 0\.\.3"):
         connected_components(Machine("crcw-arbitrary"), 4, [[0, 1], [9, 2]])
+
+
+def test_the_time_bound_check_holds() -> None:
+    """Over n = 64..1024 (random graphs with n edges), pram.check finds time O(log n)."""
+    log = Formula("log2(n)", lambda s: math.log2(s["n"]))
+    times = []
+    for n in (64, 128, 256, 512, 1024):
+        m = Machine("crcw-arbitrary")
+        connected_components(m, n, np.random.default_rng(n).integers(0, n, (n, 2)))
+        times.append(({"n": n}, m.cost.time))
+    assert check("time", log, times).verdict == "holds"

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import Machine
+from pram import Formula, Machine, check
 from pram.algorithms import ranking
 from pram.algorithms.acting import coins
 from pram.algorithms.catalogue import list_ranking
@@ -110,3 +110,23 @@ def test_expected_work_is_linear_where_wyllie_grows() -> None:
         assert wyllie.cost.work / n == 2 * math.ceil(math.log2(n)) + 2
     assert max(mean_ratio.values()) < 14
     assert mean_ratio[4096] < mean_ratio[256] + 0.5  # no log n growth (Wyllie: 18 -> 26)
+
+
+def test_the_bound_checks_hold_where_wyllies_work_is_exceeded() -> None:
+    """Over n = 64..2048, pram.check finds time O(log n) and work O(n) holding for random
+    mate, and Wyllie's work exceeding O(n): the check can fail."""
+    log = Formula("log2(n)", lambda s: math.log2(s["n"]))
+    linear = Formula("n", lambda s: s["n"])
+    times, works, wyllie = [], [], []
+    for n in (64, 128, 256, 512, 1024, 2048):
+        chain = np.r_[1:n, -1]
+        m = Machine("erew")
+        random_mate_ranking(m, chain, seed=0)
+        times.append(({"n": n}, m.cost.time))
+        works.append(({"n": n}, m.cost.work))
+        w = Machine("erew")
+        list_ranking(w, chain)
+        wyllie.append(({"n": n}, w.cost.work))
+    assert check("time", log, times).verdict == "holds"
+    assert check("work", linear, works).verdict == "holds"
+    assert check("work", linear, wyllie).verdict == "exceeded"
