@@ -9,7 +9,7 @@ level k leaves n / 2^(2^(k+1) - 1) values and costs about 2n pairs: O(log log n)
 O(log log n) time, O(n log log n) work. Accelerated cascading (Cole and Vishkin, 1986) first
 lets each processor take the maximum of a block of log log n values sequentially (O(log log n)
 time, O(n) work), then runs the tree on the n / log log n block maxima: O(log log n) time and
-O(n) work. JáJá, "An Introduction to Parallel Algorithms" (1992), sections 2.6.1 and 2.6.2.
+O(n) work. JáJá, "An Introduction to Parallel Algorithms" (1992), section 2.6.
 
 >>> import numpy as np
 >>> from pram import Machine

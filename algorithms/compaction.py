@@ -4,7 +4,7 @@ Each marked element's place in the output is the number of marked elements up to
 is the inclusive prefix sum of the marks (Brent and Kung's balanced tree,
 :func:`pram.algorithms.primitives.prefix_sums`); then every marked element writes itself to
 its place, and the places are distinct. JáJá, "An Introduction to Parallel Algorithms" (1992),
-section 2.2 (prefix sums) and its exercise on packing; Blelloch, "Prefix sums and their
+section 2.1 (prefix sums by a balanced tree); Blelloch, "Prefix sums and their
 applications" (1990).
 
 >>> import numpy as np

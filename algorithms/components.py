@@ -2,7 +2,7 @@
 
 Every vertex holds a pointer ``D[v]``, first to itself; the pointers form rooted trees that
 only ever join vertices of one component. Each round (Awerbuch and Shiloach's form of
-Shiloach and Vishkin's algorithm, JáJá's section 5.1.3) marks the *stars* (trees of height
+Shiloach and Vishkin's algorithm, JáJá's section 5.1) marks the *stars* (trees of height
 at most 1), lets every star whose root sees a smaller label across an edge hook its root
 onto it (conditional hooking), marks the stars again, lets every star still left hook onto
 any neighbouring tree (unconditional hooking), and halves every path by one pointer jump
@@ -57,9 +57,10 @@ class Components:
 def sv_rounds(n: int) -> int:
     """Rounds run for n vertices: ``ceil(log_{3/2} n) + 1``.
 
-    Awerbuch and Shiloach show that a potential (the sum of the trees' heights over all
-    components) shrinks by a factor 2/3 in every round that is not the last, so after this many
-    rounds nothing changes.
+    Shiloach and Vishkin bound the rounds by O(log n), and Awerbuch and Shiloach by
+    ``log_{3/2} n`` for this round structure: a potential over the trees' heights shrinks by
+    a factor 2/3 in every round that is not the last. The tests check on every instance that
+    the last round that changed a pointer came before the rounds ran out.
     """
     return math.ceil(math.log(n) / math.log(1.5)) + 1 if n > 1 else 0
 

@@ -32,7 +32,7 @@ def mate_rounds(n: int) -> int:
 
     A node other than a list's head and tail is spliced out in a round with probability 1/4
     (its predecessor heads, itself tails), so after R rounds the expected number of such
-    survivors is at most n (3/4)^R <= 1 (JáJá, Lemma 3.5's argument with p = 1/4).
+    survivors is at most n (3/4)^R <= 1.
     """
     rounds = 0
     while 4**rounds < n * 3**rounds:
@@ -138,7 +138,7 @@ def rank_randomly(
         gone = np.where(live & (left == 1), rounds - 1, gone)
         live = live & (left == 0)
     # the survivors: Wyllie's pointer jumping, the tail's predecessor reading it alone
-    for _ in range(log2_ceil(n)):
+    for _ in range(log2_ceil(n)):  # data-dependent end: see issue 23 loop construct
         linked = live & (succ != NIL)
         at = pick(pid, linked, succ)
         far, beyond = yield Step(pick(pid, linked, pid), reads=(Read(out, at), Read(nxt, at)))

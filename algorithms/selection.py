@@ -8,9 +8,9 @@ have prefix P and bit b = 0. Each such count is a sum of n flags made by acceler
 ``n / log2 n`` processors each scan a block of ``log2 n`` values sequentially, then a balanced
 tree adds the block counts; one processor decides the bit and the new prefix is broadcast by
 doubling. So each of the d bits costs O(n) work and O(log n) time, and the whole selection
-O(n d) work and O(d log n) time for d-bit values: O(n) work for words of a fixed width. (The
-deterministic O(n)-work selection of JáJá's section 4.6, with medians of medians, is not
-written here.)
+O(n d) work and O(d log n) time for d-bit values: O(n) work for words of a fixed width. (A
+deterministic selection with O(n) work for any width, by medians of medians, is not written
+here.)
 
 >>> import numpy as np
 >>> from pram import Machine
