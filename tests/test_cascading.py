@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import doctest
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import Formula, Kind, Machine, check
+from pram import Formula, Kind, Machine, Words, check
 from pram.algorithms import cascading
 from pram.algorithms.cascading import cascade_max, doubly_log_max, tree_levels
 
-PROGRAMS = [doubly_log_max, cascade_max]
+#: A maximum program: a machine and values in, ``[max]`` out.
+Program = Callable[[Machine, Any], Words]
+PROGRAMS: list[Program] = [doubly_log_max, cascade_max]
 
 
 def test_the_module_examples_run() -> None:
@@ -26,7 +30,7 @@ def test_the_module_examples_run() -> None:
 @pytest.mark.parametrize("program", PROGRAMS)
 @settings(max_examples=30, deadline=None)
 @given(values=st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=300))
-def test_the_maximum_is_numpys(program, values: list[int]) -> None:  # type: ignore[no-untyped-def]
+def test_the_maximum_is_numpys(program: Program, values: list[int]) -> None:
     """Both give np.max of the values, with no CRCW-common violation."""
     m = Machine("crcw-common")
     assert program(m, np.array(values)).tolist() == [int(np.max(values))]
@@ -34,7 +38,7 @@ def test_the_maximum_is_numpys(program, values: list[int]) -> None:  # type: ign
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_under_crew_the_shared_flags_are_flagged(program) -> None:  # type: ignore[no-untyped-def]
+def test_under_crew_the_shared_flags_are_flagged(program: Program) -> None:
     """Under CREW the many writers of one "not the max" flag are write/write violations."""
     m = Machine("crew")
     program(m, np.random.default_rng(0).integers(0, 1000, 512))
