@@ -1,0 +1,48 @@
+"""Every module's docstring examples give what they print: one doctest run per module.
+
+The newer algorithm modules run their own examples in their test files; this collects the
+examples of every module of the three floors, so an example that goes stale fails somewhere.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import pram
+import pram.algorithms
+import pram.reports
+
+
+def modules_with_examples() -> list[str]:
+    """The modules of pram, pram.algorithms and pram.reports whose source holds a ``>>>``."""
+    names = []
+    for package in (pram, pram.algorithms, pram.reports):
+        for folder in package.__path__:
+            for info in pkgutil.iter_modules([folder]):
+                source = Path(folder) / f"{info.name}.py"
+                if not info.ispkg and ">>> " in source.read_text():
+                    names.append(f"{package.__name__}.{info.name}")
+    return sorted(names)
+
+
+MODULES = modules_with_examples()
+
+
+def test_the_examples_are_found() -> None:
+    """The collection reaches all three floors (a wrong path would collect nothing)."""
+    assert {"pram.testing", "pram.algorithms.compaction", "pram.reports.assertions"} <= set(
+        MODULES
+    )
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_module_examples_run(name: str) -> None:
+    """The module's examples run and print what their docstrings show."""
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0, f"{name} has '>>> ' in its source but no example doctest finds"
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed"
