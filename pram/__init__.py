@@ -5,15 +5,6 @@ an access model, flags every forbidden concurrent access, and counts time, work 
 while the program runs. Nothing here knows about particular algorithms or about rendering.
 """
 
-import sys as _sys
-
-if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pram":
-    # Started as the ``pram`` command: Ctrl-C while the imports below load ends with one line
-    # and exit 130 (the command line takes Ctrl-C over once it is ready).
-    from pram import _startup
-
-    _startup.hold_interrupts()
-
 from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.errors import (

@@ -192,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
     report.add_argument("--out", metavar="DIR", default=None,
-                        help="where to write it (default: reports/ in the checkout, else "
+                        help="where to write it (default: report/ in the checkout, else "
                         "pram-report/; pram-report-quick/ with --quick)")
     report.add_argument("--quick", action="store_true",
                         help="small sizes only (a smoke test of the whole job)")
@@ -230,10 +230,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pram`` command line on ``argv`` (default: the process's); return the status."""
     from pram import _startup
 
-    _startup.release_interrupts()
+    # The one place that installs a signal handler: Ctrl-C while the commands load ends with one
+    # line and exit 130; from then on the handlers below catch it (importing pram never does).
+    _startup.hold_interrupts()
+    try:
+        parser = build_parser()
+    finally:
+        _startup.release_interrupts()
     err = Console(stderr=True, highlight=False)
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except UsageError as error:
         _say(err, f"{error}")
         return INVALID
@@ -379,24 +385,28 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     return OK if summary.ok else FAILED
 
 
+#: The folder of the committed report, at the top of the checkout (beside the code, not in it).
+REPORT_FOLDER = "report"
+
+
 def _committed_report() -> Path | None:
-    """The checkout's ``reports/`` folder, where the committed report lives (None when pram
-    is installed rather than checked out)."""
+    """The checkout's ``report/`` folder, where the committed report lives (None when pram is
+    installed rather than checked out)."""
     import pram.reports
 
-    folder = Path(pram.reports.__file__).resolve().parent
-    return folder if (folder.parent / "pyproject.toml").is_file() else None
+    checkout = Path(pram.reports.__file__).resolve().parent.parent
+    return checkout / REPORT_FOLDER if (checkout / "pyproject.toml").is_file() else None
 
 
 def default_report_folder(quick: bool) -> str:
-    """Where ``pram report`` writes without ``--out``: the committed ``reports/`` when run at
+    """Where ``pram report`` writes without ``--out``: the committed ``report/`` when run at
     the top of the checkout, else ``pram-report/`` (a name no package can have, so it never
     shadows one); a quick report always goes to ``pram-report-quick/``."""
     if quick:
         return "pram-report-quick"
     committed = _committed_report()
     if committed is not None and Path.cwd().resolve() == committed.parent:
-        return "reports"
+        return REPORT_FOLDER
     return "pram-report"
 
 

@@ -291,7 +291,7 @@ def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
 
     An interrupted or failed report leaves the previous one whole: nothing in ``out`` changes
     until every file is written, and the moves (one ``os.replace`` each) run with Ctrl-C held
-    back. ``out`` may hold other files (the checkout's ``reports/`` is also a package).
+    back. ``out`` may hold other files, which stay.
     """
     out.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix=f".{out.name}-partial-", dir=out.resolve().parent))
