@@ -281,6 +281,12 @@ class Sweep:
             law = c.law.as_dict()
             law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
             law["predictions"] = {str(s): c.law.predict(s) for s in self.predict}
+            if not law["exact"]:
+                law |= {
+                    "coefficients": [fitted(v) for v in law["coefficients"]],
+                    "max_residual": fitted(law["max_residual"]),
+                    "predictions": {s: fitted(v) for s, v in law["predictions"].items()},
+                }
             out[name] = law
         return out
 
@@ -295,6 +301,17 @@ class Sweep:
             "phase_bounds": {k: _check_dict(c) for k, c in self.phase_checks.items()},
             "laws": self.laws(),
         }
+
+
+#: Significant digits a least-squares figure carries: the fit's last few digits depend on the
+#: machine's floating-point library (summation order, fused multiply-add), so JSON keeps 12.
+FITTED_DIGITS = 12
+
+
+def fitted(value: Any) -> Any:
+    """A least-squares float rounded to :data:`FITTED_DIGITS` significant digits, so the JSON
+    of a sweep is the same on any machine (exact figures, ints and Fractions, pass unchanged)."""
+    return float(f"{value:.{FITTED_DIGITS}g}") if isinstance(value, float) else value
 
 
 def _check_dict(c: Check) -> dict[str, Any]:
