@@ -10,7 +10,6 @@ value and the fix, never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,7 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
-from pram.reports import registry
+from pram.reports import entries, status
+from pram.reports.options import RUN, SWEEP, Options, add_arguments, from_arguments
 from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import (
     check_memory,
@@ -30,18 +30,9 @@ from pram.reports.preflight import (
     writable_dir,
     writable_file,
 )
-from pram.reports.registry import (
-    COMPARATOR_NAMES,
-    KEY_NAMES,
-    MODEL_NAMES,
-    NETWORK_NAMES,
-    SEARCH_NAMES,
-    SORT_NAMES,
-    Options,
-)
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
-OK, FAILED, INVALID = 0, 1, 2
+OK, FAILED, INVALID = status.OK, status.FAILED, status.INVALID
 
 
 class UsageError(Exception):
@@ -134,29 +125,7 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
         parser.add_argument("--d", type=_size, help="bits per token (default 16, or what the "
                             "input's largest token needs)")
     parser.add_argument("--m", type=_size, help="m keys (pbs; default n)")
-    parser.add_argument("--keys", choices=KEY_NAMES, default="word",
-                        help="a token is one word, or d cells of one bit each")
-    parser.add_argument("--comparator", choices=COMPARATOR_NAMES, default="serial",
-                        help="bit-key comparator: serial scan or log-depth tree")
-    parser.add_argument("--sort", choices=SORT_NAMES, default="merge-tree",
-                        help="Algorithm 11's sort: one merge-sort tree, or Batcher per block")
-    parser.add_argument("--search", choices=SEARCH_NAMES, default="pbs",
-                        help="Algorithm 11's search: Algorithm 10, or oblivious merge and scan")
-    parser.add_argument("--network", choices=NETWORK_NAMES, default="bitonic",
-                        help="the Batcher network of the sort algorithm")
-    parser.add_argument("--model", choices=MODEL_NAMES,
-                        help="access model (default: the one the algorithm is written for)")
-    parser.add_argument("--mode", choices=("collect", "raise"), default="collect",
-                        help="collect every violation, or stop at the first")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
-    parser.add_argument("--no-check", dest="check", action="store_false",
-                        help="skip comparing the answer with the reference")
-    parser.add_argument("--distinct-processors", action=argparse.BooleanOptionalAction,
-                        default=None,
-                        help="refuse a processor id acting twice in one step (default: the "
-                        "machine's)")
-    parser.add_argument("--max-memory", metavar="SIZE",
-                        help="the memory a run may take, e.g. 8G (default: what is available)")
+    add_arguments(parser, SWEEP if sweep else RUN, {"seed": _seed})
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -168,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
         "parallel MQAR algorithms, check EREW compliance and the paper's bounds.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    algorithms = registry.names()
+    algorithms = entries.names()
 
     run = commands.add_parser("run", help="run one algorithm and report its cost")
     run.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
@@ -279,28 +248,15 @@ def _say(err: Console, message: str) -> None:
     err.print(" ".join(message.split()), markup=False, soft_wrap=True)
 
 
-def _json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+_json = status.print_json
 
 
 def _options(args: argparse.Namespace, **sizes: Any) -> Options:
-    return Options(
-        n=sizes.get("n", getattr(args, "n", None)),
-        m=args.m,
-        d=sizes.get("d", getattr(args, "d", None)),
-        keys=args.keys,
-        comparator=args.comparator,
-        sort=args.sort,
-        search=args.search,
-        network=args.network,
-        model=args.model or registry.algorithm(args.algorithm).model,
-        mode=args.mode,
-        seed=args.seed,
-        input=getattr(args, "input", None),
-        check=args.check,
-        distinct_processors=args.distinct_processors,
+    return from_arguments(
+        args,
+        model=entries.algorithm(args.algorithm).model,
         max_memory=parse_memory(args.max_memory) if args.max_memory else None,
+        **sizes,
     )
 
 

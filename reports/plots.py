@@ -10,23 +10,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pram import Cost, InputError
+from pram import Cost
 from pram.reports.measure import Run, Sweep
+from pram.reports.preflight import require_matplotlib
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-
-INSTALL = "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
-
-
-def require_matplotlib() -> None:
-    """Refuse a plot early, in one line, when matplotlib is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InputError(f"plots need matplotlib, which is not installed; {INSTALL}") from None
-
 
 def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Figure:
     require_matplotlib()

@@ -36,8 +36,18 @@ from pram import Cost
 from pram.reports import plots
 from pram.reports.catalogue import Catalogue, catalogue
 from pram.reports.catalogue import tasks as catalogue_tasks
-from pram.reports.measure import Run, Sweep, formula_text, grid, sweep
-from pram.reports.parallel import Done, Runner, Task, run_all
+from pram.reports.measure import (
+    Control,
+    Done,
+    Run,
+    Runner,
+    Sweep,
+    Task,
+    formula_text,
+    grid,
+    run_all,
+    sweep,
+)
 from pram.reports.registry import Options
 from pram.reports.render import number, shown_sizes, verdict_text
 
@@ -125,19 +135,6 @@ class Outcome:
         return runs_ok and all(
             self.plan.as_predicted(k, c.verdict) for k, c in self.sweep.checks.items()
         )
-
-
-@attrs.frozen
-class Control:
-    """The naive search under one model: the EREW negative control and its CREW twin."""
-
-    run: Run
-    expect_violations: bool
-
-    @property
-    def as_predicted(self) -> bool:
-        """Whether the answer is correct and violations appear exactly when expected."""
-        return self.run.correct is not False and (self.run.violations > 0) == self.expect_violations
 
 
 @attrs.frozen
@@ -268,7 +265,8 @@ def write_report(
                 for p in steps]
     if progress is not None:
         progress(len(tasks), total, "zoology")
-    controls = tuple(Control(made.runs[Task("pbs-naive", o)], e) for o, e in control_options)
+    controls = tuple(Control(made.runs[Task("pbs-naive", o)], e, must_answer=True)
+                     for o, e in control_options)
     zoology = _zoology(quick)
     profile_run = made.runs[profile]
     classics = catalogue(quick, runner=made)
@@ -401,11 +399,10 @@ def _write(
 
 def _circuits(out: Path, *, quick: bool) -> tuple[str, list[Path]]:
     """The circuits section (H.7.6): networks, the oblivious MQAR and the paper's pbs circuit."""
-    from pram.reports import circuit_mqar
-    from pram.reports.circuit import circuit_section
+    from pram.reports.circuit_report import circuit_section, mqar_section
 
     text, drawn = circuit_section(out, quick=quick)
-    return text + "\n" + circuit_mqar.section(quick=quick), drawn
+    return text + "\n" + mqar_section(quick=quick), drawn
 
 
 def _by_label(outcomes: Sequence[Outcome]) -> dict[str, Sweep]:

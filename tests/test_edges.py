@@ -502,8 +502,8 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
     """The size guard's estimate is at least the peak tracemalloc measures for the run."""
     import tracemalloc
 
+    from pram.reports.entries import algorithm
     from pram.reports.preflight import _sizes
-    from pram.reports.registry import algorithm
 
     entry = algorithm(name)
     assert entry.memory is not None and options.n is not None
