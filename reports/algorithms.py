@@ -67,7 +67,7 @@ def _width(instance: Instance) -> int:
     return bits_needed(top)
 
 
-def _check_width(tokens: Words, d: int, what: str) -> None:
+def _refuse_wide(tokens: Words, d: int, what: str) -> None:
     """Refuse tokens that do not fit ``d`` bits (or are negative), naming the first."""
     if len(tokens) == 0:
         return
@@ -124,7 +124,7 @@ def _mqar_load(path: str, options: Options) -> Instance:
         )
     widest = file_width(tokens, f"input file {path!r}")
     d = options.d or widest
-    _check_width(tokens, d, "tokens")
+    _refuse_wide(tokens, d, "tokens")
     top = int(tokens.max())
     notes = () if options.d else (f"d = {d}: the bits the largest token ({top}) needs",)
     return Instance({"tokens": tokens}, {"n": len(tokens), "d": d}, notes)
@@ -195,8 +195,8 @@ def _search_load(path: str, options: Options) -> Instance:
             )
     d = options.d or max(file_width(v, f"{k!r} in {path!r}") for k, v in data.items())
     if options.keys == "bits":
-        _check_width(data["queries"], d, "queries")
-        _check_width(data["keys"], d, "keys")
+        _refuse_wide(data["queries"], d, "queries")
+        _refuse_wide(data["keys"], d, "keys")
     return Instance(data, _widths({"n": len(data["queries"]), "m": len(data["keys"])}, d, options))
 
 
@@ -236,7 +236,7 @@ def _sort_load(path: str, options: Options) -> Instance:
         raise InputError(f"input file {path!r} holds no values; give at least one integer")
     d = options.d or file_width(values, f"input file {path!r}")
     if options.keys == "bits":
-        _check_width(values, d, "values")
+        _refuse_wide(values, d, "values")
     return Instance({"values": values}, _widths({"n": len(values)}, d, options))
 
 

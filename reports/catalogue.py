@@ -20,6 +20,7 @@ from pram import Check
 from pram.reports.classics import ENTRIES, WEAKER
 from pram.reports.measure import Control, Runner, Sweep, Task, run_all, sweep
 from pram.reports.registry import Algorithm, Options
+from pram.reports.verdicts import verdict_words
 
 # ---- the report's catalogue section ------------------------------------------------------------
 
@@ -111,10 +112,9 @@ class Catalogue:
 
 
 def verdict_text(check: Check) -> str:
-    """The check's verdict (with its tightness where the check machinery gives one) and its
-    constant, whatever verdicts the check machinery gives."""
-    summary = getattr(check, "summary", None)
-    return f"{summary or check.verdict} (constant {check.constant:.3g})"
+    """The bound verdict with its tightness and its constant, e.g. ``holds, tight (constant
+    2)``."""
+    return verdict_words(check, constant=".3g")
 
 
 def law_text(check: Check) -> str:

@@ -77,7 +77,7 @@ class Target:
     run: Callable[[Machine, Words, Setup, Recorder | None], Words]
     default_n: int = 16
     model: str = "erew"
-    check_n: Callable[[int], str | None] = lambda n: None
+    size_problem: Callable[[int], str | None] = lambda n: None
 
 
 # ---- the targets -----------------------------------------------------------------------------
@@ -151,13 +151,13 @@ TARGETS: dict[str, Target] = {
         tokens=lambda s: s.n,
         draw=lambda rng, kind, s: _draw(rng, kind, s.n, s.top),
         run=_keys_run(lambda s: networks.levels("sort", s.network, s.n)),
-        check_n=_power_of_two,
+        size_problem=_power_of_two,
     ),
     "merge": Target(
         tokens=lambda s: s.n,
         draw=_draw_halves,
         run=_keys_run(lambda s: networks.levels("merge", s.network, s.n)),
-        check_n=_power_of_two,
+        size_problem=_power_of_two,
     ),
     "compare": Target(
         tokens=lambda s: 2,
@@ -171,7 +171,7 @@ TARGETS: dict[str, Target] = {
         draw=circuit_mqar.draw,
         run=circuit_mqar.run,
         default_n=circuit_mqar.DEFAULT_N,
-        check_n=circuit_mqar.check_n,
+        size_problem=circuit_mqar.size_problem,
     ),
     "pbs": Target(tokens=lambda s: 2 * s.n, draw=_pbs_draw, run=_pbs_run),
 }
@@ -241,7 +241,7 @@ def setup(
     n = t.default_n if n is None else n
     if name == "compare" and n != 2:
         raise InputError(f"--n {n}: compare takes two tokens; leave --n out")
-    problem = t.check_n(n)
+    problem = t.size_problem(n)
     if problem:
         raise InputError(problem)
     if keys is None:  # compare: Definition H.31 on d-bit tokens, with Lemma H.32's network

@@ -6,7 +6,7 @@ gives one output per whole triple: the value of the latest earlier key equal to 
 and the padding cells are constants of the circuit (padded triples never match). Word keys
 only: with bit keys a value would have to travel as d bit wires too.
 
-:func:`draw`, :func:`run` and :func:`check_n` are the hooks of its
+:func:`draw`, :func:`run` and :func:`size_problem` are the hooks of its
 :class:`pram.reports.circuit_build.Target`; :func:`bit_circuit` records it with bit keys.
 """
 
@@ -27,14 +27,14 @@ from pram.algorithms.mqar import layout
 DEFAULT_N = 48
 
 
-def check_n(n: int) -> str | None:
+def size_problem(n: int) -> str | None:
     """Why ``--n`` cannot be the length of an MQAR circuit, or None."""
     if n < 3:
         return f"--n {n} must be at least 3 for mqar (one key, value and query)"
     return None
 
 
-def check_setup(setup: Any) -> None:
+def refuse_bit_keys(setup: Any) -> None:
     """Refuse bit keys: this circuit carries values as word wires."""
     if setup.bits:
         raise InputError(
@@ -45,7 +45,7 @@ def check_setup(setup: Any) -> None:
 def draw(rng: np.random.Generator, kind: str, setup: Any) -> Words:
     """N tokens from a vocabulary of about N/6 (so that most queries match): random, all
     equal, sorted or reversed."""
-    check_setup(setup)
+    refuse_bit_keys(setup)
     n = int(setup.n)
     values: Words = rng.integers(0, max(2, n // 6), n, dtype=np.int64)
     if kind == "all equal":
@@ -60,7 +60,7 @@ def draw(rng: np.random.Generator, kind: str, setup: Any) -> Words:
 def run(m: Machine, tokens: Words, setup: Any, recorder: Any) -> Words:
     """Run the oblivious MQAR on ``m``; with a recorder, declare the real tokens' cells its
     inputs (in sequence order) and the real queries' answer cells its outputs."""
-    check_setup(setup)
+    refuse_bit_keys(setup)
     lay = layout(tokens)
     keys = WordKeys()
     key_in, query_in = mqar_oblivious.store(m, keys, lay)
@@ -145,4 +145,4 @@ def bit_circuit(triples: int, d: int, comparator: str, *, checks: int = 2, seed:
     return BitRow(n, d, comparator, c.size, c.depth, bool(np.array_equal(got, expected)))
 
 
-__all__ = ["DEFAULT_N", "BitRow", "bit_circuit", "check_n", "check_setup", "draw", "run"]
+__all__ = ["DEFAULT_N", "BitRow", "bit_circuit", "draw", "refuse_bit_keys", "run", "size_problem"]

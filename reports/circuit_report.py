@@ -17,6 +17,7 @@ from pram.circuit import Circuit
 from pram.reports.circuit_build import Setup, build, setup
 from pram.reports.formulas import CIRCUIT, lg
 from pram.reports.plots import _figure, save
+from pram.reports.verdicts import verdict_words
 
 
 @attrs.frozen
@@ -178,7 +179,7 @@ def circuit_section(out: Path, *, quick: bool = False) -> tuple[str, list[Path]]
 
 
 def _verdict(c: Check) -> str:
-    return f"{c.verdict} (max ratio {max(c.ratios):.3f})"
+    return verdict_words(c, form="bare", max_ratio=".3f")
 
 
 # ---- the oblivious MQAR and the paper's pbs circuit ------------------------------------------

@@ -59,7 +59,7 @@ def _list_build(options: Options, rng: np.random.Generator) -> Instance:
     return Instance({"successors": successors}, {"n": n})
 
 
-def check_list(successors: Words, where: str) -> None:
+def refuse_bad_list(successors: Words, where: str) -> None:
     """Refuse anything but one list through every node, naming the first offending node."""
     n = len(successors)
     if n == 0:
@@ -102,7 +102,7 @@ def check_list(successors: Words, where: str) -> None:
 
 def _list_load(path: str, options: Options) -> Instance:
     successors = load_array(path, LIST_INPUT)
-    check_list(successors, f"input file {path!r}")
+    refuse_bad_list(successors, f"input file {path!r}")
     return Instance({"successors": successors}, {"n": len(successors)})
 
 

@@ -24,8 +24,8 @@ from pram.reports import entries, status
 from pram.reports.options import RUN, SWEEP, Options, add_arguments, from_arguments
 from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import (
-    check_memory,
     parse_memory,
+    refuse_oversized,
     require_matplotlib,
     writable_dir,
     writable_file,
@@ -291,7 +291,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.measure import check_sweep, sweep
+    from pram.reports.measure import refuse_sweep, sweep
     from pram.reports.parallel import runner
     from pram.reports.render import SweepReport
 
@@ -299,7 +299,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     plot = writable_file(args.plot, "--plot", (".png", ".svg")) if args.plot else None
     if plot is not None:
         require_matplotlib()
-    check_sweep(args.algorithm, args.n, options, args.d)
+    refuse_sweep(args.algorithm, args.n, options, args.d)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick,
                        runner=runner(args.workers, args.dask))
@@ -385,7 +385,7 @@ def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.examples import suffix, write_example
 
     path = writable_file(args.file, "FILE", (suffix(args.kind),))
-    check_memory({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
+    refuse_oversized({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
                  Options(n=args.n))
     what = write_example(args.kind, path, n=args.n, seed=args.seed)
     err.print(f"wrote {path}: {what}", highlight=False, markup=False)

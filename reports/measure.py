@@ -18,7 +18,7 @@ from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.entries import algorithm, names
 from pram.reports.options import Options, json_fields, validate
-from pram.reports.preflight import check_memory, check_options
+from pram.reports.preflight import refuse_inapplicable, refuse_oversized
 from pram.reports.registry import Algorithm, Bound, Instance
 
 #: How many violations a run keeps by name in its report and JSON.
@@ -157,7 +157,7 @@ class Control:
 def build(name: str, options: Options) -> Instance:
     """The instance ``options`` asks for: the ``--input`` file, or a random one from the seed."""
     validate(options)
-    check_options(name, options)
+    refuse_inapplicable(name, options)
     family = algorithm(name).family
     if options.m is not None and "m" not in family.defaults:
         users = ", ".join(n for n in names() if "m" in algorithm(n).family.defaults)
@@ -167,9 +167,9 @@ def build(name: str, options: Options) -> Instance:
         )
     if options.input is not None:
         instance = family.load(options.input, options)
-        check_memory(name, options, instance.sizes)
+        refuse_oversized(name, options, instance.sizes)
         return instance
-    check_memory(name, options)
+    refuse_oversized(name, options)
     return family.build(options, np.random.default_rng(options.seed))
 
 
@@ -180,8 +180,8 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     if instance is None:
         instance = build(name, options)
     else:
-        check_options(name, attrs.evolve(options, input=None))
-        check_memory(name, options, instance.sizes)
+        refuse_inapplicable(name, attrs.evolve(options, input=None))
+        refuse_oversized(name, options, instance.sizes)
     extra: dict[str, Any] = {} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     }
@@ -460,7 +460,7 @@ def sweep(
             f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
             "give more with --n, e.g. --n 48,96,192"
         )
-    check_sweep(name, ns, options, ds)
+    refuse_sweep(name, ns, options, ds)
     tasks = [Task(name, attrs.evolve(options, n=n, d=d if d is not None else options.d))
              for n, d in points]
     runs = run_all(tasks, runner, progress=progress)
@@ -469,15 +469,15 @@ def sweep(
     return Sweep(entry, options, tuple(runs), checks_of(entry, runs), phase_checks_of(entry, runs))
 
 
-def check_sweep(
+def refuse_sweep(
     name: str, ns: Sequence[int], options: Options, ds: Sequence[int] | None = None
 ) -> None:
     """Check every point of a sweep (options that apply, memory) before its first run."""
     for n, d in grid(ns, ds):
         point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
         validate(point)
-        check_options(name, point)
-        check_memory(name, point)
+        refuse_inapplicable(name, point)
+        refuse_oversized(name, point)
 
 
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:

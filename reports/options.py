@@ -7,7 +7,7 @@ commands that take it and the algorithms it applies to. From the table come
   parsed ones (:func:`from_arguments`);
 - the validation of a value (:func:`validate`: a choice not offered is refused, naming them);
 - the refusal of an option that does not apply to the chosen algorithm
-  (:func:`pram.reports.preflight.check_options`: one line, exit 2, "leave it out");
+  (:func:`pram.reports.preflight.refuse_inapplicable`: one line, exit 2, "leave it out");
 - which options an algorithm uses (:func:`used_by`, shown as ``Algorithm.uses``), the option
   fields of a run's JSON (:func:`json_fields`) and the settings text of a report
   (:func:`setting_parts`).

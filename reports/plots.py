@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pram import Cost
 from pram.reports.measure import Run, Sweep
 from pram.reports.preflight import require_matplotlib
+from pram.reports.verdicts import verdict_words
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -78,7 +79,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
                 for sub, runs in _series(s.runs).items():
                     xs = [x_size(run)[1] for run in runs]
                     ys = [run.bounds[key].ratio for run in runs]
-                    verdict = c.summary
+                    verdict = verdict_words(c)
                     name = " ".join(p for p in (label, sub) if p)
                     ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
             ax.set_xscale("log", base=2)

@@ -1,16 +1,16 @@
-"""The checks every command makes before any work: options that apply, sizes that fit, outputs
+"""The refusals every command makes before any work: options that apply, sizes that fit, outputs
 that can be written.
 
 One rule for every command: what can be found wrong before a run is found then, with one line
 naming the value and the fix (an :class:`pram.InputError`, exit status 2). Three mechanisms,
 each in one place so that a new option or algorithm plugs in:
 
-- :func:`check_options`: an option that does not apply to an algorithm is refused. The option
-  table (:data:`pram.reports.options.OPTIONS`) says for each option its default, the
+- :func:`refuse_inapplicable`: an option that does not apply to an algorithm is refused. The
+  option table (:data:`pram.reports.options.OPTIONS`) says for each option its default, the
   algorithms it applies to and the reason it may not. ``--model``, ``--mode`` and
   ``--distinct-processors`` apply to every algorithm that runs on the machine.
-- :func:`check_memory`: each algorithm declares ``Algorithm.memory``, the bytes a run needs at
-  given sizes (measured peaks times a margin); a run that does not fit the memory available
+- :func:`refuse_oversized`: each algorithm declares ``Algorithm.memory``, the bytes a run needs
+  at given sizes (measured peaks times a margin); a run that does not fit the memory available
   (or ``--max-memory``) is refused naming the largest size that fits.
 - :func:`writable_file` and :func:`writable_dir`: an output is checked before the run (its
   folder exists and is writable, it is not one of the inputs).
@@ -38,7 +38,7 @@ def _reason(option: Option, entry: Algorithm) -> str:
     return f"it applies only to {option.users()}"
 
 
-def check_options(name: str, options: Options) -> None:
+def refuse_inapplicable(name: str, options: Options) -> None:
     """Refuse an option ``name`` ignores (a value other than its default), naming why: every
     row of the option table (:data:`pram.reports.options.OPTIONS`) that does not apply."""
     entry = algorithm(name)
@@ -110,7 +110,7 @@ def _sizes(entry: Algorithm, options: Options, n: int) -> dict[str, int]:
     return sizes
 
 
-def check_memory(name: str, options: Options, sizes: Mapping[str, int] | None = None) -> None:
+def refuse_oversized(name: str, options: Options, sizes: Mapping[str, int] | None = None) -> None:
     """Refuse a run whose arrays would not fit, naming the largest size that does.
 
     ``sizes`` are the instance's (n, and m, d where they apply); by default they come from

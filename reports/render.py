@@ -18,6 +18,7 @@ from rich.text import Text
 from pram import Check
 from pram.reports.measure import Run, Sweep, formula_text, phase_rows
 from pram.reports.options import Options, setting_parts
+from pram.reports.verdicts import verdict_words
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
 SHOWN_PHASES = 40
@@ -291,13 +292,17 @@ def shown_sizes(run: Run) -> list[str]:
     return list(run.sizes)
 
 
-def verdict_text(c: Check) -> Text:
-    """``holds, tight`` in green, ``EXCEEDED`` in red, ``undetermined`` in yellow."""
-    if c.verdict == "exceeded":
-        return Text("EXCEEDED", style="bold red")
-    if c.verdict == "undetermined":
-        return Text("undetermined", style="yellow")
-    return Text(c.summary, style="green")
+#: The terminal style of each bound verdict.
+VERDICT_STYLES = {"exceeded": "bold red", "undetermined": "yellow", "holds": "green"}
+
+
+def verdict_text(c: Check, **details: Any) -> Text:
+    """The bound verdict's words (:func:`pram.reports.verdicts.verdict_words`, shouted when
+    exceeded, with ``details``): ``holds, tight`` in green, ``EXCEEDED`` in red,
+    ``undetermined`` in yellow (the details plain)."""
+    text = Text(verdict_words(c, form="shout", **details))
+    text.stylize(VERDICT_STYLES[c.verdict], 0, len(verdict_words(c, form="shout")))
+    return text
 
 
 def checks_table(
@@ -331,8 +336,7 @@ def check_line(c: Check, key: str, options: Options | None = None) -> Text:
     """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds, tight: ...``."""
     return Text.assemble(
         f"{key}: {c.measure} / ({formula_text(c.formula, options)}) ",
-        verdict_text(c),
-        f": {c.reason}; constant {c.constant:.4g}",
+        verdict_text(c, reason=True, constant=".4g"),
     )
 
 

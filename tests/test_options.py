@@ -10,7 +10,7 @@ from pram import InputError
 from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
 from pram.reports.options import OPTIONS, Options, json_fields, setting_parts, used_by
-from pram.reports.preflight import check_options
+from pram.reports.preflight import refuse_inapplicable
 
 
 def test_the_options_class_has_one_field_per_row_with_its_default() -> None:
@@ -43,7 +43,7 @@ def test_uses_come_from_the_table() -> None:
 def test_a_row_that_does_not_apply_is_refused_in_one_line() -> None:
     """A row's refusal names the algorithms it applies to, as the table lists them."""
     with pytest.raises(InputError) as caught:
-        check_options("pbs", Options(network="odd-even"))
+        refuse_inapplicable("pbs", Options(network="odd-even"))
     assert str(caught.value) == (
         "--network odd-even does not apply to pbs: it applies only to mqar and sort; leave it out"
     )
