@@ -9,7 +9,7 @@ The public names, by role (``__all__`` lists them in the same order):
 - the machine: :class:`Machine`, :data:`MAX_ACCESSES`, :class:`Observer`;
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
-  :func:`iota`;
+  :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
 - models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`,
@@ -42,6 +42,7 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
+from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
 from pram.models import MODELS, Model, model
@@ -77,6 +78,7 @@ __all__ = [  # noqa: RUF022
     "parallel_all",
     "phase",
     "iota",
+    "Until",
     # memory
     "Array",
     "Words",
