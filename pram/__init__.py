@@ -12,8 +12,8 @@ The public names, by role (``__all__`` lists them in the same order):
   :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
-- models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`,
-  :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
+- models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`, the
+  collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
 - bounds: :func:`check`, :class:`Check`, :class:`Formula`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
@@ -45,7 +45,7 @@ from pram.errors import (
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
-from pram.models import MODELS, Model, model
+from pram.models import COLLISION, MODELS, Model, model
 from pram.registers import Observer, Register, hold
 from pram.step import (
     Bundle,
@@ -90,6 +90,7 @@ __all__ = [  # noqa: RUF022
     "Model",
     "model",
     "MODELS",
+    "COLLISION",
     "Violation",
     "Kind",
     "UndefinedRead",
