@@ -16,6 +16,7 @@ The public names, by role (``__all__`` lists them in the same order):
   collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
 - bounds: :func:`check`, :class:`Check`, :class:`Formula`;
+- the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
   :class:`ConflictError`, :class:`HonestyError`.
@@ -60,6 +61,7 @@ from pram.step import (
     phase,
 )
 from pram.violations import Kind, UndefinedRead, Violation
+from pram.weakest import Weakest, weakest_model
 
 # By role, in the order of the docstring above (not alphabetically, on purpose).
 __all__ = [  # noqa: RUF022
@@ -101,6 +103,9 @@ __all__ = [  # noqa: RUF022
     "check",
     "Check",
     "Formula",
+    # the weakest model of a run
+    "weakest_model",
+    "Weakest",
     # errors
     "PRAMError",
     "InputError",
