@@ -6,7 +6,7 @@ loop that ends "when nothing changed" (connected components), or "when no list i
 
     done = yield Until(flag, index, control)
 
-Cost model (the textbook's "the control unit reads a cell", JáJá 1992, section 1.3; in a
+Cost model (the textbook's "the control unit reads a cell", JáJá 1992, chapter 1; in a
 CRCW program a flag that any processor may have set, e.g. every processor that changed a
 pointer writes 1 to ``flag[round]``): the step is a read step like any other, charged one
 unit of time and one unit of work and one read per processor in ``processors`` (usually the

@@ -12,7 +12,7 @@ The lattice (docs/decisions.md, "The weakest model of a run"): the chain of the 
 
     EREW < CREW < CRCW-common < CRCW-arbitrary < CRCW-priority,
 
-each model allowing everything the one before allows (JáJá 1992, section 1.3; Karp and
+each model allowing everything the one before allows (JáJá 1992, chapter 1; Karp and
 Ramachandran 1990), and two refinements beside it: ERCW-common (above EREW, below
 CRCW-common, incomparable with CREW) and CRCW-weak (above CREW, below CRCW-common). The
 weakest model reported is the first clean model of the chain; the refinements that are
