@@ -11,10 +11,10 @@ CRCW program a flag that any processor may have set, e.g. every processor that c
 pointer writes 1 to ``flag[round]``): the step is a read step like any other, charged one
 unit of time and one unit of work and one read per processor in ``processors`` (usually the
 one control processor), checked against the model like any read (two control processors
-reading one cell under EREW are a violation) and refused if the cell is undefined. The
-program is then sent one bool, ``True`` when every cell read holds ``value``, and nothing
-else: exactly one bit per loop test, and the ledger counts the tests
-(``Cost.loop_tests``). The values themselves never reach the host.
+reading one cell under EREW are a violation), an undefined cell refused (or recorded, with
+``strict=False``) like any read. The program is then sent one bool, ``True`` when every
+cell read holds ``value``, and nothing else: exactly one bit per loop test, and the ledger
+counts the tests (``Cost.loop_tests``). The values themselves never reach the host.
 
 With several processors (one control processor per instance, when a batch of instances
 runs side by side), the bit is *every instance has ended*: a batch ends its loop when every
