@@ -121,10 +121,6 @@ def _rank(text: str) -> int:
     return value
 
 
-def _rank_text(options: Options) -> str:
-    return "k = n // 2 (the median)" if options.k is None else f"k = {options.k}"
-
-
 _OFF_MACHINE = "it runs on the host (RAM model, one processor), not on the machine"
 
 #: Models a run may use: the ones of the command-line contract, plus the combining models.
@@ -169,7 +165,7 @@ OPTIONS: tuple[Option, ...] = (
            "the machine's)", None, algorithms=ON_MACHINE, why=_OFF_MACHINE,
            argument={"action": argparse.BooleanOptionalAction}),
     Option("k", "the rank selection finds, 0-based: the k-th smallest (default: n // 2, the "
-           "median)", None, algorithms=("selection",), setting=_rank_text,
+           "median; a run shows the k it used among its sizes)", None, algorithms=("selection",),
            argument={"type": _rank, "metavar": "K"}),
     Option("max_memory", "the memory a run may take, e.g. 8G (default: what is available)",
            None, argument={"metavar": "SIZE"}),
