@@ -2,25 +2,27 @@
 
 Eight entries over the textbook programs of :mod:`pram.algorithms`, each run by default under
 the model it is written for, each with a reference computed on the host by other means (a walk
-along the list, a depth-first walk, a recursive evaluation, union-find, numpy) and its input
+along the list, a depth-first walk, a post-order evaluation, union-find, numpy) and its input
 files checked here, before any run, with one-line refusals:
 
-====================  ============  ==============================================  ============
-entry                 model         input file / output (``--input`` / ``--output``)  control
-====================  ============  ==============================================  ============
-list-ranking-random   EREW          ``.npy`` successors (-1 tail) / links to tail
-euler-tour            EREW          ``.npy`` (n-1, 2) tree edges, root 0 / (n, 4)
-tree-contraction      EREW          ``.npz`` left, right, op, value / [value]
-components            CRCW arb.     text edge list ``u v`` / smallest vertex of     CREW, common
-                                    each vertex's component
-compaction            EREW          ``.npz`` values, marks / the marked values
-max-loglog            CRCW common   ``.npy`` / [max]                                CREW
-max-cascading         CRCW common   ``.npy`` / [max]                                CREW
-selection             EREW          ``.npy`` and ``--k`` / [k-th smallest]
-====================  ============  ==============================================  ============
+- ``list-ranking-random`` (EREW): a ``.npy`` of successors (-1 for the tail) / each node's
+  links to the tail;
+- ``euler-tour`` (EREW): a ``.npy`` (n - 1, 2) array of a tree's edges, rooted at vertex 0 /
+  an (n, 4) array: parent (-1 at the root), depth, preorder number and subtree size;
+- ``tree-contraction`` (EREW): an ``.npz`` of ``left``, ``right``, ``op``, ``value`` / [value];
+- ``components`` (CRCW arbitrary; controls CREW and CRCW common): a text edge list, one
+  ``u v`` per line / each vertex's smallest component member;
+- ``compaction`` (EREW): an ``.npz`` of ``values`` and ``marks`` / the marked values;
+- ``max-loglog`` and ``max-cascading`` (CRCW common; control CREW): a ``.npy`` / [max];
+- ``selection`` (EREW): a ``.npy`` and ``--k`` (default n // 2) / [the k-th smallest].
 
 Data only: the table of every entry is :mod:`pram.reports.entries`; the report's section is
-:mod:`pram.reports.catalogue`. The bound formulas are :mod:`pram.reports.formulas`'.
+:mod:`pram.reports.catalogue`. The bound formulas are in :mod:`pram.reports.formulas`.
+
+>>> from pram.reports.measure import execute
+>>> run = execute("components", Options(n=64, model="crcw-arbitrary"))
+>>> run.correct, run.violations, run.sizes
+(True, 0, {'n': 64, 'e': 64})
 """
 
 from __future__ import annotations
@@ -66,14 +68,21 @@ def _sizes(instance: Instance) -> dict[str, float]:
 
 
 def _bytes(per: float, logs: int = 0) -> Callable[[Mapping[str, int], Options], float]:
-    """A size guard's estimate, ``per * n * log2(n)^logs`` bytes (about twice the tracemalloc
-    peaks measured at n = 4096 and 16384)."""
+    """A size guard's estimate, ``per * n * log2(n)^logs`` bytes: about twice the tracemalloc
+    peaks measured at n = 4096 and 16384 (the coins of a random-mate ranking, R = O(log n)
+    per node, make the log)."""
 
     def need(sizes: Mapping[str, int], options: Options) -> float:
         n = float(max(sizes["n"], 2))
         return per * n * math.log2(n) ** logs
 
     return need
+
+
+def _graph_bytes(sizes: Mapping[str, int], options: Options) -> float:
+    """The size guard's estimate for components: 550 bytes per vertex and per edge (twice
+    the peaks measured at n = e = 4096 and 16384)."""
+    return 550.0 * (sizes["n"] + sizes.get("e", sizes["n"]))
 
 
 def _within(where: str, error: InputError) -> InputError:
@@ -283,7 +292,11 @@ def _graph_load(path: str, options: Options) -> Instance:
 
 def smallest_members(labels: Words) -> Words:
     """Each vertex's component named by its smallest vertex: ``labels`` renamed so that two
-    runs that find one partition give one array (a host-side renaming after the run)."""
+    runs that find one partition give one array (a host-side renaming after the run).
+
+    >>> smallest_members(np.array([4, 4, 2, 4, 2])).tolist()
+    [0, 0, 2, 0, 2]
+    """
     first: dict[int, int] = {}
     out = [first.setdefault(label, v) for v, label in enumerate(labels.tolist())]
     return np.array(out, dtype=np.int64)
@@ -454,7 +467,7 @@ def _solve_select(m: Machine, instance: Instance, options: Options) -> Solution:
 ENTRIES = (
     Algorithm(
         name="list-ranking-random",
-        memory=_bytes(400, 1),
+        memory=_bytes(90, 1),
         title="List ranking by random mate: O(n) expected work (Miller and Reif; JaJa 3.1)",
         family=LIST,
         solve=_solve_random_mate,
@@ -463,7 +476,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="euler-tour",
-        memory=_bytes(400, 2),
+        memory=_bytes(320, 1),
         title="Rooting and numbering a tree by the Euler tour (Tarjan and Vishkin; JaJa 3.2)",
         family=TREE,
         solve=_solve_euler,
@@ -472,7 +485,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="tree-contraction",
-        memory=_bytes(1200, 1),
+        memory=_bytes(450, 1),
         title="Expression trees by rake tree contraction (Abrahamson et al.; JaJa 3.3)",
         family=EXPRESSION,
         solve=_solve_expression,
@@ -481,7 +494,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="components",
-        memory=_bytes(2000, 0),
+        memory=_graph_bytes,
         title="Connected components by hooking and shortcutting (Shiloach and Vishkin; JaJa 5.1)",
         family=GRAPH,
         solve=_solve_components,
@@ -490,7 +503,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="compaction",
-        memory=_bytes(400, 0),
+        memory=_bytes(280),
         title="Compaction by prefix sums (Blelloch; JaJa 2.1)",
         family=MARKED,
         solve=_solve_compaction,
@@ -499,7 +512,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="max-loglog",
-        memory=_bytes(600, 0),
+        memory=_bytes(580),
         title="Maximum in O(log log n) time by the doubly logarithmic tree (Valiant; JaJa 2.6)",
         family=TOP,
         solve=_solve_loglog,
@@ -508,7 +521,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="max-cascading",
-        memory=_bytes(600, 0),
+        memory=_bytes(220),
         title="Maximum with O(n) work by accelerated cascading (Cole and Vishkin; JaJa 2.6)",
         family=TOP,
         solve=_solve_cascade,
@@ -517,7 +530,7 @@ ENTRIES = (
     ),
     Algorithm(
         name="selection",
-        memory=_bytes(600, 0),
+        memory=_bytes(130),
         title="Selection by radix counting, counts by accelerated cascading (JaJa 2.6)",
         family=RANKED,
         solve=_solve_select,
