@@ -376,7 +376,9 @@ def test_unknown_algorithm_lists_the_known_ones(capsys: pytest.CaptureFixture[st
     assert one_line_error(capsys, "run", "nope") == (
         "pram run: argument ALGORITHM: invalid choice: 'nope' (choose from 'mqar', "
         "'mqar-sequential', 'mqar-allpairs', 'pbs', 'pbs-naive', 'sort', 'list-ranking', "
-        "'prefix-sums', 'merge', 'matrix-multiply', 'max', 'rank-sort')"
+        "'prefix-sums', 'merge', 'matrix-multiply', 'max', 'rank-sort', "
+        "'list-ranking-random', 'euler-tour', 'tree-contraction', 'components', 'compaction', "
+        "'max-loglog', 'max-cascading', 'selection')"
     )
 
 

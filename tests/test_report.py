@@ -14,6 +14,7 @@ import pytest
 
 from pram import InputError, Machine
 from pram.reports import Options, assert_bound, assert_erew, execute, sweep
+from pram.reports.catalogue import CONTROLS
 from pram.reports.cli import main
 from pram.reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
 from pram.reports.report import CSV_FIELDS
@@ -235,8 +236,9 @@ def test_report_summary_has_the_catalogue_section(
     text = (out / "summary.md").read_text()
     section = text[text.index("## Catalogue of classic algorithms"):]
     for name, model in (("list-ranking", "EREW"), ("merge", "CREW"), ("max", "CRCW-common"),
-                        ("rank-sort", "CRCW-sum")):
+                        ("rank-sort", "CRCW-sum"), ("components", "CRCW-arbitrary"),
+                        ("max-loglog", "CRCW-common"), ("euler-tour", "EREW")):
         assert f"| `{name}` | {model} |" in section
-    assert section.count("(flagged, as it must be)") == 4
+    assert section.count("(flagged, as it must be)") == len(CONTROLS) == 8
     catalogue = summary["catalogue"]
     assert isinstance(catalogue, dict) and catalogue["ok"] is True
