@@ -20,6 +20,7 @@ from pram.reports.entries import algorithm, names
 from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable, refuse_oversized
 from pram.reports.registry import Algorithm, Bound, Instance
+from pram.weakest import Classifier, Weakest
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5
@@ -75,6 +76,8 @@ class Run:
     bounds: Mapping[str, BoundResult]
     seconds: float
     output: Words = attrs.field(repr=False, eq=False)
+    #: The weakest clean model of this very run (``Options.weakest_model``), else None.
+    weakest: Weakest | None = None
 
     @property
     def model(self) -> str:
@@ -127,6 +130,8 @@ class Run:
                 },
             }
         )
+        if self.weakest is not None:
+            out["weakest_model"] = self.weakest.as_dict()
         if wall_clock:
             out["seconds"] = self.seconds
         return out
@@ -185,10 +190,13 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     extra: dict[str, Any] = {} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     }
+    # --weakest-model classifies the accesses of this run, the one reported (one run, not two)
+    classifier = Classifier() if options.weakest_model else None
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
+        observer=classifier,
         **extra,
     )
     start = time.perf_counter()
@@ -222,6 +230,7 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
         bounds=bounds,
         seconds=seconds,
         output=solution.output,
+        weakest=classifier.weakest() if classifier is not None else None,
     )
 
 

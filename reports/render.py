@@ -143,6 +143,11 @@ class RunReport:
                 lines.append(Text(f"  ... and {number(run.violations - len(shown))} more"))
         if run.undefined_reads:
             lines.append(Text(f"undefined reads: {number(run.undefined_reads)}", style="yellow"))
+        if run.weakest is not None:  # --weakest-model: the text, then each model's evidence
+            lines.append(Text.assemble("weakest model: ", (run.weakest.text, "bold")))
+            for name, first in run.weakest.evidence.items():
+                count = number(run.weakest.violations[name])
+                lines.append(Text(f"  not clean under {first.model} ({count}): {first.message}"))
         return Group(*lines)
 
     def _answer(self) -> Text:
