@@ -13,7 +13,18 @@ from typing import Any, Protocol, TypeAlias
 import attrs
 import numpy as np
 
-from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
+from pram import (
+    Check,
+    Cost,
+    Formula,
+    InputError,
+    Machine,
+    PhaseCost,
+    Resolution,
+    Violation,
+    Words,
+    check,
+)
 from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.entries import algorithm, names
@@ -78,6 +89,9 @@ class Run:
     output: Words = attrs.field(repr=False, eq=False)
     #: The weakest clean model of this very run (``Options.weakest_model``), else None.
     weakest: Weakest | None = None
+    #: Cells the model settled without a written value (CRCW tolerant, collision, collision+).
+    resolutions: int = 0
+    first_resolutions: tuple[Resolution, ...] = ()
 
     @property
     def model(self) -> str:
@@ -130,6 +144,9 @@ class Run:
                 },
             }
         )
+        if self.algorithm.on_machine and model_named(o.model).resolution is not None:
+            out["resolutions"] = self.resolutions
+            out["first_resolutions"] = [r.message for r in self.first_resolutions]
         if self.weakest is not None:
             out["weakest_model"] = self.weakest.as_dict()
         if wall_clock:
@@ -231,6 +248,8 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
         seconds=seconds,
         output=solution.output,
         weakest=classifier.weakest() if classifier is not None else None,
+        resolutions=len(machine.resolutions),
+        first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
     )
 
 

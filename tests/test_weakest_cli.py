@@ -12,7 +12,7 @@ import json
 import numpy as np
 import pytest
 
-from pram import MODELS, model, weakest_model
+from pram import MODELS, Machine, model, weakest_model
 from pram.reports.cli import build_parser, main
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
@@ -112,3 +112,32 @@ def test_every_model_runs_an_exclusive_program(
     status, obj = run_json(capsys, "run", "list-ranking", "--n", "32", "--model", name)
     assert status == 0 and obj["model"] == name and obj["violations"] == 0
     assert obj["correct"] is True
+
+
+@pytest.mark.parametrize("name", ["crcw-tolerant", "crcw-collision", "crcw-collision+"])
+def test_a_run_shows_the_resolutions_of_its_rule(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """The O(1) maximum's writers all write 0: plain collision settles every shared cell with
+    the symbol (as many resolutions as the machine records on the same instance), tolerant
+    and collision+ none; the report lists them, and the JSON carries them only for the rules
+    that settle."""
+    entry = algorithm("max")
+    options = Options(n=32, model=name)
+    instance = entry.family.build(options, np.random.default_rng(0))
+    m = Machine(name)
+    entry.solve(m, instance, options)
+    status, obj = run_json(capsys, "run", "max", "--n", "32", "--model", name)
+    assert status == 0 and obj["correct"] is True  # a collision is a nonzero "not the max"
+    assert obj["resolutions"] == len(m.resolutions)
+    assert obj["first_resolutions"] == [str(r) for r in m.resolutions[:5]]
+    assert (len(m.resolutions) > 0) == (name == "crcw-collision")
+    _, out, _ = call(capsys, "run", "max", "--n", "32", "--model", name)
+    text = " ".join(out.split())
+    if m.resolutions:
+        assert f"resolutions: {len(m.resolutions)} cells settled" in text
+        assert m.resolutions[0].message in text
+    else:
+        assert "resolutions:" not in text
+    _, plain = run_json(capsys, "run", "max", "--n", "32")
+    assert "resolutions" not in plain
