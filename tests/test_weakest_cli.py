@@ -141,3 +141,14 @@ def test_a_run_shows_the_resolutions_of_its_rule(
         assert "resolutions:" not in text
     _, plain = run_json(capsys, "run", "max", "--n", "32")
     assert "resolutions" not in plain
+
+
+def test_a_program_that_cannot_end_under_a_rule_fails_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Connected components under CRCW tolerant: disagreeing hooks keep the old pointers and
+    the rounds would not end; the run stops at the round bound, exit 1, one line naming the
+    model it is written for (not a traceback)."""
+    status, out, err = call(capsys, "run", "components", "--n", "16", "--model", "crcw-tolerant")
+    assert status == 1 and out == "" and len(err.strip().splitlines()) == 1
+    assert "under CRCW-tolerant" in err and "crcw-arbitrary" in err
