@@ -214,3 +214,21 @@ def test_misuse_is_refused_naming_the_fix() -> None:
         scan_check(circuit, elements=np.arange(4))
     with pytest.raises(InputError, match="outputs"):
         scan_check(circuit)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 6])
+def test_pram_circuit_prefix_sums_checks_the_scan(
+    capsys: pytest.CaptureFixture[str], k: int
+) -> None:
+    """``pram circuit prefix-sums``: Brent and Kung's counts for n = 2^k (2n - k - 2 adders,
+    depth 2k - 2; Brent and Kung, "A regular layout for parallel adders", 1982), the evaluator
+    equal to the machine, and every operator's scan by the interval monoid; exit 0."""
+    import json
+
+    from pram.reports.cli import main
+
+    n = 2**k
+    assert main(["circuit", "prefix-sums", "--n", str(n), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["gates"] == {"add": 2 * n - k - 2} and obj["depth"] == max(1, 2 * k - 2)
+    assert obj["checked"]["equal"] is True and obj["scan"]["every_operator"] is True
