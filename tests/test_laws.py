@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from pram import Formula, check
-from pram.laws import Scale, fit, order_of
+from pram.fitting import fit
+from pram.laws import Scale, order_of
 
 N_LOG2_N = Formula("N log2(N)^2", lambda s: s["N"] * math.log2(s["N"]) ** 2)
 POWERS = [2**e for e in range(4, 13)]
