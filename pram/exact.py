@@ -117,15 +117,24 @@ def _screen(columns: np.ndarray, y: np.ndarray, fit_rows: int,
     norms = np.linalg.norm(d[:, :fit_rows, :], axis=1, keepdims=True)
     ok = np.all(norms[:, 0, :] > 0, axis=1)
     d = d / np.where(norms > 0, norms, 1.0)
-    u, s, vt = np.linalg.svd(d[:, :fit_rows, :], full_matrices=False)
-    ok &= s[:, -1] > 1e-9 * s[:, 0]
+    q, r = np.linalg.qr(d[:, :fit_rows, :])
+    diagonal = np.abs(np.diagonal(r, axis1=1, axis2=2))
+    ok &= diagonal.min(axis=1) > 1e-9 * np.maximum(diagonal.max(axis=1), 1e-300)
     scale = max(1.0, float(np.max(np.abs(y))))
-    inv = np.where(s > 0, 1 / np.where(s > 0, s, 1.0), 0.0)
-    uty = np.einsum("bkj,k->bj", u, y[:fit_rows])
-    c = np.einsum("bji,bj->bi", vt, inv * uty)
+    qty = np.einsum("brp,r->bp", q, y[:fit_rows])
+    safe = np.where(ok[:, None, None], r, np.eye(p)[None, :, :])
+    c = np.linalg.solve(safe, qty[..., None])[..., 0]
     miss = np.abs(np.einsum("brp,bp->br", d, c) - y[None, :]) <= 1e-7 * scale
     fits = ok & np.all(miss[:, :fit_rows], axis=1)
     return np.nonzero(fits)[0], np.nonzero(fits & np.all(miss, axis=1))[0]
+
+
+def _in_span(columns: np.ndarray, y: np.ndarray) -> bool:
+    """Whether ``y`` is (to 1e-7 relative) a combination of the ``columns``."""
+    norms = np.linalg.norm(columns, axis=0)
+    unit = columns / np.where(norms > 0, norms, 1.0)
+    c, *_ = np.linalg.lstsq(unit, y, rcond=None)
+    return bool(np.max(np.abs(unit @ c - y)) <= 1e-7 * max(1.0, float(np.max(np.abs(y)))))
 
 
 def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
@@ -139,9 +148,11 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
     distinct_l = len(set(big_l))
     fit_rows = k - held_out
     spare = 2 if held_out else 1
-    columns = np.array([[float(s) ** a * float(l) ** b for a, b in _ORDERS]
-                        for s, l in zip(xs, big_l, strict=True)])
+    columns = np.array([[float(s) ** a * float(li) ** b for a, b in _ORDERS]
+                        for s, li in zip(xs, big_l, strict=True)])
     y = np.array(ys, dtype=float)
+    if fit_rows > len(_ORDERS) and not _in_span(columns[:fit_rows], y[:fit_rows]):
+        return None  # not even every term at once reproduces the counts: no basis will
     for p in range(1, min(MOST_TERMS, fit_rows - (0 if held_out else 1)) + 1):
         # the smallest bases that reproduce the fit rows: screened on the fit rows only
         fits_rows, predicts = _screen(columns, y, fit_rows, p)

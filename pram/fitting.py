@@ -40,7 +40,7 @@ MOST_TERMS = 5
 #: (they cancel) does not establish its order.
 CANCELLING = 3.0
 #: A model's leading term is needed when the model without it misses by this factor more.
-NEEDED = 2.0
+NEEDED = 4.0
 
 
 @attrs.frozen
@@ -59,6 +59,9 @@ class Candidate:
     mass: float = 1.0
     #: The best score with 1, 2, ... terms (infinite where no model of that size fits).
     by_terms: tuple[float, ...] = ()
+    #: How many times worse the model scores without its leading term (over the larger of
+    #: its score and the counts' jitter): how strongly the data need that term.
+    needed_by: float = math.inf
 
     def terms_within(self, tolerance: float) -> int | None:
         """The fewest terms with which this order scores within ``tolerance``, or None."""
@@ -86,7 +89,7 @@ def _models(order: Order, lower: Sequence[Order]) -> list[tuple[Order, ...]]:
         ((a, b), (a, b - 1), (a - 1, b + 1), (a - 1, b)),
     ]
     for o in lower:
-        if o[0] < a:
+        if o[0] <= a - 1:
             out += [((a, b), o), ((a, b), o, (o[0], o[1] - 1)),
                     ((a, b), o, (o[0], o[1] - 1), (o[0], o[1] - 2)),
                     ((a, b), (a, b - 1), o, (o[0], o[1] - 1))]
@@ -97,6 +100,9 @@ def _ls_scales(size: str, xs: Sequence[float]) -> list[Scale]:
     base = power_base(xs)
     if base is not None:
         return [Scale("log", size, base)]
+    if not any(float(v).is_integer() and int(v) & (int(v) - 1) == 0 for v in xs):
+        # no power of two: floor(log2 S) + 1 is ceil(log2 S) at every size
+        return [Scale("log", size), Scale("ceil", size)]
     return [Scale("log", size), Scale("floor", size), Scale("ceil", size)]
 
 
@@ -105,6 +111,12 @@ def _solve(gram: np.ndarray, rhs: np.ndarray) -> np.ndarray:
     p = gram.shape[-1]
     ridge = 1e-12 * np.eye(p)[None, :, :]
     return np.asarray(np.linalg.solve(gram + ridge, rhs[..., None])[..., 0])
+
+
+def jitter_of(y: Sequence[float] | np.ndarray) -> float:
+    """How far, relatively, integer counts this size may stray beyond the unit every miss is
+    allowed: a quarter unit of the smallest of the last three counts (at least SMALL)."""
+    return 0.25 / max(float(np.min(np.abs(np.asarray(y, dtype=float)[-3:]))), SMALL)
 
 
 def _score(d: np.ndarray, t: np.ndarray, w: np.ndarray, r: np.ndarray, p: int) -> np.ndarray:
@@ -127,7 +139,7 @@ def _score(d: np.ndarray, t: np.ndarray, w: np.ndarray, r: np.ndarray, p: int) -
 def _structure(orders: tuple[Order, ...]) -> tuple[tuple[Order, ...], dict[int, np.ndarray]]:
     """The terms and the models (as index arrays into them, grouped by size) led by
     ``orders``."""
-    lower = [(a, b) for a in SIZE_POWERS for b in (0.0, 1.0, 2.0)]
+    lower = [(a, b) for a in SIZE_POWERS for b in (0.0, 1.0, 2.0, 3.0)]
     models = [m for o in orders for m in _models(o, lower)]
     terms = tuple(sorted({t for m in models for t in m}))
     index = {t: i for i, t in enumerate(terms)}
@@ -154,8 +166,8 @@ def _fit_scale(
     norms = np.where(norms > 0, norms, 1.0)
     unit = weighted / norms
     t = y * w
-    best: dict[int, tuple[float, float, np.ndarray, np.ndarray, float, float]] = {}
-    jitter = 1.0 / max(float(np.min(np.abs(y[-3:]))), SMALL)
+    best: dict[int, tuple[float, float, np.ndarray, np.ndarray, float, float, float]] = {}
+    jitter = jitter_of(y)
     fewest: dict[int, list[float]] = {}
     for p, idx in groups.items():
         if p > k - 2:
@@ -192,17 +204,17 @@ def _fit_scale(
             if lead in best and best[lead][0] <= score[i]:
                 continue
             best[lead] = (float(score[i]), float(z[i]), idx[i], coefficients[i],
-                          float(last[i, 0] / fitted_last[i]),
-                          float(np.sum(np.abs(last[i])) / fitted_last[i]))
+                          float(last[i, 0] / fitted_last[i]), float(mass[i]),
+                          float(without[i] / max(float(score[i]), jitter)))
     out: list[Candidate] = []
-    for score_i, z_i, model_idx, coefficients_i, share, mass in best.values():
+    for score_i, z_i, model_idx, coefficients_i, share, mass_i, needed_by in best.values():
         fitted = columns[:, model_idx] @ coefficients_i
         residual = np.abs(fitted - y)
         law = Law(measure, scale, tuple(terms[j] for j in model_idx),
                   tuple(float(v) for v in coefficients_i), False, k, float(np.max(residual)),
                   float(np.max(residual * w)), leading_z=z_i, start=start)
-        out.append(Candidate(law, score_i, z_i, share, mass,
-                             tuple(fewest[int(model_idx[0])])))
+        out.append(Candidate(law, score_i, z_i, share, mass_i,
+                             tuple(fewest[int(model_idx[0])]), needed_by))
     return out
 
 
@@ -286,4 +298,4 @@ def fit(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> La
                r / max(float(np.min(np.abs(sy))), 1.0), start=sx[0] if zeros else None)
 
 
-__all__ = ["Candidate", "candidates", "fit", "prepared"]
+__all__ = ["Candidate", "candidates", "fit", "jitter_of", "prepared"]

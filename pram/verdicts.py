@@ -11,12 +11,16 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   another smallest law also predicted and puts the order on the other side, undetermined;
 - otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more: every candidate
   leading order whose score is within 2.5 times the best's (or the best's plus the jitter of
-  integer counts, 2 / the smallest of the last three counts) is *plausible*. Exceeded when
+  integer counts, a quarter unit of the last counts; every miss is allowed one unit first), with at
+  most one term more than the simplest order that does so and a leading term the fit needs,
+  is *plausible*. Exceeded when
   every plausible order is above the bound's, holds when none is, else undetermined. The same
-  must come out on the sweep without its first size and without its last (else undetermined:
-  the sweep is not yet in its asymptotic regime). Tight only when every plausible order, in all
-  three, is the bound's, its leading coefficient is 4 standard errors from 0 and its term makes
-  at least half the count at the largest size; loose by a factor only when every plausible order
+  must come out on the sweep without its first size, without its last and from its first
+  quarter on, and up to its last quarter the contrary must not (else undetermined: the sweep
+  is not yet in its asymptotic regime, or a step near its end decides too much). Tight only when every plausible order, in all
+  readings, is the bound's, its leading coefficient is 4 standard errors from 0, its term makes
+  at least half the count at the largest size, the sweep has 7 sizes or more and the best law
+  misses by 0.5% at most; loose by a factor only when every plausible order
   is one and the same lower order. The law shown is the best-scoring plausible one, so it always
   agrees with the verdict.
 """
@@ -29,17 +33,26 @@ from collections.abc import Sequence
 import attrs
 
 from pram.exact import Exact, exact
-from pram.fitting import SMALL, Candidate, candidates, fit, prepared
+from pram.fitting import Candidate, candidates, fit, jitter_of, prepared
 from pram.laws import Law, Order, Scale, order_text, term_text
 
 #: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
 CLEARLY = 4.0
 #: A candidate is plausible within this factor of the best score.
-NEAR = 2.5
+NEAR = 1.8
+#: A leading term under this share of the count at the largest size is a sliver: it counts
+#: only if the fit without it is STRONGLY times worse than with it.
+SLIVER = 0.1
+STRONGLY = 100.0
+#: Least squares decides only on sizes whose largest is at least SPAN times the smallest.
+SPAN = 16.0
 #: Least squares decides from this many sizes on.
 FITTED_SIZES = 5
 #: Fewest sizes from which a least-squares law may say whether a bound is tight.
 TIGHT_SIZES = 7
+#: A least-squares law says whether a bound is tight only when it misses by at most this
+#: (relative, beyond a unit): counts that jitter more leave the order's fine print open.
+CLEAN = 0.005
 #: A least-squares leading term must make this share of the count to be called tight.
 DOMINANT = 0.5
 
@@ -162,12 +175,12 @@ class _Reading:
 def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
           bound: Order) -> _Reading:
     a, b = bound
-    pool = candidates(measure, size, xs, ys,
-                      ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b)))
+    near = ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b))
+    pool = candidates(measure, size, xs, ys, tuple(o for o in near if o[0] >= 0 and o[1] >= 0))
     if not pool:
         return _Reading("undetermined", None, None, ())
     best = pool[0].score
-    jitter = 1.0 / max(min(abs(v) for v in ys[-3:]), SMALL)
+    jitter = jitter_of(ys)
     tolerance = max(NEAR * best, best + jitter, 1e-9)
     # plausible: scores within the tolerance with at most one term more than the simplest
     # law that does (a law of another order that needs many more terms to match is not
@@ -176,8 +189,11 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
     simplest = min((p for p in fewest.values() if p is not None), default=None)
     if simplest is None:
         return _Reading("undetermined", None, None, ())
+    # a leading term that makes a sliver of the count counts only if the data need it
+    # strongly (exact counts with a small higher-order term), not to absorb jitter
     plausible = tuple(c for c in pool if (p := fewest[c.order]) is not None
-                      and p <= simplest + 1)
+                      and p <= simplest + 1
+                      and (c.share >= SLIVER or c.needed_by >= STRONGLY or c is pool[0]))
     if not plausible:
         return _Reading("undetermined", None, None, ())
     orders = {c.order for c in plausible}
@@ -224,15 +240,22 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
     passed: list[str] = []
     tights = [main.tight]
     looses = [main.loose_by]
+    # without the first or the last size the verdict must be the same; from the first
+    # quarter on, or up to the last quarter, it must at least not be the contrary one
     subs = [
-        (f"without the first size ({size} = {xs[0]:g})", xs[1:], ys[1:]),
-        (f"without the last size ({size} = {xs[-1]:g})", xs[:-1], ys[:-1]),
+        (f"without the first size ({size} = {xs[0]:g})", xs[1:], ys[1:], True),
+        (f"without the last size ({size} = {xs[-1]:g})", xs[:-1], ys[:-1], True),
     ]
     quarter = math.ceil(len(xs) / 4)
     if quarter > 1 and len(xs) - quarter >= FITTED_SIZES:
-        subs.append((f"from {size} = {xs[quarter]:g} on", xs[quarter:], ys[quarter:]))
-    for label, sub_x, sub_y in subs:
+        subs.append((f"from {size} = {xs[quarter]:g} on", xs[quarter:], ys[quarter:], True))
+        subs.append((f"up to {size} = {xs[-quarter - 1]:g}", xs[:-quarter], ys[:-quarter],
+                     False))
+    for label, sub_x, sub_y, same in subs:
         other = _read(measure, size, sub_x, sub_y, bound)
+        if not same and other.verdict == "undetermined":
+            passed.append(f"no contrary verdict {label}")
+            continue
         if other.verdict != main.verdict:
             a = advice(xs)
             return law, Decision(
@@ -241,9 +264,11 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
                 f"{label}: the sweep is not yet in its asymptotic regime; {a}",
                 attrs.evolve(evidence, stable=tuple(passed), advice=a))
         passed.append(f"same verdict {label}")
-        tights.append(other.tight)
-        looses.append(other.loose_by)
-    tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES else None
+        if same:
+            tights.append(other.tight)
+            looses.append(other.loose_by)
+    clean = main.plausible[0].score <= CLEAN
+    tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
     loose_by = looses[0] if tight is False and len(set(looses)) == 1 else None
     evidence = attrs.evolve(evidence, stable=tuple(passed))
     term = term_text(law.leading, size)
@@ -298,6 +323,14 @@ def judge(
                              f"no exact law predicts {len(nonzero_x)} sizes and a fitted law "
                              f"needs {FITTED_SIZES}; {a}",
                              Evidence("too few sizes", law.describe(), start=start, advice=a))
+    if nonzero_x[-1] < SPAN * nonzero_x[0]:
+        law = fit(measure, size, nonzero_x, nonzero_y)
+        a = f"add sizes above {nonzero_x[0] * SPAN:g}"
+        return law, Decision("undetermined", None, None,
+                             f"no exact law predicts these sizes, and they span a factor "
+                             f"{nonzero_x[-1] / nonzero_x[0]:.3g}, too little to tell orders "
+                             f"apart by least squares (it needs {SPAN:g}); {a}",
+                             Evidence("least squares", law.describe(), start=start, advice=a))
     return _from_fits(measure, size, nonzero_x, nonzero_y, bound, start)
 
 

@@ -32,6 +32,9 @@ class Family:
     #: The count changes regime at this size (a piecewise law): sweeps that end before a few
     #: doublings past it are marginal.
     switch: int = 0
+    #: For a count that steps (a ceiling of a log of a log): which step a size is on. A sweep
+    #: whose last quarter straddles a step is marginal (a step there looks like growth).
+    step: Callable[[int], int] | None = attrs.field(default=None, eq=False, repr=False)
     #: The leading term's share of the count at a size (None: the leading term dominates).
     share: Callable[[int], float] | None = attrs.field(default=None, eq=False, repr=False)
 
@@ -56,7 +59,9 @@ def _rational(rng: random.Random, small: bool = False) -> Fraction:
 def _logs(rng: random.Random) -> tuple[str, Callable[[int], float]]:
     kind = rng.choice(["log", "log", "floor", "ceil"])
     fn: Callable[[int], float] = {
-        "log": _log2, "floor": lambda n: float(_floor_log(n)), "ceil": lambda n: float(_ceil_log(n)),
+        "log": _log2,
+        "floor": lambda n: float(_floor_log(n)),
+        "ceil": lambda n: float(_ceil_log(n)),
     }[kind]
     return kind, fn
 
@@ -131,7 +136,11 @@ def loglog(rng: random.Random) -> Family:
         ll = float(_ceil_log(max(_ceil_log(n), 2))) if stepped else math.log2(L)
         return math.floor(c * n**a * L**b * ll) + 2
 
-    return Family(f"{c:g} n^{a} L^{b} loglog{' (ceil)' if stepped else ''}", f, (a, b, 1))
+    def step(n: int) -> int:
+        return _ceil_log(max(_ceil_log(n), 2))
+
+    return Family(f"{c:g} n^{a} L^{b} loglog{' (ceil)' if stepped else ''}", f, (a, b, 1),
+                  step=step if stepped else None)
 
 
 def sqrt_log(rng: random.Random) -> Family:
@@ -318,16 +327,23 @@ class Graded:
 def marginal(family: Family, sizes: list[int], counts: list[int], bound: tuple[float, float],
              truth: str) -> bool:
     """Whether the sweep can hardly show the truth: a regime switch too near its end, or an
-    excess that moves count / bound by less than a factor 1.5 over the sweep, or a leading
+    excess that moves count / bound by less than a factor 1.5 after its first size, or a leading
     term that is under a tenth of the count at the largest size."""
     if family.switch and sizes[-1] < 8 * family.switch:
         return True
     if family.share is not None and family.share(sizes[-1]) < 0.1:
         return True
+    quarter = max(1, len(sizes) // 4)
+    if family.step is not None and family.step(sizes[-1]) != family.step(sizes[-quarter - 1]):
+        return True
+    if len({c for c in counts if c}) <= 2:
+        return True  # two values or fewer: no sweep of them shows an order
     if truth == "exceeded":
         f = bound_formula(bound)
         ratios = [c / f({"n": n}) for n, c in zip(sizes, counts, strict=True) if c > 0]
-        return not ratios or ratios[-1] < 1.5 * min(ratios)
+        # growth must show after the first size (a step at the first size alone is a base
+        # case as much as growth)
+        return len(ratios) < 3 or ratios[-1] < 1.5 * min(ratios[1:])
     return False
 
 
@@ -343,19 +359,25 @@ def grade(family: Family, kind: str, sizes: list[int], bound: tuple[float, float
         g = "RIGHT" if result.verdict == truth else "WRONG"
     wrong_tight = result.holds and truth == "holds" and result.tight is not None and (
         result.tight != truly_tight)
+    # counts that a law of another order reproduces exactly (every size, the held-out ones
+    # included) cannot show the truth on this sweep: no method could tell them apart
+    lookalike = result.law.exact and (*result.law.leading, 0.0) != tuple(family.truth)
     return Graded(family.name, kind, tuple(sizes), bound, truth, truly_tight, result.verdict,
-                  result.tight, g, wrong_tight, marginal(family, sizes, counts, bound, truth),
-                  result.reason)
+                  result.tight, g, wrong_tight,
+                  lookalike or marginal(family, sizes, counts, bound, truth), result.reason)
 
 
-def battery(seed: int, per_kind: int) -> list[Graded]:
-    """``per_kind`` families on every kind of sweep, each checked against its bounds."""
+def battery(seed: int, per_kind: int, bounds: int = 3) -> list[Graded]:
+    """``per_kind`` families on every kind of sweep, each checked against ``bounds`` of its
+    bounds (its own order first, then others drawn at random)."""
     rng = random.Random(seed)
     out: list[Graded] = []
     for kind in KINDS:
         for _ in range(per_kind):
             family = rng.choice(MAKERS)(rng)
             sizes = sweep_sizes(kind, rng)
-            for bound in bounds_for(family.truth, rng):
+            orders = bounds_for(family.truth, rng)
+            chosen = orders[:1] + rng.sample(orders[1:], min(bounds - 1, len(orders) - 1))
+            for bound in chosen:
                 out.append(grade(family, kind, sizes, bound))
     return out
