@@ -17,10 +17,11 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   every plausible order is above the bound's, holds when none is, else undetermined. The same
   must come out on the sweep without its first size, without its last and from its first
   quarter on, and up to its last quarter the contrary must not (else undetermined: the sweep
-  is not yet in its asymptotic regime, or a step near its end decides too much). Tight only when every plausible order, in all
+  is not yet in its asymptotic regime, or a step near its end decides too much). Tight only
+  when every plausible order, in all
   readings, is the bound's, its leading coefficient is 4 standard errors from 0, its term makes
-  at least half the count at the largest size, the sweep has 7 sizes or more and the best law
-  misses by 0.5% at most; loose by a factor only when every plausible order
+  at least half the count at the largest size, the sweep has 7 sizes or more, the last counts
+  are 64 or more and the best law misses by 0.5% at most;
   is one and the same lower order. The law shown is the best-scoring plausible one, so it always
   agrees with the verdict.
 """
@@ -53,6 +54,9 @@ TIGHT_SIZES = 7
 #: A least-squares law says whether a bound is tight only when it misses by at most this
 #: (relative, beyond a unit): counts that jitter more leave the order's fine print open.
 CLEAN = 0.005
+#: ... and only when the last counts are at least this large (a unit of jitter in smaller
+#: counts hides a log factor).
+FINE = 64.0
 #: A least-squares leading term must make this share of the count to be called tight.
 DOMINANT = 0.5
 
@@ -176,7 +180,7 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
           bound: Order) -> _Reading:
     a, b = bound
     near = ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b))
-    pool = candidates(measure, size, xs, ys, tuple(o for o in near if o[0] >= 0 and o[1] >= 0))
+    pool = candidates(measure, size, xs, ys, tuple(o for o in near if o[0] >= 0))
     if not pool:
         return _Reading("undetermined", None, None, ())
     best = pool[0].score
@@ -267,7 +271,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         if same:
             tights.append(other.tight)
             looses.append(other.loose_by)
-    clean = main.plausible[0].score <= CLEAN
+    clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
     tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
     loose_by = looses[0] if tight is False and len(set(looses)) == 1 else None
     evidence = attrs.evolve(evidence, stable=tuple(passed))

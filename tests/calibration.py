@@ -10,6 +10,7 @@ random generator, so each run samples families nobody tuned the method on.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable
@@ -33,7 +34,9 @@ class Family:
     #: doublings past it are marginal.
     switch: int = 0
     #: For a count that steps (a ceiling of a log of a log): which step a size is on. A sweep
-    #: whose last quarter straddles a step is marginal (a step there looks like growth).
+    #: whose last quarter straddles a step is marginal (a step there looks like growth), and so
+    #: is one with fewer than two steps after its first quarter (flat between steps, the count
+    #: is its last step's polynomial).
     step: Callable[[int], int] | None = attrs.field(default=None, eq=False, repr=False)
     #: The leading term's share of the count at a size (None: the leading term dominates).
     share: Callable[[int], float] | None = attrs.field(default=None, eq=False, repr=False)
@@ -334,8 +337,11 @@ def marginal(family: Family, sizes: list[int], counts: list[int], bound: tuple[f
     if family.share is not None and family.share(sizes[-1]) < 0.1:
         return True
     quarter = max(1, len(sizes) // 4)
-    if family.step is not None and family.step(sizes[-1]) != family.step(sizes[-quarter - 1]):
-        return True
+    if family.step is not None:
+        steps = [family.step(n) for n in sizes[quarter:]]
+        changes = sum(a != b for a, b in itertools.pairwise(steps))
+        if changes < 2 or family.step(sizes[-1]) != family.step(sizes[-quarter - 1]):
+            return True  # a step near the end, or too few steps to show growth
     if len({c for c in counts if c}) <= 2:
         return True  # two values or fewer: no sweep of them shows an order
     if truth == "exceeded":

@@ -150,3 +150,47 @@ def test_an_exact_law_needs_held_out_sizes_and_a_positive_leading_term() -> None
     assert result.law.leading_coefficient > 0
     assert result.evidence is not None and result.evidence_text()
     assert math.isfinite(result.constant)
+
+
+# ---- an adversarial battery: families and sweeps written after the method, never tuned on ------
+
+
+def _log(n: int) -> float:
+    return math.log2(n)
+
+
+ADVERSARIAL = [
+    calibration.Family("n ceil(L/3)", lambda n: n * math.ceil(_log(n) / 3), (1, 1, 0)),
+    calibration.Family("n^2/L", lambda n: math.floor(n * n / max(_log(n), 1)), (2, -1, 0)),
+    calibration.Family("n L^1.5", lambda n: math.floor(n * _log(n) ** 1.5), (1, 1.5, 0)),
+    calibration.Family("sqrt n as 2^(L/2)", lambda n: math.floor(2 ** (_log(n) / 2)) + 3,
+                       (0.5, 0, 0)),
+    calibration.Family("n C(L, 2)", lambda n: n * math.comb((n - 1).bit_length(), 2), (1, 2, 0)),
+    calibration.Family("4n - 2L - 4", lambda n: 4 * n - 2 * (n - 1).bit_length() - 4, (1, 0, 0)),
+    calibration.Family("n^1.5/L", lambda n: math.floor(n**1.5 / max(_log(n), 1)) + 1,
+                       (1.5, -1, 0)),
+    calibration.Family("L^3 + 5", lambda n: (n - 1).bit_length() ** 3 + 5, (0, 3, 0)),
+    calibration.Family("3n + (n mod 7)", lambda n: 3 * n + n % 7, (1, 0, 0)),
+    calibration.Family("n L + 5 n sqrt(L)",
+                       lambda n: math.floor(n * _log(n) + 5 * n * math.sqrt(_log(n))), (1, 1, 0)),
+    calibration.Family("n^2.5", lambda n: math.floor(n**2.5), (2.5, 0, 0)),
+    calibration.Family("n^3 + 50 n^2", lambda n: n**3 + 50 * n * n, (3, 0, 0)),
+]
+ODD_SWEEPS = {
+    "3^k": [3**k for k in range(1, 11)],
+    "primes": [2, 3, 5, 11, 23, 47, 97, 197, 397, 797, 1597, 3203, 6421],
+    "2^k 3^j": [6, 12, 18, 36, 72, 108, 216, 432, 648, 1296, 2592, 3888],
+}
+
+
+def test_an_adversarial_battery_gets_no_verdict_wrong() -> None:
+    """Families written after the method was tuned (n^2/L, n C(L, 2), 2^(L/2), n mod 7 ...),
+    on sweeps of powers of three, primes and 2^k 3^j: no wrong verdict, no wrong tightness."""
+    graded = [calibration.grade(f, kind, sizes, bound)
+              for kind, sizes in ODD_SWEEPS.items() for f in ADVERSARIAL
+              for bound in ((f.truth[0], f.truth[1]), (f.truth[0] + 0.5, f.truth[1]),
+                            (f.truth[0], f.truth[1] - 1.0))]
+    bad = [g for g in graded if not g.marginal and (g.grade == "WRONG" or g.wrong_tightness)]
+    assert not bad, bad[:3]
+    decided = [g for g in graded if not g.marginal and g.grade == "RIGHT"]
+    assert len(decided) >= len(graded) * 2 // 3
