@@ -303,14 +303,5 @@ def order_text(order: Order, size: str) -> str:
     return text
 
 
-def fit(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> Law:
-    """The law of counts ``ys`` at sizes ``xs`` (kept here for callers of ``pram.laws.fit``;
-    the search itself is :func:`pram.fitting.fit`, which builds on this module, so it is
-    imported when called)."""
-    from pram.fitting import fit as found
-
-    return found(measure, size, xs, ys)
-
-
-__all__ = ["Law", "Order", "Scale", "fit", "number_text", "order_of", "order_text",
+__all__ = ["Law", "Order", "Scale", "number_text", "order_of", "order_text",
            "power_base", "scales", "term_text"]

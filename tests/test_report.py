@@ -116,7 +116,7 @@ def test_report_says_plainly_that_per_block_exceeds_the_work_bound(
     verdict to decide the extra log factor, so it says undetermined there)."""
     out, _ = quick_report
     assert "Algorithm 11, per-block sort" in (out / "summary.md").read_text()
-    text = (Path(__file__).parent.parent / "reports" / "summary.md").read_text()
+    text = (Path(__file__).parent.parent / "report" / "summary.md").read_text()
     assert (
         "- **Algorithm 11, per-block sort: the paper-literal per-block variant exceeds the "
         "paper's work bound O(N d log2(N)^2)"

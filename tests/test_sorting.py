@@ -24,7 +24,7 @@ from pram.algorithms.sorting import (
     sort,
     sort_blocks,
 )
-from pram.laws import fit
+from pram.fitting import fit
 
 KEYS = WordKeys()
 CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
