@@ -38,7 +38,7 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
@@ -52,6 +52,9 @@ from pram.models import Model
 from pram.registers import Register, contents
 from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead, Violation, when
+
+if TYPE_CHECKING:
+    from pram.trace import Recorder
 
 #: Accesses of one kind a processor may make in one step: the "small constant" of the model
 #: (a rule of the model, not a measured threshold).
@@ -71,6 +74,8 @@ class Host(Protocol):
     undefined_reads: list[UndefinedRead]
     _cost: Cost
     _seed: int
+    #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
+    _recorder: Recorder | None
 
 
 class Engine:
@@ -90,8 +95,10 @@ class Engine:
         host = self.host
         number = host._cost.time + 1
         memo = StepMemo()
-        # 0. The fast path: the usual step, with the first-branch tests of the phases below.
-        if host.fast_path:
+        recorder = host._recorder
+        # 0. The fast path: the usual step, with the first-branch tests of the phases below
+        # (off while tracing: the recorder reads the ports phase 1 normalises).
+        if host.fast_path and recorder is None:
             fast = self._fast(steps, memo)
             if fast is not None:
                 return fast
@@ -100,6 +107,8 @@ class Engine:
         ranked = 0
         for branch, step in enumerate(steps):
             ranked = self._ports(step, branch, ranked, number, ports, memo)
+        if recorder is not None:  # refused here above the trace's ceiling, before any change
+            recorder.begin(number, steps, ports, len(host.violations))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
             _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
@@ -140,6 +149,8 @@ class Engine:
             for port in ports:
                 tallies[port.branch][1 + port.is_write] += len(port.index)
             self._account(steps, [(n, r, w) for n, r, w in tallies])
+        if recorder is not None:
+            recorder.end(host._cost, host.violations)
         return [tuple(reply) for reply in replies]
 
     # ---- 0. the fast path -----------------------------------------------------------------

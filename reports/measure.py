@@ -19,6 +19,7 @@ from pram.models import model as model_named
 from pram.reports.parallel import Runner, Task, run_all
 from pram.reports.preflight import check_memory, check_options
 from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
+from pram.trace import Trace
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5
@@ -74,6 +75,8 @@ class Run:
     bounds: Mapping[str, BoundResult]
     seconds: float
     output: Words = attrs.field(repr=False, eq=False)
+    #: The machine's trace, for a run executed with ``trace_cells`` (see :func:`execute`).
+    trace: Trace | None = attrs.field(default=None, repr=False, eq=False)
 
     @property
     def model(self) -> str:
@@ -160,8 +163,12 @@ def build(name: str, options: Options) -> Instance:
     return family.build(options, np.random.default_rng(options.seed))
 
 
-def execute(name: str, options: Options, instance: Instance | None = None) -> Run:
-    """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine."""
+def execute(
+    name: str, options: Options, instance: Instance | None = None, *,
+    trace_cells: int | None = None,
+) -> Run:
+    """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine;
+    with ``trace_cells``, a machine that traces every step (at most that many cells)."""
     validate(options)
     entry = algorithm(name)
     if instance is None:
@@ -169,9 +176,12 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     else:
         check_options(name, attrs.evolve(options, input=None))
         check_memory(name, options, instance.sizes)
-    extra: dict[str, Any] = {} if options.distinct_processors is None else {
-        "distinct_processors": options.distinct_processors
+    extra: dict[str, Any] = {} if trace_cells is None else {
+        "trace": True, "trace_cells": trace_cells
     }
+    extra.update({} if options.distinct_processors is None else {
+        "distinct_processors": options.distinct_processors
+    })
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
@@ -209,6 +219,7 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
         bounds=bounds,
         seconds=seconds,
         output=solution.output,
+        trace=None if trace_cells is None else machine.trace,
     )
 
 
