@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
+from pram.display import CheckDisplay
 from pram.errors import InputError
 from pram.laws import Decision, Law, decide, fit, order_of, order_text
 
@@ -56,7 +57,7 @@ class Along:
 
 
 @attrs.frozen
-class Check:
+class Check(CheckDisplay):
     """The outcome of checking one measure of a sweep against a formula."""
 
     measure: str

@@ -25,6 +25,7 @@ from pram._engine import MAX_ACCESSES, Engine
 from pram._memo import handed_out
 from pram._validate import acting
 from pram.cost import Cost, Ledger
+from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, StepError
 from pram.memory import Array, Flags, Words, words, zeros
 from pram.models import Model, model
@@ -38,7 +39,7 @@ __all__ = ["MAX_ACCESSES", "Machine"]
 T = TypeVar("T")
 
 
-class Machine:
+class Machine(MachineDisplay):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,

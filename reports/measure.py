@@ -16,6 +16,7 @@ import numpy as np
 from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
 from pram.bounds import combined
 from pram.models import model as model_named
+from pram.reports.display import RunDisplay, SweepDisplay
 from pram.reports.parallel import Runner, Task, run_all
 from pram.reports.preflight import check_memory, check_options
 from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
@@ -58,7 +59,7 @@ class BoundResult:
 
 
 @attrs.frozen
-class Run:
+class Run(RunDisplay):
     """One algorithm run on one instance: sizes, cost, violations, correctness and bounds."""
 
     algorithm: Algorithm
@@ -262,7 +263,7 @@ def _compare(got: Words, expected: Words) -> str | None:
 
 
 @attrs.frozen
-class Sweep:
+class Sweep(SweepDisplay):
     """Runs of one algorithm over several sizes, and the bound checks over them."""
 
     algorithm: Algorithm

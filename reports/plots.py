@@ -11,11 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pram import Cost, InputError
-from pram.reports.measure import Run, Sweep
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    # Types only: the measure floor's notebook display draws these figures, so a run-time
+    # import back would close a cycle.
+    from pram.reports.measure import Run, Sweep
 
 INSTALL = "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
 
