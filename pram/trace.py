@@ -9,12 +9,14 @@ data afterwards. It changes no count: the engine calls the recorder twice per st
 step's ports are validated and after it is accounted, and reads nothing back.
 
 Its cost is bounded: a trace holds *cells recorded*, one per cell of every array it saw (the
-first snapshot of each array) plus one per access (one processor's read or write of one cell),
-and refuses with :class:`pram.InputError` to record more than its ceiling (``trace_cells``,
-:data:`CEILING` by default): before the first step when the arrays alone exceed it, otherwise
-before the step that would cross it, which then is not executed. While tracing, every step
-takes the engine's general path (the fast path is off): the general path is the one that
-normalises ports, and no result changes either way.
+first snapshot of each array) plus one per access (one processor's read or write of one cell);
+for a machine traced from its start that is the ledger's ``memory_cells + reads + writes``, so
+an untraced run tells what a traced one needs. It refuses with :class:`TraceLimitError` (an
+:class:`pram.InputError`) to record more than its ceiling (``trace_cells``, :data:`CEILING` by
+default): at the allocation of an array that would cross it (before any step, for the arrays
+a program starts with), else before the step that would cross it, which is then not executed.
+While tracing, every step takes the engine's general path (the fast path is off): the general
+path is the one that normalises ports, and no result changes either way.
 
 Host writes to memory between two traced runs are not steps and are not recorded; a trace
 replays faithfully the runs of a machine whose memory only its steps change.
@@ -52,10 +54,21 @@ if TYPE_CHECKING:
     from pram.cost import Cost
     from pram.step import Step
 
-__all__ = ["CEILING", "Access", "Trace", "TracedArray", "TracedStep"]
+__all__ = ["CEILING", "Access", "Trace", "TraceLimitError", "TracedArray", "TracedStep"]
 
 #: Cells a trace records at most unless told otherwise: about 20 MB of page at most.
 CEILING = 2_000_000
+
+
+class TraceLimitError(InputError):
+    """The trace would hold more cells than its ceiling: ``cells`` it would hold, ``ceiling``,
+    and the global ``step`` before which it was refused."""
+
+    def __init__(self, message: str, cells: int, ceiling: int, step: int) -> None:
+        super().__init__(message)
+        self.cells = cells
+        self.ceiling = ceiling
+        self.step = step
 
 
 @attrs.frozen
@@ -328,11 +341,13 @@ class Recorder:
     def _charge(self, cells: int, step: int, what: str) -> None:
         trace = self.trace
         if trace.cells + cells > trace.ceiling:
-            raise InputError(
+            raise TraceLimitError(
                 f"the trace would hold {trace.cells + cells:,} cells before step {step} "
-                f"({what} adds {cells:,}), beyond its ceiling of {trace.ceiling:,}; raise "
-                f"the ceiling (Machine(trace=True, trace_cells={_round_up(trace.cells + cells)})"
-                ", or pram trace --trace-cells) or trace a smaller instance"
+                f"({what} adds {cells:,}), beyond its ceiling of {trace.ceiling:,}; a whole "
+                "run records its ledger's memory_cells + reads + writes, so run it untraced "
+                "and give Machine(trace=True, trace_cells=...) at least that, or trace a "
+                "smaller instance",
+                trace.cells + cells, trace.ceiling, step,
             )
         trace.cells += cells
 
@@ -371,9 +386,3 @@ class Recorder:
             tuple(accesses), tuple(violations[seen:]),
             cost.time, cost.work, cost.reads, cost.writes,
         ))
-
-
-def _round_up(cells: int) -> int:
-    """``cells`` rounded up to two significant figures, for a ceiling to suggest."""
-    scale = 10 ** max(0, len(str(cells)) - 2)
-    return int(-(-cells // scale) * scale)

@@ -216,6 +216,18 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
     example.set_defaults(handler=_example)
 
+    trace = commands.add_parser("trace", help="trace a run step by step: a page, or tables")
+    trace.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
+                       help=f"one of {', '.join(algorithms)}")
+    _run_options(trace, sweep=False)
+    trace.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
+    from pram.reports.trace_command import HELP
+
+    trace.add_argument("--html", metavar="FILE", help=HELP["html"])
+    trace.add_argument("--steps", metavar="RANGE", help=HELP["steps"])
+    trace.add_argument("--trace-cells", type=_size, metavar="CELLS", help=HELP["trace-cells"])
+    trace.set_defaults(handler=_trace)
+
     bench = commands.add_parser("bench", help="simulator throughput")
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
     bench.set_defaults(handler=_bench)
@@ -398,6 +410,13 @@ def default_report_folder(quick: bool) -> str:
     if committed is not None and Path.cwd().resolve() == committed.parent:
         return "reports"
     return "pram-report"
+
+
+def _trace(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from pram.reports.trace_command import trace
+
+    return trace(args.algorithm, _options(args), html=args.html, steps=args.steps,
+                 trace_cells=args.trace_cells, as_json=args.json, out=out, err=err)
 
 
 def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -48,6 +48,7 @@ def test_counts_identical_with_and_without_trace(name: str, n: int) -> None:
     assert [s.work for s in trace.steps] == running.tolist()
     assert [s.step_work for s in trace.steps] == cost.profile
     assert [s.time for s in trace.steps] == list(range(1, cost.time + 1))
+    assert trace.cells == cost.memory_cells + cost.reads + cost.writes
 
 
 def test_conflicts_are_the_machines_violations() -> None:
@@ -117,9 +118,11 @@ def test_ceiling_refuses_before_any_step_when_arrays_exceed_it() -> None:
         m.array("a", values=np.arange(4))
     assert str(error.value) == (
         "the trace would hold 4 cells before step 1 (array 'a' adds 4), beyond its ceiling of "
-        "3; raise the ceiling (Machine(trace=True, trace_cells=4), or pram trace "
-        "--trace-cells) or trace a smaller instance"
+        "3; a whole run records its ledger's memory_cells + reads + writes, so run it "
+        "untraced and give Machine(trace=True, trace_cells=...) at least that, or trace a "
+        "smaller instance"
     )
+    assert (error.value.cells, error.value.ceiling, error.value.step) == (4, 3, 1)  # type: ignore[attr-defined]
     assert m.cost.time == 0 and not m.arrays
 
 
@@ -127,7 +130,8 @@ def test_ceiling_refuses_the_step_that_would_cross_it_before_executing_it() -> N
     """The step that would cross the ceiling is not executed: memory and ledger as before it."""
     m = Machine(trace=True, trace_cells=10)
     a = m.array("a", values=np.arange(4))
-    with pytest.raises(InputError, match=r"before step 2 \(step 2 adds 4\).*trace_cells=12"):
+    refusal = r"would hold 12 cells before step 2 \(step 2 adds 4\), beyond its ceiling of 10"
+    with pytest.raises(InputError, match=refusal):
         m.run(_swap(m, a))
     assert m.cost.time == 1 and a.to_numpy().tolist() == [0, 1, 2, 3]
     assert len(m.trace.steps) == 1 and m.trace.cells == 8
