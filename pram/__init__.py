@@ -21,15 +21,6 @@ The public names, by role (``__all__`` lists them in the same order):
   :class:`ConflictError`, :class:`HonestyError`.
 """
 
-import sys as _sys
-
-if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "pram":
-    # Started as the ``pram`` command: Ctrl-C while the imports below load ends with one line
-    # and exit 130 (the command line takes Ctrl-C over once it is ready).
-    from pram import _startup
-
-    _startup.hold_interrupts()
-
 from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.errors import (

@@ -1,9 +1,10 @@
 """Ctrl-C while the ``pram`` command starts: one line and exit 130, never a traceback.
 
-Importing numpy, rich and the program takes a moment; an interrupt then would print a
-traceback from deep inside an import. :func:`hold_interrupts` installs a handler that ends the
-process at once with one line; the command line puts Python's own handler back when it is ready
-and from then on handles Ctrl-C itself (:func:`pram.reports.cli.main`).
+Loading the commands takes a moment; an interrupt then would print a traceback from deep inside
+an import. The console entry point (:func:`pram.reports.cli.main`, the only caller) calls
+:func:`hold_interrupts` first, which ends the process at once with one line, and
+:func:`release_interrupts` once the commands are loaded; from then on it handles Ctrl-C itself.
+Importing :mod:`pram` installs no handler.
 """
 
 from __future__ import annotations

@@ -25,8 +25,9 @@ register of data that slipped past as a constant shows up as a disagreement.
 
 The addresses, processors and masks of the run are taken as they were in this run: the circuit
 is the program's only if those do not depend on the input (check that first with
-:mod:`pram.oblivious`). :func:`evaluate` is an independent evaluator of a :class:`Circuit`: its
-own small code path over the gates (numpy on K inputs at once), not the machine.
+:mod:`pram.oblivious`). :func:`evaluate` (in :mod:`pram.circuit_io`, with the JSON, Bristol
+Fashion and DOT writers) is an independent evaluator of a :class:`Circuit`: its own small code
+path over the gates (numpy on K inputs at once), not the machine.
 
 API (used by ``pram circuit`` and by any program that wants its circuit)::
 
@@ -59,14 +60,14 @@ bits (comparisons, bit gates, a select or min/max of bits).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pram.errors import InputError
+from pram.circuit_io import _groups, evaluate
 from pram.memory import Array
 
 #: An array of wire ids.
@@ -219,87 +220,6 @@ class Circuit:
             )
             for k, i, o in zip(self.kind.tolist(), self.ins, self.outs, strict=True)
         ]
-
-
-def _groups(batch: npt.NDArray[np.int64]) -> list[npt.NDArray[np.int64]]:
-    """Row indices of each run of equal batch numbers (batches are sorted)."""
-    if not len(batch):
-        return []
-    cuts = np.flatnonzero(np.diff(batch)) + 1
-    return np.split(np.arange(len(batch), dtype=np.int64), cuts)
-
-
-# ---- the independent evaluator -------------------------------------------------------------
-
-_I64 = npt.NDArray[np.int64]
-
-
-def _b(x: npt.NDArray[Any]) -> _I64:
-    return x.astype(np.int64)
-
-
-_GATES: dict[str, Callable[..., Any]] = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "min": lambda a, b: np.minimum(a, b),
-    "max": lambda a, b: np.maximum(a, b),
-    "comparator": lambda a, b: (np.minimum(a, b), np.maximum(a, b)),
-    "select": lambda c, a, b: np.where(c != 0, a, b),
-    "equal": lambda a, b: _b(a == b),
-    "not_equal": lambda a, b: _b(a != b),
-    "less": lambda a, b: _b(a < b),
-    "less_equal": lambda a, b: _b(a <= b),
-    "greater": lambda a, b: _b(a > b),
-    "greater_equal": lambda a, b: _b(a >= b),
-    "shl": lambda a, b: a << b,
-    "shr": lambda a, b: a >> b,
-    "neg": lambda a: -a,
-    "div": lambda a, b: a // b,
-    "mod": lambda a, b: a % b,
-    "bool": lambda a: _b(a != 0),
-    "and": lambda a, b: a & b,
-    "or": lambda a, b: a | b,
-    "xor": lambda a, b: a ^ b,
-    "invert": lambda a: ~a,
-    "clip": lambda a, lo, hi: np.minimum(np.maximum(a, lo), hi),
-    "logical_not": lambda a: _b(a == 0),
-    "AND": lambda a, b: a & b,
-    "OR": lambda a, b: a | b,
-    "XOR": lambda a, b: a ^ b,
-    "INV": lambda a: a ^ 1,
-}
-
-
-def evaluate(circuit: Circuit, inputs: Any) -> _I64:
-    """The circuit's outputs on each row of ``inputs`` (shape ``(K, inputs)``): ``(K, outputs)``.
-
-    Its own code path: a table of gate functions applied batch by batch, never the machine.
-    """
-    values = np.asarray(inputs, dtype=np.int64)
-    if values.ndim != 2 or values.shape[1] != len(circuit.inputs):
-        raise InputError(
-            f"a circuit with {len(circuit.inputs)} inputs is evaluated on an array of shape "
-            f"(K, {len(circuit.inputs)}) (got shape {values.shape})"
-        )
-    unknown = sorted({circuit.kinds[k] for k in np.unique(circuit.kind)} - set(_GATES))
-    if unknown:
-        raise InputError(f"the evaluator knows no gate of kind {unknown[0]!r}")
-    wire = np.zeros((circuit.wires, len(values)), dtype=np.int64)
-    wire[circuit.inputs] = values.T
-    for w, value in circuit.constants.items():
-        wire[w] = value
-    for rows in _groups(circuit.batch):
-        kinds = circuit.kind[rows]
-        for k in np.unique(kinds):
-            these = rows[kinds == k]
-            ins, outs = circuit.ins[these], circuit.outs[these]
-            arity = int((ins[0] >= 0).sum())
-            result = _GATES[circuit.kinds[k]](*(wire[ins[:, c]] for c in range(arity)))
-            for c, column in enumerate(result if isinstance(result, tuple) else (result,)):
-                wire[outs[:, c]] = column
-    out: _I64 = wire[circuit.outputs].T.copy()
-    return out
 
 
 # ---- the recorder --------------------------------------------------------------------------

@@ -5,6 +5,16 @@ with the table of sizes, measured values and ratios; :func:`execute` and :func:`
 registered algorithm and measure it.
 """
 
+if __name__ != "pram.reports":
+    # One module object per file: this folder installs as pram.reports (pyproject.toml maps it);
+    # imported as plain ``reports`` (from the top of the checkout) each file would load twice.
+    raise ImportError(
+        f"{__name__!r} is not importable by that name: import pram.reports instead "
+        f"(it is installed as pram.reports; pip install -e . from the checkout)",
+        name=__name__,
+    )
+
+
 from pram.reports.assertions import assert_bound, assert_erew
 from pram.reports.measure import Run, Sweep, execute, sweep
 from pram.reports.registry import Options

@@ -1,9 +1,9 @@
-"""The table of runnable algorithms: one entry each, with its instances, run, reference, bounds.
+"""The paper's algorithms as entries: one each, with its instances, run, reference and bounds.
 
 Three families of instances are shared: MQAR token sequences (``mqar``, ``mqar-sequential``,
 ``mqar-allpairs``), search problems (``pbs``, ``pbs-naive``) and sort inputs (``sort``). Each
-entry below says how its algorithm runs on a machine and which bounds it is held to; nothing
-else in :mod:`reports` knows about particular algorithms.
+entry below says how its algorithm runs on a machine and which bounds it is held to. Data only:
+the one table of every entry is :mod:`pram.reports.entries`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,25 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from pram import Cost, Formula, InputError, Machine, Words
+from pram import Cost, InputError, Machine, Words
 from pram.algorithms import allpairs, bits, mqar, mqar_oblivious, pbs, sequential, sorting
 from pram.algorithms.keys import Keys, WordKeys
+from pram.reports.formulas import (
+    COMBINE_TIME,
+    COMBINE_WORK,
+    MQAR_TIME,
+    MQAR_TREE_TIME,
+    MQAR_WORK,
+    PHASE_TIME,
+    PHASE_WORK,
+    QUADRATIC,
+    SEARCH_TIME,
+    SEARCH_WORK,
+    SEQUENTIAL,
+    SORT_TIME,
+    SORT_WORK,
+    lg,
+)
 from pram.reports.registry import (
     Algorithm,
     Bound,
@@ -24,10 +40,8 @@ from pram.reports.registry import (
     Solution,
     bits_needed,
     file_width,
-    lg,
     load_array,
     load_arrays,
-    register,
 )
 
 # ---- tokens: word or bit keys -------------------------------------------------------------
@@ -53,7 +67,7 @@ def _width(instance: Instance) -> int:
     return bits_needed(top)
 
 
-def _check_width(tokens: Words, d: int, what: str) -> None:
+def _refuse_wide(tokens: Words, d: int, what: str) -> None:
     """Refuse tokens that do not fit ``d`` bits (or are negative), naming the first."""
     if len(tokens) == 0:
         return
@@ -110,7 +124,7 @@ def _mqar_load(path: str, options: Options) -> Instance:
         )
     widest = file_width(tokens, f"input file {path!r}")
     d = options.d or widest
-    _check_width(tokens, d, "tokens")
+    _refuse_wide(tokens, d, "tokens")
     top = int(tokens.max())
     notes = () if options.d else (f"d = {d}: the bits the largest token ({top}) needs",)
     return Instance({"tokens": tokens}, {"n": len(tokens), "d": d}, notes)
@@ -181,8 +195,8 @@ def _search_load(path: str, options: Options) -> Instance:
             )
     d = options.d or max(file_width(v, f"{k!r} in {path!r}") for k, v in data.items())
     if options.keys == "bits":
-        _check_width(data["queries"], d, "queries")
-        _check_width(data["keys"], d, "keys")
+        _refuse_wide(data["queries"], d, "queries")
+        _refuse_wide(data["keys"], d, "keys")
     return Instance(data, _widths({"n": len(data["queries"]), "m": len(data["keys"])}, d, options))
 
 
@@ -222,7 +236,7 @@ def _sort_load(path: str, options: Options) -> Instance:
         raise InputError(f"input file {path!r} holds no values; give at least one integer")
     d = options.d or file_width(values, f"input file {path!r}")
     if options.keys == "bits":
-        _check_width(values, d, "values")
+        _refuse_wide(values, d, "values")
     return Instance({"values": values}, _widths({"n": len(values)}, d, options))
 
 
@@ -246,20 +260,7 @@ SORT = Family(
 # A bound is a formula; a sweep decides it from the laws of its counts (see pram.bounds).
 # Algorithm 11's phases each have their own bound, so a failure names the phase.
 
-MQAR_WORK = Formula("N d log2(N)^2", lambda s: s["N"] * s["d"] * lg(s["N"]) ** 2)
-MQAR_TIME = Formula("d log2(N)^2", lambda s: s["d"] * lg(s["N"]) ** 2)
-MQAR_TREE_TIME = Formula("log2(d) log2(N)^2", lambda s: lg(s["d"]) * lg(s["N"]) ** 2)
-SEQUENTIAL = Formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
-QUADRATIC = Formula("N^2 d", lambda s: s["N"] ** 2 * s["d"])
-SEARCH_WORK = Formula("n d log2(m)", lambda s: s["n"] * s["d"] * lg(s["m"]))
-SEARCH_TIME = Formula("d log2(n) log2(m)", lambda s: s["d"] * lg(s["n"]) * lg(s["m"]))
 SEARCH_BOUNDS = {"work": Bound(SEARCH_WORK), "time": Bound(SEARCH_TIME)}
-SORT_WORK = Formula("n d log2(n)^2", lambda s: s["n"] * s["d"] * lg(s["n"]) ** 2)
-SORT_TIME = Formula("d log2(n)^2", lambda s: s["d"] * lg(s["n"]) ** 2)
-PHASE_WORK = Formula("N d log2(N)", lambda s: s["N"] * s["d"] * lg(s["N"]))
-PHASE_TIME = Formula("d log2(N)", lambda s: s["d"] * lg(s["N"]))
-COMBINE_WORK = Formula("N log2(N)", lambda s: s["N"] * lg(s["N"]))
-COMBINE_TIME = Formula("log2(N)", lambda s: lg(s["N"]))
 #: Proposition H.30's proof, phase by phase: the sort and the searches (Algorithm 10 in every
 #: block) within the whole bound; the retrieve (one key comparison per query and level) and
 #: the combine (a reduction over the L levels of each query) a log factor below it.
@@ -420,7 +421,8 @@ def _search_sizes(instance: Instance, options: Options) -> dict[str, float]:
     }
 
 
-register(
+#: The paper's algorithms and baselines, in the order the command line lists them.
+ENTRIES = (
     Algorithm(
         name="mqar",
         memory=_mqar_memory,
@@ -432,11 +434,8 @@ register(
             "time": Bound(MQAR_TIME),
             "time (tree)": Bound(MQAR_TREE_TIME, applies=_tree),
         },
-        uses=("keys", "sort", "network", "search"),
         phase_bounds=MQAR_PHASES,
-    )
-)
-register(
+    ),
     Algorithm(
         name="mqar-sequential",
         memory=_sequential_memory,
@@ -447,9 +446,7 @@ register(
         on_machine=False,
         reference=_dictionary,
         reference_name="a Python dict, latest insert winning",
-    )
-)
-register(
+    ),
     Algorithm(
         name="mqar-allpairs",
         memory=_allpairs_memory,
@@ -461,9 +458,7 @@ register(
             "time": Bound(MQAR_TIME),
             "work (N^2)": Bound(QUADRATIC),
         },
-    )
-)
-register(
+    ),
     Algorithm(
         name="pbs",
         memory=_search_memory,
@@ -471,9 +466,7 @@ register(
         family=SEARCH,
         solve=_solve_pbs,
         bounds=SEARCH_BOUNDS,
-    )
-)
-register(
+    ),
     Algorithm(
         name="pbs-naive",
         memory=_naive_memory,
@@ -481,9 +474,7 @@ register(
         family=SEARCH,
         solve=_solve_naive,
         bounds=SEARCH_BOUNDS,
-    )
-)
-register(
+    ),
     Algorithm(
         name="sort",
         memory=_sort_memory,
@@ -491,9 +482,5 @@ register(
         family=SORT,
         solve=_solve_sort,
         bounds={"work": Bound(SORT_WORK), "time": Bound(SORT_TIME)},
-        uses=("keys", "network"),
-    )
+    ),
 )
-
-# The catalogue of classic PRAM algorithms registers its own entries.
-import pram.reports.catalogue  # noqa: E402, F401

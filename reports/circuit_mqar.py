@@ -6,8 +6,8 @@ gives one output per whole triple: the value of the latest earlier key equal to 
 and the padding cells are constants of the circuit (padded triples never match). Word keys
 only: with bit keys a value would have to travel as d bit wires too.
 
-:func:`draw`, :func:`run` and :func:`check_n` are the :class:`pram.reports.circuit.Target`
-hooks; :func:`sweep_rows` measures size and depth over a sweep of N.
+:func:`draw`, :func:`run` and :func:`size_problem` are the hooks of its
+:class:`pram.reports.circuit_build.Target`; :func:`bit_circuit` records it with bit keys.
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from pram.algorithms.mqar import layout
 DEFAULT_N = 48
 
 
-def check_n(n: int) -> str | None:
+def size_problem(n: int) -> str | None:
     """Why ``--n`` cannot be the length of an MQAR circuit, or None."""
     if n < 3:
         return f"--n {n} must be at least 3 for mqar (one key, value and query)"
     return None
 
 
-def check_setup(setup: Any) -> None:
+def refuse_bit_keys(setup: Any) -> None:
     """Refuse bit keys: this circuit carries values as word wires."""
     if setup.bits:
         raise InputError(
@@ -45,7 +45,7 @@ def check_setup(setup: Any) -> None:
 def draw(rng: np.random.Generator, kind: str, setup: Any) -> Words:
     """N tokens from a vocabulary of about N/6 (so that most queries match): random, all
     equal, sorted or reversed."""
-    check_setup(setup)
+    refuse_bit_keys(setup)
     n = int(setup.n)
     values: Words = rng.integers(0, max(2, n // 6), n, dtype=np.int64)
     if kind == "all equal":
@@ -60,7 +60,7 @@ def draw(rng: np.random.Generator, kind: str, setup: Any) -> Words:
 def run(m: Machine, tokens: Words, setup: Any, recorder: Any) -> Words:
     """Run the oblivious MQAR on ``m``; with a recorder, declare the real tokens' cells its
     inputs (in sequence order) and the real queries' answer cells its outputs."""
-    check_setup(setup)
+    refuse_bit_keys(setup)
     lay = layout(tokens)
     keys = WordKeys()
     key_in, query_in = mqar_oblivious.store(m, keys, lay)
@@ -75,41 +75,6 @@ def run(m: Machine, tokens: Words, setup: Any, recorder: Any) -> Words:
         recorder.output(answers, cells=iota(lay.answered))
     result: Words = answers.to_numpy()[iota(lay.answered)]
     return result
-
-
-@attrs.frozen
-class Row:
-    """One circuit of the sweep: N (padded to 3 * 2^L), its size and depth, and the ratios."""
-
-    n: int
-    size: int
-    depth: int
-    gates: dict[str, int]
-
-    @property
-    def size_ratio(self) -> float:
-        """size / (N log2(N)^2)."""
-        return self.size / (self.n * math.log2(self.n) ** 2)
-
-    @property
-    def depth_ratio(self) -> float:
-        """depth / log2(N)^2."""
-        return self.depth / math.log2(self.n) ** 2
-
-
-def sweep_rows(levels: range = range(4, 11), *, checks: int = 2) -> list[Row]:
-    """Build (oblivious, recorded, checked) the circuit at N = 3 * 2^L for each L."""
-    from pram.reports.circuit import build, setup
-
-    rows = []
-    for lv in levels:
-        n = 3 << lv
-        built = build(setup("mqar", n, None, None), checks=checks)
-        if built.circuit is None or not built.ok:
-            raise AssertionError(f"the mqar circuit at N = {n} did not check out")
-        c = built.circuit
-        rows.append(Row(n, c.size, c.depth, dict(c.by_kind)))
-    return rows
 
 
 @attrs.frozen
@@ -180,59 +145,4 @@ def bit_circuit(triples: int, d: int, comparator: str, *, checks: int = 2, seed:
     return BitRow(n, d, comparator, c.size, c.depth, bool(np.array_equal(got, expected)))
 
 
-def section(*, quick: bool = False) -> str:
-    """Markdown for the report: the oblivious MQAR circuit over N, and the paper's pbs circuit
-    (:mod:`reports.pbs_circuit`) over n, m and d, every figure counted on a built circuit."""
-    from pram.reports import pbs_circuit
-
-    lines = [
-        "### The oblivious MQAR as a circuit",
-        "",
-        "| N | size | depth | size / (N log2(N)^2) | depth / log2(N)^2 |",
-        "|---:|---:|---:|---:|---:|",
-    ]
-    for r in sweep_rows(range(4, 6) if quick else range(4, 11)):
-        lines.append(f"| {r.n} | {r.size} | {r.depth} | {r.size_ratio:.3f} | "
-                     f"{r.depth_ratio:.3f} |")
-    lines += [
-        "",
-        "### The paper's pbs-key-values circuit (eqs. 14-17, multiplexers over the keys)",
-        "",
-        "| n | m | d | size | depth | size / (n m d log2(m+1)) | depth / (log2(n+1) "
-        "log2(m+1)^2) | checked |",
-        "|---:|---:|---:|---:|---:|---:|---:|---|",
-    ]
-    sizes = (2, 4, 8) if quick else (2, 4, 8, 16, 32, 64)
-    for p in pbs_circuit.rows(sizes=sizes, widths=(1, 8)):
-        lm, ln = math.log2(p.m + 1), math.log2(p.n + 1)
-        lines.append(
-            f"| {p.n} | {p.m} | {p.d} | {p.size} | {p.depth} | "
-            f"{p.size / (p.n * p.m * p.d * lm):.3f} | {p.depth / (ln * lm * lm):.3f} | "
-            f"{'equal' if p.equal else 'DIFFERENT'} on {p.checked} |"
-        )
-    lines += [
-        "",
-        "### Algorithm 11's searches built from that circuit (the paper's route; sorts excluded)",
-        "",
-        "| N | size | depth | size / (N log2(N)^2) | depth / log2(N)^2 |",
-        "|---:|---:|---:|---:|---:|",
-    ]
-    for route in pbs_circuit.route(range(4, 6) if quick else range(4, 10)):
-        lg = math.log2(route.n)
-        lines.append(f"| {route.n} | {route.size} | {route.depth} | "
-                     f"{route.size / (route.n * lg * lg):.3f} | {route.depth / (lg * lg):.3f} |")
-    return "\n".join(lines) + "\n"
-
-
-__all__ = [
-    "DEFAULT_N",
-    "BitRow",
-    "Row",
-    "bit_circuit",
-    "check_n",
-    "check_setup",
-    "draw",
-    "run",
-    "section",
-    "sweep_rows",
-]
+__all__ = ["DEFAULT_N", "BitRow", "bit_circuit", "draw", "refuse_bit_keys", "run", "size_problem"]

@@ -10,7 +10,6 @@ value and the fix, never a traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,27 +20,20 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
-from pram.reports import registry
+from pram.reports import entries, status
+from pram.reports.options import RUN, SWEEP, TRACE, Options, add_arguments, from_arguments
 from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import (
-    check_memory,
     parse_memory,
+    refuse_oversized,
     require_matplotlib,
     writable_dir,
     writable_file,
 )
-from pram.reports.registry import (
-    COMPARATOR_NAMES,
-    KEY_NAMES,
-    MODEL_NAMES,
-    NETWORK_NAMES,
-    SEARCH_NAMES,
-    SORT_NAMES,
-    Options,
-)
+from pram.reports.trace_command import HELP
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
-OK, FAILED, INVALID = 0, 1, 2
+OK, FAILED, INVALID = status.OK, status.FAILED, status.INVALID
 
 
 class UsageError(Exception):
@@ -121,8 +113,9 @@ def _parallel_options(parser: argparse.ArgumentParser) -> None:
                         "or on a LocalCluster started here ('local'); needs pramsim[dask]")
 
 
-def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
-    """The options of ``pram run`` (``pram sweep`` takes lists for --n and --d)."""
+def _run_options(parser: argparse.ArgumentParser, *, sweep: bool, command: str = RUN) -> None:
+    """The options of ``pram run`` and ``pram trace`` (``command``), and of ``pram sweep``
+    (``sweep``, which takes lists for --n and --d): the sizes, then the table's rows."""
     if sweep:
         parser.add_argument(
             "--n", type=_sizes, required=True, metavar="N1,N2,...",
@@ -134,29 +127,7 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
         parser.add_argument("--d", type=_size, help="bits per token (default 16, or what the "
                             "input's largest token needs)")
     parser.add_argument("--m", type=_size, help="m keys (pbs; default n)")
-    parser.add_argument("--keys", choices=KEY_NAMES, default="word",
-                        help="a token is one word, or d cells of one bit each")
-    parser.add_argument("--comparator", choices=COMPARATOR_NAMES, default="serial",
-                        help="bit-key comparator: serial scan or log-depth tree")
-    parser.add_argument("--sort", choices=SORT_NAMES, default="merge-tree",
-                        help="Algorithm 11's sort: one merge-sort tree, or Batcher per block")
-    parser.add_argument("--search", choices=SEARCH_NAMES, default="pbs",
-                        help="Algorithm 11's search: Algorithm 10, or oblivious merge and scan")
-    parser.add_argument("--network", choices=NETWORK_NAMES, default="bitonic",
-                        help="the Batcher network of the sort algorithm")
-    parser.add_argument("--model", choices=MODEL_NAMES,
-                        help="access model (default: the one the algorithm is written for)")
-    parser.add_argument("--mode", choices=("collect", "raise"), default="collect",
-                        help="collect every violation, or stop at the first")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
-    parser.add_argument("--no-check", dest="check", action="store_false",
-                        help="skip comparing the answer with the reference")
-    parser.add_argument("--distinct-processors", action=argparse.BooleanOptionalAction,
-                        default=None,
-                        help="refuse a processor id acting twice in one step (default: the "
-                        "machine's)")
-    parser.add_argument("--max-memory", metavar="SIZE",
-                        help="the memory a run may take, e.g. 8G (default: what is available)")
+    add_arguments(parser, SWEEP if sweep else command, {"seed": _seed})
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -168,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         "parallel MQAR algorithms, check EREW compliance and the paper's bounds.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    algorithms = registry.names()
+    algorithms = entries.names()
 
     run = commands.add_parser("run", help="run one algorithm and report its cost")
     run.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
@@ -192,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="the main job: sweeps, checks, plots, exports")
     report.add_argument("--out", metavar="DIR", default=None,
-                        help="where to write it (default: reports/ in the checkout, else "
+                        help="where to write it (default: report/ in the checkout, else "
                         "pram-report/; pram-report-quick/ with --quick)")
     report.add_argument("--quick", action="store_true",
                         help="small sizes only (a smoke test of the whole job)")
@@ -219,10 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     trace = commands.add_parser("trace", help="trace a run step by step: a page, or tables")
     trace.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
                        help=f"one of {', '.join(algorithms)}")
-    _run_options(trace, sweep=False)
+    _run_options(trace, sweep=False, command=TRACE)
     trace.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
-    from pram.reports.trace_command import HELP
-
     trace.add_argument("--html", metavar="FILE", help=HELP["html"])
     trace.add_argument("--steps", metavar="RANGE", help=HELP["steps"])
     trace.add_argument("--trace-cells", type=_size, metavar="CELLS", help=HELP["trace-cells"])
@@ -242,10 +211,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pram`` command line on ``argv`` (default: the process's); return the status."""
     from pram import _startup
 
-    _startup.release_interrupts()
+    # The one place that installs a signal handler: Ctrl-C while the commands load ends with one
+    # line and exit 130; from then on the handlers below catch it (importing pram never does).
+    _startup.hold_interrupts()
+    try:
+        parser = build_parser()
+    finally:
+        _startup.release_interrupts()
     err = Console(stderr=True, highlight=False)
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except UsageError as error:
         _say(err, f"{error}")
         return INVALID
@@ -285,28 +260,15 @@ def _say(err: Console, message: str) -> None:
     err.print(" ".join(message.split()), markup=False, soft_wrap=True)
 
 
-def _json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+_json = status.print_json
 
 
 def _options(args: argparse.Namespace, **sizes: Any) -> Options:
-    return Options(
-        n=sizes.get("n", getattr(args, "n", None)),
-        m=args.m,
-        d=sizes.get("d", getattr(args, "d", None)),
-        keys=args.keys,
-        comparator=args.comparator,
-        sort=args.sort,
-        search=args.search,
-        network=args.network,
-        model=args.model or registry.algorithm(args.algorithm).model,
-        mode=args.mode,
-        seed=args.seed,
-        input=getattr(args, "input", None),
-        check=args.check,
-        distinct_processors=args.distinct_processors,
+    return from_arguments(
+        args,
+        model=entries.algorithm(args.algorithm).model,
         max_memory=parse_memory(args.max_memory) if args.max_memory else None,
+        **sizes,
     )
 
 
@@ -341,7 +303,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.measure import check_sweep, sweep
+    from pram.reports.measure import refuse_sweep, sweep
     from pram.reports.parallel import runner
     from pram.reports.render import SweepReport
 
@@ -349,7 +311,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     plot = writable_file(args.plot, "--plot", (".png", ".svg")) if args.plot else None
     if plot is not None:
         require_matplotlib()
-    check_sweep(args.algorithm, args.n, options, args.d)
+    refuse_sweep(args.algorithm, args.n, options, args.d)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick,
                        runner=runner(args.workers, args.dask))
@@ -391,24 +353,28 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     return OK if summary.ok else FAILED
 
 
+#: The folder of the committed report, at the top of the checkout (beside the code, not in it).
+REPORT_FOLDER = "report"
+
+
 def _committed_report() -> Path | None:
-    """The checkout's ``reports/`` folder, where the committed report lives (None when pram
-    is installed rather than checked out)."""
+    """The checkout's ``report/`` folder, where the committed report lives (None when pram is
+    installed rather than checked out)."""
     import pram.reports
 
-    folder = Path(pram.reports.__file__).resolve().parent
-    return folder if (folder.parent / "pyproject.toml").is_file() else None
+    checkout = Path(pram.reports.__file__).resolve().parent.parent
+    return checkout / REPORT_FOLDER if (checkout / "pyproject.toml").is_file() else None
 
 
 def default_report_folder(quick: bool) -> str:
-    """Where ``pram report`` writes without ``--out``: the committed ``reports/`` when run at
+    """Where ``pram report`` writes without ``--out``: the committed ``report/`` when run at
     the top of the checkout, else ``pram-report/`` (a name no package can have, so it never
     shadows one); a quick report always goes to ``pram-report-quick/``."""
     if quick:
         return "pram-report-quick"
     committed = _committed_report()
     if committed is not None and Path.cwd().resolve() == committed.parent:
-        return "reports"
+        return REPORT_FOLDER
     return "pram-report"
 
 
@@ -438,7 +404,7 @@ def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.examples import suffix, write_example
 
     path = writable_file(args.file, "FILE", (suffix(args.kind),))
-    check_memory({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
+    refuse_oversized({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
                  Options(n=args.n))
     what = write_example(args.kind, path, n=args.n, seed=args.seed)
     err.print(f"wrote {path}: {what}", highlight=False, markup=False)

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from pram import InputError
-from pram.reports.registry import Options, algorithm
+from pram.reports.entries import algorithm
+from pram.reports.registry import Options
 
 #: Kind -> (the algorithm whose family draws it, suffix, what it holds).
 KINDS = {

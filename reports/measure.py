@@ -7,8 +7,8 @@ machine, the operations it counted itself); the bound formulas only divide it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias
 
 import attrs
 import numpy as np
@@ -17,9 +17,10 @@ from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation
 from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay, SweepDisplay
-from pram.reports.parallel import Runner, Task, run_all
-from pram.reports.preflight import check_memory, check_options
-from pram.reports.registry import Algorithm, Bound, Instance, Options, algorithm, names, validate
+from pram.reports.entries import algorithm, names
+from pram.reports.options import Options, json_fields, validate
+from pram.reports.preflight import refuse_inapplicable, refuse_oversized
+from pram.reports.registry import Algorithm, Bound, Instance
 from pram.trace import Trace
 
 #: How many violations a run keeps by name in its report and JSON.
@@ -104,18 +105,8 @@ class Run(RunDisplay):
         o = self.options
         out: dict[str, Any] = {"algorithm": self.algorithm.name}
         out.update({k: int(v) for k, v in self.sizes.items()})
-        out.update(
-            {
-                "keys": o.keys,
-                "comparator": o.comparator if o.keys == "bits" else None,
-                "sort": o.sort if "sort" in self.algorithm.uses else None,
-                "search": o.search if "search" in self.algorithm.uses else None,
-                "network": o.network if "network" in self.algorithm.uses else None,
-                "model": o.model if self.algorithm.on_machine else "ram",
-                "seed": o.seed,
-                "input": o.input,
-            }
-        )
+        out.update(json_fields(self.algorithm, o))
+        out["input"] = o.input
         out.update(self.cost.as_dict())
         if not self.algorithm.on_machine:  # counted by the program: no cells, reads or writes
             out.update({"reads": None, "writes": None, "memory_cells": None, "peak_cells": None})
@@ -145,10 +136,32 @@ class Run(RunDisplay):
         return out
 
 
+@attrs.frozen
+class Control:
+    """A negative control: a run under a model that must flag it (``expect_violations``), or
+    its twin under a model that must not.
+
+    ``must_answer``: the answer must still be right (the naive search only reads concurrently,
+    so its answers stand); a program whose concurrent writes are resolved under a weaker model
+    may answer wrong, and then only the flag is predicted.
+    """
+
+    run: Run
+    expect_violations: bool = True
+    must_answer: bool = False
+
+    @property
+    def as_predicted(self) -> bool:
+        """Whether violations appear exactly when expected (and the answer is right where it
+        must be)."""
+        flagged = (self.run.violations > 0) == self.expect_violations
+        return flagged and (not self.must_answer or self.run.correct is not False)
+
+
 def build(name: str, options: Options) -> Instance:
     """The instance ``options`` asks for: the ``--input`` file, or a random one from the seed."""
     validate(options)
-    check_options(name, options)
+    refuse_inapplicable(name, options)
     family = algorithm(name).family
     if options.m is not None and "m" not in family.defaults:
         users = ", ".join(n for n in names() if "m" in algorithm(n).family.defaults)
@@ -158,9 +171,9 @@ def build(name: str, options: Options) -> Instance:
         )
     if options.input is not None:
         instance = family.load(options.input, options)
-        check_memory(name, options, instance.sizes)
+        refuse_oversized(name, options, instance.sizes)
         return instance
-    check_memory(name, options)
+    refuse_oversized(name, options)
     return family.build(options, np.random.default_rng(options.seed))
 
 
@@ -175,8 +188,8 @@ def execute(
     if instance is None:
         instance = build(name, options)
     else:
-        check_options(name, attrs.evolve(options, input=None))
-        check_memory(name, options, instance.sizes)
+        refuse_inapplicable(name, attrs.evolve(options, input=None))
+        refuse_oversized(name, options, instance.sizes)
     extra: dict[str, Any] = {} if trace_cells is None else {
         "trace": True, "trace_cells": trace_cells
     }
@@ -259,6 +272,100 @@ def _compare(got: Words, expected: Words) -> str | None:
     )
 
 
+# ---- where runs execute: a task, a runner, the runs back in order ---------------------------
+#
+# The runners that send tasks to other processes or a Dask cluster are in
+# :mod:`pram.reports.parallel`; here are the task, the protocol and the serial runner.
+
+
+@attrs.frozen
+class Task:
+    """One run to do: algorithm ``name`` with ``options`` (picklable, cheap to send)."""
+
+    name: str
+    options: Options
+
+    @property
+    def label(self) -> str:
+        """The run's sizes as the progress bar shows them, e.g. ``n=96 d=8``."""
+        o = self.options
+        return f"n={o.n}" + (f" d={o.d}" if o.d is not None else "")
+
+
+#: A finished task: its run, or the error it raised.
+Outcome: TypeAlias = "Run | Exception"
+
+
+class Runner(Protocol):
+    """Runs tasks and yields ``(index, run)`` as each finishes, in any order, or ``(index,
+    error)`` for a task that raised; the caller may stop reading at any point."""
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Run every task of ``tasks``; yield each one's index and run (or error) as it ends."""
+        ...
+
+
+@attrs.frozen
+class Serial:
+    """Every run here, one after the other, in the order given."""
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """Run the tasks in order in this process."""
+        for i, task in enumerate(tasks):
+            try:
+                yield i, execute(task.name, task.options)
+            except Exception as error:
+                yield i, error
+
+
+def run_all(
+    tasks: Sequence[Task],
+    by: Runner | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    label: Callable[[Task], str] = lambda task: task.label,
+) -> list[Run]:
+    """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them.
+
+    ``progress(done, total, label)`` is called once before the first run and once as each run
+    finishes, with the finished run's label. When tasks raise, the error raised is the one of
+    the first failing task in order, as in a serial run, as soon as every task before it is
+    done (the runner stops the others).
+    """
+    if progress is not None:
+        progress(0, len(tasks), label(tasks[0]) if tasks else "")
+    runs: dict[int, Run] = {}
+    errors: dict[int, Exception] = {}
+    for i, outcome in (by or Serial()).results(tasks):
+        if isinstance(outcome, Exception):
+            errors[i] = outcome
+        else:
+            runs[i] = outcome
+            if progress is not None:
+                progress(len(runs), len(tasks), label(tasks[i]))
+        first = min(errors, default=None)
+        if first is not None and all(j in runs for j in range(first)):
+            raise errors[first]
+    return [runs[i] for i in range(len(tasks))]
+
+
+@attrs.frozen
+class Done:
+    """Runs already made (by one :func:`run_all` over many sweeps): a runner that hands them
+    out by task, and runs here any task it was not given."""
+
+    runs: dict[Task, Run]
+
+    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
+        """The stored run of each task (or a fresh one), in order."""
+        for i, task in enumerate(tasks):
+            found = self.runs.get(task)
+            try:
+                yield i, found if found is not None else execute(task.name, task.options)
+            except Exception as error:
+                yield i, error
+
+
 # ---- sweeps ----------------------------------------------------------------------------------
 
 
@@ -290,9 +397,15 @@ class Sweep(SweepDisplay):
             name = key if key in self.phase_checks else measure_of(key)
             if name in out:
                 continue
-            law = c.law.as_dict()
+            law: dict[str, Any] = c.law.as_dict()
             law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
             law["predictions"] = {str(s): c.law.predict(s) for s in self.predict}
+            if not law["exact"]:
+                law |= {
+                    "coefficients": [fitted(v) for v in law["coefficients"]],
+                    "max_residual": fitted(law["max_residual"]),
+                    "predictions": {s: fitted(v) for s, v in law["predictions"].items()},
+                }
             out[name] = law
         return out
 
@@ -307,6 +420,17 @@ class Sweep(SweepDisplay):
             "phase_bounds": {k: _check_dict(c) for k, c in self.phase_checks.items()},
             "laws": self.laws(),
         }
+
+
+#: Significant digits a least-squares figure carries: the fit's last few digits depend on the
+#: machine's floating-point library (summation order, fused multiply-add), so JSON keeps 12.
+FITTED_DIGITS = 12
+
+
+def fitted(value: Any) -> Any:
+    """A least-squares float rounded to :data:`FITTED_DIGITS` significant digits, so the JSON
+    of a sweep is the same on any machine (exact figures, ints and Fractions, pass unchanged)."""
+    return float(f"{value:.{FITTED_DIGITS}g}") if isinstance(value, float) else value
 
 
 def _check_dict(c: Check) -> dict[str, Any]:
@@ -348,7 +472,7 @@ def sweep(
             f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
             "give more with --n, e.g. --n 48,96,192"
         )
-    check_sweep(name, ns, options, ds)
+    refuse_sweep(name, ns, options, ds)
     tasks = [Task(name, attrs.evolve(options, n=n, d=d if d is not None else options.d))
              for n, d in points]
     runs = run_all(tasks, runner, progress=progress)
@@ -357,15 +481,15 @@ def sweep(
     return Sweep(entry, options, tuple(runs), checks_of(entry, runs), phase_checks_of(entry, runs))
 
 
-def check_sweep(
+def refuse_sweep(
     name: str, ns: Sequence[int], options: Options, ds: Sequence[int] | None = None
 ) -> None:
     """Check every point of a sweep (options that apply, memory) before its first run."""
     for n, d in grid(ns, ds):
         point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
         validate(point)
-        check_options(name, point)
-        check_memory(name, point)
+        refuse_inapplicable(name, point)
+        refuse_oversized(name, point)
 
 
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:

@@ -1,12 +1,13 @@
 """Where the runs of a sweep execute: here, in local processes, or on a Dask cluster.
 
-A :class:`Task` is what one run needs, an algorithm's name and its :class:`Options`; a worker
-rebuilds the instance and a fresh machine from it and runs it, so no machine ever travels
-between processes, only options out and the finished run's figures back. A runner yields runs
-as they finish; :func:`run_all` puts them back in the order of the tasks, so a sweep's counts
-and output order are the same whichever runner ran it.
+A task (:class:`pram.reports.measure.Task`) is what one run needs, an algorithm's name and its
+:class:`Options`; a worker rebuilds the instance and a fresh machine from it and runs it, so no
+machine ever travels between processes, only options out and the finished run's figures back.
+A runner yields runs as they finish; :func:`run_all` puts them back in the order of the tasks,
+so a sweep's counts and output order are the same whichever runner ran it.
 
 >>> from pram.reports.registry import Options
+>>> from pram.reports.measure import Task, run_all
 >>> [r.cost.time > 0 for r in run_all([Task("sort", Options(n=8)), Task("sort", Options(n=16))])]
 [True, True]
 """
@@ -16,18 +17,13 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import Any
 
 import attrs
 
 from pram import InputError, PRAMError
-from pram.reports.registry import Options
-
-if TYPE_CHECKING:
-    from pram.reports.measure import Run
-
-    #: A finished task: its run, or the error it raised.
-    Outcome: TypeAlias = Run | Exception
+from pram.reports.entries import algorithm
+from pram.reports.measure import Done, Outcome, Run, Runner, Serial, Task, execute, run_all
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
@@ -48,20 +44,6 @@ class WorkerDied(PRAMError, RuntimeError):
         )
 
 
-@attrs.frozen
-class Task:
-    """One run to do: algorithm ``name`` with ``options`` (picklable, cheap to send)."""
-
-    name: str
-    options: Options
-
-    @property
-    def label(self) -> str:
-        """The run's sizes as the progress bar shows them, e.g. ``n=96 d=8``."""
-        o = self.options
-        return f"n={o.n}" + (f" d={o.d}" if o.d is not None else "")
-
-
 #: Processor-operations a step costs beside its work, in :func:`weight`'s guess (a small step
 #: costs tens of microseconds, a processor-operation of a large step about a tenth of one).
 STEP_COST = 1000.0
@@ -73,8 +55,6 @@ def weight(task: Task) -> float:
 
     Only the order in which runs start depends on it, never a count.
     """
-    from pram.reports.registry import algorithm
-
     o = task.options
     n = float(o.n or 2)
     d = float(o.d or 16) if o.keys == "bits" else 1.0
@@ -95,41 +75,12 @@ def execute_fields(task: Task) -> dict[str, Any]:
     The registry entry (which holds functions) stays behind; :func:`_rebuild` looks it up again
     by name on the other side.
     """
-    from pram.reports.measure import execute
-
     run = execute(task.name, task.options)
     return {f.name: getattr(run, f.name) for f in attrs.fields(type(run)) if f.name != "algorithm"}
 
 
 def _rebuild(task: Task, fields: dict[str, Any]) -> Run:
-    from pram.reports.measure import Run
-    from pram.reports.registry import algorithm
-
     return Run(algorithm=algorithm(task.name), **fields)
-
-
-class Runner(Protocol):
-    """Runs tasks and yields ``(index, run)`` as each finishes, in any order, or ``(index,
-    error)`` for a task that raised; the caller may stop reading at any point."""
-
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
-        """Run every task of ``tasks``; yield each one's index and run (or error) as it ends."""
-        ...
-
-
-@attrs.frozen
-class Serial:
-    """Every run here, one after the other, in the order given."""
-
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
-        """Run the tasks in order in this process."""
-        from pram.reports.measure import execute
-
-        for i, task in enumerate(tasks):
-            try:
-                yield i, execute(task.name, task.options)
-            except Exception as error:
-                yield i, error
 
 
 def _largest_first(tasks: Sequence[Task]) -> list[int]:
@@ -282,51 +233,7 @@ def runner(workers: int | None = None, dask: str | None = None, *,
     return Serial() if count == 1 else Processes(count)
 
 
-def run_all(
-    tasks: Sequence[Task],
-    by: Runner | None = None,
-    *,
-    progress: Callable[[int, int, str], None] | None = None,
-    label: Callable[[Task], str] = lambda task: task.label,
-) -> list[Run]:
-    """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them.
-
-    ``progress(done, total, label)`` is called once before the first run and once as each run
-    finishes, with the finished run's label. When tasks raise, the error raised is the one of
-    the first failing task in order, as in a serial run, as soon as every task before it is
-    done (the runner stops the others).
-    """
-    if progress is not None:
-        progress(0, len(tasks), label(tasks[0]) if tasks else "")
-    runs: dict[int, Run] = {}
-    errors: dict[int, Exception] = {}
-    for i, outcome in (by or Serial()).results(tasks):
-        if isinstance(outcome, Exception):
-            errors[i] = outcome
-        else:
-            runs[i] = outcome
-            if progress is not None:
-                progress(len(runs), len(tasks), label(tasks[i]))
-        first = min(errors, default=None)
-        if first is not None and all(j in runs for j in range(first)):
-            raise errors[first]
-    return [runs[i] for i in range(len(tasks))]
-
-
-@attrs.frozen
-class Done:
-    """Runs already made (by one :func:`run_all` over many sweeps): a runner that hands them
-    out by task, and runs here any task it was not given."""
-
-    runs: dict[Task, Run]
-
-    def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
-        """The stored run of each task (or a fresh one), in order."""
-        from pram.reports.measure import execute
-
-        for i, task in enumerate(tasks):
-            found = self.runs.get(task)
-            try:
-                yield i, found if found is not None else execute(task.name, task.options)
-            except Exception as error:
-                yield i, error
+__all__ = [
+    "Dask", "Done", "Processes", "Runner", "Serial", "Task", "WorkerDied", "execute_fields",
+    "run_all", "runner", "weight",
+]

@@ -10,7 +10,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pram import Cost, InputError
+from pram import Cost
+from pram.reports.preflight import require_matplotlib
+from pram.reports.verdicts import verdict_words
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -19,17 +21,6 @@ if TYPE_CHECKING:
     # Types only: the measure floor's notebook display draws these figures, so a run-time
     # import back would close a cycle.
     from pram.reports.measure import Run, Sweep
-
-INSTALL = "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
-
-
-def require_matplotlib() -> None:
-    """Refuse a plot early, in one line, when matplotlib is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InputError(f"plots need matplotlib, which is not installed; {INSTALL}") from None
-
 
 def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Figure:
     require_matplotlib()
@@ -91,7 +82,7 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
                 for sub, runs in _series(s.runs).items():
                     xs = [x_size(run)[1] for run in runs]
                     ys = [run.bounds[key].ratio for run in runs]
-                    verdict = c.summary
+                    verdict = verdict_words(c)
                     name = " ".join(p for p in (label, sub) if p)
                     ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)
             ax.set_xscale("log", base=2)

@@ -1,16 +1,16 @@
-"""The checks every command makes before any work: options that apply, sizes that fit, outputs
+"""The refusals every command makes before any work: options that apply, sizes that fit, outputs
 that can be written.
 
 One rule for every command: what can be found wrong before a run is found then, with one line
 naming the value and the fix (an :class:`pram.InputError`, exit status 2). Three mechanisms,
 each in one place so that a new option or algorithm plugs in:
 
-- :func:`check_options`: an option that does not apply to an algorithm is refused. An
-  algorithm declares the options that change what it does in ``Algorithm.uses``; the table
-  :data:`OPTIONS` gives each option's default and the reason it may not apply. ``--model``,
-  ``--mode`` and ``--distinct-processors`` apply to every algorithm that runs on the machine.
-- :func:`check_memory`: each algorithm declares ``Algorithm.memory``, the bytes a run needs at
-  given sizes (measured peaks times a margin); a run that does not fit the memory available
+- :func:`refuse_inapplicable`: an option that does not apply to an algorithm is refused. The
+  option table (:data:`pram.reports.options.OPTIONS`) says for each option its default, the
+  algorithms it applies to and the reason it may not. ``--model``, ``--mode`` and
+  ``--distinct-processors`` apply to every algorithm that runs on the machine.
+- :func:`refuse_oversized`: each algorithm declares ``Algorithm.memory``, the bytes a run needs
+  at given sizes (measured peaks times a margin); a run that does not fit the memory available
   (or ``--max-memory``) is refused naming the largest size that fits.
 - :func:`writable_file` and :func:`writable_dir`: an output is checked before the run (its
   folder exists and is writable, it is not one of the inputs).
@@ -24,89 +24,36 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-import attrs
-
 from pram import InputError
-from pram.reports.registry import Algorithm, Options, algorithm, names
+from pram.reports.entries import algorithm
+from pram.reports.options import ON_MACHINE, OPTIONS, Option, Options
+from pram.reports.registry import Algorithm
 
 
-@attrs.frozen
-class Applies:
-    """An option of :class:`Options`: its default, and when it applies beyond ``uses``."""
-
-    default: object
-    #: Whether the option applies to ``entry`` with ``options`` (default: listed in ``uses``).
-    when: Callable[[Algorithm, Options], bool] | None = None
-    #: Why it does not apply, completing "--flag VALUE does not apply to NAME: ...".
-    why: Callable[[Algorithm, Options], str] | None = None
+def _reason(option: Option, entry: Algorithm) -> str:
+    """Why ``option`` does not apply to ``entry``, completing "--flag VALUE does not apply to
+    NAME: ..."."""
+    if option.why is not None and (option.lists(entry) or option.algorithms == ON_MACHINE):
+        return option.why
+    return f"it applies only to {option.users()}"
 
 
-def _on_machine(entry: Algorithm, options: Options) -> bool:
-    return entry.on_machine
-
-
-def _off_machine(entry: Algorithm, options: Options) -> str:
-    return "it runs on the host (RAM model, one processor), not on the machine"
-
-
-def _bit_keys(entry: Algorithm, options: Options) -> bool:
-    return options.keys == "bits" and "keys" in entry.uses
-
-
-def _word_keys(entry: Algorithm, options: Options) -> str:
-    return (
-        "it picks the comparator of bit keys, and a word key compares in one operation "
-        "(add --keys bits)"
-    )
-
-
-def _searched_by_pbs(entry: Algorithm, options: Options) -> bool:
-    return "sort" in entry.uses and options.search != "oblivious"
-
-
-def _searched_obliviously(entry: Algorithm, options: Options) -> str:
-    if "sort" not in entry.uses:
-        return f"it applies only to {_users('sort')}"
-    return "--search oblivious always sorts with the merge-sort trees"
-
-
-#: The options that some algorithms ignore: name -> default and when it applies. An option
-#: not listed here is checked by nobody; add new ones here (and to ``Algorithm.uses``).
-OPTIONS: dict[str, Applies] = {
-    "keys": Applies("word"),
-    "comparator": Applies("serial", _bit_keys, _word_keys),
-    "sort": Applies("merge-tree", _searched_by_pbs, _searched_obliviously),
-    "search": Applies("pbs"),
-    "network": Applies("bitonic"),
-    "model": Applies("erew", _on_machine, _off_machine),
-    "mode": Applies("collect", _on_machine, _off_machine),
-    "distinct_processors": Applies(None, _on_machine, _off_machine),
-}
-
-
-def _users(option: str) -> str:
-    found = [n for n in names() if option in algorithm(n).uses]
-    return " and ".join(found) if found else "no algorithm"
-
-
-def check_options(name: str, options: Options) -> None:
-    """Refuse an option ``name`` ignores (a value other than its default), naming why."""
+def refuse_inapplicable(name: str, options: Options) -> None:
+    """Refuse an option ``name`` ignores (a value other than its default), naming why: every
+    row of the option table (:data:`pram.reports.options.OPTIONS`) that does not apply."""
     entry = algorithm(name)
-    for option, rule in OPTIONS.items():
-        value = getattr(options, option)
+    for option in OPTIONS:
+        value = getattr(options, option.name)
         # the model an algorithm is written for is its default (``Algorithm.model``)
-        default = entry.model if option == "model" else rule.default
-        if value == default:
+        default = entry.model if option.name == "model" else option.default
+        if value == default or option.applies(entry, options):
             continue
-        applies = rule.when(entry, options) if rule.when else option in entry.uses
-        if applies:
-            continue
-        why = rule.why(entry, options) if rule.why else f"it applies only to {_users(option)}"
-        flag = "--" + option.replace("_", "-")
-        shown = flag if isinstance(value, bool) else f"{flag} {value}"
         if value is False:
-            shown = "--no-" + option.replace("_", "-")
-        raise InputError(f"{shown} does not apply to {name}: {why}; leave it out")
+            shown = "--no-" + option.name.replace("_", "-")
+        else:
+            shown = option.flag if isinstance(value, bool) else f"{option.flag} {value}"
+        raise InputError(f"{shown} does not apply to {name}: {_reason(option, entry)}; "
+                         "leave it out")
     if options.input is not None:
         for size in ("n", "m"):
             if getattr(options, size) is not None:
@@ -163,7 +110,7 @@ def _sizes(entry: Algorithm, options: Options, n: int) -> dict[str, int]:
     return sizes
 
 
-def check_memory(name: str, options: Options, sizes: Mapping[str, int] | None = None) -> None:
+def refuse_oversized(name: str, options: Options, sizes: Mapping[str, int] | None = None) -> None:
     """Refuse a run whose arrays would not fit, naming the largest size that does.
 
     ``sizes`` are the instance's (n, and m, d where they apply); by default they come from
@@ -288,8 +235,14 @@ def writable_dir(path: str, flag: str) -> Path:
     return target
 
 
-def require_matplotlib() -> None:
-    """Refuse a command that plots before it starts when matplotlib is missing."""
-    from pram.reports.plots import require_matplotlib as require
+#: How to install the optional plotting extra, for the refusal of a command that plots.
+INSTALL = "pip install matplotlib (in a checkout: pip install -e '.[plot]')"
 
-    require()
+
+def require_matplotlib() -> None:
+    """Refuse a command that plots, before it starts and in one line, when matplotlib is
+    missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError(f"plots need matplotlib, which is not installed; {INSTALL}") from None

@@ -1,9 +1,10 @@
-"""The algorithms the command line knows, each registered in exactly one place.
+"""What an algorithm entry is: its instances, its run, its reference and its bounds.
 
 An :class:`Algorithm` says how to get an instance (a random one, or the user's ``--input``
 file, both through its :class:`Family`), how to run it on a :class:`pram.Machine`, what the
-reference answer is, and which bounds its work and time are checked against. Rendering, sweeps
-and the report only ever go through this table, so a new algorithm plugs in with one entry.
+reference answer is, and which bounds its work and time are checked against. The entries are
+in :mod:`pram.reports.algorithms` and :mod:`pram.reports.classics`, their one table in
+:mod:`pram.reports.entries`; rendering, sweeps and the report only ever go through it.
 
 Bounds are evaluated at the sizes the machine actually ran (a padded N, for instance), and
 ``log2`` in every formula is taken as at least 1, so a formula never vanishes at tiny sizes.
@@ -13,8 +14,6 @@ With word keys a token is one word and a comparison one operation, so the formul
 
 from __future__ import annotations
 
-import math
-import numbers
 import zipfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -24,95 +23,12 @@ import attrs
 import numpy as np
 
 from pram import Cost, Formula, InputError, Machine, Words, words
+from pram.reports.options import MAX_D, MODEL_NAMES, Options, choices, used_by, validate
 
-#: Models a run may use: the ones of the command-line contract, plus the combining models.
-MODEL_NAMES = (
-    "erew",
-    "crew",
-    "crcw-common",
-    "crcw-arbitrary",
-    "crcw-priority",
-    "crcw-sum",
-    "crcw-max",
-    "crcw-min",
+#: The option table's choices, by the names the rest of the reports used before the table.
+KEY_NAMES, COMPARATOR_NAMES, SORT_NAMES, SEARCH_NAMES, NETWORK_NAMES = (
+    choices(name) for name in ("keys", "comparator", "sort", "search", "network")
 )
-KEY_NAMES = ("word", "bits")
-COMPARATOR_NAMES = ("serial", "tree")
-SORT_NAMES = ("merge-tree", "per-block")
-SEARCH_NAMES = ("pbs", "oblivious")
-NETWORK_NAMES = ("bitonic", "odd-even")
-
-#: Largest token width: a token must fit a non-negative int64.
-MAX_D = 62
-
-
-def lg(x: float) -> float:
-    """``log2(x)``, but at least 1, so that a bound's formula never vanishes at tiny sizes."""
-    return math.log2(x) if x > 2 else 1.0
-
-
-@attrs.frozen
-class Options:
-    """What the user asked for: sizes, representation, model and where the input comes from."""
-
-    n: int | None = None
-    m: int | None = None
-    d: int | None = None
-    keys: str = "word"
-    comparator: str = "serial"
-    sort: str = "merge-tree"
-    #: The search inside Algorithm 11's blocks: Algorithm 10, or the oblivious merge and scan.
-    search: str = "pbs"
-    network: str = "bitonic"
-    model: str = "erew"
-    mode: str = "collect"
-    seed: int = 0
-    input: str | None = None
-    check: bool = True
-    #: Refuse a processor id acting twice in one global step (None: the machine's default).
-    distinct_processors: bool | None = None
-    #: The memory a run may need, in bytes (None: what the machine has available).
-    max_memory: int | None = None
-
-    def __attrs_post_init__(self) -> None:
-        """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
-        for name in ("n", "m", "d", "seed", "max_memory"):
-            value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, numbers.Integral)
-            ):
-                raise InputError(
-                    f"Options({name}={value!r}): {name} must be an int"
-                    + (" or None" if name != "seed" else "")
-                    + f", not {type(value).__name__}; e.g. Options({name}={_example(value)})"
-                )
-        for name in ("keys", "comparator", "sort", "network", "model", "mode"):
-            value = getattr(self, name)
-            if not isinstance(value, str):
-                raise InputError(
-                    f"Options({name}={value!r}): {name} must be a str, not "
-                    f"{type(value).__name__}"
-                )
-        if self.input is not None and not isinstance(self.input, str):
-            raise InputError(
-                f"Options(input={self.input!r}): input must be a path as a str, not "
-                f"{type(self.input).__name__}; e.g. Options(input=str(path))"
-            )
-        for name in ("check", "distinct_processors"):
-            value = getattr(self, name)
-            if not isinstance(value, bool) and not (name != "check" and value is None):
-                raise InputError(
-                    f"Options({name}={value!r}): {name} must be True or False, not "
-                    f"{type(value).__name__}"
-                )
-
-
-def _example(value: object) -> str:
-    """A whole number like ``value`` (``"48"`` -> ``48``), for the fix in a message."""
-    try:
-        return str(int(str(value)))
-    except ValueError:
-        return "48"
 
 
 @attrs.frozen
@@ -182,8 +98,6 @@ class Algorithm:
     bounds: Mapping[str, Bound]
     #: False for algorithms whose operations are counted by the algorithm itself (RAM model).
     on_machine: bool = True
-    #: Options that change what this algorithm does (shown in reports), e.g. ("keys", "sort").
-    uses: tuple[str, ...] = ("keys",)
     #: A reference other than the family's (Algorithm 9 is not checked against itself).
     reference: Callable[[Instance], Words] | None = None
     reference_name: str | None = None
@@ -197,6 +111,12 @@ class Algorithm:
     #: Bounds of phases (by top-level phase label, then measure), each checked on its own.
     phase_bounds: Mapping[str, Mapping[str, Bound]] = attrs.field(factory=dict)
 
+    @property
+    def uses(self) -> tuple[str, ...]:
+        """The options that change what this algorithm does, e.g. ``("keys", "sort")``: those
+        of the option table (:data:`pram.reports.options.OPTIONS`) that list it."""
+        return used_by(self.name)
+
     def expected(self, instance: Instance) -> Words:
         """The reference answer for ``instance``."""
         return (self.reference or self.family.reference)(instance)
@@ -207,55 +127,7 @@ class Algorithm:
         return self.reference_name or self.family.reference_name
 
 
-#: The table: algorithm name -> what runs. Filled by :mod:`reports.algorithms`.
-ALGORITHMS: dict[str, Algorithm] = {}
-
-
-def register(algorithm: Algorithm) -> Algorithm:
-    """Add ``algorithm`` to the table (a later entry with the same name replaces it)."""
-    ALGORITHMS[algorithm.name] = algorithm
-    return algorithm
-
-
-def algorithm(name: str) -> Algorithm:
-    """The registered algorithm called ``name``, or an InputError listing the known ones."""
-    import pram.reports.algorithms  # noqa: F401  (fills the table)
-
-    found = ALGORITHMS.get(name)
-    if found is None:
-        raise InputError(f"algorithm must be one of {', '.join(ALGORITHMS)} (got {name!r})")
-    return found
-
-
-def names() -> list[str]:
-    """The names of every registered algorithm, in registration order."""
-    import pram.reports.algorithms  # noqa: F401  (fills the table)
-
-    return list(ALGORITHMS)
-
-
 # ---- validation of options and files ------------------------------------------------------
-
-
-def validate(options: Options) -> None:
-    """Refuse options no algorithm can run with, naming the value and the fix."""
-    for size in ("n", "m", "d"):
-        value = getattr(options, size)
-        if value is not None and value < 1:
-            raise InputError(f"--{size} must be a positive integer (got {value})")
-    if options.d is not None and options.d > MAX_D:
-        raise InputError(f"--d must be at most {MAX_D} so a token fits a word (got {options.d})")
-    for flag, value, allowed in (
-        ("keys", options.keys, KEY_NAMES),
-        ("comparator", options.comparator, COMPARATOR_NAMES),
-        ("sort", options.sort, SORT_NAMES),
-        ("search", options.search, SEARCH_NAMES),
-        ("network", options.network, NETWORK_NAMES),
-        ("model", options.model, MODEL_NAMES),
-        ("mode", options.mode, ("collect", "raise")),
-    ):
-        if value not in allowed:
-            raise InputError(f"--{flag} must be one of {', '.join(allowed)} (got {value!r})")
 
 
 def bits_needed(top: int) -> int:
@@ -360,3 +232,11 @@ def unreadable(path: str, suffix: str, what: str, noun: str, error: BaseExceptio
         f"{noun} {path!r} is not a readable {suffix} file ({reason}); it must be {what}, "
         f"saved with numpy.{'save' if suffix == '.npy' else 'savez'}"
     )
+
+
+__all__ = [
+    "COMPARATOR_NAMES", "KEY_NAMES", "MAX_D", "MODEL_NAMES", "NETWORK_NAMES", "SEARCH_NAMES",
+    "SORT_NAMES", "Algorithm", "Bound", "Family", "Instance", "Options", "Solution",
+    "bits_needed", "file_width", "load_array", "load_arrays", "read_archive", "unreadable",
+    "validate",
+]

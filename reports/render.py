@@ -17,7 +17,8 @@ from rich.text import Text
 
 from pram import Check
 from pram.reports.measure import Run, Sweep, formula_text, phase_rows
-from pram.reports.registry import Options
+from pram.reports.options import Options, setting_parts
+from pram.reports.verdicts import verdict_words
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
 SHOWN_PHASES = 40
@@ -43,15 +44,7 @@ def sizes_text(run: Run) -> str:
 def setting_text(run: Run) -> str:
     """The representation and strategy choices that matter for this algorithm."""
     o = run.options
-    parts = []
-    if "keys" in run.algorithm.uses:
-        parts.append("word keys" if o.keys == "word" else f"bit keys ({o.comparator} comparator)")
-    if "sort" in run.algorithm.uses:
-        parts.append(f"sort {o.sort}")
-    if "search" in run.algorithm.uses:
-        parts.append(f"search {o.search}")
-    if "network" in run.algorithm.uses:
-        parts.append(f"{o.network} network")
+    parts = setting_parts(run.algorithm, o)
     parts.append(f"model {run.model}")
     parts.append(f"seed {o.seed}" if o.input is None else f"input {o.input}")
     return ", ".join(parts)
@@ -180,11 +173,29 @@ def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True)
     return table
 
 
+def bound_sizes_text(run: Run) -> str:
+    """The sizes the formulas are evaluated at, each one that differs from the size the header
+    shows saying why: ``N = 96 (50 padded to 3 * 2^5)``, ``d = 1 (a word key is one word)``."""
+    symbols = run.algorithm.family.symbols
+    given = {symbols.get(k, k): v for k, v in run.sizes.items()}
+    parts = []
+    for k, v in run.bound_sizes.items():
+        text = f"{k} = {number(v)}"
+        if k in given and given[k] != v:
+            if k == "d" and run.options.keys == "word":
+                text += " (a word key is one word)"
+            elif v > given[k]:
+                text += f" ({number(given[k])} padded)"
+            else:
+                text += f" ({number(given[k])} given)"
+        parts.append(text)
+    return ", ".join(parts)
+
+
 def bounds_table(run: Run) -> Table:
     """Each bound of ``run``: formula, its value at the run's sizes, measured, ratio, verdict."""
-    at = ", ".join(f"{k} = {number(v)}" for k, v in run.bound_sizes.items())
     table = _table(
-        f"bounds (formulas at {at})",
+        f"bounds (formulas at {bound_sizes_text(run)})",
         (
             ("bound", "left"),
             ("formula", "left"),
@@ -281,13 +292,17 @@ def shown_sizes(run: Run) -> list[str]:
     return list(run.sizes)
 
 
-def verdict_text(c: Check) -> Text:
-    """``holds, tight`` in green, ``EXCEEDED`` in red, ``undetermined`` in yellow."""
-    if c.verdict == "exceeded":
-        return Text("EXCEEDED", style="bold red")
-    if c.verdict == "undetermined":
-        return Text("undetermined", style="yellow")
-    return Text(c.summary, style="green")
+#: The terminal style of each bound verdict.
+VERDICT_STYLES = {"exceeded": "bold red", "undetermined": "yellow", "holds": "green"}
+
+
+def verdict_text(c: Check, **details: Any) -> Text:
+    """The bound verdict's words (:func:`pram.reports.verdicts.verdict_words`, shouted when
+    exceeded, with ``details``): ``holds, tight`` in green, ``EXCEEDED`` in red,
+    ``undetermined`` in yellow (the details plain)."""
+    text = Text(verdict_words(c, form="shout", **details))
+    text.stylize(VERDICT_STYLES[c.verdict], 0, len(verdict_words(c, form="shout")))
+    return text
 
 
 def checks_table(
@@ -321,8 +336,7 @@ def check_line(c: Check, key: str, options: Options | None = None) -> Text:
     """One sentence deciding a check, e.g. ``work / (N d log2(N)^2) holds, tight: ...``."""
     return Text.assemble(
         f"{key}: {c.measure} / ({formula_text(c.formula, options)}) ",
-        verdict_text(c),
-        f": {c.reason}; constant {c.constant:.4g}",
+        verdict_text(c, reason=True, constant=".4g"),
     )
 
 

@@ -18,8 +18,9 @@ from typing import Any
 from rich.console import Console
 
 from pram import InputError
+from pram.reports.entries import algorithm
+from pram.reports.options import Options
 from pram.reports.preflight import writable_file
-from pram.reports.registry import Options, algorithm
 from pram.trace import CEILING, TraceLimitError
 
 __all__ = ["CEILING", "HELP", "trace"]

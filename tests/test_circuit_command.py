@@ -14,6 +14,7 @@ import pytest
 from pram import Machine, Read, Step, Words
 from pram.circuit import Recorder
 from pram.reports import circuit as command
+from pram.reports import circuit_build, circuit_report
 from pram.reports.cli import main
 
 
@@ -177,11 +178,11 @@ def _chase(m: Machine, tokens: Words, s: command.Setup, recorder: Recorder | Non
 
 def test_a_program_whose_address_is_data_is_refused_with_its_witness() -> None:
     """The witness names step 2, its processor, the two inputs and the two addresses."""
-    command.register("chase", command.Target(
+    command.TARGETS["chase"] = command.Target(
         tokens=lambda s: s.n,
-        draw=lambda rng, kind, s: command._draw(rng, kind, s.n, s.top),
+        draw=lambda rng, kind, s: circuit_build._draw(rng, kind, s.n, s.top),
         run=_chase,
-    ))
+    )
     try:
         built = command.build(command.Setup("chase", 4, 3, "bits", "bitonic"))
     finally:
@@ -197,7 +198,7 @@ def test_a_program_whose_address_is_data_is_refused_with_its_witness() -> None:
 
 def test_the_report_section_draws_the_network_and_tables_the_sweep(tmp_path: Path) -> None:
     """The report's section writes the Knuth drawing and the sweep plot, and tables every row."""
-    text, files = command.circuit_section(tmp_path, quick=True)
+    text, files = circuit_report.circuit_section(tmp_path, quick=True)
     assert [f.name for f in files] == ["circuit_bitonic8.png", "circuit_sweep.png"]
     assert all(f.stat().st_size > 0 for f in files)
     assert "| sort bitonic, word | 8 | 1 | 24 | 6 |" in text
@@ -220,8 +221,8 @@ def test_a_circuit_that_disagrees_with_the_machine_fails_the_check(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The check can fail: an evaluator off by one gives "equal": false and exit 1."""
-    evaluate = command.evaluate
-    monkeypatch.setattr(command, "evaluate", lambda c, x: evaluate(c, x) + 1)
+    evaluate = circuit_build.evaluate
+    monkeypatch.setattr(circuit_build, "evaluate", lambda c, x: evaluate(c, x) + 1)
     status, obj = call(capsys, "sort", "--n", "4")
     assert (status, obj["checked"]) == (1, {"inputs": 20, "equal": False})
 

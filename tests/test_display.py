@@ -13,7 +13,7 @@ from rich.console import Console
 from pram import Formula, InputError, Machine, Read, Step, Write, check
 from pram.reports import trace_page
 from pram.reports.measure import execute
-from pram.reports.registry import Options
+from pram.reports.options import Options
 from pram.reports.trace_view import parse_steps, tables
 
 

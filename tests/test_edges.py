@@ -288,10 +288,10 @@ def test_report_without_matplotlib_is_refused_first(
 
 
 def test_quick_never_replaces_the_committed_report(capsys: pytest.CaptureFixture[str]) -> None:
-    """--quick into the checkout's reports/ is refused."""
+    """--quick into the checkout's report/ is refused."""
     import pram.reports
 
-    committed = str(Path(pram.reports.__file__).resolve().parent)
+    committed = str(Path(pram.reports.__file__).resolve().parent.parent / "report")
     assert refusal(capsys, "report", "--quick", "--out", committed) == (
         f"pram report: error: --quick would replace the committed full report in {committed!r}; "
         "give another folder, e.g. --out pram-report-quick, or leave --out out"
@@ -403,10 +403,13 @@ def test_zoology_names_the_first_disagreement(
 
 
 def test_ctrl_c_while_starting_is_one_line() -> None:
-    """Ctrl-C after pram's first import line, before the command line is ready: one line, 130."""
+    """Ctrl-C while the command line loads its commands: one line, 130 (main holds it)."""
     script = (
-        "import os, signal, sys, time; sys.argv[0] = '/bin/pram'; import pram; "
-        "os.kill(os.getpid(), signal.SIGINT); time.sleep(30)"
+        "import os, signal, sys, time\n"
+        "from pram.reports import cli\n"
+        "def loading():\n    os.kill(os.getpid(), signal.SIGINT); time.sleep(30)\n"
+        "cli.build_parser = loading\n"
+        "sys.exit(cli.main([]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, check=False)
@@ -427,9 +430,9 @@ def test_ctrl_c_during_a_run_is_one_line(
 
 
 def test_library_import_keeps_pythons_ctrl_c() -> None:
-    """Importing pram as a library leaves Ctrl-C to Python (a KeyboardInterrupt)."""
+    """Importing pram leaves Ctrl-C to Python (a KeyboardInterrupt), even named ``pram``."""
     script = (
-        "import os, signal, pram\n"
+        "import os, signal, sys\nsys.argv[0] = '/bin/pram'\nimport pram, pram.reports.cli\n"
         "try:\n    os.kill(os.getpid(), signal.SIGINT)\nexcept KeyboardInterrupt:\n"
         "    print('caught')\n"
     )
@@ -499,8 +502,8 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
     """The size guard's estimate is at least the peak tracemalloc measures for the run."""
     import tracemalloc
 
+    from pram.reports.entries import algorithm
     from pram.reports.preflight import _sizes
-    from pram.reports.registry import algorithm
 
     entry = algorithm(name)
     assert entry.memory is not None and options.n is not None
@@ -515,11 +518,11 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
 
 
 def test_default_report_folder_in_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At the top of the checkout the full report keeps reports/; a quick one goes elsewhere."""
+    """At the top of the checkout the full report keeps report/; a quick one goes elsewhere."""
     import pram.reports
     from pram.reports.cli import default_report_folder
 
     monkeypatch.chdir(Path(pram.reports.__file__).resolve().parent.parent)
     assert (default_report_folder(False), default_report_folder(True)) == (
-        "reports", "pram-report-quick"
+        "report", "pram-report-quick"
     )

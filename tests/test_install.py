@@ -45,3 +45,33 @@ def test_wheel_command_is_pram(wheel: zipfile.ZipFile) -> None:
     assert entry.split() == ["[console_scripts]", "pram", "=", "pram.reports.cli:main"]
     metadata = wheel.read("pramsim-0.1.0.dist-info/METADATA").decode().splitlines()
     assert "Name: pramsim" in metadata
+
+
+def test_wheel_holds_no_generated_report(wheel: zipfile.ZipFile) -> None:
+    """The committed report (report/) stays out: the wheel's files are code and metadata only."""
+    report = {p.name for p in (ROOT / "report").iterdir()}
+    assert {"summary.md", "measurements.json", "measurements.csv", "cost.png"} <= report
+    kinds = {"png", "csv", "json", "md"}
+    generated = [n for n in wheel.namelist() if n.rsplit(".", 1)[-1] in kinds]
+    assert generated == []
+
+
+def test_checkout_holds_no_symlink() -> None:
+    """No file of the checkout is a link (git mode 120000): a checkout without links installs."""
+    listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert listed and [line for line in listed if line.startswith("120000")] == []
+
+
+@pytest.mark.parametrize("folder", ["algorithms", "reports"])
+def test_a_floor_loads_once_under_its_installed_name(folder: str) -> None:
+    """From the top of the checkout, ``import algorithms`` is refused naming pram.algorithms,
+    so no file loads as two modules."""
+    script = f"import pram.{folder}; import {folder}"
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        f"ImportError: {folder!r} is not importable by that name: import pram.{folder} instead "
+        f"(it is installed as pram.{folder}; pip install -e . from the checkout)"
+    )

@@ -21,7 +21,8 @@ from pram.algorithms.mqar import Recall, random_tokens
 from pram.algorithms.oracle import brute_force, brute_force_indices
 from pram.algorithms.sequential import recall as sequential_recall
 from pram.oblivious import Trace, difference
-from pram.reports.circuit_mqar import bit_circuit, sweep_rows
+from pram.reports.circuit_mqar import bit_circuit
+from pram.reports.circuit_report import mqar_rows
 from pram.reports.cli import main
 from tests.test_mqar import mqar_inputs, whole_triples
 
@@ -185,7 +186,7 @@ def test_circuit_input_output_gives_the_latest_match(
 def test_circuit_size_and_depth_per_log_squared_stay_bounded() -> None:
     """N/3 = 2^4 .. 2^6: size / (N log2(N)^2) within [2.5, 4.5] and depth / log2(N)^2 within
     [2.5, 3] (measured 2.72 .. 3.32 and 2.60 .. 2.69; 3.98 and 2.79 at N/3 = 2^10)."""
-    for row in sweep_rows(range(4, 7), checks=1):
+    for row in mqar_rows(range(4, 7), checks=1):
         assert 2.5 < row.size_ratio < 4.5
         assert 2.5 < row.depth_ratio < 3.0
 

@@ -18,7 +18,7 @@ pytest.importorskip("ipykernel", reason=f"ipykernel {_INSTALL}")
 
 CELLS = [
     """from pram.reports.measure import sweep
-from pram.reports.registry import Options
+from pram.reports.options import Options
 s = sweep("sort", [8, 16, 32, 64, 128], Options(model="erew"))
 s.checks["work"]""",
     "s",

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pram import InputError
+from pram.algorithms.pbs_circuit import build, route
 from pram.circuit import evaluate
-from pram.reports.circuit_mqar import section
-from pram.reports.pbs_circuit import build, measure, route
+from pram.reports.circuit_report import mqar_section as section
+from pram.reports.circuit_report import pbs_measure as measure
 
 
 def tokens(queries: list[int], keys: list[int], d: int) -> np.ndarray:

@@ -48,7 +48,7 @@ phases
 
 EREW: no violations
 answer: correct (equal to sorted order)
-bounds (formulas at n = 8, d = 1)
+bounds (formulas at n = 8 (6 padded), d = 1)
 
  bound  formula        measured  formula value   ratio
  ─────────────────────────────────────────────────────

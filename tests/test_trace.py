@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from pram import HonestyError, InputError, Machine, Read, Step, Write
+from pram.reports.entries import algorithm
 from pram.reports.measure import execute
-from pram.reports.registry import Options, algorithm
+from pram.reports.options import Options
 from pram.trace import Trace
 
 CASES = [("sort", 16), ("pbs-naive", 16), ("pbs", 32), ("mqar", 48), ("list-ranking", 16),

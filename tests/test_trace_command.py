@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from pram.reports.cli import main
+from pram.reports.entries import algorithm, names
 from pram.reports.measure import execute
-from pram.reports.registry import Options, algorithm, names
+from pram.reports.options import Options
 
 
 def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

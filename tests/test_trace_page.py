@@ -19,8 +19,9 @@ import pytest
 
 from pram import Machine, Read, Step, Write
 from pram.reports import trace_page
+from pram.reports.entries import algorithm
 from pram.reports.measure import execute
-from pram.reports.registry import Options, algorithm
+from pram.reports.options import Options
 from pram.trace import Trace, TracedStep
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

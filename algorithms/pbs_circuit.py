@@ -22,8 +22,10 @@ Tokens are one word wire (``d = 1``, word comparators: one ``less`` gate) or d b
 significant first, compared by Lemma H.32's prefix network (XOR, INV, AND, OR gates, depth
 O(log d)) and selected bit by bit. Indices are word wires (an arithmetic circuit, as in the
 paper). :func:`build` returns a :class:`pram.circuit.Circuit`, which
-:func:`pram.circuit.evaluate` runs; :func:`rows` measures a sweep over n, m and d.
+:func:`pram.circuit.evaluate` runs (the report measures a sweep over n, m and d:
+:func:`pram.reports.circuit_report.pbs_rows`).
 
+>>> from pram.circuit import evaluate
 >>> c = build(3, 4)
 >>> evaluate(c, [[1, 4, 9, 2, 4, 6, 8]]).tolist()
 [[0, 1, 4]]
@@ -39,65 +41,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import InputError
-from pram.circuit import Circuit, evaluate
+from pram.circuit import Circuit
+from pram.circuit_builder import Builder
 
 _W = npt.NDArray[np.int64]
-
-
-class _Builder:
-    """A gate list under construction; every gate's level is known when it is added."""
-
-    def __init__(self) -> None:
-        self.wires = 0
-        self.level: list[int] = []
-        self.bit: list[bool] = []
-        self.gates: list[tuple[str, tuple[int, ...], int]] = []
-        self.constants: dict[int, int] = {}
-        self._by_value: dict[int, int] = {}
-
-    def new(self, level: int, bit: bool) -> int:
-        self.level.append(level)
-        self.bit.append(bit)
-        self.wires += 1
-        return self.wires - 1
-
-    def constant(self, value: int) -> int:
-        wire = self._by_value.get(value)
-        if wire is None:
-            wire = self.new(0, value in (0, 1))
-            self.constants[wire] = value
-            self._by_value[value] = wire
-        return wire
-
-    def gate(self, kind: str, *ins: int, bit: bool = False) -> int:
-        out = self.new(1 + max(self.level[w] for w in ins), bit)
-        self.gates.append((kind, ins, out))
-        return out
-
-    def circuit(self, inputs: Sequence[int], outputs: Sequence[int], width: int) -> Circuit:
-        kinds = tuple(sorted({k for k, _, _ in self.gates}))
-        number = {k: i for i, k in enumerate(kinds)}
-        level = np.array([self.level[o] for _, _, o in self.gates], dtype=np.int64)
-        order = np.argsort(level, kind="stable")
-        ins = np.full((len(self.gates), 3), -1, dtype=np.int64)
-        outs = np.full((len(self.gates), 2), -1, dtype=np.int64)
-        for g, (_, i, o) in enumerate(self.gates):
-            ins[g, : len(i)] = i
-            outs[g, 0] = o
-        kind = np.array([number[k] for k, _, _ in self.gates], dtype=np.int64)
-        return Circuit(
-            kinds=kinds,
-            kind=kind[order],
-            ins=ins[order],
-            outs=outs[order],
-            batch=level[order],
-            wires=self.wires,
-            inputs=np.array(inputs, dtype=np.int64),
-            outputs=np.array(outputs, dtype=np.int64),
-            constants=dict(self.constants),
-            bits=np.array(self.bit, dtype=np.bool_),
-            width=width,
-        )
 
 
 #: A token: one word wire (d = 1) or d bit wires, least significant first.
@@ -107,7 +54,7 @@ _Token = tuple[int, ...]
 class _Tokens:
     """Comparisons and selects of tokens, at word level (d = 1) or bit level (d > 1)."""
 
-    def __init__(self, b: _Builder, d: int) -> None:
+    def __init__(self, b: Builder, d: int) -> None:
         self.b, self.d = b, d
 
     def less(self, x: _Token, y: _Token) -> int:
@@ -158,7 +105,7 @@ def build(n: int, m: int, d: int = 1) -> Circuit:
     for name, value, low in (("n", n, 1), ("m", m, 1), ("d", d, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise InputError(f"{name} must be an integer of at least {low} (got {value!r})")
-    b = _Builder()
+    b = Builder()
     tok = _Tokens(b, d)
     width = d
     inputs: list[int] = []
@@ -233,50 +180,6 @@ def build(n: int, m: int, d: int = 1) -> Circuit:
     return b.circuit(inputs, out, width)
 
 
-def bisect_left_all(queries: _W, keys: _W) -> _W:
-    """eq. (12) on the host, for checks: ``bisect_left`` of each query among the keys."""
-    result: _W = np.searchsorted(keys, queries, side="left").astype(np.int64)
-    return result
-
-
-@attrs.frozen
-class Row:
-    """One built circuit: its sizes, gates by kind, size, depth, and whether it checked out."""
-
-    n: int
-    m: int
-    d: int
-    size: int
-    depth: int
-    gates: dict[str, int]
-    checked: int
-    equal: bool
-
-
-def measure(n: int, m: int, d: int = 1, *, checks: int = 8, seed: int = 0) -> Row:
-    """Build the circuit and check it against ``bisect_left`` on ``checks`` random inputs."""
-    c = build(n, m, d)
-    rng = np.random.default_rng(seed)
-    top = min(2 * max(n, m), 1 << min(d if d > 1 else 62, 62))
-    queries = np.sort(rng.integers(0, top, (checks, n)), axis=1)
-    keys = np.sort(rng.integers(0, top, (checks, m)), axis=1)
-    tokens = np.concatenate([queries, keys], axis=1)
-    if d > 1:
-        tokens = ((tokens[:, :, None] >> np.arange(d)) & 1).reshape(checks, -1)
-    got = evaluate(c, tokens)
-    expected = np.stack([bisect_left_all(q, k) for q, k in zip(queries, keys, strict=True)])
-    return Row(n, m, d, c.size, c.depth, c.by_kind, checks, bool(np.array_equal(got, expected)))
-
-
-def rows(
-    sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), widths: Sequence[int] = (1, 8)
-) -> list[Row]:
-    """The sweep: n = m over ``sizes`` for each d of ``widths``, and n, m apart at d = 1."""
-    out = [measure(k, k, d) for d in widths for k in sizes]
-    out += [measure(n, m) for n, m in ((4, 64), (64, 4), (16, 64), (64, 16))]
-    return out
-
-
 @attrs.frozen
 class Route:
     """Algorithm 11's searches built from these circuits at N = 3 * 2^L: level k has
@@ -305,4 +208,4 @@ def route(levels: Sequence[int], d: int = 1) -> list[Route]:
     return out
 
 
-__all__ = ["Route", "Row", "bisect_left_all", "build", "measure", "route", "rows"]
+__all__ = ["Route", "build", "route"]

@@ -1,0 +1,318 @@
+"""The options of ``pram run``, ``pram sweep`` and ``pram trace``: one table, and everything
+generated from it.
+
+Each row of :data:`OPTIONS` is an :class:`Option`: its flag, choices, default, help, the
+commands that take it and the algorithms it applies to. From the table come
+
+- the command line's arguments (:func:`add_arguments`) and the :class:`Options` made from the
+  parsed ones (:func:`from_arguments`);
+- the validation of a value (:func:`validate`: a choice not offered is refused, naming them);
+- the refusal of an option that does not apply to the chosen algorithm
+  (:func:`pram.reports.preflight.refuse_inapplicable`: one line, exit 2, "leave it out");
+- which options an algorithm uses (:func:`used_by`, shown as ``Algorithm.uses``), the option
+  fields of a run's JSON (:func:`json_fields`) and the settings text of a report
+  (:func:`setting_parts`).
+
+:class:`Options` holds the values: one typed field per row (a test checks that the class and the
+table list the same options), plus the sizes (``n``, ``m``, ``d``) and where the input comes
+from. Adding an option that applies to one algorithm is one row here (its field beside it), and
+the entry's ``solve`` reading it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from pram import InputError
+
+if TYPE_CHECKING:  # the entry type only: pram.reports.registry imports this module
+    from pram.reports.registry import Algorithm
+
+#: Largest token width: a token must fit a non-negative int64.
+MAX_D = 62
+
+#: The commands an option of the table may belong to (``pram trace`` runs one instance, as
+#: ``pram run`` does, so it takes the same options).
+RUN, SWEEP, TRACE = "run", "sweep", "trace"
+
+#: The algorithms the paper's token options apply to (the catalogue's entries take none).
+TOKEN_ALGORITHMS = ("mqar", "mqar-sequential", "mqar-allpairs", "pbs", "pbs-naive", "sort")
+
+#: ``Option.algorithms`` for options of every algorithm that runs on the machine.
+ON_MACHINE = "on the machine"
+
+
+@attrs.frozen
+class Option:
+    """One option of the command line: how it is spelled, what it takes, where it applies.
+
+    ``algorithms`` is the tuple of algorithm names it applies to, :data:`ON_MACHINE` for every
+    algorithm that runs on the machine, or None for every algorithm. ``when`` narrows it for
+    the options chosen (e.g. the comparator applies to bit keys only) and ``why`` completes the
+    refusal "--flag VALUE does not apply to NAME: ...". ``argument`` holds what argparse takes
+    beyond the flag, choices, default and help (a type, an action, a metavar).
+    """
+
+    name: str
+    help: str
+    default: object = None
+    choices: tuple[str, ...] | None = None
+    commands: tuple[str, ...] = (RUN, SWEEP, TRACE)
+    algorithms: tuple[str, ...] | str | None = None
+    when: Callable[[Options], bool] | None = attrs.field(default=None, eq=False)
+    why: str | None = None
+    #: Written in a run's JSON: ``"applies"`` (the value where :meth:`applies`, null
+    #: elsewhere), ``"listed"`` (the value for the algorithms listed, whatever ``when`` says),
+    #: ``"always"``, or None (not written).
+    json: str | None = None
+    #: The JSON value where the option does not apply (``"ram"`` for the model off the machine).
+    json_off: object = None
+    #: The words of the settings text for the algorithms listed (None: not shown).
+    setting: Callable[[Options], str] | None = attrs.field(default=None, eq=False)
+    argument: dict[str, Any] = attrs.field(factory=dict, eq=False)
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling, e.g. ``--distinct-processors``."""
+        return "--" + self.name.replace("_", "-")
+
+    def lists(self, entry: Algorithm) -> bool:
+        """Whether the table lists ``entry`` among the algorithms the option applies to."""
+        if self.algorithms == ON_MACHINE:
+            return entry.on_machine
+        return self.algorithms is None or entry.name in self.algorithms
+
+    def applies(self, entry: Algorithm, options: Options) -> bool:
+        """Whether the option changes what ``entry`` does with ``options``."""
+        return self.lists(entry) and (self.when is None or self.when(options))
+
+    def users(self) -> str:
+        """The algorithms it applies to, in words (for a refusal)."""
+        if self.algorithms == ON_MACHINE:
+            return "the algorithms that run on the machine"
+        if self.algorithms is None:
+            return "every algorithm"
+        return " and ".join(self.algorithms) or "no algorithm"
+
+
+def _bit_keys(options: Options) -> bool:
+    return options.keys == "bits"
+
+
+def _searched_by_pbs(options: Options) -> bool:
+    return options.search != "oblivious"
+
+
+def _keys_text(options: Options) -> str:
+    if options.keys == "word":
+        return "word keys"
+    return f"bit keys ({options.comparator} comparator)"
+
+
+_OFF_MACHINE = "it runs on the host (RAM model, one processor), not on the machine"
+
+#: Models a run may use: the ones of the command-line contract, plus the combining models.
+MODEL_NAMES = (
+    "erew",
+    "crew",
+    "crcw-common",
+    "crcw-arbitrary",
+    "crcw-priority",
+    "crcw-sum",
+    "crcw-max",
+    "crcw-min",
+)
+
+#: The table: every option of ``pram run`` and ``pram sweep`` beside the sizes and the files.
+OPTIONS: tuple[Option, ...] = (
+    Option("keys", "a token is one word, or d cells of one bit each", "word", ("word", "bits"),
+           algorithms=TOKEN_ALGORITHMS, json="always", setting=lambda o: _keys_text(o)),
+    Option("comparator", "bit-key comparator: serial scan or log-depth tree", "serial",
+           ("serial", "tree"), algorithms=TOKEN_ALGORITHMS, when=_bit_keys,
+           why="it picks the comparator of bit keys, and a word key compares in one operation "
+           "(add --keys bits)", json="applies"),
+    Option("sort", "Algorithm 11's sort: one merge-sort tree, or Batcher per block", "merge-tree",
+           ("merge-tree", "per-block"), algorithms=("mqar",), when=_searched_by_pbs,
+           why="--search oblivious always sorts with the merge-sort trees", json="listed",
+           setting=lambda o: f"sort {o.sort}"),
+    Option("search", "Algorithm 11's search: Algorithm 10, or oblivious merge and scan", "pbs",
+           ("pbs", "oblivious"), algorithms=("mqar",), json="listed",
+           setting=lambda o: f"search {o.search}"),
+    Option("network", "the Batcher network of the sort algorithm", "bitonic",
+           ("bitonic", "odd-even"), algorithms=("mqar", "sort"), json="listed",
+           setting=lambda o: f"{o.network} network"),
+    Option("model", "access model (default: the one the algorithm is written for)", "erew",
+           MODEL_NAMES, algorithms=ON_MACHINE, why=_OFF_MACHINE, json="listed", json_off="ram",
+           argument={"default": None}),
+    Option("mode", "collect every violation, or stop at the first", "collect",
+           ("collect", "raise"), algorithms=ON_MACHINE, why=_OFF_MACHINE),
+    Option("seed", "seed of the random instance", 0, json="always", argument={"type": "seed"}),
+    Option("check", "skip comparing the answer with the reference", True,
+           argument={"flag": "--no-check", "action": "store_false"}),
+    Option("distinct_processors", "refuse a processor id acting twice in one step (default: "
+           "the machine's)", None, algorithms=ON_MACHINE, why=_OFF_MACHINE,
+           argument={"action": argparse.BooleanOptionalAction}),
+    Option("max_memory", "the memory a run may take, e.g. 8G (default: what is available)",
+           None, argument={"metavar": "SIZE"}),
+)
+
+#: The table by option name.
+BY_NAME = {o.name: o for o in OPTIONS}
+
+
+@attrs.frozen
+class Options:
+    """What the user asked for: sizes, where the input comes from, and one field per row of
+    :data:`OPTIONS` (same names, same defaults)."""
+
+    n: int | None = None
+    m: int | None = None
+    d: int | None = None
+    keys: str = "word"
+    comparator: str = "serial"
+    sort: str = "merge-tree"
+    #: The search inside Algorithm 11's blocks: Algorithm 10, or the oblivious merge and scan.
+    search: str = "pbs"
+    network: str = "bitonic"
+    model: str = "erew"
+    mode: str = "collect"
+    seed: int = 0
+    input: str | None = None
+    check: bool = True
+    #: Refuse a processor id acting twice in one global step (None: the machine's default).
+    distinct_processors: bool | None = None
+    #: The memory a run may need, in bytes (None: what the machine has available).
+    max_memory: int | None = None
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
+        for name in ("n", "m", "d", "seed", "max_memory"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, numbers.Integral)
+            ):
+                raise InputError(
+                    f"Options({name}={value!r}): {name} must be an int"
+                    + (" or None" if name != "seed" else "")
+                    + f", not {type(value).__name__}; e.g. Options({name}={_example(value)})"
+                )
+        for option in OPTIONS:
+            value = getattr(self, option.name)
+            if option.choices is not None and not isinstance(value, str):
+                raise InputError(
+                    f"Options({option.name}={value!r}): {option.name} must be a str, not "
+                    f"{type(value).__name__}"
+                )
+        if self.input is not None and not isinstance(self.input, str):
+            raise InputError(
+                f"Options(input={self.input!r}): input must be a path as a str, not "
+                f"{type(self.input).__name__}; e.g. Options(input=str(path))"
+            )
+        for name in ("check", "distinct_processors"):
+            value = getattr(self, name)
+            if not isinstance(value, bool) and not (name != "check" and value is None):
+                raise InputError(
+                    f"Options({name}={value!r}): {name} must be True or False, not "
+                    f"{type(value).__name__}"
+                )
+
+
+def _example(value: object) -> str:
+    """A whole number like ``value`` (``"48"`` -> ``48``), for the fix in a message."""
+    try:
+        return str(int(str(value)))
+    except ValueError:
+        return "48"
+
+
+def validate(options: Options) -> None:
+    """Refuse options no algorithm can run with, naming the value and the fix."""
+    for size in ("n", "m", "d"):
+        value = getattr(options, size)
+        if value is not None and value < 1:
+            raise InputError(f"--{size} must be a positive integer (got {value})")
+    if options.d is not None and options.d > MAX_D:
+        raise InputError(f"--d must be at most {MAX_D} so a token fits a word (got {options.d})")
+    for option in OPTIONS:
+        value = getattr(options, option.name)
+        if option.choices is not None and value not in option.choices:
+            raise InputError(
+                f"{option.flag} must be one of {', '.join(option.choices)} (got {value!r})"
+            )
+
+
+def used_by(name: str) -> tuple[str, ...]:
+    """The options that change what algorithm ``name`` does (those naming it in the table)."""
+    return tuple(o.name for o in OPTIONS
+                 if isinstance(o.algorithms, tuple) and name in o.algorithms)
+
+
+def json_fields(entry: Algorithm, options: Options) -> dict[str, object]:
+    """The option fields of a run's JSON, in the table's order: the value where the option
+    applies (or always), else null (``"ram"`` for the model of a run off the machine)."""
+    out: dict[str, object] = {}
+    for option in OPTIONS:
+        if option.json is None:
+            continue
+        shown = option.json == "always" or (
+            option.applies(entry, options) if option.json == "applies" else option.lists(entry)
+        )
+        out[option.name] = getattr(options, option.name) if shown else option.json_off
+    return out
+
+
+def setting_parts(entry: Algorithm, options: Options) -> list[str]:
+    """The words of a report's settings line for the options the table lists for ``entry``,
+    e.g. ``sort per-block``; the comparator joins the bit keys it belongs to."""
+    return [o.setting(options) for o in OPTIONS if o.setting is not None and o.lists(entry)]
+
+
+# ---- the command line ----------------------------------------------------------------------
+
+
+def add_arguments(
+    parser: argparse.ArgumentParser, command: str, types: dict[str, Callable[[str], Any]]
+) -> None:
+    """Add every option of the table that ``command`` takes to ``parser``; ``types`` names
+    the command line's parsers of values (``"seed"`` -> a non-negative integer)."""
+    for option in OPTIONS:
+        if command not in option.commands:
+            continue
+        extra = dict(option.argument)
+        flag = extra.pop("flag", option.flag)
+        if isinstance(extra.get("type"), str):
+            extra["type"] = types[extra["type"]]
+        kwargs: dict[str, Any] = {"help": option.help, "default": option.default}
+        if option.choices is not None:
+            kwargs["choices"] = option.choices
+        if flag != option.flag:
+            kwargs["dest"] = option.name
+        parser.add_argument(flag, **(kwargs | extra))
+
+
+def from_arguments(
+    args: argparse.Namespace, *, model: str, max_memory: int | None, **sizes: Any
+) -> Options:
+    """The :class:`Options` of parsed arguments: every row of the table, the sizes (``sizes``
+    overrides what was parsed, as a sweep does), ``model`` when ``--model`` was not given."""
+    values = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
+    values |= {"model": args.model or model, "max_memory": max_memory}
+    return Options(
+        n=sizes.get("n", getattr(args, "n", None)),
+        m=args.m,
+        d=sizes.get("d", getattr(args, "d", None)),
+        input=getattr(args, "input", None),
+        **values,
+    )
+
+
+def choices(name: str) -> tuple[str, ...]:
+    """The choices of the table's option ``name``."""
+    offered = BY_NAME[name].choices
+    assert offered is not None, f"{name} takes no choices"
+    return offered

@@ -1,0 +1,63 @@
+"""The option table: the typed Options class mirrors it, and the command line, the refusals,
+the JSON and the settings text all come from it."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from pram import InputError
+from pram.reports.cli import build_parser
+from pram.reports.entries import algorithm
+from pram.reports.options import OPTIONS, Options, json_fields, setting_parts, used_by
+from pram.reports.preflight import refuse_inapplicable
+
+
+def test_the_options_class_has_one_field_per_row_with_its_default() -> None:
+    """Options = the sizes, the input file, and every row of the table with the row's default
+    (the model's default is the entry's own, so its row says erew like the class)."""
+    fields = {f.name: f.default for f in attrs.fields(Options)}
+    assert set(fields) == {"n", "m", "d", "input"} | {o.name for o in OPTIONS}
+    assert {o.name: fields[o.name] for o in OPTIONS} == {o.name: o.default for o in OPTIONS}
+
+
+def test_run_and_sweep_take_every_row_with_its_choices() -> None:
+    """Each row is an argument of pram run and pram sweep, offering exactly its choices."""
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for command in ("run", "sweep"):
+        actions = {a.dest: a for a in commands[command]._actions}
+        for option in OPTIONS:
+            assert option.name in actions, (command, option.name)
+            offered = actions[option.name].choices
+            assert (tuple(offered) if offered else None) == option.choices
+
+
+def test_uses_come_from_the_table() -> None:
+    """An entry uses the options whose rows list it; the catalogue's entries use none."""
+    assert used_by("mqar") == ("keys", "comparator", "sort", "search", "network")
+    assert used_by("sort") == ("keys", "comparator", "network")
+    assert algorithm("max").uses == ()
+
+
+def test_a_row_that_does_not_apply_is_refused_in_one_line() -> None:
+    """A row's refusal names the algorithms it applies to, as the table lists them."""
+    with pytest.raises(InputError) as caught:
+        refuse_inapplicable("pbs", Options(network="odd-even"))
+    assert str(caught.value) == (
+        "--network odd-even does not apply to pbs: it applies only to mqar and sort; leave it out"
+    )
+
+
+def test_json_and_settings_follow_the_table() -> None:
+    """The option fields of a run's JSON, and the settings words, for mqar and for a run off
+    the machine."""
+    mqar = algorithm("mqar")
+    assert json_fields(mqar, Options(keys="bits", comparator="tree")) == {
+        "keys": "bits", "comparator": "tree", "sort": "merge-tree", "search": "pbs",
+        "network": "bitonic", "model": "erew", "seed": 0,
+    }
+    assert json_fields(algorithm("mqar-sequential"), Options())["model"] == "ram"
+    assert setting_parts(mqar, Options(sort="per-block")) == [
+        "word keys", "sort per-block", "search pbs", "bitonic network"
+    ]
