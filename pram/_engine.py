@@ -14,6 +14,11 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
 4. commit the writes;
 5. account: one unit of time, and the step's processors, reads and writes, per phase too.
 
+On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
+twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything
+changed) and after phase 5, and the fast path is off: the recorder reads the ports phase 1
+normalises. Off, the cost is one attribute read per step.
+
 Words: a *port* is one :class:`pram.Read` or :class:`pram.Write` of a step (one index per
 processor); an *access* is one processor's read or write of one cell through a port; a
 processor's *rank* is its position among all processors of the global step; the *fast path*

@@ -280,3 +280,33 @@ def test_long_array_is_summarised_and_zooms(browser: Any, tmp_path: Path) -> Non
     assert set(range(5000, 5100)) <= shown
     _click(browser, "next")
     _check_step(browser, m.trace.steps[1])
+
+
+_ROW_CELLS = """return [...document.querySelectorAll('#memory .array')].map((a) =>
+  [a.dataset.name, a.querySelectorAll('.cell').length, a.querySelectorAll('.gap').length]);"""
+
+
+def test_mqar_page_from_the_command_summarises_long_arrays(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pram trace mqar --html`` writes a page that opens with every step and shows each long
+    array as its first and last cells and the region touched (never the whole array); the
+    last step's counters are the run's."""
+    from pram.reports.cli import main
+
+    page = tmp_path / "q.html"
+    assert main(["trace", "mqar", "--n", "768", "--html", str(page)]) == 0
+    capsys.readouterr()
+    browser.get(page.resolve().as_uri())
+    run = execute("mqar", Options(n=768, model="erew"))
+    assert _text(browser, "step-count") == str(run.cost.time)
+    browser.execute_script("document.getElementById('only-touched').click()")  # every array
+    rows = browser.execute_script(_ROW_CELLS)
+    sizes = {a: n for a, n in ((r[0], r[1]) for r in rows)}
+    assert len(rows) > 12 and max(sizes.values()) <= 8 + 8 + 48
+    assert all(gaps > 0 for _, cells, gaps in rows if cells == 8 + 8 + 48)
+    _click(browser, "last")
+    status = browser.execute_script(_STATUS)
+    assert (status["time"], status["work"], status["reads"], status["writes"]) == tuple(
+        str(getattr(run.cost, k)) for k in ("time", "work", "reads", "writes"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
