@@ -338,7 +338,9 @@ class Recorder:
             label, array.size, array._cells.copy(), defined, step
         )
 
-    def _charge(self, cells: int, step: int, what: str) -> None:
+    def _charge(self, cells: int, step: int, what: str, *, now: bool = True) -> None:
+        """Refuse ``cells`` more above the ceiling; count them unless ``now`` is False (a
+        step's accesses count once it completed: a step refused by the model records none)."""
         trace = self.trace
         if trace.cells + cells > trace.ceiling:
             raise TraceLimitError(
@@ -349,15 +351,16 @@ class Recorder:
                 "smaller instance",
                 trace.cells + cells, trace.ceiling, step,
             )
-        trace.cells += cells
+        if now:
+            trace.cells += cells
 
     # ---- steps -------------------------------------------------------------------------
 
     def begin(self, number: int, steps: Sequence[Step], ports: list[Port],
               violations: int) -> None:
-        """Step ``number`` is validated: charge its accesses (refusing them above the ceiling,
-        before anything is read or written) and keep what the step reads and overwrites."""
-        self._charge(sum(len(p.index) for p in ports), number, f"step {number}")
+        """Step ``number`` is validated: refuse its accesses above the ceiling (before anything
+        is read or written) and keep what the step reads and overwrites."""
+        self._charge(sum(len(p.index) for p in ports), number, f"step {number}", now=False)
         self._pending = (number, steps, ports, violations)
         # Memory as every read of the step sees it, and as each write finds it: before.
         self._before = [port.array._cells.take(port.index) for port in ports]
@@ -367,6 +370,7 @@ class Recorder:
         assert self._pending is not None
         number, steps, ports, seen = self._pending
         self._pending = None
+        self.trace.cells += sum(len(p.index) for p in ports)
         accesses = []
         for port, before in zip(ports, self._before, strict=True):
             label = self._labels.get(id(port.array), port.array.name)

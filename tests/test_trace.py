@@ -168,3 +168,22 @@ def test_arrays_allocated_and_freed_during_run_are_labelled() -> None:
     assert list(arrays) == ["b", "b#2"]
     assert (arrays["b"].since, arrays["b"].freed, arrays["b#2"].since) == (0, 1, 1)
     assert [a.array for s in m.trace.steps for a in s.accesses] == ["b", "b#2"]
+
+
+def test_a_step_refused_by_the_model_records_nothing() -> None:
+    """In mode="raise" a conflict refuses its step: the trace keeps the steps before it, and
+    its cells are still the ledger's memory + reads + writes."""
+    from pram import ConflictError
+
+    m = Machine(mode="raise", trace=True)
+    a = m.array("a", values=np.arange(4))
+
+    def clash(m: Machine, a: object) -> object:
+        pid = m.processors(4)
+        yield Step(pid, reads=[Read(a, pid)])  # type: ignore[arg-type]
+        yield Step(pid, reads=[Read(a, pid * 0)])  # type: ignore[arg-type]
+
+    with pytest.raises(ConflictError):
+        m.run(clash(m, a))
+    assert len(m.trace.steps) == m.cost.time == 1
+    assert m.trace.cells == m.cost.memory_cells + m.cost.reads + m.cost.writes == 8

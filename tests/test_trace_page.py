@@ -310,3 +310,29 @@ def test_mqar_page_from_the_command_summarises_long_arrays(
     assert (status["time"], status["work"], status["reads"], status["writes"]) == tuple(
         str(getattr(run.cost, k)) for k in ("time", "work", "reads", "writes"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_next_phase_and_a_phase_breakpoint(browser: Any, tmp_path: Path) -> None:
+    """"next phase" stops at the first step of another phase; a breakpoint on a phase stops at
+    the next step of any branch in it (or nested under it), as the trace says."""
+    from selenium.webdriver.support.ui import Select
+
+    run = execute("mqar", Options(n=48, model="erew"), trace_cells=100_000)
+    assert run.trace is not None
+    steps = run.trace.steps
+    _open(browser, run.trace, tmp_path / "ph.html")
+    _click(browser, "next-phase")
+    first_other = next(s for s in steps if s.phase != steps[0].phase)
+    _check_step(browser, first_other)
+    from selenium.webdriver.common.by import By
+
+    Select(browser.find_element(By.ID, "break-phase")).select_by_value("retrieve")
+    _click(browser, "first")
+    _click(browser, "next-break")
+    hit = next(s for s in steps[1:] if any(p == "retrieve" or p.startswith("retrieve/")
+                                           for p in s.phases))
+    _check_step(browser, hit)
+    _click(browser, "next-break")
+    following = next(s for s in steps if s.number > hit.number and any(
+        p == "retrieve" or p.startswith("retrieve/") for p in s.phases))
+    _check_step(browser, following)
