@@ -213,7 +213,9 @@ def test_conflict_page_marks_the_cell_and_names_every_processor(
 ) -> None:
     """The naive search's page: at each conflict step (reached by "next conflict") every
     conflicting cell is marked and its note lists every processor that met there."""
-    _open(browser, naive16, tmp_path / "c.html")
+    urls = _open(browser, naive16, tmp_path / "c.html")
+    assert urls == [(tmp_path / "c.html").resolve().as_uri()]
+    assert _text(browser, "step-count") == str(len(naive16.steps))
     conflict_steps = [s for s in naive16.steps if s.conflicts]
     assert conflict_steps
     _click(browser, "first")
