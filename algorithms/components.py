@@ -34,7 +34,20 @@ from typing import Any
 import attrs
 import numpy as np
 
-from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota, phase, words
+from pram import (
+    Array,
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Step,
+    Until,
+    Words,
+    Write,
+    iota,
+    phase,
+    words,
+)
 from pram.algorithms.acting import first_true
 
 
@@ -43,24 +56,26 @@ class Components:
     """What :func:`connected_components` found.
 
     ``labels[v]`` is the root of v's tree, equal for two vertices exactly when they are
-    connected; ``rounds`` the rounds run (from n, see :func:`sv_rounds`); ``busy`` the rounds
-    in which some pointer changed, counted by the machine in memory (one flag per round that
-    every processor that changed a pointer writes), so ``busy <= rounds`` shows the round
-    count was enough.
+    connected; ``rounds`` the rounds run, measured: the loop ends after the first round in
+    which no pointer changed, learnt by a loop test (:class:`pram.Until`) of the round's flag,
+    which every processor that changed a pointer writes; ``busy`` the last round in which
+    some pointer changed (``rounds - 1``, read from the flags after the run); ``tests`` the
+    host's loop tests the machine counted (one per round).
     """
 
     labels: Words
     rounds: int
     busy: int
+    tests: int = 0
 
 
 def sv_rounds(n: int) -> int:
-    """Rounds run for n vertices: ``ceil(log_{3/2} n) + 1``.
+    """The bound on the rounds that change a pointer, for n vertices: ``ceil(log_{3/2} n) + 1``.
 
     Shiloach and Vishkin bound the rounds by O(log n), and Awerbuch and Shiloach by
     ``log_{3/2} n`` for this round structure: a potential over the trees' heights shrinks by
-    a factor 2/3 in every round that is not the last. The tests check on every instance that
-    the last round that changed a pointer came before the rounds ran out.
+    a factor 2/3 in every round that is not the last. The loop runs until a round changes
+    nothing, so at most one round more; the tests check the bound on every instance.
     """
     return math.ceil(math.log(n) / math.log(1.5)) + 1 if n > 1 else 0
 
@@ -70,8 +85,8 @@ def connected_components(m: Machine, n: int, edges: Any) -> Components:
     arbitrary or priority).
 
     ``edges`` is an ``(e, 2)`` array of vertex pairs (in either order; repeats and self loops
-    are fine). Time ``17 sv_rounds(n) + 1`` steps: O(log n). Work ``O((n + e) log n)``: every
-    round costs about ``13 n + 8 e``.
+    are fine). Time ``18 rounds + 1`` steps, with ``rounds <= sv_rounds(n) + 1``: O(log n).
+    Work ``O((n + e) log n)``: every round costs ``13 n + 8 e + 1`` (the 1: the loop test).
 
     >>> m = Machine("crcw-priority")
     >>> connected_components(m, 3, np.zeros((0, 2), dtype=np.int64)).labels.tolist()
@@ -81,27 +96,34 @@ def connected_components(m: Machine, n: int, edges: Any) -> Components:
     parent = m.array("components/parent", values=np.arange(n, dtype=np.int64))
     us = m.array("components/u", values=pairs[:, 0].copy())
     vs = m.array("components/v", values=pairs[:, 1].copy())
-    rounds = sv_rounds(n)
-    changed = m.array("components/changed", values=np.zeros(max(rounds, 1), dtype=np.int64))
-    m.run(phase("components", hook_and_shortcut(m, parent, us, vs, n, len(pairs), changed)))
+    changed = m.array("components/changed", values=np.zeros(sv_rounds(n) + 1, dtype=np.int64))
+    tests = m.cost.loop_tests
+    program = hook_and_shortcut(m, parent, us, vs, n, len(pairs), changed)
+    rounds = m.run(phase("components", program))
     busy = 0  # the last round that changed a pointer, read from memory after the run
     for r, flag in enumerate(changed.to_numpy()[:rounds].tolist()):
         if flag:
             busy = r + 1
-    return Components(parent.to_numpy(), rounds, busy)
+    return Components(parent.to_numpy(), rounds, busy, m.cost.loop_tests - tests)
 
 
 def hook_and_shortcut(
     m: Machine, parent: Array, us: Array, vs: Array, n: int, e: int, changed: Array
-) -> Program[None]:
-    """Turn ``parent`` (``parent[v] = v`` at first) into component labels (CRCW arbitrary).
+) -> Program[int]:
+    """Turn ``parent`` (``parent[v] = v`` at first) into component labels (CRCW arbitrary);
+    return the rounds run.
 
     Processor ``k < 2e`` owns arc k: edge ``k // 2`` from ``us`` to ``vs`` for even k, back
     for odd k; it reads its endpoints once (concurrent reads, two arcs per edge). A round is
     5 steps marking stars, 2 of conditional hooking, 5 marking the stagnant stars (those the
     conditional hooking neither hooked nor hooked onto: two of them are never neighbours, so
     the unconditional hooks close no cycle), 2 of unconditional hooking and 3 of
-    shortcutting; the hooking and shortcutting processors also write 1 to ``changed[round]``.
+    shortcutting; the hooking and shortcutting processors also write 1 to ``changed[round]``,
+    and a control processor ends the loop after a round that left it 0 (1 step, a loop
+    test): no pointer moved, so every tree is a star (shortcutting moved nothing) with no
+    edge to another tree (a stagnant star with one would have hooked), and the labels are
+    final. ``changed`` needs a cell per round; running out of cells (which the round bound
+    of :func:`sv_rounds` rules out) raises an AssertionError rather than looping on.
     """
     family = parent.name.rsplit("/", 1)[0]
     star = m.array(f"{family}/star", size=n)
@@ -113,7 +135,10 @@ def hook_and_shortcut(
     forward = iota(2 * e) % 2 == 0
     a, b = yield Step(arcs, reads=(Read(us, edge), Read(vs, edge)))
     u, v = np.where(forward, a, b), np.where(forward, b, a)
-    for r in range(sv_rounds(n)):  # data-dependent end: see issue 23 loop construct
+    control = m.processors(1)
+    r = 0
+    while True:
+        assert r < changed.size, "more rounds than Awerbuch and Shiloach's bound allows"
         yield from _stars(vertices, vertex, parent, star, touched, first=True)
         yield from _hook(arcs, u, v, parent, star, touched, changed, r, conditional=True)
         yield from _stars(vertices, vertex, parent, star, touched, first=False)
@@ -123,8 +148,12 @@ def hook_and_shortcut(
         jumps = grand != up
         yield Step(vertices, writes=(
             Write(parent, vertex, grand, where=jumps), Write(changed, r, 1, where=jumps)))
+        r += 1
+        if (yield Until(changed, r - 1, control, value=0)):  # the control unit reads the flag
+            break
     m.free(star)
     m.free(touched)
+    return r
 
 
 def _stars(

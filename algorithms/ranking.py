@@ -102,7 +102,10 @@ def rank_randomly(
     live: Any = hold(pid, True)
     gone: Any = hold(pid, -1)  # the round in which the node was spliced out, -1 while it lives
     heads = hold(pid, 0)
-    for r in range(rounds):  # data-dependent end: see issue 23 loop construct
+    # The rounds are counted from n, not tested: under EREW (and CREW) learning whether any
+    # inner node is still live is an OR of n bits, Omega(log n) steps (Cook, Dwork and
+    # Reischuk, 1986), so a loop test (pram.Until) per round would make the time O(log^2 n).
+    for r in range(rounds):
         # A: live nodes read their coin and whether their predecessor spliced them out
         who = pick(pid, live, pid)
         flip, cut = yield Step(who, reads=(
@@ -138,7 +141,9 @@ def rank_randomly(
         gone = np.where(live & (left == 1), rounds - 1, gone)
         live = live & (left == 0)
     # the survivors: Wyllie's pointer jumping, the tail's predecessor reading it alone
-    for _ in range(log2_ceil(n)):  # data-dependent end: see issue 23 loop construct
+    # ceil(log2 n) jumps, not a loop test: an EREW test of "some survivor is linked" is an OR
+    # of n bits, about 2 log2 n steps by a tree, more than the 2 log2 n steps of the jumps.
+    for _ in range(log2_ceil(n)):
         linked = live & (succ != NIL)
         at = pick(pid, linked, succ)
         far, beyond = yield Step(pick(pid, linked, pid), reads=(Read(out, at), Read(nxt, at)))

@@ -10,13 +10,14 @@ The public names, by role (``__all__`` lists them in the same order):
   machine records, :class:`Trace` (:mod:`pram.trace`);
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
-  :func:`iota`;
+  :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
-- models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`,
-  :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
+- models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`, the
+  collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
 - bounds: :func:`check`, :class:`Check`, :class:`Formula`;
+- the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
   :class:`ConflictError`, :class:`HonestyError`.
@@ -34,9 +35,10 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
+from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
-from pram.models import MODELS, Model, model
+from pram.models import COLLISION, MODELS, Model, model
 from pram.registers import Observer, Register, hold
 from pram.step import (
     Bundle,
@@ -52,6 +54,7 @@ from pram.step import (
 )
 from pram.trace import Trace
 from pram.violations import Kind, UndefinedRead, Violation
+from pram.weakest import Weakest, weakest_model
 
 # By role, in the order of the docstring above (not alphabetically, on purpose).
 __all__ = [  # noqa: RUF022
@@ -71,6 +74,7 @@ __all__ = [  # noqa: RUF022
     "parallel_all",
     "phase",
     "iota",
+    "Until",
     # memory
     "Array",
     "Words",
@@ -82,6 +86,7 @@ __all__ = [  # noqa: RUF022
     "Model",
     "model",
     "MODELS",
+    "COLLISION",
     "Violation",
     "Kind",
     "UndefinedRead",
@@ -92,6 +97,9 @@ __all__ = [  # noqa: RUF022
     "check",
     "Check",
     "Formula",
+    # the weakest model of a run
+    "weakest_model",
+    "Weakest",
     # errors
     "PRAMError",
     "InputError",

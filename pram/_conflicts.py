@@ -226,7 +226,11 @@ def resolve(
         _judge(group[0].array, number, steps, model, raises, violations, reads, writes, starts)
     if len(starts) == len(writes.cells):
         return None
-    return writes.cells[starts], model.resolve(writes.values, starts, random())
+    cells = writes.cells[starts]
+    values, keep = model.settle(writes.values, starts, random(), group[0].array._cells[cells])
+    if keep is None:
+        return cells, values
+    return cells[~keep], values[~keep]  # the kept cells are not stored: they stay as they were
 
 
 def _judge(
@@ -249,10 +253,10 @@ def _judge(
         ends = _ends(write_starts, len(writes.cells))
         shared = ends - write_starts > 1
         s, e = write_starts[shared], ends[shared]
-        if ww_agree != ww_differ and len(s):
+        if (model.judges_values or ww_agree != ww_differ) and len(s):
             low = np.minimum.reduceat(writes.values, write_starts)[shared]
             high = np.maximum.reduceat(writes.values, write_starts)[shared]
-            bad = np.where(low == high, ww_agree, ww_differ)
+            bad = model.forbids_writes(low, high)
             s, e = s[bad], e[bad]
         found.append((Kind.WRITE_WRITE, writes, s, e))
     if model.checks_reads:

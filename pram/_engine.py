@@ -12,7 +12,12 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
    (:mod:`pram._conflicts`; the slow path there names who met and resolves their writes);
 3. read, everything before anything is written;
 4. commit the writes;
-5. account: one unit of time, and the step's processors, reads and writes, per phase too.
+5. account: one unit of time, and the step's processors, reads and writes, per phase too;
+   a loop test (:class:`pram.loop.Until`, a read step the fast path leaves to this path) is
+   charged as the read step it is, counted in ``Cost.loop_tests``, and answered with one
+   bool, the bit "every cell read holds the value asked", instead of the values read: the
+   control unit reads a cell, and the host learns one bit per test and nothing else (a
+   batch, once there are batched runs, ends its loop when every instance has ended).
 
 On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
 twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything
@@ -52,6 +57,7 @@ from pram._memo import Scratch, StepMemo, ascending
 from pram._validate import Port, as_words, word_constant, word_ids
 from pram.cost import Cost, PhaseCost, charge
 from pram.errors import AddressError, StepError, UndefinedReadError
+from pram.loop import is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register, contents
@@ -154,9 +160,14 @@ class Engine:
             for port in ports:
                 tallies[port.branch][1 + port.is_write] += len(port.index)
             self._account(steps, [(n, r, w) for n, r, w in tallies])
+        answers: list[Values] = [tuple(reply) for reply in replies]
+        for branch, step in enumerate(steps):
+            if is_test(step):  # a loop test: the program learns one bit, and it is counted
+                answers[branch] = step.answer(answers[branch])  # type: ignore[attr-defined]
+                host._cost.loop_tests += 1
         if recorder is not None:
             recorder.end(host._cost, host.violations)
-        return [tuple(reply) for reply in replies]
+        return answers
 
     # ---- 0. the fast path -----------------------------------------------------------------
 

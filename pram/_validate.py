@@ -228,7 +228,11 @@ def acting(steps: Sequence[Step], number: int) -> list[Step]:
                     "processor ids; select the processors that act from hold(pid, pid) "
                     "with a mask"
                 )
-            step = Step(cast(Words, owners), step.reads, step.writes, step.phase)
+            step = (
+                Step(cast(Words, owners), step.reads, step.writes, step.phase)
+                if type(step) is Step
+                else step.replace(processors=cast(Words, owners))  # type: ignore[attr-defined]
+            )
         result.append(step)
     return result
 

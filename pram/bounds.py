@@ -27,7 +27,8 @@ import attrs
 
 from pram.display import CheckDisplay
 from pram.errors import InputError
-from pram.laws import Decision, Law, decide, fit, order_of, order_text
+from pram.laws import Law, order_of, order_text
+from pram.verdicts import Decision, Evidence, judge
 
 Sizes = Mapping[str, float]
 
@@ -75,6 +76,17 @@ class Check(CheckDisplay):
     along: tuple[Along, ...]
     #: A cap on measured / formula given by the caller (None: none).
     limit: float | None = None
+    #: What the verdict rests on, along the size that decided it (see :mod:`pram.verdicts`).
+    evidence: Evidence | None = None
+
+    @property
+    def advice(self) -> str | None:
+        """What would decide an undetermined verdict (``add sizes above 2^14``), or None."""
+        return self.evidence.advice if self.evidence is not None else None
+
+    def evidence_text(self) -> str:
+        """The evidence of the verdict in one paragraph (empty when there is none)."""
+        return self.evidence.text() if self.evidence is not None else ""
 
     @property
     def holds(self) -> bool:
@@ -142,6 +154,8 @@ class Check(CheckDisplay):
             "limit": self.limit,
             "constant": self.constant,
             "ratios": list(self.ratios),
+            "advice": self.advice,
+            "evidence": self.evidence.as_dict() if self.evidence is not None else None,
         }
 
 
@@ -168,11 +182,12 @@ def check(
             )
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
     along = _along(measure, formula, sizes, measured, bounds)
-    verdict, tight, reason = _combine(along)
+    verdict, tight, reason, deciding = _combine(along)
     if limit is not None and verdict != "exceeded" and max(ratios) > limit:
         verdict, tight = "exceeded", None
         reason = f"measured / formula reaches {max(ratios):.4g}, over the limit {limit:g}"
-    return Check(measure, formula, sizes, measured, ratios, verdict, tight, reason, along, limit)
+    return Check(measure, formula, sizes, measured, ratios, verdict, tight, reason, along, limit,
+                 deciding.decision.evidence)
 
 
 def _along(
@@ -199,15 +214,12 @@ def _along(
             idx = [idx[j] for j in order]
             xs = [sizes[i][name] for i in idx]
             ys = [measured[i] for i in idx]
-            law = fit(measure, name, xs, ys)
             fixed = dict(rest)
 
             def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
                 return formula({**fixed, name: v})
 
-            decision = decide(
-                order_of(along_size), name, xs, ys, [bounds[i] for i in idx], law
-            )
+            law, decision = judge(measure, order_of(along_size), name, xs, ys)
             out.append(Along(name, rest, law, decision))
     if not out:
         raise InputError("a bound check needs a sweep in which at least one size varies")
@@ -219,7 +231,7 @@ def _where(a: Along, varying: set[str]) -> str:
     return f"along {a.size}" + (f" ({fixed})" if fixed else "")
 
 
-def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str]:
+def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str, Along]:
     """The verdict over every direction of the sweep.
 
     Along one size, a group (one setting of the other sizes) that is exceeded decides;
@@ -235,12 +247,12 @@ def _combine(along: tuple[Along, ...]) -> tuple[str, bool | None, str]:
     for state in ("exceeded", "undetermined"):
         for a in deciding:
             if a.decision.verdict == state:
-                return state, None, f"{_where(a, varying)}: {a.decision.reason}"
+                return state, None, f"{_where(a, varying)}: {a.decision.reason}", a
     tights = [a.decision.tight for a in deciding]
     tight = False if any(t is False for t in tights) else (
         True if all(t is True for t in tights) else None)
     main = deciding[0]
-    return "holds", tight, f"{_where(main, varying)}: {main.decision.reason}"
+    return "holds", tight, f"{_where(main, varying)}: {main.decision.reason}", main
 
 
 def combined(parts: Mapping[str, Check], total: Check) -> Check:

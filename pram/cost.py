@@ -39,6 +39,8 @@ class Cost(CostDisplay):
     memory_cells: int = 0
     #: The most cells alive at once (allocated and not yet freed by ``Machine.free``).
     peak_cells: int = 0
+    #: Loop tests the host made (:class:`pram.loop.Until`): one bit learnt from memory each.
+    loop_tests: int = 0
     profile: list[int] = attrs.field(factory=list)
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)

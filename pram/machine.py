@@ -43,7 +43,9 @@ class Machine(MachineDisplay):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
-    ``"crcw-arbitrary"``, ``"crcw-priority"``, ``"crcw-sum"``, ``"crcw-max"``, ``"crcw-min"``).
+    ``"crcw-arbitrary"``, ``"crcw-priority"``, ``"crcw-sum"``, ``"crcw-max"``, ``"crcw-min"``,
+    ``"ercw"``, ``"crcw-weak"``, ``"crcw-tolerant"``, ``"crcw-collision"``,
+    ``"crcw-collision+"``; see :data:`pram.MODELS`).
     ``mode="collect"`` records every violation and finishes the run; ``mode="raise"`` raises
     :class:`ConflictError` at the first. ``strict`` makes undefined reads an error instead of
     a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` (on by

@@ -1,8 +1,12 @@
 """Access models: which same-step accesses to one cell are allowed, and who wins a write.
 
-Each model answers two questions through two hooks: :meth:`Model.forbids` (is this meeting of
-accesses at one cell a violation?) and :meth:`Model.resolve` (which value lands when several
-processors write one cell?). The machine asks nothing else about the model.
+Each model answers two questions through its hooks: :meth:`Model.forbids` (is this meeting of
+accesses at one cell a violation?), refined for writes by :meth:`Model.forbids_writes` (are
+these values, written at once, a violation?), and :meth:`Model.settle` (what does a cell
+hold after several processors wrote it: the value :meth:`Model.resolve` picks, or its old
+contents?). The machine asks nothing else about the model.
+
+The models and the sources of their definitions are in docs/decisions.md ("Access models").
 """
 
 from __future__ import annotations
@@ -10,8 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from pram.errors import InputError
-from pram.memory import Words
+from pram.memory import Flags, Words
 from pram.violations import Kind
+
+#: The collision symbol: what a cell holds after two or more processors wrote it at once
+#: under CRCW collision (and under collision+ when they disagreed). The most negative word,
+#: so that no count, index or sum of a program meets it by accident.
+COLLISION = int(np.iinfo(np.int64).min)
 
 
 class Model:
@@ -27,12 +36,34 @@ class Model:
         """Whether ``kind`` at one cell is a violation (``agree``: all written values are equal)."""
         return False
 
+    def forbids_writes(self, low: Words, high: Words) -> Flags:
+        """Which cells written by two or more processors at once are violations, given the
+        least (``low``) and greatest (``high``) value written to each; asked only of a model
+        that :attr:`judges_values`. By default :meth:`forbids` decides, from agreement alone.
+        """
+        agree = low == high
+        return np.where(
+            agree, self.forbids(Kind.WRITE_WRITE, True), self.forbids(Kind.WRITE_WRITE, False)
+        )
+
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
         """One value per cell from the writes sorted by (cell, processor id).
 
         ``starts`` holds the position of each cell's first write in ``values``.
         """
         return values[starts]
+
+    def settle(
+        self, values: Words, starts: Words, rng: np.random.Generator, old: Words
+    ) -> tuple[Words, Flags | None]:
+        """What each cell written by several processors holds after the step: the values
+        that land, and which cells keep their ``old`` contents instead (None: none do).
+
+        ``values`` and ``starts`` as for :meth:`resolve` (which this calls by default);
+        ``old`` holds each cell's contents before the step (0 where undefined; a kept
+        undefined cell stays undefined).
+        """
+        return self.resolve(values, starts, rng), None
 
     def __repr__(self) -> str:
         return f"<model {self.name}>"
@@ -84,6 +115,72 @@ class Priority(Model):
     name = "CRCW-priority"
 
 
+class ERCW(Model):
+    """ERCW common: exclusive read, concurrent write; concurrent writers must all write the
+    same value (the common rule), and a read may meet writes of the old value, as in CREW."""
+
+    name = "ERCW-common"
+    checks_reads = True
+    judges_values = True
+
+    def forbids(self, kind: Kind, agree: bool) -> bool:
+        return kind is Kind.READ_READ or (kind is Kind.WRITE_WRITE and not agree)
+
+
+class Weak(Model):
+    """CRCW weak: concurrent writers must all write the same value, and it must be 0 or 1
+    (a lone writer may write any word)."""
+
+    name = "CRCW-weak"
+    judges_values = True
+
+    def forbids(self, kind: Kind, agree: bool) -> bool:
+        # Agreeing writers may still write a value other than 0 and 1: forbids_writes decides.
+        return kind is Kind.WRITE_WRITE
+
+    def forbids_writes(self, low: Words, high: Words) -> Flags:
+        forbidden: Flags = (low != high) | (low < 0) | (low > 1)
+        return forbidden
+
+
+class Tolerant(Model):
+    """CRCW tolerant: writers that agree write their value; when they disagree the cell
+    keeps what it held before the step."""
+
+    name = "CRCW-tolerant"
+
+    def settle(
+        self, values: Words, starts: Words, rng: np.random.Generator, old: Words
+    ) -> tuple[Words, Flags | None]:
+        low = np.minimum.reduceat(values, starts)
+        high = np.maximum.reduceat(values, starts)
+        return np.where(low == high, low, old), low != high
+
+
+class Collision(Model):
+    """CRCW collision: a cell written by two or more processors at once holds
+    :data:`COLLISION`, whatever they wrote."""
+
+    name = "CRCW-collision"
+
+    def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
+        # ``starts`` covers every cell written in the step, those of a lone writer too.
+        writers = np.diff(np.append(starts, len(values)))
+        return np.where(writers > 1, COLLISION, values[starts])
+
+
+class CollisionPlus(Model):
+    """CRCW collision+: writers that agree write their value; when they disagree the cell
+    holds :data:`COLLISION`."""
+
+    name = "CRCW-collision+"
+
+    def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
+        low = np.minimum.reduceat(values, starts)
+        high = np.maximum.reduceat(values, starts)
+        return np.where(low == high, low, COLLISION)
+
+
 class Combining(Model):
     """CRCW combining: the cell receives the sum, maximum or minimum of the written values."""
 
@@ -105,6 +202,11 @@ MODELS: dict[str, type[Model] | tuple[type[Combining], str]] = {
     "crcw-sum": (Combining, "sum"),
     "crcw-max": (Combining, "max"),
     "crcw-min": (Combining, "min"),
+    "ercw": ERCW,
+    "crcw-weak": Weak,
+    "crcw-tolerant": Tolerant,
+    "crcw-collision": Collision,
+    "crcw-collision+": CollisionPlus,
 }
 
 

@@ -102,6 +102,8 @@ def _phase(label: str, program: Program[T]) -> Program[T]:
 
 def _labelled(label: str, step: Step) -> Step:
     path = f"{label}/{step.phase}" if step.phase else label
+    if type(step) is not Step:
+        return step.replace(phase=path)  # type: ignore[attr-defined, no-any-return]  # Until
     return Step(step.processors, step.reads, step.writes, path)
 
 

@@ -83,7 +83,8 @@ def assert_bound(
 
     Pass a :class:`Check`, or the arguments of :func:`pram.bounds.check` (a measure name,
     a formula and the sweep's points). An ``undetermined`` verdict fails too, with advice to
-    extend the sweep, unless ``allow_undetermined`` is set. The failure message is the check's
+    extend the sweep (the check's own advice, such as ``add sizes above 2^14``), unless
+    ``allow_undetermined`` is set. The failure message is the check's
     table: sizes, measured values, ratios, the law and the decision. Returns the check.
     ``holds=False`` is for negative controls (e.g. all-pairs MQAR against N d log^2 N).
     """
@@ -100,10 +101,10 @@ def assert_bound(
     if outcome.verdict == "undetermined":
         if allow_undetermined:
             return outcome
+        advice = outcome.advice or "extend it (5 or more sizes, over a wider range)"
         raise AssertionError(
             f"expected {outcome.measure} to {claim} O({outcome.formula.text}), but the sweep "
-            f"cannot tell: extend it (5 or more sizes, over a wider range), or pass "
-            f"allow_undetermined=True:\n{outcome.table()}"
+            f"cannot tell: {advice}, or pass allow_undetermined=True:\n{outcome.table()}"
         )
     if outcome.holds != holds:
         raise AssertionError(

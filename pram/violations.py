@@ -46,9 +46,10 @@ class Violation:
     """Two or more processors touched one cell in one step in a way the model forbids.
 
     ``processors`` are all the processor ids involved, ascending; ``values`` are the values
-    written (CRCW common only, aligned with the writers in ``processors``). ``phase`` is the
-    phase of the first processor's branch; ``phases`` names the phase of every parallel branch
-    involved, in branch order, when they differ.
+    written (by the models that judge values: CRCW common, ERCW common, CRCW weak), aligned
+    with the writers in ``processors``. ``phase`` is the phase of the first processor's
+    branch; ``phases`` names the phase of every parallel branch involved, in branch order,
+    when they differ.
     """
 
     model: str
@@ -73,6 +74,11 @@ class Violation:
             return (
                 f"{self.model} forbids reading and writing one cell: processors {who} "
                 f"read and write {cell} {at}"
+            )
+        if self.values and len(set(self.values)) == 1:  # e.g. CRCW weak: agreeing on a 2
+            return (
+                f"{self.model} forbids concurrent writes of {self.values[0]}: processors {who} "
+                f"write {self.values[0]} to {cell} {at}"
             )
         if self.values:
             written = listing(self.values)

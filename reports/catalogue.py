@@ -1,8 +1,9 @@
-"""The report's section on the catalogue of classic PRAM algorithms (:mod:`pram.reports.classics`).
+"""The report's section on the catalogue of classic PRAM algorithms (:mod:`pram.reports.classics`
+and :mod:`pram.reports.techniques`).
 
 :func:`catalogue` sweeps every entry under its own model and runs the negative controls (each
-CREW or CRCW entry under the next weaker model, which must flag violations); the result renders
-as a terminal table, as Markdown for ``summary.md`` and as JSON.
+CREW or CRCW entry under a weaker model, which must flag violations: :data:`CONTROLS`); the
+result renders as a terminal table, as Markdown for ``summary.md`` and as JSON.
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from pram.reports.classics import ENTRIES, WEAKER
+from pram.reports import classics, techniques
+from pram.reports.classics import WEAKER
 from pram.reports.measure import Control, Runner, Sweep, Task, run_all, sweep
 from pram.reports.registry import Algorithm, Options
 from pram.reports.verdicts import verdict_words
+
+#: Every entry of the catalogue, in the report's order: the six classics, then the techniques.
+ENTRIES = (*classics.ENTRIES, *techniques.ENTRIES)
+
+#: Every negative control, as (entry, weaker model), in the report's order.
+CONTROLS: tuple[tuple[str, str], ...] = (*WEAKER.items(), *techniques.CONTROLS)
 
 # ---- the report's catalogue section ------------------------------------------------------------
 
@@ -35,14 +43,20 @@ def sizes(quick: bool = False) -> dict[str, list[int]]:
     if quick:
         return {"list-ranking": _doubling(2, 6), "prefix-sums": _doubling(2, 6),
                 "merge": _doubling(2, 6), "matrix-multiply": _doubling(1, 5),
-                "max": _doubling(2, 6), "rank-sort": _doubling(2, 6)}
+                "max": _doubling(2, 6), "rank-sort": _doubling(2, 6),
+                **{entry.name: _doubling(2, 6) for entry in techniques.ENTRIES}}
     return {"list-ranking": _doubling(4, 14), "prefix-sums": _doubling(4, 14),
             "merge": _doubling(4, 14), "matrix-multiply": _doubling(1, 6),
-            "max": _doubling(4, 8), "rank-sort": _doubling(4, 8)}
+            "max": _doubling(4, 8), "rank-sort": _doubling(4, 8),
+            "list-ranking-random": _doubling(4, 14), "euler-tour": _doubling(4, 13),
+            "tree-contraction": _doubling(4, 13), "components": _doubling(4, 14),
+            "compaction": _doubling(4, 14), "max-loglog": _doubling(4, 16),
+            "max-cascading": _doubling(4, 16), "selection": _doubling(4, 14)}
 
 
 #: The size of each negative control's run.
-CONTROL_N = {"merge": 64, "matrix-multiply": 8, "max": 32, "rank-sort": 32}
+CONTROL_N = {"merge": 64, "matrix-multiply": 8, "max": 32, "rank-sort": 32,
+             "components": 64, "max-loglog": 64, "max-cascading": 64}
 
 
 @attrs.frozen
@@ -184,7 +198,7 @@ def tasks(quick: bool = False) -> list[Task]:
     return [
         *(Task(entry.name, Options(n=n, model=entry.model))
           for entry in ENTRIES for n in plan[entry.name]),
-        *(Task(name, Options(n=CONTROL_N[name], model=weaker)) for name, weaker in WEAKER.items()),
+        *(Task(name, Options(n=CONTROL_N[name], model=weaker)) for name, weaker in CONTROLS),
     ]
 
 
@@ -199,7 +213,7 @@ def catalogue(
     passes the runs it already made (:class:`pram.reports.measure.Done`).
     """
     plan: Mapping[str, list[int]] = sizes(quick)
-    total = sum(len(ns) for ns in plan.values()) + len(WEAKER)
+    total = sum(len(ns) for ns in plan.values()) + len(CONTROLS)
     done = 0
     sweeps = []
     for entry in ENTRIES:
@@ -214,7 +228,7 @@ def catalogue(
         )
         done += len(ns)
     controls = []
-    for name, weaker in WEAKER.items():
+    for name, weaker in CONTROLS:
         if progress is not None:
             progress(done, total, f"{name} under {weaker}")
         (run,) = run_all([Task(name, Options(n=CONTROL_N[name], model=weaker))], runner)
@@ -224,5 +238,5 @@ def catalogue(
 
 
 __all__ = [
-    "ENTRIES", "WEAKER", "Catalogue", "Control", "catalogue", "sizes", "tasks"
+    "CONTROLS", "ENTRIES", "WEAKER", "Catalogue", "Control", "catalogue", "sizes", "tasks"
 ]

@@ -47,6 +47,15 @@ MERGE_LOG = Formula("log2(n + m)", lambda s: lg(s["n"] + s["m"]))
 MERGE_WORK = Formula(
     "(n + m) log2(n + m)", lambda s: (s["n"] + s["m"]) * lg(s["n"] + s["m"])
 )
+LOG_LOG = Formula("log2(log2(n))", lambda s: lg(lg(s["n"])))
+N_LOG_LOG = Formula("n log2(log2(n))", lambda s: s["n"] * lg(lg(s["n"])))
+LOG_SQUARED = Formula("log2(n)^2", lambda s: lg(s["n"]) ** 2)
+N_LOG_SQUARED = Formula("n log2(n)^2", lambda s: s["n"] * lg(s["n"]) ** 2)
+#: Connected components: n vertices, e edges.
+EDGES_LOG = Formula("(n + e) log2(n)", lambda s: (s["n"] + s["e"]) * lg(s["n"]))
+#: Selection of b-bit values: b counting rounds.
+BITS_WORK = Formula("n b", lambda s: s["n"] * s["b"])
+BITS_TIME = Formula("b log2(n)", lambda s: s["b"] * lg(s["n"]))
 
 
 # ---- circuits (H.7.6): n tokens, d bits per token (8 in the bit sort) ---------------------------

@@ -162,17 +162,18 @@ def _predicted_md(plan: Plan, key: str, verdict: str) -> str:
 
 #: How a verdict is decided, in one paragraph of summary.md.
 VERDICT_RULE = (
-    "A bound check decides from the laws of the exact counts (`pram.bounds`): **holds** when "
-    "no term of higher order than the formula's fits the counts, **exceeded** when one is "
-    "clearly present given the residuals, **undetermined** when the sweep cannot tell (fewer "
-    "than 4 sizes, or the fits are within the residual). A bound that holds is *tight* when "
-    "the law's leading order is the formula's, *loose by* the missing factor otherwise. An "
-    "exact law with two sizes to spare decides by its leading term; otherwise count / formula "
-    "is fitted as a constant plus 1/L and 1/L^2 terms, with and without a growth term (ln L, "
-    "L, L^2 or sqrt(S)), and grows when a growth term is at least 16 standard errors from 0 "
-    "and the bounded fit misses by 4 times the growing one's largest residual. A phase that "
-    "exceeds the whole bound makes the total exceed it. No limit taken from the project's "
-    "own measurements decides anything."
+    "A bound check decides from the laws of the exact counts (`pram.verdicts`), and says "
+    "**undetermined** whenever the sweep cannot decide (fewer than 4 sizes, or laws on both "
+    "sides of the bound fit about as well), with what would decide it. An exact law is chosen "
+    "without the two largest sizes and must predict them exactly, lead with a positive "
+    "coefficient and keep sizes to spare; it decides by its leading term. Otherwise every "
+    "leading order is fitted with a few lower-order terms and scored by its largest relative "
+    "miss, fitted and predicting the largest sizes; **holds** when no plausible order is above "
+    "the formula's, **exceeded** when all are, and the same must come out without the first "
+    "size, without the last and from the first quarter on. A bound that holds is *tight* when "
+    "the measured leading order is established as the formula's, *loose by* the missing factor "
+    "when it is established as lower. A phase that exceeds the whole bound makes the total "
+    "exceed it. No limit taken from the project's own measurements decides anything."
 )
 
 

@@ -114,6 +114,15 @@ def _keys_text(options: Options) -> str:
     return f"bit keys ({options.comparator} comparator)"
 
 
+def _rank(text: str) -> int:
+    """``--k``: a non-negative whole number (the rank is checked against n with the input)."""
+    value = int(text) if text.strip().isdigit() else -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"invalid rank {text!r}; give a non-negative integer (0 is the smallest)")
+    return value
+
+
 _OFF_MACHINE = "it runs on the host (RAM model, one processor), not on the machine"
 
 #: Models a run may use: the ones of the command-line contract, plus the combining models.
@@ -157,6 +166,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("distinct_processors", "refuse a processor id acting twice in one step (default: "
            "the machine's)", None, algorithms=ON_MACHINE, why=_OFF_MACHINE,
            argument={"action": argparse.BooleanOptionalAction}),
+    Option("k", "the rank selection finds, 0-based: the k-th smallest (default: n // 2, the "
+           "median; a run shows the k it used among its sizes)", None, algorithms=("selection",),
+           argument={"type": _rank, "metavar": "K"}),
     Option("max_memory", "the memory a run may take, e.g. 8G (default: what is available)",
            None, argument={"metavar": "SIZE"}),
 )
@@ -186,12 +198,14 @@ class Options:
     check: bool = True
     #: Refuse a processor id acting twice in one global step (None: the machine's default).
     distinct_processors: bool | None = None
+    #: The rank selection finds (None: n // 2, the median).
+    k: int | None = None
     #: The memory a run may need, in bytes (None: what the machine has available).
     max_memory: int | None = None
 
     def __attrs_post_init__(self) -> None:
         """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
-        for name in ("n", "m", "d", "seed", "max_memory"):
+        for name in ("n", "m", "d", "seed", "k", "max_memory"):
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, numbers.Integral)
@@ -236,6 +250,8 @@ def validate(options: Options) -> None:
         value = getattr(options, size)
         if value is not None and value < 1:
             raise InputError(f"--{size} must be a positive integer (got {value})")
+    if options.k is not None and options.k < 0:
+        raise InputError(f"--k must be a rank, 0 or more (got {options.k}); 0 is the smallest")
     if options.d is not None and options.d > MAX_D:
         raise InputError(f"--d must be at most {MAX_D} so a token fits a word (got {options.d})")
     for option in OPTIONS:

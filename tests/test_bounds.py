@@ -83,7 +83,7 @@ def test_the_table_shows_sizes_measures_ratios_law_and_the_decision() -> None:
             "       8              16           2",
             "      16              32           2",
             "      32              64           2",
-            "law: time = 2 N, L = log2(N), exact on 5 sizes",
+            "law: time = 2 N, L = log2(N), exact on 5 sizes (held out N = 16, 32)",
             "time / (N): holds, tight; along N: the exact law's leading term N is the bound's "
             "order; constant 2",
         ]
@@ -105,6 +105,16 @@ def test_as_dict_reports_the_decision() -> None:
         "limit": None,
         "constant": 2.0,
         "ratios": [2.0] * 5,
+        "advice": None,
+        "evidence": {
+            "method": "exact",
+            "law": "time = 2 N, L = log2(N), exact on 5 sizes (held out N = 16, 32)",
+            "predicted": {"16": 32, "32": 64},
+            "start": None,
+            "plausible": [],
+            "stable": [],
+            "advice": None,
+        },
     }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pram.reports.catalogue import WEAKER, catalogue
+from pram.reports.catalogue import CONTROLS, WEAKER, catalogue
 from pram.reports.cli import main
 from pram.reports.measure import sweep
 from pram.reports.registry import Options
@@ -208,14 +208,18 @@ def test_sweeps_under_a_weaker_model_exit_1() -> None:
 
 
 def test_catalogue_section_sweeps_every_entry_and_flags_the_controls() -> None:
-    """Quick catalogue: six sweeps under their own models, all holding; four controls flagged."""
+    """Quick catalogue: six classic sweeps then eight techniques under their own models, all
+    holding; every control flagged (the classics' four first)."""
     section = catalogue(quick=True)
-    assert [(s.algorithm.name, s.runs[0].options.model) for s in section.sweeps] == list(
-        MODELS.items())
+    assert [(s.algorithm.name, s.runs[0].options.model) for s in section.sweeps] == [
+        *MODELS.items(), ("list-ranking-random", "erew"), ("euler-tour", "erew"),
+        ("tree-contraction", "erew"), ("components", "crcw-arbitrary"), ("compaction", "erew"),
+        ("max-loglog", "crcw-common"), ("max-cascading", "crcw-common"), ("selection", "erew")]
     assert section.ok
     assert all(c.verdict == "holds" for s in section.sweeps for c in s.checks.values())
     assert [(c.run.algorithm.name, c.run.options.model) for c in section.controls] == list(
-        WEAKER.items())
+        CONTROLS)
+    assert list(CONTROLS)[: len(WEAKER)] == list(WEAKER.items())
     assert all(c.run.violations > 0 for c in section.controls)
     markdown = section.markdown()
     assert markdown.startswith("## Catalogue of classic algorithms\n")

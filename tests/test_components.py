@@ -78,12 +78,14 @@ def test_the_partition_is_union_finds(model: str, graph: tuple[int, list[list[in
     m = Machine(model, seed=seed)
     found = connected_components(m, n, np.array(edges, dtype=np.int64).reshape(-1, 2))
     assert partition(found.labels.tolist()) == partition(union_find(n, edges))
-    assert m.violations == [] and found.busy <= found.rounds == sv_rounds(n)
+    assert m.violations == [] and found.busy == found.rounds - 1 <= sv_rounds(n)
+    assert found.tests == found.rounds == m.cost.loop_tests
 
 
 def test_random_graphs_at_larger_sizes() -> None:
     """Sparse random graphs (many components) at n = 500 and 2000: right partition, and the
-    last round that changed anything comes before the last of the ceil(log_{3/2} n) + 1 run."""
+    loop ends one round after the last that changed anything, well within the
+    ceil(log_{3/2} n) + 1 rounds of the bound."""
     for n in (500, 2000):
         for seed in range(3):
             rng = np.random.default_rng(seed)
@@ -91,19 +93,31 @@ def test_random_graphs_at_larger_sizes() -> None:
             m = Machine("crcw-arbitrary", seed=seed)
             found = connected_components(m, n, edges)
             assert partition(found.labels.tolist()) == partition(union_find(n, edges.tolist()))
-            assert m.violations == [] and 1 <= found.busy < found.rounds
+            assert m.violations == [] and 1 <= found.busy == found.rounds - 1 < sv_rounds(n)
 
 
-def test_time_is_17_steps_a_round_and_work_linear_per_round() -> None:
-    """Time is 17 sv_rounds(n) + 1 with sv_rounds(n) <= log_{3/2} n + 2, O(log n); each
-    round's work is 13 n + 8 e, and reading the edges 2e more: O((n + e) log n) in all."""
+def test_time_is_18_steps_a_round_and_work_linear_per_round() -> None:
+    """Time is 18 steps a measured round (17 and the loop test) + 1, with the rounds within
+    log_{3/2} n + 3, O(log n); each round's work is 13 n + 8 e + 1 (the control processor
+    reading the flag), and reading the edges 2e more: O((n + e) log n) in all."""
     for n in (64, 256, 1024):
         edges = np.random.default_rng(n).integers(0, n, (2 * n, 2))
         m = Machine("crcw-arbitrary")
         found = connected_components(m, n, edges)
-        assert m.cost.time == 17 * found.rounds + 1
-        assert found.rounds <= math.log(n) / math.log(1.5) + 2
-        assert m.cost.work == found.rounds * (13 * n + 8 * 2 * n) + 2 * 2 * n
+        assert m.cost.time == 18 * found.rounds + 1 and m.cost.loop_tests == found.rounds
+        assert found.rounds <= math.log(n) / math.log(1.5) + 3
+        assert m.cost.work == found.rounds * (13 * n + 8 * 2 * n + 1) + 2 * 2 * n
+
+
+def test_the_loop_ends_on_the_first_quiet_round() -> None:
+    """A path of n vertices needs more rounds than an edgeless graph (one quiet round, one
+    test): the rounds are measured from the data, not fixed by n."""
+    n = 64
+    quiet = connected_components(Machine("crcw-arbitrary"), n, np.zeros((0, 2), np.int64))
+    path = connected_components(Machine("crcw-arbitrary"), n, np.c_[0 : n - 1, 1:n])
+    assert (quiet.rounds, quiet.busy, quiet.tests) == (1, 0, 1)
+    assert 2 <= path.rounds == path.tests <= sv_rounds(n) + 1
+    assert partition(path.labels.tolist()) == [0] * n
 
 
 @pytest.mark.parametrize("model", ["crew", "crcw-common"])
@@ -127,8 +141,10 @@ def test_an_edge_list_file_gives_union_finds_partition(tmp_path: Path) -> None:
     path.write_text(text)
     n, read = read_edges(path)
     assert n == int(edges.max()) + 1 and read.tolist() == edges.tolist()
-    found = connected_components(Machine("crcw-arbitrary"), n, read)
+    m = Machine("crcw-arbitrary")
+    found = connected_components(m, n, read)
     assert partition(found.labels.tolist()) == partition(union_find(n, edges.tolist()))
+    assert found.tests == found.rounds == m.cost.loop_tests and found.busy == found.rounds - 1
 
 
 def test_a_bad_line_is_named_with_its_number() -> None:

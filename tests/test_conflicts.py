@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 
 from pram import (
+    COLLISION,
     MODELS,
     Array,
     Bundle,
@@ -33,13 +34,19 @@ from pram import (
 )
 from tests.strategies import ProgramSpec, StepSpec, programs, to_step
 
-#: Kinds each model forbids; CRCW-common forbids write/write only when the values disagree.
+#: Kinds each model forbids; CRCW-common and ERCW-common forbid write/write only when the
+#: values disagree, CRCW-weak also when they agree on a value other than 0 and 1.
 FORBIDDEN = {
     "erew": {Kind.READ_READ, Kind.WRITE_WRITE, Kind.READ_WRITE},
     "crew": {Kind.WRITE_WRITE},
     "crcw-common": {Kind.WRITE_WRITE},
+    "ercw": {Kind.READ_READ, Kind.WRITE_WRITE},
+    "crcw-weak": {Kind.WRITE_WRITE},
 }
-NAMES = {"erew": "EREW", "crew": "CREW", "crcw-common": "CRCW-common"}
+NAMES = {"erew": "EREW", "crew": "CREW", "crcw-common": "CRCW-common",
+         "ercw": "ERCW-common", "crcw-weak": "CRCW-weak"}
+#: The models whose write/write violations are about the values written (and show them).
+BY_VALUE = {"crcw-common", "ercw", "crcw-weak"}
 Mode = Literal["collect", "raise"]
 RANK = {Kind.READ_READ: 0, Kind.WRITE_WRITE: 1, Kind.READ_WRITE: 2}
 
@@ -105,16 +112,17 @@ def brute_force(
             kind = kind_of(a, b)
             if kind not in FORBIDDEN.get(model, set()):
                 continue
-            if model == "crcw-common":
+            if model in BY_VALUE and kind is Kind.WRITE_WRITE:
                 mine = outcome.writers[(a.array, a.cell)]
-                if mine[a.processor] == mine[b.processor]:
+                same = mine[a.processor] == mine[b.processor]
+                if same and (model != "crcw-weak" or mine[a.processor] in (0, 1)):
                     continue
             involved.setdefault((a.array, a.cell, kind), set()).update((a.processor, b.processor))
     branch_of = {a.processor: a.branch for a in flat}
     for (array, cell, kind), pids in involved.items():
         ids = tuple(sorted(pids))
         values: tuple[int, ...] = ()
-        if model == "crcw-common":
+        if model in BY_VALUE and kind is Kind.WRITE_WRITE:
             values = tuple(outcome.writers[(array, cell)][p] for p in ids)
         labels = tuple(dict.fromkeys(phases[b] for b in sorted({branch_of[p] for p in ids})))
         outcome.violations.append(
@@ -134,11 +142,16 @@ def array_order(specs: list[tuple[int, StepSpec]]) -> list[int]:
     return order
 
 
-def resolve(model: str, writers: dict[int, int]) -> int | set[int]:
-    """The value the model stores at a cell (CRCW arbitrary: the set it may choose from)."""
+def resolve(model: str, writers: dict[int, int], old: int) -> int | set[int]:
+    """The value the model stores at a cell that held ``old`` (CRCW arbitrary: the set it
+    may choose from)."""
     values = [writers[p] for p in sorted(writers)]
     if model == "crcw-arbitrary":
         return set(values)
+    if len(values) > 1 and model == "crcw-collision":
+        return COLLISION
+    if len(set(values)) > 1 and model in ("crcw-tolerant", "crcw-collision+"):
+        return old if model == "crcw-tolerant" else COLLISION
     best = values[0]  # the lowest processor id's value (priority, and after a forbidden clash)
     for v in values[1:]:
         if model == "crcw-sum":
@@ -221,7 +234,7 @@ def differential(model: str, mode: Mode, program: ProgramSpec) -> None:
         for (_, spec), reply in zip(specs, replies, strict=True):
             assert [r.tolist() for r in reply] == expected_reads(spec, memory)
         for (array, cell), writers in outcome.writers.items():
-            value = resolve(model, writers)
+            value = resolve(model, writers, memory[array][cell])
             if isinstance(value, set):
                 chosen = int(arrays[array].to_numpy()[cell])
                 assert chosen in value

@@ -541,9 +541,10 @@ def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Ma
     ("make", "message"),
     [
         (
-            lambda: Machine("ERCW"),
+            lambda: Machine("CRCW"),
             "model must be one of erew, crew, crcw-common, crcw-arbitrary, crcw-priority, "
-            "crcw-sum, crcw-max, crcw-min (got 'ERCW')",
+            "crcw-sum, crcw-max, crcw-min, ercw, crcw-weak, crcw-tolerant, crcw-collision, "
+            "crcw-collision+ (got 'CRCW')",
         ),
         (lambda: Machine(mode="panic"), "mode must be 'collect' or 'raise' (got 'panic')"),  # type: ignore[arg-type]
         (lambda: Machine(seed=-3), "seed must be a non-negative integer (got -3)"),

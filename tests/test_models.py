@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pram import (
+    COLLISION,
     MODELS,
     InputError,
     Kind,
@@ -150,6 +151,43 @@ def test_a_million_writes_resolve_together(name: str) -> None:
     assert np.array_equal(got, expected)
 
 
+def test_ercw_forbids_shared_reads_and_disagreeing_writes() -> None:
+    """ERCW common flags two readers of one cell (not a reader meeting a writer), and
+    writers that disagree, with their values; agreeing writers are fine."""
+    assert [v.kind for v in shared_read("ercw")] == [Kind.READ_READ]
+    assert clash("ercw", (7, 7, 7)) == (7, [])
+    landed, found = clash("ercw", (7, 8))
+    assert landed == 8 and [(v.kind, v.processors, v.values) for v in found] == [
+        (Kind.WRITE_WRITE, (1, 4), (8, 7))]
+
+
+def test_weak_allows_only_agreeing_zeros_or_ones() -> None:
+    """CRCW weak accepts all writing 1 or all writing 0, and flags agreeing 2s and a 0 meeting
+    a 1; a lone writer writes any word."""
+    assert clash("crcw-weak", (1, 1, 1)) == (1, [])
+    assert clash("crcw-weak", (0, 0)) == (0, [])
+    assert clash("crcw-weak", (9,)) == (9, [])
+    assert [v.values for v in clash("crcw-weak", (2, 2))[1]] == [(2, 2)]
+    assert [v.values for v in clash("crcw-weak", (0, 1))[1]] == [(1, 0)]
+
+
+def test_tolerant_keeps_the_old_value_when_writers_disagree() -> None:
+    """CRCW tolerant: agreeing writers land, disagreeing ones leave the old 0; never a
+    violation."""
+    assert clash("crcw-tolerant", (5, 5, 5)) == (5, [])
+    assert clash("crcw-tolerant", (5, 6)) == (0, [])
+
+
+def test_collision_models_write_the_collision_symbol() -> None:
+    """CRCW collision writes the symbol for any two writers; collision+ only when they
+    disagree; a lone writer lands under both."""
+    assert clash("crcw-collision", (5, 5)) == (COLLISION, [])
+    assert clash("crcw-collision", (5,)) == (5, [])
+    assert clash("crcw-collision+", (5, 5)) == (5, [])
+    assert clash("crcw-collision+", (5, 6, 5)) == (COLLISION, [])
+    assert np.iinfo(np.int64).min == COLLISION
+
+
 def test_model_names_are_case_insensitive() -> None:
     """'EREW' and 'erew' name the same model; a Model instance passes through."""
     assert isinstance(model("EREW"), EREW)
@@ -162,7 +200,8 @@ def test_an_unknown_model_is_refused() -> None:
     """An unknown model name is refused with the names that exist."""
     message = (
         "model must be one of erew, crew, crcw-common, crcw-arbitrary, crcw-priority, "
-        "crcw-sum, crcw-max, crcw-min (got 'crcw')"
+        "crcw-sum, crcw-max, crcw-min, ercw, crcw-weak, crcw-tolerant, crcw-collision, "
+        "crcw-collision+ (got 'crcw')"
     )
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         model("crcw")

