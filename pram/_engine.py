@@ -62,7 +62,7 @@ from pram.memory import Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register, contents
 from pram.step import Read, Step, Values, Write
-from pram.violations import UndefinedRead, Violation, when
+from pram.violations import Resolution, UndefinedRead, Violation, when
 
 if TYPE_CHECKING:
     from pram.trace import Recorder
@@ -82,6 +82,7 @@ class Host(Protocol):
     fast_path: bool
     arrays: dict[str, Array]
     violations: list[Violation]
+    resolutions: list[Resolution]
     undefined_reads: list[UndefinedRead]
     _cost: Cost
     _seed: int
@@ -392,7 +393,7 @@ class Engine:
             return None
         return _conflicts.resolve(
             group, number, steps, host.model, host.mode == "raise", host.violations,
-            self._generator,
+            self._generator, host.resolutions,
         )
 
     def _generator(self) -> np.random.Generator:

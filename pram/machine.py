@@ -32,7 +32,7 @@ from pram.models import Model, model
 from pram.registers import STATE, Observer, Register
 from pram.step import Bundle, Program, Step, Values
 from pram.trace import CEILING, Recorder, Trace
-from pram.violations import UndefinedRead, Violation
+from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
 
@@ -121,6 +121,8 @@ class Machine(MachineDisplay):
         self._running = 0
         self.observer = observer
         self.violations: list[Violation] = []
+        #: Cells CRCW tolerant, collision or collision+ settled without a written value.
+        self.resolutions: list[Resolution] = []
         self.undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
         self._seed = seed

@@ -13,7 +13,18 @@ from typing import Any, Protocol, TypeAlias
 import attrs
 import numpy as np
 
-from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
+from pram import (
+    Check,
+    Cost,
+    Formula,
+    InputError,
+    Machine,
+    PhaseCost,
+    Resolution,
+    Violation,
+    Words,
+    check,
+)
 from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay, SweepDisplay
@@ -22,6 +33,7 @@ from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable, refuse_oversized
 from pram.reports.registry import Algorithm, Bound, Instance
 from pram.trace import Trace
+from pram.weakest import Classifier, Weakest
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5
@@ -77,6 +89,11 @@ class Run(RunDisplay):
     bounds: Mapping[str, BoundResult]
     seconds: float
     output: Words = attrs.field(repr=False, eq=False)
+    #: The weakest clean model of this very run (``Options.weakest_model``), else None.
+    weakest: Weakest | None = None
+    #: Cells the model settled without a written value (CRCW tolerant, collision, collision+).
+    resolutions: int = 0
+    first_resolutions: tuple[Resolution, ...] = ()
     #: The machine's trace, for a run executed with ``trace_cells`` (see :func:`execute`).
     trace: Trace | None = attrs.field(default=None, repr=False, eq=False)
 
@@ -131,6 +148,11 @@ class Run(RunDisplay):
                 },
             }
         )
+        if self.algorithm.on_machine and model_named(o.model).resolution is not None:
+            out["resolutions"] = self.resolutions
+            out["first_resolutions"] = [r.message for r in self.first_resolutions]
+        if self.weakest is not None:
+            out["weakest_model"] = self.weakest.as_dict()
         if wall_clock:
             out["seconds"] = self.seconds
         return out
@@ -196,10 +218,13 @@ def execute(
     extra.update({} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     })
+    # --weakest-model classifies the accesses of this run, the one reported (one run, not two)
+    classifier = Classifier() if options.weakest_model else None
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
+        observer=classifier,
         **extra,
     )
     start = time.perf_counter()
@@ -233,6 +258,9 @@ def execute(
         bounds=bounds,
         seconds=seconds,
         output=solution.output,
+        weakest=classifier.weakest() if classifier is not None else None,
+        resolutions=len(machine.resolutions),
+        first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
         trace=None if trace_cells is None else machine.trace,
     )
 
