@@ -6,7 +6,8 @@ while the program runs. Nothing here knows about particular algorithms or about 
 
 The public names, by role (``__all__`` lists them in the same order):
 
-- the machine: :class:`Machine`, :data:`MAX_ACCESSES`, :class:`Observer`;
+- the machine: :class:`Machine`, :data:`MAX_ACCESSES`, :class:`Observer`, and what a tracing
+  machine records, :class:`Trace` (:mod:`pram.trace`);
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
   :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
@@ -52,6 +53,7 @@ from pram.step import (
     parallel_all,
     phase,
 )
+from pram.trace import Trace
 from pram.violations import Kind, Resolution, UndefinedRead, Violation
 from pram.weakest import Weakest, weakest_model
 
@@ -61,6 +63,7 @@ __all__ = [  # noqa: RUF022
     "Machine",
     "MAX_ACCESSES",
     "Observer",
+    "Trace",
     # programs and steps
     "Program",
     "Step",

@@ -19,6 +19,11 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
    control unit reads a cell, and the host learns one bit per test and nothing else (a
    batch, once there are batched runs, ends its loop when every instance has ended).
 
+On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
+twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything
+changed) and after phase 5, and the fast path is off: the recorder reads the ports phase 1
+normalises. Off, the cost is one attribute read per step.
+
 Words: a *port* is one :class:`pram.Read` or :class:`pram.Write` of a step (one index per
 processor); an *access* is one processor's read or write of one cell through a port; a
 processor's *rank* is its position among all processors of the global step; the *fast path*
@@ -43,7 +48,7 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
@@ -58,6 +63,9 @@ from pram.models import Model
 from pram.registers import Register, contents
 from pram.step import Read, Step, Values, Write
 from pram.violations import Resolution, UndefinedRead, Violation, when
+
+if TYPE_CHECKING:
+    from pram.trace import Recorder
 
 #: Accesses of one kind a processor may make in one step: the "small constant" of the model
 #: (a rule of the model, not a measured threshold).
@@ -78,6 +86,8 @@ class Host(Protocol):
     undefined_reads: list[UndefinedRead]
     _cost: Cost
     _seed: int
+    #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
+    _recorder: Recorder | None
 
 
 class Engine:
@@ -97,8 +107,10 @@ class Engine:
         host = self.host
         number = host._cost.time + 1
         memo = StepMemo()
-        # 0. The fast path: the usual step, with the first-branch tests of the phases below.
-        if host.fast_path:
+        recorder = host._recorder
+        # 0. The fast path: the usual step, with the first-branch tests of the phases below
+        # (off while tracing: the recorder reads the ports phase 1 normalises).
+        if host.fast_path and recorder is None:
             fast = self._fast(steps, memo)
             if fast is not None:
                 return fast
@@ -107,6 +119,8 @@ class Engine:
         ranked = 0
         for branch, step in enumerate(steps):
             ranked = self._ports(step, branch, ranked, number, ports, memo)
+        if recorder is not None:  # refused here above the trace's ceiling, before any change
+            recorder.begin(number, steps, ports, len(host.violations))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
             _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
@@ -152,6 +166,8 @@ class Engine:
             if is_test(step):  # a loop test: the program learns one bit, and it is counted
                 answers[branch] = step.answer(answers[branch])  # type: ignore[attr-defined]
                 host._cost.loop_tests += 1
+        if recorder is not None:
+            recorder.end(host._cost, host.violations)
         return answers
 
     # ---- 0. the fast path -----------------------------------------------------------------

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
+from pram.display import CheckDisplay
 from pram.errors import InputError
 from pram.laws import Law, order_of, order_text
 from pram.verdicts import Decision, Evidence, judge
@@ -57,7 +58,7 @@ class Along:
 
 
 @attrs.frozen
-class Check:
+class Check(CheckDisplay):
     """The outcome of checking one measure of a sweep against a formula."""
 
     measure: str

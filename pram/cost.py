@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from pram.display import CostDisplay
 from pram.errors import HonestyError, InputError
 from pram.memory import Words
 
@@ -23,7 +24,7 @@ class PhaseCost:
 
 
 @attrs.define
-class Cost:
+class Cost(CostDisplay):
     """Time (steps), work (active processors summed over steps) and the rest of the ledger.
 
     ``profile`` holds the active processors of every step and ``step_phases`` its phase labels,

@@ -25,11 +25,13 @@ from pram._engine import MAX_ACCESSES, Engine
 from pram._memo import handed_out
 from pram._validate import acting
 from pram.cost import Cost, Ledger
+from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, StepError
 from pram.memory import Array, Flags, Words, words, zeros
 from pram.models import Model, model
 from pram.registers import STATE, Observer, Register
 from pram.step import Bundle, Program, Step, Values
+from pram.trace import CEILING, Recorder, Trace
 from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
@@ -37,7 +39,7 @@ __all__ = ["MAX_ACCESSES", "Machine"]
 T = TypeVar("T")
 
 
-class Machine:
+class Machine(MachineDisplay):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
@@ -62,6 +64,11 @@ class Machine:
     ``fast_path=False`` sends every step through the general path. It never changes a
     result (replies, memory, ledger, violations, errors), only how fast they come: it is there
     to compare the two paths, as tests/test_fast_path.py does.
+
+    ``trace=True`` records every global step in :attr:`trace` (:mod:`pram.trace`): cells read
+    and written, values, conflicts and the ledger after each step, at most ``trace_cells``
+    cells recorded (a refusal above them). Tracing changes no count; its steps all take the
+    general path.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors, the arrays are sealed (no ``to_numpy``, no ``values``) and ``m.cost``
@@ -89,12 +96,22 @@ class Machine:
         distinct_processors: bool = True,
         observer: Observer | None = None,
         fast_path: bool = True,
+        trace: bool = False,
+        trace_cells: int = CEILING,
     ) -> None:
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
             raise InputError(f"seed must be a non-negative integer (got {seed!r})")
+        if isinstance(trace_cells, bool) or not isinstance(trace_cells, int | np.integer) or (
+            trace_cells < 1
+        ):
+            raise InputError(
+                f"trace_cells must be a positive integer (got {trace_cells!r}), the most cells "
+                f"a trace records; the default is {CEILING:,}"
+            )
         self.model = model(model_name)
+        self._recorder = Recorder(int(trace_cells), self.model.name) if trace else None
         self.mode = mode
         self.strict = strict
         self.distinct_processors = distinct_processors
@@ -137,6 +154,8 @@ class Machine:
                 )
             defined = None
         array = Array(name, cells, defined)
+        if self._recorder is not None:
+            self._recorder.allocated(array, self._cost.time)
         self.arrays[name] = array
         self._cost.memory_cells += array.size
         array.sealed = self._running > 0
@@ -157,6 +176,8 @@ class Machine:
                 f"(got {array!r})"
             )
         del self.arrays[array.name]
+        if self._recorder is not None:
+            self._recorder.freed(array, self._cost.time)
         array.freed = True
         array.sealed = False  # a freed array is refused as freed, during a run or after
         array._cells = np.zeros(0, dtype=np.int64)
@@ -190,6 +211,20 @@ class Machine:
         self._cost = cost
         self._ledger = Ledger(cost)
 
+    @property
+    def trace(self) -> Trace:
+        """What the machine traced (``Machine(trace=True)``); refused while a program runs."""
+        if self._recorder is None:
+            raise InputError(
+                "this machine keeps no trace; make it with Machine(trace=True) before the run"
+            )
+        if self._running:
+            raise HonestyError(
+                "m.trace while a program runs reads the run outside the machine's steps; "
+                "read m.trace after the run"
+            )
+        return self._recorder.trace
+
     def run(self, program: Program[T]) -> T:
         """Drive ``program`` to its end, one global step per request; return its result.
 
@@ -203,6 +238,8 @@ class Machine:
                 "m.run(swap(m, a)) rather than m.run(swap)"
             )
         execute = self._engine.execute  # what self.execute calls, one call fewer per step
+        if self._recorder is not None and not self._running:
+            self._recorder.start(self.arrays, self._cost.time)
         state = STATE
         outer_observer = state.observer
         observer = state.observer = self.observer
@@ -246,6 +283,8 @@ class Machine:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""
         for array in self.arrays.values():
             array.sealed = sealed
+        if self._recorder is not None:
+            self._recorder.trace.sealed = sealed
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch).

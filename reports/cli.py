@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pram import InputError, PRAMError
 from pram.reports import entries, status
-from pram.reports.options import RUN, SWEEP, Options, add_arguments, from_arguments
+from pram.reports.options import RUN, SWEEP, TRACE, Options, add_arguments, from_arguments
 from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import (
     parse_memory,
@@ -30,6 +30,7 @@ from pram.reports.preflight import (
     writable_dir,
     writable_file,
 )
+from pram.reports.trace_command import HELP
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
 OK, FAILED, INVALID = status.OK, status.FAILED, status.INVALID
@@ -112,8 +113,9 @@ def _parallel_options(parser: argparse.ArgumentParser) -> None:
                         "or on a LocalCluster started here ('local'); needs pramsim[dask]")
 
 
-def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
-    """The options of ``pram run`` (``pram sweep`` takes lists for --n and --d)."""
+def _run_options(parser: argparse.ArgumentParser, *, sweep: bool, command: str = RUN) -> None:
+    """The options of ``pram run`` and ``pram trace`` (``command``), and of ``pram sweep``
+    (``sweep``, which takes lists for --n and --d): the sizes, then the table's rows."""
     if sweep:
         parser.add_argument(
             "--n", type=_sizes, required=True, metavar="N1,N2,...",
@@ -125,7 +127,7 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
         parser.add_argument("--d", type=_size, help="bits per token (default 16, or what the "
                             "input's largest token needs)")
     parser.add_argument("--m", type=_size, help="m keys (pbs; default n)")
-    add_arguments(parser, SWEEP if sweep else RUN, {"seed": _seed})
+    add_arguments(parser, SWEEP if sweep else command, {"seed": _seed})
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -184,6 +186,16 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--n", type=_size, help="tokens, queries, values, or a batch's length")
     example.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
     example.set_defaults(handler=_example)
+
+    trace = commands.add_parser("trace", help="trace a run step by step: a page, or tables")
+    trace.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
+                       help=f"one of {', '.join(algorithms)}")
+    _run_options(trace, sweep=False, command=TRACE)
+    trace.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
+    trace.add_argument("--html", metavar="FILE", help=HELP["html"])
+    trace.add_argument("--steps", metavar="RANGE", help=HELP["steps"])
+    trace.add_argument("--trace-cells", type=_size, metavar="CELLS", help=HELP["trace-cells"])
+    trace.set_defaults(handler=_trace)
 
     bench = commands.add_parser("bench", help="simulator throughput")
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
@@ -364,6 +376,13 @@ def default_report_folder(quick: bool) -> str:
     if committed is not None and Path.cwd().resolve() == committed.parent:
         return REPORT_FOLDER
     return "pram-report"
+
+
+def _trace(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from pram.reports.trace_command import trace
+
+    return trace(args.algorithm, _options(args), html=args.html, steps=args.steps,
+                 trace_cells=args.trace_cells, as_json=args.json, out=out, err=err)
 
 
 def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -27,10 +27,12 @@ from pram import (
 )
 from pram.bounds import combined
 from pram.models import model as model_named
+from pram.reports.display import RunDisplay, SweepDisplay
 from pram.reports.entries import algorithm, names
 from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable, refuse_oversized
 from pram.reports.registry import Algorithm, Bound, Instance
+from pram.trace import Trace
 from pram.weakest import Classifier, Weakest
 
 #: How many violations a run keeps by name in its report and JSON.
@@ -70,7 +72,7 @@ class BoundResult:
 
 
 @attrs.frozen
-class Run:
+class Run(RunDisplay):
     """One algorithm run on one instance: sizes, cost, violations, correctness and bounds."""
 
     algorithm: Algorithm
@@ -92,6 +94,8 @@ class Run:
     #: Cells the model settled without a written value (CRCW tolerant, collision, collision+).
     resolutions: int = 0
     first_resolutions: tuple[Resolution, ...] = ()
+    #: The machine's trace, for a run executed with ``trace_cells`` (see :func:`execute`).
+    trace: Trace | None = attrs.field(default=None, repr=False, eq=False)
 
     @property
     def model(self) -> str:
@@ -195,8 +199,12 @@ def build(name: str, options: Options) -> Instance:
     return family.build(options, np.random.default_rng(options.seed))
 
 
-def execute(name: str, options: Options, instance: Instance | None = None) -> Run:
-    """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine."""
+def execute(
+    name: str, options: Options, instance: Instance | None = None, *,
+    trace_cells: int | None = None,
+) -> Run:
+    """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine;
+    with ``trace_cells``, a machine that traces every step (at most that many cells)."""
     validate(options)
     entry = algorithm(name)
     if instance is None:
@@ -204,9 +212,12 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     else:
         refuse_inapplicable(name, attrs.evolve(options, input=None))
         refuse_oversized(name, options, instance.sizes)
-    extra: dict[str, Any] = {} if options.distinct_processors is None else {
-        "distinct_processors": options.distinct_processors
+    extra: dict[str, Any] = {} if trace_cells is None else {
+        "trace": True, "trace_cells": trace_cells
     }
+    extra.update({} if options.distinct_processors is None else {
+        "distinct_processors": options.distinct_processors
+    })
     # --weakest-model classifies the accesses of this run, the one reported (one run, not two)
     classifier = Classifier() if options.weakest_model else None
     machine = Machine(
@@ -250,6 +261,7 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
         weakest=classifier.weakest() if classifier is not None else None,
         resolutions=len(machine.resolutions),
         first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
+        trace=None if trace_cells is None else machine.trace,
     )
 
 
@@ -386,7 +398,7 @@ class Done:
 
 
 @attrs.frozen
-class Sweep:
+class Sweep(SweepDisplay):
     """Runs of one algorithm over several sizes, and the bound checks over them."""
 
     algorithm: Algorithm

@@ -1,4 +1,5 @@
-"""The options of ``pram run`` and ``pram sweep``: one table, and everything generated from it.
+"""The options of ``pram run``, ``pram sweep`` and ``pram trace``: one table, and everything
+generated from it.
 
 Each row of :data:`OPTIONS` is an :class:`Option`: its flag, choices, default, help, the
 commands that take it and the algorithms it applies to. From the table come
@@ -35,8 +36,9 @@ if TYPE_CHECKING:  # the entry type only: pram.reports.registry imports this mod
 #: Largest token width: a token must fit a non-negative int64.
 MAX_D = 62
 
-#: The commands an option of the table may belong to.
-RUN, SWEEP = "run", "sweep"
+#: The commands an option of the table may belong to (``pram trace`` runs one instance, as
+#: ``pram run`` does, so it takes the same options).
+RUN, SWEEP, TRACE = "run", "sweep", "trace"
 
 #: The algorithms the paper's token options apply to (the catalogue's entries take none).
 TOKEN_ALGORITHMS = ("mqar", "mqar-sequential", "mqar-allpairs", "pbs", "pbs-naive", "sort")
@@ -60,7 +62,7 @@ class Option:
     help: str
     default: object = None
     choices: tuple[str, ...] | None = None
-    commands: tuple[str, ...] = (RUN, SWEEP)
+    commands: tuple[str, ...] = (RUN, SWEEP, TRACE)
     algorithms: tuple[str, ...] | str | None = None
     when: Callable[[Options], bool] | None = attrs.field(default=None, eq=False)
     why: str | None = None

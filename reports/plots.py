@@ -11,13 +11,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pram import Cost
-from pram.reports.measure import Run, Sweep
 from pram.reports.preflight import require_matplotlib
 from pram.reports.verdicts import verdict_words
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    # Types only: the measure floor's notebook display draws these figures, so a run-time
+    # import back would close a cycle.
+    from pram.reports.measure import Run, Sweep
 
 def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Figure:
     require_matplotlib()

@@ -40,11 +40,24 @@ def test_wheel_holds_the_algorithms_and_reports(wheel: zipfile.ZipFile) -> None:
 
 
 def test_wheel_command_is_pram(wheel: zipfile.ZipFile) -> None:
-    """The distribution is pramsim and its one command is pram."""
-    entry = wheel.read("pramsim-0.1.0.dist-info/entry_points.txt").decode()
-    assert entry.split() == ["[console_scripts]", "pram", "=", "pram.reports.cli:main"]
+    """The distribution is pramsim and its one command is pram; beside it, the trace viewer
+    the machine floor finds by entry point (pram.viewers) rather than by an import."""
+    import configparser
+
+    points = configparser.ConfigParser()
+    points.read_string(wheel.read("pramsim-0.1.0.dist-info/entry_points.txt").decode())
+    assert dict(points["console_scripts"]) == {"pram": "pram.reports.cli:main"}
+    assert dict(points["pram.viewers"]) == {"write": "pram.reports.trace_page:write",
+                                            "inline": "pram.reports.trace_page:inline"}
+    assert set(points.sections()) == {"console_scripts", "pram.viewers"}
     metadata = wheel.read("pramsim-0.1.0.dist-info/METADATA").decode().splitlines()
     assert "Name: pramsim" in metadata
+
+
+def test_wheel_holds_the_trace_page_assets(wheel: zipfile.ZipFile) -> None:
+    """The trace page's script and style sheet, read at run time, are installed beside it."""
+    names = set(wheel.namelist())
+    assert {"pram/reports/trace_page.js", "pram/reports/trace_page.css"} <= names
 
 
 def test_wheel_holds_no_generated_report(wheel: zipfile.ZipFile) -> None:

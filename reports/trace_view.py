@@ -1,0 +1,89 @@
+"""The terminal view of a trace: chosen steps as rich tables, what each processor read and wrote.
+
+``pram trace ALGORITHM --steps 1-5`` prints :func:`tables` of those steps: one table per step
+(its number, phase, processors, the ledger as of the step), one row per processor acting, with
+the cells it read and their values, the cells it wrote with the value before and after, and the
+step's conflicts named under it as in the conflict report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from pram import InputError
+from pram.trace import Trace, TracedStep
+
+__all__ = ["ROWS", "parse_steps", "step_table", "tables"]
+
+#: Processors shown per step; the rest are counted in a last row.
+ROWS = 32
+
+
+def parse_steps(text: str, last: int) -> list[int]:
+    """``"1-5"``, ``"7"`` or ``"1,4,9-12"`` as step numbers within 1..``last``, or a refusal
+    naming the value and the steps there are."""
+    numbers: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        try:
+            first, final = int(lo), int(hi or lo)
+        except ValueError:
+            raise InputError(
+                f"--steps {text!r} is not a list of steps; give numbers and ranges such as "
+                f"1-5 or 2,7,9-11 (the run has steps 1 to {last})"
+            ) from None
+        if not 1 <= first <= final <= last:
+            raise InputError(
+                f"--steps {text!r} asks for steps outside the run, which has steps 1 to "
+                f"{last}; give a range within them, e.g. --steps 1-{min(last, 5)}"
+            )
+        numbers.extend(range(first, final + 1))
+    return list(dict.fromkeys(numbers))
+
+
+def step_table(step: TracedStep, rows: int = ROWS) -> Group:
+    """One step as a table, one row per processor (at most ``rows``), and its conflicts."""
+    title = (
+        f"step {step.number}" + (f" ({step.phase})" if step.phase else "")
+        + f": {step.step_work} processors, {step.step_reads} reads, {step.step_writes} writes"
+        f" | as of it: time {step.time}, work {step.work}, reads {step.reads}, "
+        f"writes {step.writes}"
+    )
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("processor", justify="right")
+    table.add_column("read")
+    table.add_column("wrote (before -> after)")
+    read: dict[int, list[str]] = {}
+    wrote: dict[int, list[str]] = {}
+    for access in step.accesses:
+        pids, cells, values = (access.processors.tolist(), access.cells.tolist(),
+                               access.values.tolist())
+        if access.kind == "read":
+            for p, c, v in zip(pids, cells, values, strict=True):
+                read.setdefault(p, []).append(f"{access.array}[{c}] = {v}")
+        else:
+            assert access.before is not None and access.after is not None
+            before, after = access.before.tolist(), access.after.tolist()
+            for p, c, v, b, a in zip(pids, cells, values, before, after, strict=True):
+                landed = "" if a == v else f", {a} landed"
+                wrote.setdefault(p, []).append(f"{access.array}[{c}] <- {v} ({b} -> {a}{landed})")
+    conflicted = {p for v in step.conflicts for p in v.processors}
+    processors = step.processors.tolist()
+    for p in processors[:rows]:
+        style = "red" if p in conflicted else None
+        table.add_row(str(p), "; ".join(read.get(p, [])), "; ".join(wrote.get(p, [])),
+                      style=style)
+    if len(processors) > rows:
+        table.add_row("...", f"and {len(processors) - rows} more processors", "")
+    notes = [Text(f"{v.message} (processors {', '.join(map(str, v.processors))})", style="red")
+             for v in step.conflicts]
+    return Group(table, *notes)
+
+
+def tables(trace: Trace, numbers: Iterable[int]) -> Group:
+    """The tables of steps ``numbers`` of ``trace``."""
+    return Group(*(step_table(trace.step(n)) for n in numbers))
