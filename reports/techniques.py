@@ -361,8 +361,9 @@ def _marked_load(path: str, options: Options) -> Instance:
 
 
 def _marked_reference(instance: Instance) -> Words:
-    values: Words = np.asarray(instance.data["values"], dtype=np.int64)
-    return values[np.asarray(instance.data["marks"]) != 0]
+    values, marks = instance.data["values"], instance.data["marks"]
+    marked: Words = values[marks != 0]
+    return marked
 
 
 MARKED = Family(
