@@ -17,8 +17,9 @@ from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation
 from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.entries import algorithm, names
+from pram.reports.guard import refuse_input, refuse_oversized
 from pram.reports.options import Options, json_fields, validate
-from pram.reports.preflight import refuse_inapplicable, refuse_oversized
+from pram.reports.preflight import refuse_inapplicable
 from pram.reports.registry import Algorithm, Bound, Instance
 
 #: How many violations a run keeps by name in its report and JSON.
@@ -166,6 +167,7 @@ def build(name: str, options: Options) -> Instance:
             f"leave it out for {name}"
         )
     if options.input is not None:
+        refuse_input(name, options.input, options)  # from the file's headers, before loading
         instance = family.load(options.input, options)
         refuse_oversized(name, options, instance.sizes)
         return instance
@@ -455,11 +457,6 @@ def sweep(
     """
     entry = algorithm(name)
     points = grid(ns, ds)
-    if len(points) < 2:
-        raise InputError(
-            f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
-            "give more with --n, e.g. --n 48,96,192"
-        )
     refuse_sweep(name, ns, options, ds)
     tasks = [Task(name, attrs.evolve(options, n=n, d=d if d is not None else options.d))
              for n, d in points]
@@ -472,8 +469,20 @@ def sweep(
 def refuse_sweep(
     name: str, ns: Sequence[int], options: Options, ds: Sequence[int] | None = None
 ) -> None:
-    """Check every point of a sweep (options that apply, memory) before its first run."""
-    for n, d in grid(ns, ds):
+    """Check a sweep before its first run: at least two points, in which some size varies (a
+    bound check fits a law over the sizes), and every point (options that apply, memory)."""
+    points = grid(ns, ds)
+    if len(points) < 2:
+        raise InputError(
+            f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
+            "give more with --n, e.g. --n 48,96,192"
+        )
+    if len(set(points)) < 2:
+        raise InputError(
+            f"a bound check needs a sweep in which some size varies (--n {ns[0]} given "
+            f"{len(points)} times); give different sizes, e.g. --n {ns[0]},{2 * ns[0]}"
+        )
+    for n, d in points:
         point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
         validate(point)
         refuse_inapplicable(name, point)

@@ -37,6 +37,10 @@ MAX_D = 62
 
 #: The commands an option of the table may belong to.
 RUN, SWEEP = "run", "sweep"
+REPORT, ZOOLOGY, CIRCUIT, EXAMPLE, TRACE = "report", "zoology", "circuit", "example", "trace"
+
+#: The commands that allocate, each refusing work over its size guard (``--max-memory``).
+ALLOCATING = (RUN, SWEEP, REPORT, ZOOLOGY, CIRCUIT, EXAMPLE, TRACE)
 
 #: The algorithms the paper's token options apply to (the catalogue's entries take none).
 TOKEN_ALGORITHMS = ("mqar", "mqar-sequential", "mqar-allpairs", "pbs", "pbs-naive", "sort")
@@ -155,8 +159,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("distinct_processors", "refuse a processor id acting twice in one step (default: "
            "the machine's)", None, algorithms=ON_MACHINE, why=_OFF_MACHINE,
            argument={"action": argparse.BooleanOptionalAction}),
-    Option("max_memory", "the memory a run may take, e.g. 8G (default: what is available)",
-           None, argument={"metavar": "SIZE"}),
+    Option("max_memory", "the memory the command may take, e.g. 512M or 8G (default: what is "
+           "available); shared by the runs going at once", None, commands=ALLOCATING,
+           argument={"metavar": "SIZE"}),
 )
 
 #: The table by option name.
