@@ -258,9 +258,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Console(highlight=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
     try:
-        return _handle(handler, args, out, err)
+        status = _handle(handler, args, out, err)
     finally:
         signals.finish()
+    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
+        signals.exit_now(status)
+    return status
 
 
 def _handle(

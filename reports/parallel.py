@@ -14,6 +14,8 @@ so a sweep's counts and output order are the same whichever runner ran it.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -183,6 +185,7 @@ class Dask:
         """Submit every task, largest first (also by priority), and yield them as they finish."""
         distributed = _import_distributed()
         cluster = None
+        finished_well = False
         try:
             if self.address == "local":
                 cluster = distributed.LocalCluster(
@@ -208,9 +211,22 @@ class Dask:
                         error = WorkerDied()
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
+            finished_well = True
         finally:
             if cluster is not None:
-                cluster.close()
+                if finished_well:
+                    cluster.close()
+                else:  # stopped: the local workers are killed, not asked to finish
+                    import multiprocessing
+
+                    from pram.reports import signals
+
+                    closing = importlib.import_module("distributed.core").Status.closing
+                    for nanny in getattr(cluster, "workers", {}).values():
+                        nanny.status = closing  # so that a killed worker stays dead
+                    signals.end_workers(multiprocessing.active_children())
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=1)
 
 
 def _import_distributed() -> Any:

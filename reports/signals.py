@@ -86,7 +86,27 @@ def end_workers(processes: Iterable[Any] = ()) -> None:
     _workers.clear()
 
 
+#: The signals received by this process, in order.
+_received: list[int] = []
+
+
+def received() -> bool:
+    """Whether a handled signal stopped this process."""
+    return bool(_received)
+
+
+def exit_now(status: int) -> None:
+    """End the process with ``status`` at once, once its streams are flushed: after a signal,
+    no exit hook may keep the command alive."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            if stream is not None:
+                stream.flush()
+    os._exit(status)
+
+
 def _raise(number: int, frame: FrameType | None) -> None:
+    _received.append(number)
     for other in HANDLED:  # a second signal ends at once
         with contextlib.suppress(ValueError, OSError):
             if signal.getsignal(other) is _raise:
