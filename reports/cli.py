@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
+from pram.errors import ConflictError, HonestyError, StepError
 from pram.reports import entries, guard, signals, status, writer
 from pram.reports.options import (
     EXAMPLE,
@@ -255,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              "it a place, e.g. > result.txt")
         return INVALID
     signals.install()
-    out = Console(highlight=False)
+    out = _Output(highlight=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
     try:
         status = _handle(handler, args, out, err)
@@ -281,7 +282,8 @@ def _handle(
         if getattr(args, "json", False):
             # --mode raise stopped the run: the JSON object still comes, saying why
             _json_quietly({"command": args.command, "algorithm": getattr(args, "algorithm", None),
-                           "ok": False, "error": type(error).__name__, "message": str(error)})
+                           "ok": False, "error": type(error).__name__, "message": str(error),
+                           "violations": [str(error)] if isinstance(error, VIOLATIONS) else []})
         return FAILED
     except KeyboardInterrupt as error:  # SIGINT, SIGTERM, SIGHUP (pram.reports.signals)
         stop = signals.stopped(error)
@@ -308,6 +310,22 @@ def _handle(
                if hasattr(args, "max_memory") else "give smaller sizes")
         _say(err, f"pram {args.command}: error: this machine ran out of memory; {fix}")
         return INVALID
+
+
+class _Output(Console):
+    """Standard output's console: a reader gone away is a broken pipe for main to end quietly
+    (rich alone would exit with status 1, the status of a failed check)."""
+
+    def on_broken_pipe(self) -> None:
+        import errno
+
+        self.quiet = True
+        _quiet_stdout()
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+#: The errors that are violations of the model (what ``--mode raise`` stops at).
+VIOLATIONS = (ConflictError, HonestyError, StepError)
 
 
 def _json_quietly(obj: Any) -> None:

@@ -106,11 +106,12 @@ def refuse_bytes(what: str, need: float, max_memory: int | None, fits: str | Non
     limit = ceiling(max_memory)
     if need <= limit:
         return
-    fix = fits if fits else f"nothing fits; give --max-memory {size_text(need).replace(' ', '')}" \
-        " or more, or free memory"
+    fix = (f"{fits} (or set the ceiling with --max-memory)" if fits else
+           f"nothing fits; give --max-memory {size_text(need).replace(' ', '')} or more"
+           + ("" if max_memory is not None else ", or free memory"))
     raise InputError(
         f"{what} needs about {size_text(need)} of memory but {_where(max_memory)} "
-        f"{size_text(limit)}; {fix} (or set the ceiling with --max-memory)"
+        f"{size_text(limit)}; {fix}"
     )
 
 
@@ -203,7 +204,8 @@ def _header(stream: Any, name: str) -> Declared | None:
 
     try:
         version = npy.read_magic(stream)
-        shape, _, dtype = npy._read_array_header(stream, version, max_header_size=10000)
+        read = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, _, dtype = read(stream)
     except Exception:  # not an .npy: numpy's loader refuses it in its own words
         return None
     count = 1

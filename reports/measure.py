@@ -6,6 +6,7 @@ machine, the operations it counted itself); the bound formulas only divide it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
@@ -389,7 +390,7 @@ class Sweep:
                 continue
             law: dict[str, Any] = c.law.as_dict()
             law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
-            law["predictions"] = {str(s): c.law.predict(s) for s in self.predict}
+            law["predictions"] = {str(s): _predict(c.law, s) for s in self.predict}
             if not law["exact"]:
                 law |= {
                     "coefficients": [fitted(v) for v in law["coefficients"]],
@@ -415,6 +416,15 @@ class Sweep:
 #: Significant digits a least-squares figure carries: the fit's last few digits depend on the
 #: machine's floating-point library (summation order, fused multiply-add), so JSON keeps 12.
 FITTED_DIGITS = 12
+
+
+def _predict(law: Any, size: int) -> int | float | None:
+    """The law at ``size``, or None (null in the JSON) beyond the range of a float."""
+    try:
+        value: int | float = law.predict(size)
+    except OverflowError:
+        return None
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def fitted(value: Any) -> Any:
@@ -481,6 +491,13 @@ def refuse_sweep(
         raise InputError(
             f"a bound check needs a sweep in which some size varies (--n {ns[0]} given "
             f"{len(points)} times); give different sizes, e.g. --n {ns[0]},{2 * ns[0]}"
+        )
+    if options.keys != "bits" and len({n for n, _ in points}) < 2:
+        # a word is one cell whatever its width: the formulas use d = 1, so only n can vary
+        raise InputError(
+            f"a bound check needs a sweep in which some size varies, and with word keys the "
+            f"token width does not enter the counts (the formulas use d = 1); give different "
+            f"sizes with --n, e.g. --n {ns[0]},{2 * ns[0]}, or add --keys bits to sweep --d"
         )
     for n, d in points:
         point = attrs.evolve(options, n=n, d=d if d is not None else options.d)

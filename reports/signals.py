@@ -8,7 +8,8 @@ outliving the command.
 - :func:`install` (the main process, once): each of the three signals raises :class:`Stopped`
   (a :class:`KeyboardInterrupt`, so every ``finally`` and every handler of Ctrl-C runs). A
   signal the caller ignores (``nohup``, a background job's Ctrl-C) stays ignored. A second
-  signal while the first is handled ends the process at once, after killing the workers.
+  signal while the first is handled (a second after it, or later: ``timeout`` sends its
+  signal twice at once) ends the process at once, after killing the workers.
 - :func:`worker_start` (each worker process, first thing): Ctrl-C, which the terminal sends to
   the whole process group, is left to the main process, which ends the workers itself; a
   worker whose main process dies is killed by the kernel (Linux).
@@ -105,8 +106,18 @@ def exit_now(status: int) -> None:
     os._exit(status)
 
 
+#: Seconds after the first signal during which another is the same request again (``timeout``
+#: sends its signal to the command and to its process group, so the command gets it twice).
+ECHO = 1.0
+
+_first: list[float] = []
+
+
 def _raise(number: int, frame: FrameType | None) -> None:
+    import time
+
     _received.append(number)
+    _first.append(time.monotonic())
     for other in HANDLED:  # a second signal ends at once
         with contextlib.suppress(ValueError, OSError):
             if signal.getsignal(other) is _raise:
@@ -115,6 +126,10 @@ def _raise(number: int, frame: FrameType | None) -> None:
 
 
 def _end_now(number: int, frame: FrameType | None) -> None:
+    import time
+
+    if _first and time.monotonic() - _first[0] < ECHO:
+        return  # the same request again: the first one is being handled
     end_workers()
     with contextlib.suppress(Exception):
         sys.stderr.write(f"pram: {HANDLED.get(signal.Signals(number), 'stopped')}\n")

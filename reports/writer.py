@@ -171,8 +171,8 @@ def write(path: str | Path, produce: Callable[[IO[bytes]], Any], flag: str | Non
         _sync_folder(target.parent)
     except OSError as error:
         _remove(temporary)
-        if error.errno in FULL:
-            raise full_disk(path, flag) from None
+        if error.errno in FULL or (error.errno is None and "written" in str(error)):
+            raise full_disk(path, flag) from None  # numpy's short write: the disk filled
         raise
     except BaseException:
         _remove(temporary)
