@@ -194,24 +194,76 @@ def held() -> Any:
             raise Stopped(caught[0])
 
 
+def _children(exclude: int | None) -> list[int]:
+    """The live child processes of this process (Linux's /proc; elsewhere none)."""
+    me, found = os.getpid(), []
+    with contextlib.suppress(OSError):
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == exclude:
+                continue
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                if int(fields[1]) == me and fields[0] != "Z":
+                    found.append(int(entry))
+    return found
+
+
+def _reap(pids: list[int], seconds: float) -> list[int]:
+    """Wait up to ``seconds`` for ``pids`` (children) to end; return those still alive."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        for pid in list(alive):
+            with contextlib.suppress(ChildProcessError, OSError):
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    continue
+            alive.remove(pid)
+        if alive:
+            time.sleep(0.01)
+    return alive
+
+
 def finish() -> None:
     """The last thing the main process does: no worker, and no multiprocessing resource
     tracker, outlives it. The tracker would end by itself once the command's processes are
     gone, but after the command, as an orphan; stopped here (once what it tracks has been
-    released), it ends before the command does, and silently."""
+    released), it ends before the command does, and silently.
+
+    After a signal, every child process still there (a Dask cluster's workers among them) is
+    killed, and the semaphores of multiprocessing are released as its exit hook would, since
+    a stopped command skips the exit hooks (:func:`exit_now`)."""
     for number in HANDLED:  # a signal from now on ends at once, quietly
         with contextlib.suppress(ValueError, OSError):
             if signal.getsignal(number) is _raise:
                 signal.signal(number, _end_now)
     end_workers()
     tracker_module = sys.modules.get("multiprocessing.resource_tracker")
-    if tracker_module is None:
-        return
     tracker = getattr(tracker_module, "_resource_tracker", None)
+    tracker_pid = getattr(tracker, "_pid", None)
+    if received():
+        left = _children(exclude=tracker_pid)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        _reap(left, 1.0)
+        with contextlib.suppress(Exception):
+            util = sys.modules.get("multiprocessing.util")
+            if util is not None:
+                util._run_finalizers(0)  # type: ignore[attr-defined]
     if tracker is None or getattr(tracker, "_fd", None) is None:
         return
     import gc
 
     gc.collect()  # the pool's queues, so that their semaphores are released first
     with contextlib.suppress(Exception):
-        tracker._stop()
+        os.close(tracker._fd)
+        tracker._fd = None
+    if tracker_pid is not None and _reap([tracker_pid], 2.0):
+        with contextlib.suppress(OSError):
+            os.kill(tracker_pid, signal.SIGKILL)
+        _reap([tracker_pid], 0.5)
+    with contextlib.suppress(Exception):
+        tracker._pid = None
