@@ -372,8 +372,6 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.render import RunReport
 
     options = _options(args)
-    if args.input is not None:
-        writer.check_input(args.input, "--input", "the input file (.npy or .npz)")
     output = (
         writer.check_output(args.output, "--output", (".npy",), [("--input", args.input)])
         if args.output is not None else None

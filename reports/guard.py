@@ -217,7 +217,10 @@ def _header(stream: Any, name: str) -> Declared | None:
 def declared_arrays(path: str) -> list[Declared]:
     """The arrays ``path`` declares (an ``.npz``'s members, or an ``.npy``'s one array), read
     from the headers only: a few bytes of each member are decompressed, never the data.
-    An unreadable file declares nothing (the loader then refuses it in its own words)."""
+    An unreadable file declares nothing (the loader then refuses it in its own words), and
+    so does anything but a regular file (a FIFO is never opened here: it would block)."""
+    if not os.path.isfile(path):
+        return []
     try:
         if zipfile.is_zipfile(path):
             out = []

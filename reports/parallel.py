@@ -132,9 +132,13 @@ class Processes:
                 i = next((i for i in waiting if budget.admits(needs[i])), None)
                 if i is None:
                     return
+                try:
+                    future = pool.submit(self.work, tasks[i])
+                except BrokenProcessPool:  # a worker died: the runs not started cannot run
+                    return
                 waiting.remove(i)
                 budget.start(i, needs[i])
-                pending[pool.submit(self.work, tasks[i])] = i
+                pending[future] = i
             signals.track(list(getattr(pool, "_processes", {}).values()))
 
         finished_well = False
@@ -151,6 +155,8 @@ class Processes:
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
                 submit()
+            for i in list(waiting):  # never started: the pool broke under them
+                yield i, WorkerDied()
             finished_well = True
         finally:
             processes = list(getattr(pool, "_processes", {}).values())
@@ -320,10 +326,10 @@ def check_address(address: str) -> None:
             "local"
         )
     name, colon, port = host.rpartition(":")
-    if not colon or not name or not port.isdigit() or not 0 < int(port) < 65536 or "/" in host:
+    if colon and name and port.isdigit() and not 0 < int(port) < 65536:
         raise InputError(
-            f"--dask {address!r} is not a scheduler address; give tcp://HOST:PORT with a port "
-            "from 1 to 65535, e.g. tcp://127.0.0.1:8786, or local"
+            f"--dask {address!r}: port {port} is out of range; give tcp://HOST:PORT with a "
+            "port from 1 to 65535, e.g. tcp://127.0.0.1:8786, or local"
         )
 
 

@@ -137,12 +137,19 @@ def _end_now(number: int, frame: FrameType | None) -> None:
     os._exit(128 + number)
 
 
+#: The handlers :func:`install` replaced, put back by :func:`finish` (``main`` may be called
+#: more than once in one process, as the tests do).
+_previous: dict[int, Any] = {}
+
+
 def install() -> None:
     """Raise :class:`Stopped` on SIGINT, SIGTERM and SIGHUP in this (the main) process; a
     signal already ignored stays ignored. Main thread only (elsewhere nothing is changed)."""
     for number in HANDLED:
         with contextlib.suppress(ValueError, OSError):
-            if signal.getsignal(number) is not signal.SIG_IGN:
+            handler = signal.getsignal(number)
+            if handler is not signal.SIG_IGN and handler is not _raise:
+                _previous[number] = handler
                 signal.signal(number, _raise)
 
 
@@ -253,6 +260,11 @@ def finish() -> None:
             util = sys.modules.get("multiprocessing.util")
             if util is not None:
                 util._run_finalizers(0)  # type: ignore[attr-defined]
+    if not received():
+        for number, handler in _previous.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(number, handler)
+        _previous.clear()
     if tracker is None or getattr(tracker, "_fd", None) is None:
         return
     import gc

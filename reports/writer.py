@@ -57,10 +57,6 @@ def check_input(path: str, flag: str, what: str) -> None:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
         raise InputError(f"{flag} {path!r} does not exist; give the path of {what}") from None
-    except OSError as error:
-        raise InputError(
-            f"{flag} {path!r} cannot be read ({error.strerror or error}); give the path of {what}"
-        ) from None
     if not stat.S_ISREG(mode):
         raise InputError(f"{flag} {path!r} is {_kind(mode)}; give the path of {what}")
 
