@@ -308,7 +308,9 @@ def runner(workers: int | None = None, dask: str | None = None, *,
                 )
         return Dask(dask, workers)
     count = workers if workers is not None else default if default is not None else _cores()
-    return Serial() if count == 1 else Processes(count, max_memory=max_memory)
+    if count == 1:
+        return Serial()
+    return Processes(count) if max_memory is None else Processes(count, max_memory=max_memory)
 
 
 #: The address schemes pram connects to (tls:// needs certificates, ucx:// a UCX build).

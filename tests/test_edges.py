@@ -170,8 +170,8 @@ def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> No
 def test_bad_max_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """--max-memory must be a size."""
     assert refusal(capsys, "run", "sort", "--max-memory", "lots") == (
-        "pram run: error: --max-memory 'lots' is not a size; give a positive amount like 512M, "
-        "8G or 1.5G"
+        "pram run: error: --max-memory 'lots' is not a size; give a whole number of bytes or an "
+        "amount like 512M, 8G or 1.5G"
     )
 
 
