@@ -320,12 +320,12 @@ def test_uint64_num_kv_pairs_is_named_as_stored(capsys: pytest.CaptureFixture[st
 # ---- errors by cause ----------------------------------------------------------------------------
 
 
-def test_broken_pipe_exits_quietly() -> None:
+def test_broken_pipe_exits_quietly(tmp_path: Path) -> None:
     """A reader that goes away (| head -c 1): exit 141, the shell's convention, no message."""
     done = subprocess.run(
         ["bash", "-c", '"$@" 2>err | true; s=${PIPESTATUS[0]}; cat err; exit $s',
          "-", *PRAM, "sweep", "sort", "--n", "8,16,32,64,128,256,512,1024", "--json"],
-        capture_output=True, text=True)
+        capture_output=True, text=True, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (141, "")
 
 
