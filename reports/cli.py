@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,16 +20,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
-from pram.reports import entries, status
-from pram.reports.options import RUN, SWEEP, TRACE, Options, add_arguments, from_arguments
-from pram.reports.parallel import WorkerDied
-from pram.reports.preflight import (
-    parse_memory,
-    refuse_oversized,
-    require_matplotlib,
-    writable_dir,
-    writable_file,
+from pram.errors import ConflictError, HonestyError, StepError
+from pram.reports import entries, guard, signals, status, writer
+from pram.reports.options import (
+    EXAMPLE,
+    REPORT,
+    RUN,
+    SWEEP,
+    TRACE,
+    ZOOLOGY,
+    Options,
+    add_arguments,
+    from_arguments,
 )
+from pram.reports.parallel import WorkerDied
+from pram.reports.preflight import require_matplotlib, writable_dir
 from pram.reports.trace_command import HELP
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
@@ -169,11 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="small sizes only (a smoke test of the whole job)")
     report.add_argument("--json", action="store_true", help="print the summary as JSON")
     _parallel_options(report)
+    add_arguments(report, REPORT, {})
     report.set_defaults(handler=_report)
 
     zoology = commands.add_parser("zoology", help="solve a batch in Zoology's MQAR layout")
     zoology.add_argument("file", metavar="FILE.npz")
     zoology.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_arguments(zoology, ZOOLOGY, {})
     zoology.set_defaults(handler=_zoology)
 
     example = commands.add_parser(
@@ -185,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("file", metavar="FILE")
     example.add_argument("--n", type=_size, help="tokens, queries, values, or a batch's length")
     example.add_argument("--seed", type=_seed, default=0, help="seed of the random instance")
+    add_arguments(example, EXAMPLE, {})
     example.set_defaults(handler=_example)
 
     trace = commands.add_parser("trace", help="trace a run step by step: a page, or tables")
@@ -207,6 +215,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status of a command whose standard output was closed by its reader (128 + SIGPIPE),
+#: the shell's convention for ``pram ... | head``.
+BROKEN_PIPE = 141
+
+
+def _streams() -> None:
+    """Standard output and error that never fail on a character their encoding lacks (a
+    non-ASCII path under an ASCII locale is written with backslash escapes)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: point standard output at /dev/null so that the flush at exit does
+    not fail again (and print "Exception ignored")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``pram`` command line on ``argv`` (default: the process's); return the status."""
     from pram import _startup
@@ -218,6 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
     finally:
         _startup.release_interrupts()
+    _streams()
     err = Console(stderr=True, highlight=False)
     try:
         args = parser.parse_args(argv)
@@ -226,8 +263,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INVALID
     except SystemExit as stop:  # --help
         return int(stop.code or 0)
-    out = Console(highlight=False)
+    if sys.stdout is None and args.command != "example":
+        _say(err, f"pram {args.command}: error: standard output is closed, so the "
+             f"{'JSON' if getattr(args, 'json', False) else 'report'} would go nowhere; give "
+             "it a place, e.g. > result.txt")
+        return INVALID
+    signals.install()
+    out = _Output(highlight=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
+    try:
+        status = _handle(handler, args, out, err)
+    finally:
+        signals.finish()
+    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
+        signals.exit_now(status)
+    return status
+
+
+def _handle(
+    handler: Callable[[argparse.Namespace, Console, Console], int],
+    args: argparse.Namespace, out: Console, err: Console,
+) -> int:
+    """``handler``'s status, every failure turned into its one line and status by cause."""
     try:
         return handler(args, out, err)
     except (InputError, WorkerDied) as error:
@@ -235,19 +292,59 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INVALID
     except PRAMError as error:
         _say(err, f"pram {args.command}: {type(error).__name__}: {error}")
+        if getattr(args, "json", False):
+            # --mode raise stopped the run: the JSON object still comes, saying why
+            _json_quietly({"command": args.command, "algorithm": getattr(args, "algorithm", None),
+                           "ok": False, "error": type(error).__name__, "message": str(error),
+                           "violations": [str(error)] if isinstance(error, VIOLATIONS) else []})
         return FAILED
-    except KeyboardInterrupt:
-        _say(err, f"pram {args.command}: interrupted")
-        return 130
-    except OSError as error:  # a path the checks could not even look at (too long, a loop)
+    except KeyboardInterrupt as error:  # SIGINT, SIGTERM, SIGHUP (pram.reports.signals)
+        stop = signals.stopped(error)
+        signals.end_workers()
+        _say(err, f"pram {args.command}: {stop.words}")
+        return stop.status
+    except BrokenPipeError:  # the reader went away (| head): the shell's quiet convention
+        _quiet_stdout()
+        return BROKEN_PIPE
+    except OSError as error:
+        if error.errno in writer.FULL:
+            name = error.filename or "a file"
+            _say(err, f"pram {args.command}: error: {_short(str(name))!r} could not be written: "
+                 "the disk is full (no space left on device); free space or give a path on "
+                 "another disk")
+            return INVALID
+        # a path the checks could not even look at (too long, a loop)
         name = f"{_short(str(error.filename))!r}: " if error.filename else ""
         _say(err, f"pram {args.command}: error: {name}{error.strerror or error}; give a path "
              "that exists and that you may use")
         return INVALID
     except MemoryError:
-        _say(err, f"pram {args.command}: error: this machine ran out of memory; give smaller "
-             "sizes, or a lower --max-memory so the size guard refuses them first")
+        fix = ("give smaller sizes, or a lower --max-memory so the size guard refuses them first"
+               if hasattr(args, "max_memory") else "give smaller sizes")
+        _say(err, f"pram {args.command}: error: this machine ran out of memory; {fix}")
         return INVALID
+
+
+class _Output(Console):
+    """Standard output's console: a reader gone away is a broken pipe for main to end quietly
+    (rich alone would exit with status 1, the status of a failed check)."""
+
+    def on_broken_pipe(self) -> None:
+        import errno
+
+        self.quiet = True
+        _quiet_stdout()
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+#: The errors that are violations of the model (what ``--mode raise`` stops at).
+VIOLATIONS = (ConflictError, HonestyError, StepError)
+
+
+def _json_quietly(obj: Any) -> None:
+    """``obj`` as the JSON line, unless standard output is gone."""
+    with suppress(OSError, ValueError):
+        _json(obj)
 
 
 def _short(text: str, keep: int = 60) -> str:
@@ -267,9 +364,15 @@ def _options(args: argparse.Namespace, **sizes: Any) -> Options:
     return from_arguments(
         args,
         model=entries.algorithm(args.algorithm).model,
-        max_memory=parse_memory(args.max_memory) if args.max_memory else None,
+        max_memory=max_memory(args),
         **sizes,
     )
+
+
+def max_memory(args: argparse.Namespace) -> int | None:
+    """The parsed ``--max-memory`` (None when not given; an empty value is refused)."""
+    given = getattr(args, "max_memory", None)
+    return None if given is None else guard.parse_memory(given)
 
 
 # ---- the commands ----------------------------------------------------------------------------
@@ -283,18 +386,13 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     options = _options(args)
     output = (
-        writable_file(args.output, "--output", (".npy",), [args.input]) if args.output else None
+        writer.check_output(args.output, "--output", (".npy",), [("--input", args.input)])
+        if args.output is not None else None
     )
     run = execute(args.algorithm, options)
     if output is not None:
-        try:
-            np.save(output, np.asarray(run.output, dtype=np.int64))
-        except OSError as error:  # checked before the run, but a disk can fill up meanwhile
-            raise InputError(
-                f"--output {args.output!r} could not be written ({error.strerror or error}); "
-                "free space or give another path"
-            ) from None
-        err.print(f"wrote {len(run.output)} answers to {output}", highlight=False)
+        writer.save_array(output, np.asarray(run.output, dtype=np.int64), "--output")
+        err.print(f"wrote {len(run.output)} answers to {output}", highlight=False, markup=False)
     if args.json:
         _json(run.as_dict())
     else:
@@ -308,13 +406,14 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.render import SweepReport
 
     options = _options(args, n=None, d=None)
-    plot = writable_file(args.plot, "--plot", (".png", ".svg")) if args.plot else None
+    plot = (writer.check_output(args.plot, "--plot", (".png", ".svg"))
+            if args.plot is not None else None)
     if plot is not None:
         require_matplotlib()
     refuse_sweep(args.algorithm, args.n, options, args.d)
+    chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     with _progress(err, f"sweep {args.algorithm}") as tick:
-        result = sweep(args.algorithm, args.n, options, args.d, progress=tick,
-                       runner=runner(args.workers, args.dask))
+        result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen)
     if args.predict:
         from attrs import evolve
 
@@ -323,7 +422,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         from pram.reports.plots import ratio_plot
 
         ratio_plot(result, plot)
-        err.print(f"wrote {plot}", highlight=False)
+        err.print(f"wrote {plot}", highlight=False, markup=False)
     if args.json:
         _json(result.as_dict())
     else:
@@ -335,7 +434,10 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.parallel import runner
     from pram.reports.report import write_report
 
+    if args.out == "":
+        raise InputError("--out '' is an empty path; give a folder, e.g. --out pram-report")
     target = writable_dir(args.out or default_report_folder(args.quick), "--out")
+    limit = max_memory(args)
     committed = _committed_report()
     if args.quick and committed is not None and target.resolve() == committed:
         raise InputError(
@@ -344,8 +446,9 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
         )
     require_matplotlib()
     with _progress(err, "report") as tick:
-        summary = write_report(target, quick=args.quick, progress=tick,
-                               runner=runner(args.workers, args.dask, default=None))
+        summary = write_report(target, quick=args.quick, progress=tick, max_memory=limit,
+                               runner=runner(args.workers, args.dask, default=None,
+                                             max_memory=limit))
     if args.json:
         _json(summary.as_dict())
     else:
@@ -387,8 +490,11 @@ def _trace(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.render import ZoologyReport
-    from pram.reports.zoology import load_batch, score
+    from pram.reports.zoology import WHAT, load_batch, refuse_oversized_batch, score
 
+    limit = max_memory(args)
+    writer.check_input(args.file, "batch file", WHAT)
+    refuse_oversized_batch(args.file, limit)
     batch = load_batch(args.file)
     with _progress(err, "zoology") as tick:
         result = score(batch, progress=tick)
@@ -403,9 +509,10 @@ def _zoology(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.examples import suffix, write_example
 
-    path = writable_file(args.file, "FILE", (suffix(args.kind),))
-    refuse_oversized({"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
-                 Options(n=args.n))
+    path = writer.check_output(args.file, "FILE", (suffix(args.kind),))
+    guard.refuse_oversized(
+        {"batch": "mqar", "search": "pbs", "values": "sort"}.get(args.kind, "mqar"),
+        Options(n=args.n, max_memory=max_memory(args)))
     what = write_example(args.kind, path, n=args.n, seed=args.seed)
     err.print(f"wrote {path}: {what}", highlight=False, markup=False)
     return OK
@@ -426,7 +533,12 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 @contextmanager
 def _progress(err: Console, what: str) -> Iterator[Callable[[int, int, str], None]]:
-    """A progress bar on standard error; yields the ``progress(done, total, label)`` callback."""
+    """A progress bar on standard error when it is a terminal (elsewhere nothing: a log or a
+    pipe gets the one line of an error, not the bar's debris); yields the
+    ``progress(done, total, label)`` callback."""
+    if not err.is_terminal:
+        yield lambda done, total, label: None
+        return
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),

@@ -18,6 +18,7 @@ import numpy as np
 from pram import InputError
 from pram.reports.entries import algorithm
 from pram.reports.registry import Options
+from pram.reports.writer import save_array, save_arrays
 
 #: Kind -> (the algorithm whose family draws it, suffix, what it holds).
 KINDS = {
@@ -34,7 +35,8 @@ def suffix(kind: str) -> str:
 
 
 def write_example(kind: str, path: Path, *, n: int | None, seed: int) -> str:
-    """Write an example file of ``kind`` to ``path``; return a sentence saying what it holds."""
+    """Write an example file of ``kind`` to ``path`` (whole or not at all, at exactly that name);
+    return a sentence saying what it holds."""
     if kind == "batch":
         from pram.algorithms.zoology import batch
 
@@ -43,16 +45,16 @@ def write_example(kind: str, path: Path, *, n: int | None, seed: int) -> str:
             raise InputError(f"--n {length} is too short for a batch; give --n 8 or more")
         pairs = length // 8
         inputs, labels = batch(4, length, pairs, max(64, 4 * pairs), seed=seed)
-        np.savez(path, inputs=inputs, labels=labels, num_kv_pairs=np.array(pairs))
+        save_arrays(path, "FILE", inputs=inputs, labels=labels, num_kv_pairs=np.array(pairs))
         return f"4 examples of {length} tokens, {pairs} key-value pairs each"
     name = KINDS[kind][0]
     family = algorithm(name).family
     instance = family.build(Options(n=n, seed=seed), np.random.default_rng(seed))
     data = {k: np.asarray(v, dtype=np.int64) for k, v in instance.data.items()}
     if kind == "search":
-        np.savez(path, queries=data["queries"], keys=data["keys"])
+        save_arrays(path, "FILE", queries=data["queries"], keys=data["keys"])
         return f"{len(data['queries'])} sorted queries and {len(data['keys'])} sorted keys"
     (values,) = data.values()
-    np.save(path, values)
+    save_array(path, values, "FILE")
     noun = "tokens" if kind == "tokens" else "integers"
     return f"{len(values)} {noun}"

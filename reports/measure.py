@@ -6,6 +6,7 @@ machine, the operations it counted itself); the bound formulas only divide it.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
@@ -29,8 +30,9 @@ from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay, SweepDisplay
 from pram.reports.entries import algorithm, names
+from pram.reports.guard import refuse_input, refuse_oversized
 from pram.reports.options import Options, json_fields, validate
-from pram.reports.preflight import refuse_inapplicable, refuse_oversized
+from pram.reports.preflight import refuse_inapplicable
 from pram.reports.registry import Algorithm, Bound, Instance
 from pram.trace import Trace
 from pram.weakest import Classifier, Weakest
@@ -192,6 +194,7 @@ def build(name: str, options: Options) -> Instance:
             f"leave it out for {name}"
         )
     if options.input is not None:
+        refuse_input(name, options.input, options)  # from the file's headers, before loading
         instance = family.load(options.input, options)
         refuse_oversized(name, options, instance.sizes)
         return instance
@@ -427,7 +430,7 @@ class Sweep(SweepDisplay):
                 continue
             law: dict[str, Any] = c.law.as_dict()
             law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
-            law["predictions"] = {str(s): c.law.predict(s) for s in self.predict}
+            law["predictions"] = {str(s): _predict(c.law, s) for s in self.predict}
             if not law["exact"]:
                 law |= {
                     "coefficients": [fitted(v) for v in law["coefficients"]],
@@ -453,6 +456,15 @@ class Sweep(SweepDisplay):
 #: Significant digits a least-squares figure carries: the fit's last few digits depend on the
 #: machine's floating-point library (summation order, fused multiply-add), so JSON keeps 12.
 FITTED_DIGITS = 12
+
+
+def _predict(law: Any, size: int) -> int | float | None:
+    """The law at ``size``, or None (null in the JSON) beyond the range of a float."""
+    try:
+        value: int | float = law.predict(size)
+    except OverflowError:
+        return None
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def fitted(value: Any) -> Any:
@@ -495,11 +507,6 @@ def sweep(
     """
     entry = algorithm(name)
     points = grid(ns, ds)
-    if len(points) < 2:
-        raise InputError(
-            f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
-            "give more with --n, e.g. --n 48,96,192"
-        )
     refuse_sweep(name, ns, options, ds)
     tasks = [Task(name, attrs.evolve(options, n=n, d=d if d is not None else options.d))
              for n, d in points]
@@ -512,8 +519,27 @@ def sweep(
 def refuse_sweep(
     name: str, ns: Sequence[int], options: Options, ds: Sequence[int] | None = None
 ) -> None:
-    """Check every point of a sweep (options that apply, memory) before its first run."""
-    for n, d in grid(ns, ds):
+    """Check a sweep before its first run: at least two points, in which some size varies (a
+    bound check fits a law over the sizes), and every point (options that apply, memory)."""
+    points = grid(ns, ds)
+    if len(points) < 2:
+        raise InputError(
+            f"a sweep needs at least 2 sizes to check a bound (got {len(points)}); "
+            "give more with --n, e.g. --n 48,96,192"
+        )
+    if len(set(points)) < 2:
+        raise InputError(
+            f"a bound check needs a sweep in which some size varies (--n {ns[0]} given "
+            f"{len(points)} times); give different sizes, e.g. --n {ns[0]},{2 * ns[0]}"
+        )
+    if options.keys != "bits" and len({n for n, _ in points}) < 2:
+        # a word is one cell whatever its width: the formulas use d = 1, so only n can vary
+        raise InputError(
+            f"a bound check needs a sweep in which some size varies, and with word keys the "
+            f"token width does not enter the counts (the formulas use d = 1); give different "
+            f"sizes with --n, e.g. --n {ns[0]},{2 * ns[0]}, or add --keys bits to sweep --d"
+        )
+    for n, d in points:
         point = attrs.evolve(options, n=n, d=d if d is not None else options.d)
         validate(point)
         refuse_inapplicable(name, point)

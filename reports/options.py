@@ -38,7 +38,11 @@ MAX_D = 62
 
 #: The commands an option of the table may belong to (``pram trace`` runs one instance, as
 #: ``pram run`` does, so it takes the same options).
-RUN, SWEEP, TRACE = "run", "sweep", "trace"
+RUN, SWEEP = "run", "sweep"
+REPORT, ZOOLOGY, CIRCUIT, EXAMPLE, TRACE = "report", "zoology", "circuit", "example", "trace"
+
+#: The commands that allocate, each refusing work over its size guard (``--max-memory``).
+ALLOCATING = (RUN, SWEEP, REPORT, ZOOLOGY, CIRCUIT, EXAMPLE, TRACE)
 
 #: The algorithms the paper's token options apply to (the catalogue's entries take none).
 TOKEN_ALGORITHMS = ("mqar", "mqar-sequential", "mqar-allpairs", "pbs", "pbs-naive", "sort")
@@ -164,8 +168,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("k", "the rank selection finds, 0-based: the k-th smallest (default: n // 2, the "
            "median; a run shows the k it used among its sizes)", None, algorithms=("selection",),
            argument={"type": _rank, "metavar": "K"}),
-    Option("max_memory", "the memory a run may take, e.g. 8G (default: what is available)",
-           None, argument={"metavar": "SIZE"}),
+    Option("max_memory", "the memory the command may take, e.g. 512M or 8G (default: what is "
+           "available); shared by the runs going at once", None, commands=ALLOCATING,
+           argument={"metavar": "SIZE"}),
 )
 
 #: The table by option name.

@@ -14,6 +14,8 @@ so a sweep's counts and output order are the same whichever runner ran it.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -89,34 +91,86 @@ def _largest_first(tasks: Sequence[Task]) -> list[int]:
 
 @attrs.frozen
 class Processes:
-    """The runs in ``workers`` local processes, largest first."""
+    """The runs in ``workers`` local processes, largest first, under one memory ceiling.
+
+    The ceiling (``max_memory``, else the memory available) is shared: a run starts only when
+    its need (``Algorithm.memory``) and those of the runs going fit together
+    (:class:`pram.reports.guard.Budget`). Workers ignore Ctrl-C and die with the main process
+    (:func:`pram.reports.signals.worker_start`); on a signal or any failure they are killed,
+    never waited for.
+    """
 
     workers: int
     #: What each worker does with a task (a module-level function, which spawn can import).
     work: Callable[[Task], dict[str, Any]] = execute_fields
+    max_memory: int | None = None
 
     def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
-        """Submit every task, largest first, to a pool of fresh processes."""
+        """Submit the tasks, largest first, to a pool of fresh processes, as the ceiling
+        admits them."""
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
+        from pram.reports import signals
+        from pram.reports.guard import Budget, ceiling, need_of
+
+        limit = self.max_memory
+        if limit is None and tasks:
+            limit = tasks[0].options.max_memory
+        budget = Budget(ceiling(limit))
+        needs = {i: _need(tasks[i], need_of) for i in range(len(tasks))}
+        waiting = _largest_first(tasks)
         # Fresh interpreters: forking a process whose progress bar runs a thread is unsafe.
         context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                   initializer=signals.worker_start)
+        pending: dict[Any, int] = {}
+
+        def submit() -> None:
+            while waiting and len(pending) < self.workers:
+                i = next((i for i in waiting if budget.admits(needs[i])), None)
+                if i is None:
+                    return
+                try:
+                    future = pool.submit(self.work, tasks[i])
+                except BrokenProcessPool:  # a worker died: the runs not started cannot run
+                    return
+                waiting.remove(i)
+                budget.start(i, needs[i])
+                pending[future] = i
+            signals.track(list(getattr(pool, "_processes", {}).values()))
+
+        finished_well = False
         try:
-            pending = {pool.submit(self.work, tasks[i]): i for i in _largest_first(tasks)}
+            submit()
             while pending:
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in finished:
                     i = pending.pop(future)
+                    budget.finish(i)
                     error = future.exception()
                     if isinstance(error, BrokenProcessPool):
                         error = WorkerDied()
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
+                submit()
+            for i in list(waiting):  # never started: the pool broke under them
+                yield i, WorkerDied()
+            finished_well = True
         finally:
+            processes = list(getattr(pool, "_processes", {}).values())
+            if not finished_well:  # a signal, a failure, or the caller stopped: kill them
+                signals.end_workers(processes)
             pool.shutdown(wait=True, cancel_futures=True)
+            signals.untrack(processes)
+
+
+def _need(task: Task, need_of: Callable[..., float]) -> float:
+    try:
+        return need_of(task.name, task.options)
+    except Exception:  # a run refused later, in its worker, in its own words
+        return 0.0
 
 
 @attrs.frozen
@@ -137,6 +191,7 @@ class Dask:
         """Submit every task, largest first (also by priority), and yield them as they finish."""
         distributed = _import_distributed()
         cluster = None
+        finished_well = False
         try:
             if self.address == "local":
                 cluster = distributed.LocalCluster(
@@ -162,9 +217,22 @@ class Dask:
                         error = WorkerDied()
                     yield i, error if isinstance(error, Exception) else _rebuild(
                         tasks[i], future.result())
+            finished_well = True
         finally:
             if cluster is not None:
-                cluster.close()
+                if finished_well:
+                    cluster.close()
+                else:  # stopped: the local workers are killed, not asked to finish
+                    import multiprocessing
+
+                    from pram.reports import signals
+
+                    closing = importlib.import_module("distributed.core").Status.closing
+                    for nanny in getattr(cluster, "workers", {}).values():
+                        nanny.status = closing  # so that a killed worker stays dead
+                    signals.end_workers(multiprocessing.active_children())
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=1)
 
 
 def _import_distributed() -> Any:
@@ -202,7 +270,9 @@ def _connect(distributed: Any, address: str) -> Any:
             f"--dask {address!r} is not a scheduler address ({_reason(error)}); give "
             f"tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or local"
         ) from None
-    except (OSError, TimeoutError):
+    except (KeyboardInterrupt, InputError):
+        raise
+    except Exception:  # refused, silent, or not Dask (an HTTP port; its reply read as a size)
         raise InputError(
             f"--dask {address!r}: no Dask scheduler answered within {CONNECT_TIMEOUT} s; start "
             f"one with 'dask scheduler' and workers with 'dask worker ADDRESS', or use --dask "
@@ -221,16 +291,48 @@ def _cores() -> int:
 
 
 def runner(workers: int | None = None, dask: str | None = None, *,
-           default: int | None = 1) -> Runner:
+           default: int | None = 1, max_memory: int | None = None) -> Runner:
     """The runner the command line asks for: ``--dask``, else ``--workers`` processes.
 
     Without ``--workers``, ``default`` processes (None: one per core); one process means every
-    run here, in this process.
+    run here, in this process. ``--workers`` with a remote scheduler is refused (its workers
+    are its own), and so is an address of a scheme pram cannot reach, before any work.
     """
     if dask is not None:
+        if dask != "local":
+            check_address(dask)
+            if workers is not None:
+                raise InputError(
+                    f"--workers {workers} does not apply with --dask {dask!r}: a remote "
+                    "scheduler's workers are its own; leave --workers out, or use --dask local"
+                )
         return Dask(dask, workers)
     count = workers if workers is not None else default if default is not None else _cores()
-    return Serial() if count == 1 else Processes(count)
+    if count == 1:
+        return Serial()
+    return Processes(count) if max_memory is None else Processes(count, max_memory=max_memory)
+
+
+#: The address schemes pram connects to (tls:// needs certificates, ucx:// a UCX build).
+SCHEMES = ("tcp",)
+
+
+def check_address(address: str) -> None:
+    """Refuse a ``--dask`` address pram cannot connect to, before any work: one line."""
+    scheme, sep, rest = address.partition("://")
+    host = rest if sep else address
+    if sep and scheme not in SCHEMES:
+        raise InputError(
+            f"--dask {address!r}: pram reaches a scheduler over tcp:// only ({scheme}:// needs "
+            "settings pram does not take); give tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786, or "
+            "local"
+        )
+    name, colon, port = host.rpartition(":")
+    if colon and name and port.isdigit() and not 0 < int(port) < 65536:
+        raise InputError(
+            f"--dask {address!r}: port {port} is out of range; give tcp://HOST:PORT with a "
+            "port from 1 to 65535, e.g. tcp://127.0.0.1:8786, or local"
+        )
 
 
 __all__ = [

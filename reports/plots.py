@@ -30,10 +30,11 @@ def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Fi
 
 
 def save(figure: Figure, path: Path | str) -> Path:
-    """Write ``figure`` to ``path`` (PNG or SVG by its suffix); return the path."""
-    path = Path(path)
-    figure.savefig(path, dpi=100)
-    return path
+    """Write ``figure`` to ``path`` (PNG or SVG by its suffix), whole or not at all (through
+    :func:`pram.reports.writer.write`); return the path."""
+    from pram.reports.writer import save_figure
+
+    return save_figure(Path(path), figure)
 
 
 def x_size(run: Run) -> tuple[str, float]:

@@ -194,11 +194,10 @@ def read_archive(
 
 
 def _open(path: str, suffix: str, what: str, noun: str) -> Any:
+    from pram.reports.writer import check_input
+
     file = Path(path)
-    if not file.exists():
-        raise InputError(f"{noun} {path!r} does not exist; give the path of {what}")
-    if file.is_dir():
-        raise InputError(f"{noun} {path!r} is a directory; give the path of {what}")
+    check_input(path, noun, what)  # a FIFO or a device is refused before anything opens it
     try:
         return np.load(file, allow_pickle=False)
     except Exception as error:  # every way a file can be broken: one line

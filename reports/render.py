@@ -368,8 +368,8 @@ def laws_table(sweep: Sweep) -> Table:
             name,
             f"{law['formula']}, {law['scale']}",
             how,
-            *(number(v) if isinstance(v, int) else f"{v:,.1f}"
-              for v in law["predictions"].values()),
+            *(number(v) if isinstance(v, int) else "beyond a float" if v is None
+              else f"{v:,.1f}" for v in law["predictions"].values()),
         )
     return table
 

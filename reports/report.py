@@ -18,11 +18,7 @@ import csv
 import json
 import os
 import shutil
-import signal
-import tempfile
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +29,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pram.reports import plots
+from pram.reports import plots, signals, writer
 from pram.reports.catalogue import Catalogue, catalogue
 from pram.reports.catalogue import tasks as catalogue_tasks
 from pram.reports.markdown import exceeded_lines, markdown
@@ -161,9 +157,12 @@ def _yes(ok: bool) -> Text:
 
 def write_report(
     out: Path, *, quick: bool = False, progress: Progress | None = None,
-    runner: Runner | None = None,
+    runner: Runner | None = None, max_memory: int | None = None,
 ) -> Summary:
     """Run the plan, write ``summary.md``, the plots and the measurements to ``out``.
+
+    Every run is checked against the size guard before the first one starts (``max_memory``,
+    else the memory available), so a report that cannot finish refuses at once.
 
     ``runner`` says where the runs execute (default: here, one after the other): every run of
     every sweep, the controls and the profile go to it at once, so its workers stay busy.
@@ -179,6 +178,7 @@ def write_report(
     classic = catalogue_tasks(quick)
     tasks = list(dict.fromkeys(
         [*labels, *(Task("pbs-naive", o) for o, _ in control_options), profile, *classic]))
+    _refuse_oversized(tasks, max_memory)
     total = len(tasks) + 1
     made = Done(dict(zip(tasks, run_all(
         tasks, runner, progress=None if progress is None else
@@ -201,39 +201,44 @@ def write_report(
     return Summary(tuple(outcomes), controls, zoology, tuple(files), classics, quick)
 
 
+def _refuse_oversized(tasks: Sequence[Task], max_memory: int | None) -> None:
+    """Refuse the report before any work when its largest run does not fit the ceiling."""
+    from pram.reports.guard import need_of, refuse_bytes
+
+    need, largest = max(((need_of(t.name, t.options), t) for t in tasks),
+                        key=lambda pair: pair[0], default=(0.0, None))
+    if largest is not None:
+        refuse_bytes(f"the report's largest run ({largest.name} at {largest.label})", need,
+                     max_memory, "give a larger --max-memory, or --quick for small sizes")
+
+
 def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
-    """Write the files into a temporary folder beside ``out``, then move each into ``out``.
+    """Write the files into a temporary folder inside ``out``, then move each into ``out``.
 
     An interrupted or failed report leaves the previous one whole: nothing in ``out`` changes
-    until every file is written, and the moves (one ``os.replace`` each) run with Ctrl-C held
-    back. ``out`` may hold other files, which stay.
+    until every file is written and synced, and the moves (one ``os.replace`` each) run with
+    the signals held back. The temporary folder is inside ``out``, on its own file system, so
+    the moves are renames even when ``out`` is a mount point; one an interrupted report left
+    is removed at the next start (:func:`pram.reports.writer.partial_folder`). ``out`` may
+    hold other files, which stay.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{out.name}-partial-", dir=out.resolve().parent))
+    folder = writer.partial_folder(out)
     try:
-        written = write(folder)
-        with _held_interrupts():
+        try:
+            written = write(folder)
+            for file in written:
+                writer.sync(file)
+        except OSError as error:
+            if error.errno in writer.FULL:
+                name = Path(error.filename).name if error.filename else "a file"
+                raise writer.full_disk(out / name, "--out", "the previous report") from None
+            raise
+        with signals.held():
             for file in written:
                 os.replace(file, out / file.name)
         return [out / file.name for file in written]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextmanager
-def _held_interrupts() -> Iterator[None]:
-    """Hold Ctrl-C back while the block runs (main thread only); deliver it afterwards."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            raise KeyboardInterrupt
 
 
 def _zoology(quick: bool) -> dict[str, Any]:
@@ -294,9 +299,9 @@ def _write(
     rows += [_row(f"naive search, {c.run.options.model}", c.run) for c in controls]
     csv_path = out / "measurements.csv"
     with csv_path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(rows)
+        table = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        table.writeheader()
+        table.writerows(rows)
     files.append(csv_path)
     json_path = out / "measurements.json"
     summary = Summary(tuple(outcomes), tuple(controls), zoology, (), classics)

@@ -28,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pram.reports import writer
 from pram.trace import Trace
 
 __all__ = ["WHOLE", "inline", "page", "write"]
@@ -90,8 +91,7 @@ def _asset(name: str) -> str:
 def write(trace: Trace, path: str | Path, title: str | None = None) -> Path:
     """Write the page of ``trace`` to ``path`` (UTF-8); return the path."""
     target = Path(path)
-    target.write_text(page(trace, title or f"pram trace: {target.stem}"), encoding="utf-8")
-    return target
+    return writer.save_text(target, page(trace, title or f"pram trace: {target.stem}"), "--html")
 
 
 def inline(trace: Trace, height: int = 720) -> str:

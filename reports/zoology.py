@@ -16,7 +16,8 @@ import numpy as np
 from pram import InputError, Machine, words
 from pram.algorithms import mqar
 from pram.algorithms.zoology import IGNORE, to_triples
-from pram.reports.registry import MAX_D, bits_needed, read_archive
+from pram.reports import guard
+from pram.reports.registry import MAX_D, Options, bits_needed, read_archive
 
 #: How many disagreeing positions a score names (the first ones, in example order).
 SHOWN = 5
@@ -45,6 +46,41 @@ class Batch:
     def vocab(self) -> int:
         """One more than the largest token: a token no input equals."""
         return int(self.inputs.max()) + 1
+
+
+def batch_need(examples: int, length: int) -> float:
+    """The bytes ``pram zoology`` needs for a batch of ``examples`` sequences of ``length``
+    tokens: its two arrays as read and checked, and the run of one example (its triples,
+    padded to 3 * 2^L tokens, at most 3 * the next power of two of ``length``)."""
+    arrays = 2 * guard.array_bytes(examples, length) * guard.LOAD_FACTOR
+    padded = 1 << max(0, length - 1).bit_length()
+    return arrays + guard.need_of("mqar", Options(n=3 * padded))
+
+
+def refuse_oversized_batch(path: str, max_memory: int | None) -> None:
+    """Refuse, before the batch is read, one whose arrays and runs would not fit the ceiling,
+    naming the largest batch that fits (the same examples, shorter sequences). The shapes come
+    from the file's headers (nothing is decompressed); a file that declares none is left to
+    :func:`load_batch`, which refuses it in its own words."""
+    declared = {a.name: a for a in guard.declared_arrays(path)}
+    inputs = declared.get("inputs")
+    if inputs is None or len(inputs.shape) != 2:
+        guard.refuse_declared(path, "batch file", max_memory)
+        return
+    examples, length = inputs.shape
+    need = batch_need(examples, length)
+    limit = guard.ceiling(max_memory)
+    if need <= limit:
+        guard.refuse_declared(path, "batch file", max_memory)
+        return
+    fits = guard.largest(lambda k: batch_need(examples, k) <= limit, length)
+    guard.refuse_bytes(
+        f"batch file {path!r} ('inputs' of {examples:,} examples of {length:,} tokens)", need,
+        max_memory,
+        f"the largest batch of {examples:,} examples that fits has sequences of {fits:,} "
+        f"tokens, so give sequences of {fits} tokens or fewer, or fewer examples" if fits > 1
+        else None,
+    )
 
 
 def load_batch(path: str) -> Batch:
@@ -86,14 +122,15 @@ def _validate(
             f"'num_kv_pairs' in {path!r} must be one integer or one per example (got dtype "
             f"{pairs.dtype}, shape {pairs.shape})"
         )
-    per_example = np.broadcast_to(pairs.reshape(-1).astype(np.int64), (examples,)).copy()
-    bad = np.flatnonzero((per_example < 1) | (2 * per_example > length))
-    if bad.size:
-        e = int(bad[0])
-        raise InputError(
-            f"num_kv_pairs = {int(per_example[e])} does not fit sequences of length {length} "
-            f"(example {e}); it must be from 1 to {length // 2}"
-        )
+    # compared as Python integers: an unsigned 2^64 - 1 is that, never -1 once cast
+    counts = [int(v) for v in pairs.reshape(-1).tolist()]
+    for e, count in enumerate(counts):
+        if not 1 <= count <= length // 2:
+            raise InputError(
+                f"num_kv_pairs = {count} does not fit sequences of length {length} "
+                f"(example {e if len(counts) > 1 else 0}); it must be from 1 to {length // 2}"
+            )
+    per_example = np.broadcast_to(np.asarray(counts, dtype=np.int64), (examples,)).copy()
     negative = np.argwhere(inputs < 0)
     if negative.size:
         e, t = (int(v) for v in negative[0])

@@ -170,8 +170,8 @@ def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> No
 def test_bad_max_memory(capsys: pytest.CaptureFixture[str]) -> None:
     """--max-memory must be a size."""
     assert refusal(capsys, "run", "sort", "--max-memory", "lots") == (
-        "pram run: error: --max-memory 'lots' is not a size; give a positive amount like 512M, "
-        "8G or 1.5G"
+        "pram run: error: --max-memory 'lots' is not a size; give a whole number of bytes or an "
+        "amount like 512M, 8G or 1.5G"
     )
 
 
@@ -241,8 +241,8 @@ def test_output_may_not_name_the_input(capsys: pytest.CaptureFixture[str], tmp_p
     before = path.read_bytes()
     assert refusal(capsys, "run", "mqar", "--input", str(path), "--output",
                    str(tmp_path / "." / "u.npy")) == (
-        f"pram run: error: --output {str(tmp_path / 'u.npy')!r} is the input file; writing "
-        "there would overwrite your data, so give another name"
+        f"pram run: error: --output {str(tmp_path / 'u.npy')!r} is the file given as --input "
+        f"{str(path)!r}; writing there would overwrite your data, so give --output another name"
     )
     assert path.read_bytes() == before
 
@@ -503,7 +503,7 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
     import tracemalloc
 
     from pram.reports.entries import algorithm
-    from pram.reports.preflight import _sizes
+    from pram.reports.guard import _sizes
 
     entry = algorithm(name)
     assert entry.memory is not None and options.n is not None
