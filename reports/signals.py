@@ -259,11 +259,11 @@ def finish() -> None:
         with contextlib.suppress(Exception):
             util = sys.modules.get("multiprocessing.util")
             if util is not None:
-                util._run_finalizers(0)  # type: ignore[attr-defined]
+                util._run_finalizers(0)
     if not received():
-        for number, handler in _previous.items():
+        for signum, handler in _previous.items():
             with contextlib.suppress(ValueError, OSError, TypeError):
-                signal.signal(number, handler)
+                signal.signal(signum, handler)
         _previous.clear()
     if tracker is None or getattr(tracker, "_fd", None) is None:
         return
