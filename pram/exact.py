@@ -164,7 +164,13 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
         # rows exactly in rationals is one of the smallest laws that must predict
         reproduced = False
         predicting = set(predicts.tolist())
-        for i in fits_rows:
+        # the predicting bases first; of the others, one that reproduces is enough to know
+        ordered = [*predicts.tolist(), *(i for i in fits_rows.tolist() if i not in predicting)]
+        for i in ordered:
+            if reproduced and int(i) not in predicting and not accepted:
+                break
+            if int(i) not in predicting and accepted:
+                break
             basis = tuple(_ORDERS[j] for j in _BY_SIZE[p][i])
             per_power: dict[float, int] = {}
             for a, _ in basis:
