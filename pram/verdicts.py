@@ -45,8 +45,6 @@ from pram.laws import Law, Order, Scale, order_text, term_text
 
 #: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
 CLEARLY = 4.0
-#: ... and to count as evidence of its order at all.
-SIGNIFICANT = 2.0
 #: A candidate is plausible within this factor of the best score.
 NEAR = 1.8
 #: A leading term under this share of the count at the largest size is a sliver: it counts
@@ -213,12 +211,9 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
         return _Reading("undetermined", None, None, ())
     # a leading term that makes a sliver of the count counts only if the data need it
     # strongly (exact counts with a small higher-order term), not to absorb jitter
-    # and a leading coefficient within SIGNIFICANT standard errors of 0 is no evidence of
-    # its order (a quartic in L fitted to Algorithm 11's time, 1.944 L^2 + ..., at z = 1.5)
     plausible = tuple(c for c in pool if (p := fewest[c.order]) is not None
                       and p <= simplest + 1
-                      and (c.share >= SLIVER or c.needed_by >= STRONGLY or c is pool[0])
-                      and (c.z >= SIGNIFICANT or c is pool[0]))
+                      and (c.share >= SLIVER or c.needed_by >= STRONGLY or c is pool[0]))
     if not plausible:
         return _Reading("undetermined", None, None, ())
     orders = {c.order for c in plausible}
