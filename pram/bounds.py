@@ -218,7 +218,7 @@ def _along(
             def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
                 return formula({**fixed, name: v})
 
-            exponents, loglog = bound_order(along_size)
+            exponents, loglog = bound_order(along_size, plain_b=True)
             law, decision = judge(measure, exponents, name, xs, ys, loglog)
             out.append(Along(name, rest, law, decision))
     if not out:
