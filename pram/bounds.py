@@ -27,7 +27,7 @@ import attrs
 
 from pram.display import CheckDisplay
 from pram.errors import InputError
-from pram.laws import Law, order_of, order_text
+from pram.laws import Law, bound_order, order_text
 from pram.verdicts import Decision, Evidence, judge
 
 Sizes = Mapping[str, float]
@@ -219,7 +219,8 @@ def _along(
             def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
                 return formula({**fixed, name: v})
 
-            law, decision = judge(measure, order_of(along_size), name, xs, ys)
+            exponents, loglog = bound_order(along_size, plain_b=True)
+            law, decision = judge(measure, exponents, name, xs, ys, loglog)
             out.append(Along(name, rest, law, decision))
     if not out:
         raise InputError("a bound check needs a sweep in which at least one size varies")

@@ -159,7 +159,18 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
         if len(fits_rows) == 0:
             continue
         accepted: list[tuple[tuple[Order, ...], tuple[Fraction, ...]]] = []
-        for i in predicts:
+        # the float screen is relative to the largest count, so a small lower-order term (the
+        # 3 of 2 n^2 + 3 at n = 2^14) passes it unseen: only a basis that reproduces the fit
+        # rows exactly in rationals is one of the smallest laws that must predict
+        reproduced = False
+        predicting = set(predicts.tolist())
+        # the predicting bases first; of the others, one that reproduces is enough to know
+        ordered = [*predicts.tolist(), *(i for i in fits_rows.tolist() if i not in predicting)]
+        for i in ordered:
+            if reproduced and int(i) not in predicting and not accepted:
+                break
+            if int(i) not in predicting and accepted:
+                break
             basis = tuple(_ORDERS[j] for j in _BY_SIZE[p][i])
             per_power: dict[float, int] = {}
             for a, _ in basis:
@@ -171,6 +182,9 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
             c = _solve(rows[:fit_rows], list(ys[:fit_rows]))
             if c is None:
                 continue
+            reproduced = True
+            if int(i) not in predicting:
+                continue
             predicted = [sum((ci * x for ci, x in zip(c, row, strict=True)), Fraction(0))
                          for row in rows[fit_rows:]]
             if predicted != [Fraction(v) for v in ys[fit_rows:]]:
@@ -180,7 +194,9 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
                 continue  # a count cannot lead with a negative term
             accepted.append((tuple(t for t, _ in live), tuple(ci for _, ci in live)))
         if not accepted:
-            return None  # the smallest laws of the fit rows do not predict: no exact law
+            if reproduced:
+                return None  # the smallest laws of the fit rows do not predict: no exact law
+            continue
         terms, coefficients = min(accepted, key=lambda tc: (len(tc[0]), max(tc[0])))
         rivals = tuple(sorted({max(t) for t, _ in accepted}))
         start = float(xs[0]) if skipped else None
