@@ -208,15 +208,17 @@ def test_sweeps_under_a_weaker_model_exit_1() -> None:
 
 
 def test_catalogue_section_sweeps_every_entry_and_flags_the_controls() -> None:
-    """Quick catalogue: six classic sweeps then eight techniques under their own models, all
-    holding; every control flagged (the classics' four first)."""
+    """Quick catalogue: six classic sweeps then eight techniques under their own models, none
+    exceeded; every control flagged (the classics' four first)."""
     section = catalogue(quick=True)
     assert [(s.algorithm.name, s.runs[0].options.model) for s in section.sweeps] == [
         *MODELS.items(), ("list-ranking-random", "erew"), ("euler-tour", "erew"),
         ("tree-contraction", "erew"), ("components", "crcw-arbitrary"), ("compaction", "erew"),
         ("max-loglog", "crcw-common"), ("max-cascading", "crcw-common"), ("selection", "erew")]
     assert section.ok
-    assert all(c.verdict == "holds" for s in section.sweeps for c in s.checks.values())
+    # The quick sweeps are short: a data-dependent count may be undetermined, never exceeded.
+    assert all(c.verdict in ("holds", "undetermined")
+               for s in section.sweeps for c in s.checks.values())
     assert [(c.run.algorithm.name, c.run.options.model) for c in section.controls] == list(
         CONTROLS)
     assert list(CONTROLS)[: len(WEAKER)] == list(WEAKER.items())

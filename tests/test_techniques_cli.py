@@ -243,11 +243,14 @@ def test_random_mate_work_is_linear_on_average(capsys: pytest.CaptureFixture[str
 def test_a_technique_sweep_holds_its_bounds(
     capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
-    """pram sweep NAME over five doublings: both verdicts hold, exit 0."""
+    """pram sweep NAME over five doublings: no verdict is exceeded (data-dependent counts over
+    a 16-fold span may be undetermined, with advice), exit 0."""
     status, result = run_json(capsys, "sweep", name, "--n", "16,32,64,128,256")
     bounds = result["bounds"]
     assert isinstance(bounds, dict) and status == 0
-    assert (bounds["time"]["verdict"], bounds["work"]["verdict"]) == ("holds", "holds")
+    for key in ("time", "work"):
+        assert bounds[key]["verdict"] in ("holds", "undetermined")
+        assert bounds[key]["verdict"] == "holds" or bounds[key]["advice"]
 
 
 # ---- input checks ---------------------------------------------------------------------------
