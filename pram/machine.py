@@ -42,17 +42,12 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
+from pram.holding import run_of
+from pram.ids import Chosen, freeze, same_processors
 from pram.memory import Array, Flags, Seats, Words, words, zeros
 from pram.models import Model, model
-from pram.registers import (
-    STATE,
-    THROUGH_MEMORY,
-    Observer,
-    Register,
-    contents,
-    processors,
-    same_processors,
-)
+from pram.registers import THROUGH_MEMORY, Register
+from pram.run import Observer, Run, begin, end
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation, when
 
@@ -167,9 +162,11 @@ class Machine:
         self._cost = Cost()
         self._ledger = Ledger(self._cost)
         self._running = 0
+        #: The token of the run in progress (see pram.run), None between runs.
+        self._token: Run | None = None
         self.observer = observer
-        self.violations: list[Violation] = []
-        self.undefined_reads: list[UndefinedRead] = []
+        self._violations: list[Violation] = []
+        self._undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
         self._seed = seed
         self._random: np.random.Generator | None = None  # made at the first CRCW-arbitrary choice
@@ -206,7 +203,7 @@ class Machine:
         array = Array(name, cells, defined)
         self.arrays[name] = array
         self._cost.memory_cells += array.size
-        array.sealed = self._running > 0
+        array._sealed = self._running > 0
         self._alive_cells += array.size
         self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
         return array
@@ -225,9 +222,9 @@ class Machine:
             )
         del self.arrays[array.name]
         array.freed = True
-        array.sealed = False  # a freed array is refused as freed, during a run or after
+        array._sealed = False  # a freed array is refused as freed, during a run or after
         array._cells = np.zeros(0, dtype=np.int64)
-        array.defined = None
+        array._defined = None
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -244,6 +241,36 @@ class Machine:
         return ids
 
     # ---- running programs ------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every forbidden access recorded (refused while a program runs: which processors
+        met at a cell is data)."""
+        self._closed("m.violations")
+        return self._violations
+
+    @violations.setter
+    def violations(self, value: list[Violation]) -> None:
+        self._closed("m.violations = ...")
+        self._violations = value
+
+    @property
+    def undefined_reads(self) -> list[UndefinedRead]:
+        """Every read of an undefined cell recorded (refused while a program runs)."""
+        self._closed("m.undefined_reads")
+        return self._undefined_reads
+
+    @undefined_reads.setter
+    def undefined_reads(self, value: list[UndefinedRead]) -> None:
+        self._closed("m.undefined_reads = ...")
+        self._undefined_reads = value
+
+    def _closed(self, what: str) -> None:
+        if self._running:
+            raise HonestyError(
+                f"{what} while a program runs tells the host about data outside the "
+                "machine's steps; read it after the run"
+            )
 
     @property
     def cost(self) -> Cost:
@@ -272,18 +299,23 @@ class Machine:
                 f"(got {type(program).__name__}); call it, e.g. "
                 "m.run(swap(m, a)) rather than m.run(swap)"
             )
-        state = STATE
-        outer_observer = state.observer
-        observer = state.observer = self.observer
-        state.running += 1
+        if self._running:
+            raise HonestyError(
+                "Machine.run of a machine whose program is running would answer questions "
+                "about data outside the run's steps; compose programs with yield from"
+            )
+        token = Run(self, self.observer)
+        begin(token)
+        self._token = token
+        cost = self._cost
         self._running += 1
         self._seal(True)
         try:
             request = next(program)
             while True:
-                if isinstance(request, Step):
+                if type(request) is Step:
                     steps: Sequence[Step] = (request,)
-                elif isinstance(request, Bundle):
+                elif type(request) is Bundle:
                     steps = request.steps
                 else:
                     raise StepError(
@@ -292,37 +324,58 @@ class Machine:
                         self._cost.time + 1,
                     )
                 for step in steps:
-                    if isinstance(step.processors, Register):
-                        steps = _acting(steps, self._cost.time + 1)
+                    pid = getattr(step, "processors", None)
+                    if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                        steps = _acting(steps, cost.time + 1, token)
                         break
-                replies = self.execute(steps)
-                if observer is not None:
-                    observer.step(self._cost.time, steps, replies)
+                local = token.operations
+                token.operations = 0
+                cost.local += local
+                if local > cost.max_local:
+                    cost.max_local = local
+                replies = self._execute(steps)
+                token.step(cost.time, steps, replies)
                 reply: Values | list[Values] = (
-                    replies[0] if isinstance(request, Step) else replies
+                    replies[0] if type(request) is Step else replies
                 )
                 request = program.send(reply)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
         finally:
+            local = token.operations
+            cost.local += local
+            if local > cost.max_local:
+                cost.max_local = local
             self._running -= 1
-            state.running -= 1
-            state.observer = outer_observer
+            self._token = None
+            end(token)
             if not self._running:
                 self._seal(False)
 
     def _seal(self, sealed: bool) -> None:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""
         for array in self.arrays.values():
-            array.sealed = sealed
+            if sealed:
+                array.begin()
+            array._sealed = sealed
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch).
 
         Returns, for each step, the values its reads returned. In ``mode="raise"`` a forbidden
         access raises :class:`ConflictError` before anything is read or written, so memory and
-        the ledger are left as they were before the step.
+        the ledger are left as they were before the step. Refused while a program runs on
+        this machine (a program yields its steps; it does not execute them).
         """
+        if self._running:
+            raise HonestyError(
+                "Machine.execute while a program runs on the machine is a step outside the "
+                "program's steps; yield the Step instead"
+            )
+        return self._execute(steps)
+
+    def _execute(self, steps: Sequence[Step]) -> list[Values]:
+        """:meth:`execute`, for the run's own steps."""
         number = self._cost.time + 1
         facts = _Facts()
         plain = self._plain(steps, facts)
@@ -390,9 +443,9 @@ class Machine:
             if type(step) is not Step:
                 return None
             pid, reads, writes = step.processors, step.reads, step.writes
-            if (type(pid) is not np.ndarray or pid.dtype is not _WORD or pid.ndim != 1
-                    or not len(pid) or len(reads) > MAX_ACCESSES
-                    or len(writes) > MAX_ACCESSES):
+            if ((type(pid) is not np.ndarray and type(pid) is not Chosen)
+                    or pid.dtype is not _WORD or pid.ndim != 1 or not len(pid)
+                    or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES):
                 return None
             for read in reads:
                 if type(read) is not Read or read.where is not None:
@@ -407,7 +460,7 @@ class Machine:
                     return None
             if len(steps) > 1 and not _apart([step.processors for step in steps]):  # type: ignore[misc]
                 return None
-        arrays, checks_reads = self.arrays, self.model.checks_reads
+        arrays, checks_reads, token = self.arrays, self.model.checks_reads, self._token
         # Each array's checked ports: their indices, and the seats of their first processors.
         checked: dict[int, tuple[Array, list[tuple[Words, int]]]] = {}
         seated = 0
@@ -417,7 +470,7 @@ class Machine:
             for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
                 for port in kind:
                     array = port.array
-                    index = _plain_words(port.index, pid, n)  # type: ignore[arg-type]
+                    index = _plain_words(port.index, pid, n, token)  # type: ignore[arg-type]
                     if (index is None or type(array) is not Array
                             or arrays.get(array.name) is not array
                             or (n > 1 and not _ascending(index, facts))
@@ -426,7 +479,7 @@ class Machine:
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append((index, seated))
             for write in step.writes:
-                if not _plain_value(write.value, pid, n):  # type: ignore[arg-type]
+                if not _plain_value(write.value, pid, n, token):  # type: ignore[arg-type]
                     return None
             seated += n
         for array, ports in checked.values():
@@ -438,11 +491,11 @@ class Machine:
             values = []
             for read in step.reads:
                 array, index = read.array, _words(read.index)
-                if array.defined is not None:
-                    known = array.defined.take(index)
+                if array._defined is not None:
+                    known = array._defined.take(index)
                     if np.count_nonzero(known) != len(pid):
                         return None  # the general path reports the undefined cells
-                values.append(Register(array._cells.take(index), pid))
+                values.append(Register(array._cells.take(index), pid, self._token))
             replies.append(tuple(values))
         for step, got in zip(steps, replies, strict=True):
             if got and step.processors.flags.writeable:
@@ -486,7 +539,7 @@ class Machine:
         facts: _Facts,
     ) -> int:
         """Validate ``step`` and append its accesses; return the seats taken so far."""
-        if not isinstance(step, Step):
+        if type(step) is not Step:
             raise StepError(
                 f"a Bundle must hold Step objects (got {step!r}) in step {number}", number
             )
@@ -500,6 +553,14 @@ class Machine:
             )
         n = len(pid)
         reads, writes = step.reads, step.writes
+        for port in (*reads, *writes):
+            for x in (getattr(port, "index", None), getattr(port, "value", None),
+                      getattr(port, "where", None)):
+                if type(x) is Register and x._run is not None and x._run is not self._token:
+                    raise HonestyError(
+                        f"a register of another run (or machine) is used in step {number}; "
+                        f"registers live for one run of one machine: {THROUGH_MEMORY}"
+                    )
         if len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
             raise StepError(
                 f"step {number} asks each processor for {len(reads)} reads and "
@@ -508,7 +569,7 @@ class Machine:
                 number,
             )
         for read in reads:
-            if not isinstance(read, Read):
+            if type(read) is not Read:
                 raise StepError(
                     f"reads of step {number} must be Read objects (got {read!r})", number
                 )
@@ -521,7 +582,7 @@ class Machine:
             self._check_bounds(access, number, "read", facts)
             accesses.append(access)
         for write in writes:
-            if not isinstance(write, Write):
+            if type(write) is not Write:
                 raise StepError(
                     f"writes of step {number} must be Write objects (got {write!r})", number
                 )
@@ -849,7 +910,7 @@ class Machine:
                 phases if len(phases) > 1 else (),
             )
             # Recorded before it is raised, so a caught ConflictError still fails assert_erew.
-            self.violations.append(violation)
+            self._violations.append(violation)
             if self.mode == "raise":
                 raise ConflictError(violation)
 
@@ -863,8 +924,8 @@ class Machine:
         """The values read, as a register of the step's processors (0 where masked out)."""
         array, index = access.array, access.index
         # take gathers faster than fancy indexing; the indices were checked in range.
-        if array.defined is not None:
-            known = array.defined.take(index)
+        if array._defined is not None:
+            known = array._defined.take(index)
             if np.count_nonzero(known) != len(known):
                 self._undefined(access, known, number)
         values: Words = array._cells.take(index)
@@ -875,7 +936,7 @@ class Machine:
         owners = cast(Words, access.step.processors)
         if owners.flags.writeable:
             owners.flags.writeable = False  # bound to registers now: changing them would move
-        return Register(values, owners)
+        return Register(values, owners, self._token)
 
     def _undefined(self, access: _Access, known: Flags, number: int) -> None:
         pids = access.processors
@@ -891,13 +952,13 @@ class Machine:
                     index=record.index,
                     processor=record.processor,
                 )
-            self.undefined_reads.append(record)
+            self._undefined_reads.append(record)
 
     @staticmethod
     def _store(array: Array, cells: Words, values: Words) -> None:
         array._cells[cells] = values
-        if array.defined is not None:
-            array.defined[cells] = True
+        if array._defined is not None:
+            array._defined[cells] = True
 
     def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
         """Charge one unit of time and the step's processors, reads and writes (``tallies``,
@@ -1029,29 +1090,29 @@ def _value(
     return value if where is None else value[where]  # type: ignore[no-any-return]
 
 
-def _plain_words(x: Any, pid: Words, n: int) -> Words | None:
+def _plain_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | None:
     """``x`` as the ``n`` words of a plain step (see :meth:`Machine._plain`), or None: a plain
     word array, or a register of exactly the step's processors holding words."""
     if type(x) is Register:
-        if processors(x) is not pid:
+        if x._processors is not pid or (x._run is not token and x._run is not None):
             return None
-        x = contents(x)
+        x = x._values
     if type(x) is not np.ndarray or x.dtype is not _WORD or x.shape != (n,):
         return None
     return x
 
 
-def _plain_value(x: Any, pid: Words, n: int) -> bool:
+def _plain_value(x: Any, pid: Words, n: int, token: Run | None) -> bool:
     """Whether ``x`` is a plain step's value: its words, or one integer that fits a word."""
     if type(x) is int:
         return _INT64_MIN <= x <= _INT64_MAX
-    return _plain_words(x, pid, n) is not None
+    return _plain_words(x, pid, n, token) is not None
 
 
 def _words(x: Any) -> Any:
     """The words of a plain step's index or value (checked by :func:`_plain_words`)."""
     if type(x) is Register:
-        return contents(x)
+        return x._values
     return x
 
 
@@ -1071,15 +1132,25 @@ def _cells(array: Array) -> str:
     return f"indices 0 to {array.size - 1}" if array.size else "no cells"
 
 
-def _acting(steps: Sequence[Step], number: int) -> list[Step]:
+def _acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
     """``steps`` with every register of processors (the processors that decided to act, each
-    holding its own id) replaced by the ids it belongs to."""
+    holding its own id) replaced by the ids it belongs to, and plain ids by ids in immutable
+    memory (:func:`pram.registers.freeze`): the registers a step's reads return are bound to
+    them, so nothing may change them later."""
     plain = []
     for step in steps:
+        if type(step) is not Step:
+            plain.append(step)  # refused by the step's validation
+            continue
         who = step.processors
-        if isinstance(who, Register):
-            owners = processors(who)
-            held = contents(who)
+        if type(who) is Register:
+            if run_of(who) is not token:
+                raise HonestyError(
+                    f"the processors of step {number} are a register of another run; "
+                    "select the processors that act from hold(pid, pid) in this run"
+                )
+            owners = who._processors
+            held = who._values
             if held is not owners and not np.array_equal(held, owners):
                 raise HonestyError(
                     f"the processors of step {number} are a register that does not hold "
@@ -1087,6 +1158,10 @@ def _acting(steps: Sequence[Step], number: int) -> list[Step]:
                     "with a mask"
                 )
             step = Step(cast(Words, owners), step.reads, step.writes, step.phase)
+        elif type(who) is np.ndarray and who.dtype.kind in "iu" and who.ndim == 1:
+            frozen = freeze(who)
+            if frozen is not who:
+                step = Step(cast(Words, frozen), step.reads, step.writes, step.phase)
         plain.append(step)
     return plain
 
@@ -1094,12 +1169,14 @@ def _acting(steps: Sequence[Step], number: int) -> list[Step]:
 def _own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
     """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
     step's processors, in order."""
-    if not same_processors(processors(register), pid):
+    owners = register._processors
+    if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
+                              or not same_processors(owners, pid)):
         raise HonestyError(
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"
         )
-    return contents(register)
+    return register._values
 
 
 #: Arrays longer than this are first probed in Python before an ascending test in numpy.

@@ -40,6 +40,12 @@ class Read:
     index: Words | Register | int
     where: Flags | Register | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
+
 
 @attrs.frozen(slots=True)
 class Write:
@@ -49,6 +55,12 @@ class Write:
     index: Words | Register | int
     value: Words | Register | int
     where: Flags | Register | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
 
 
 @attrs.frozen(slots=True)
@@ -67,12 +79,24 @@ class Step:
     writes: tuple[Write, ...] | list[Write] = ()
     phase: str = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
+
 
 @attrs.frozen(slots=True)
 class Bundle:
     """The steps that parallel branches take in one global step."""
 
     steps: tuple[Step, ...]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
 
 
 #: A PRAM program: yields steps (or bundles of them), receives read values, returns a result.
@@ -91,7 +115,7 @@ def _phase(label: str, program: Program[T]) -> Program[T]:
     try:
         request = next(program)
         while True:
-            if isinstance(request, Step):
+            if isinstance(request, Step):  # exactly a Step: Step is final
                 request = _labelled(label, request)
             else:
                 request = Bundle(tuple(_labelled(label, s) for s in request.steps))
@@ -128,11 +152,11 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
         spans: list[tuple[int, int, bool]] = []
         for b, request in requests.items():
             start = len(steps)
-            if isinstance(request, Step):
+            if isinstance(request, Step):  # exactly a Step: Step is final
                 steps.append(request)
             else:
                 steps.extend(request.steps)
-            spans.append((b, start, isinstance(request, Step)))
+            spans.append((b, start, type(request) is Step))
         answers: list[Values] = yield Bundle(tuple(steps))
         for i, (b, start, single) in enumerate(spans):
             end = spans[i + 1][1] if i + 1 < len(spans) else len(steps)
