@@ -333,7 +333,9 @@ class Register(NDArrayOperatorsMixin):
 
     def copy(self) -> Register:
         """A register of the same processors holding the same values."""
-        return _made(  # type: ignore[no-any-return]"copy", (self,), self._values.copy(), self._processors, self._run)
+        copied: Register = _made("copy", (self,), self._values.copy(), self._processors,
+                                 self._run)
+        return copied
 
     __copy__ = copy
 
@@ -346,8 +348,9 @@ class Register(NDArrayOperatorsMixin):
         if dtype.itemsize != self._values.dtype.itemsize:
             _refuse(f"register.view({dtype}) of another itemsize", "spreads values over "
                     f"other processors' entries; use astype, or {THROUGH_MEMORY}")
-        return _made(  # type: ignore[no-any-return]"view", (self, dtype), self._values.view(dtype), self._processors,
-                     self._run)
+        viewed: Register = _made("view", (self, dtype), self._values.view(dtype),
+                                 self._processors, self._run)
+        return viewed
 
     # ---- selecting processors, which keeps each value with its own -------------------------
 
