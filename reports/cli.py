@@ -220,6 +220,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
     bench.set_defaults(handler=_bench)
 
+    lint = commands.add_parser(
+        "lint", help="flag what run time cannot stop in a program's source (private "
+        "attributes, gc, ctypes, inspect, frames, monkey-patching pram)"
+    )
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="Python files or directories")
+    lint.set_defaults(handler=_lint)
+
     from pram.reports.circuit import add_parser as add_circuit
 
     add_circuit(commands, _size)
@@ -261,6 +268,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(err, f"pram {args.command}: error: this machine ran out of memory; give smaller "
              "sizes, or a lower --max-memory so the size guard refuses them first")
         return INVALID
+
+
+def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``pram lint PATH...``: one line per finding (file:line: what); exit 1 if any, else 0."""
+    from pram.lint import lint, paths
+
+    files = paths(args.paths)
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise InputError(f"no such file: {missing[0]!r}; give Python files or directories")
+    found = lint(files)
+    for line in found:
+        out.print(line, markup=False, soft_wrap=True)
+    if found:
+        return FAILED
+    out.print(f"{len(files)} files: nothing that run time cannot stop", markup=False)
+    return 0
 
 
 def _short(text: str, keep: int = 60) -> str:
