@@ -205,10 +205,11 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
 
 def _select_function(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
     """``np.select(conditions, choices, default)`` over registers of one set of processors."""
-    if len(args) != 2 or type(args[0]) not in (list, tuple) or type(args[1]) not in (list, tuple):
+    if len(args) not in (2, 3) or type(args[0]) not in (list, tuple) \
+            or type(args[1]) not in (list, tuple):
         _refuse("np.select without two lists", "pass a list of conditions and one of choices")
     conditions, owners = _unwrap("select", tuple(args[0]), run)
-    choices, others = _unwrap("select", (*args[1], *kwargs.values()), run)
+    choices, others = _unwrap("select", (*args[1], *args[2:], *kwargs.values()), run)
     if others is not None and owners is not None and not same(owners, others):
         _refuse("np.select on registers of different processors", THROUGH_MEMORY)
     owners = owners if owners is not None else others

@@ -145,6 +145,9 @@ class Register(NDArrayOperatorsMixin):
         #: The processors this register selects when it is the mask (see _chosen).
         self._selections: Chosen | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError("pram.Register is final: a subclass could hide values from the checks")
+
     def _sealed(self) -> bool:
         run = self._run
         return run is not None and run.active
