@@ -42,6 +42,17 @@ LOUD: frozenset[np.ufunc] = frozenset(
     ) if hasattr(np, name)
 )
 
+#: Ufuncs that report nothing on integer and bool operands (integer arithmetic wraps): they
+#: skip the silencing, which costs more than the operation on small registers.
+QUIET_ON_INTEGERS: frozenset[np.ufunc] = frozenset(
+    getattr(np, name) for name in (
+        "add", "subtract", "multiply", "negative", "positive", "absolute", "sign", "invert",
+        "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal",
+        "not_equal", "less", "less_equal", "greater", "greater_equal", "maximum", "minimum",
+        "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "logical_not", "square",
+    )
+)
+
 #: Keyword arguments a ufunc call on registers may take (``out`` and ``where`` are checked
 #: apart: only registers of the same processors).
 UFUNC_KEYWORDS = frozenset({"dtype", "out", "where"})

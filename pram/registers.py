@@ -222,7 +222,10 @@ class Register(NDArrayOperatorsMixin):
                 _refuse("an integer power with a register exponent", "fails for negative "
                         "exponents, which would tell the host about data; raise to a float "
                         "power (x ** y.astype(float)) or clip the exponent with np.maximum")
-        with np.errstate(all="ignore"):
+        if ufunc not in allowed.QUIET_ON_INTEGERS or _inexact(args) or "dtype" in kwargs:
+            with np.errstate(all="ignore"):
+                result = ufunc(*args, **kwargs)
+        else:  # integers and bools: no floating-point report can arise
             result = ufunc(*args, **kwargs)
         if out is None and where is not True:
             _refuse(f"np.{name}(..., where=...) without out=", "hands back memory other "
@@ -275,8 +278,11 @@ class Register(NDArrayOperatorsMixin):
         given = dict(zip(kwargs, values[len(plain_args):], strict=True))
         if func is np.empty_like:
             func = np.zeros_like  # total: never memory another processor held
-        with np.errstate(all="ignore"):
-            result = func(*raw, **given)
+        if func is np.where or func is np.clip:
+            result = func(*raw, **given)  # integers and bools: nothing to report
+        else:
+            with np.errstate(all="ignore"):
+                result = func(*raw, **given)
         if constants:
             run.operations += constants - 1  # one comparison per constant, for each processor
         return _wrap(name, tuple(args), result, owners, run)
@@ -386,8 +392,11 @@ class Register(NDArrayOperatorsMixin):
             given = _operand(value, "register[key] = value", type(target) is Chosen)
         before = Register(self._values, self._processors, run)
         values = self._values.copy()
-        with np.errstate(all="ignore"):
+        if values.dtype.kind in "biu" and not _inexact((given,)):
             values[raw] = given
+        else:
+            with np.errstate(all="ignore"):
+                values[raw] = given  # a cast that overflows reports nothing
         self._values = values
         self._selections = None
         if run is not None:
@@ -499,6 +508,20 @@ def processors(register: Register) -> Ids:
 
 
 # ---- the machinery -----------------------------------------------------------------------
+
+def _inexact(values: Sequence[Any]) -> bool:
+    """Whether any of ``values`` is a float or complex array or number (may report)."""
+    for v in values:
+        kind = type(v)
+        if kind is np.ndarray:
+            if v.dtype.kind in "fc":
+                return True
+        elif kind is float or kind is complex or (kind is not int and kind is not bool
+                                                  and v is not None
+                                                  and np.dtype(kind).kind in "fc"):
+            return True
+    return False
+
 
 # The operations' machinery makes registers of this class (bound here: no import cycle).
 setattr(operations, "Register", Register)  # noqa: B010

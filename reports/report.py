@@ -524,6 +524,8 @@ def markdown(
             ],
         ),
         "",
+        *_local_md(outcomes),
+        "",
         "## Laws",
         "",
         "Each measure as a function of the size swept (at the largest other sizes): exact with "
@@ -644,6 +646,45 @@ def _laws_md(outcomes: Sequence[Outcome]) -> list[str]:
         out.append(f"- {o.plan.label}:")
         out.extend(f"  - {law['text']}" for law in laws.values())
     return out
+
+
+def local_verdict(most: Sequence[int]) -> str:
+    """The verdict on "O(1) local work per step" from the most elementwise register operations
+    between two steps at each size of a sweep (smallest first): it holds when the count does
+    not grow from the first half of the sizes to the second."""
+    if not most:
+        return "undetermined"
+    half = len(most) // 2
+    if max(most) == 0:
+        return "holds (no register work)"
+    if len(most) < 2:
+        return "undetermined"
+    return "holds" if max(most[half:]) <= max(most[:half]) else "**grows**"
+
+
+def _local_md(outcomes: Sequence[Outcome]) -> list[str]:
+    """The local work of every sweep: the model's O(1) operations per processor per step."""
+    rows = []
+    for o in outcomes:
+        runs = o.sweep.runs
+        if not runs:
+            continue
+        most = [int(getattr(r.cost, "max_local", 0)) for r in runs]
+        last = runs[-1].cost
+        per_step = getattr(last, "local", 0) / max(1, last.time)
+        rows.append([o.plan.label, number(most[0]), number(most[-1]), f"{per_step:.3g}",
+                     local_verdict(most)])
+    return [
+        "## Local work",
+        "",
+        "Elementwise register operations the processors did between two steps, counted by "
+        "the machine (`Cost.max_local`: the most in one interval, at the smallest and the "
+        "largest size; `Cost.local / time` at the largest). O(1) local work per step holds "
+        "when the most does not grow with the size.",
+        "",
+        _md_table(["sweep", "most, smallest size", "most, largest size", "per step, largest",
+                   "O(1) per step"], rows),
+    ]
 
 
 def _runs_md(s: Sweep) -> str:
