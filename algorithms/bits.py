@@ -77,10 +77,12 @@ COMPARATORS = ("serial", "tree")
 #: Widest token: 64 bits (tokens up to 2**64 - 1, given as Python ints or uint64).
 MAX_D = 64
 
-#: Bits of a first broadcast's stamp (see :meth:`_Team.broadcast`), and its least value (above
-#: every code and flag an earlier operation leaves in a scratch cell).
-_TAG_BITS = 24
-_STAMP_FLOOR = 8
+#: A first broadcast's tagged index (see :meth:`_Team.broadcast`): ``-1 - (i + stamp 2^40)``,
+#: negative, so no index, code or flag an earlier operation left in a scratch cell (all >= 0),
+#: nor the initial -1, nor another broadcast's stamp, passes for it.
+_INDEX_BITS = 40
+_STAMP_BITS = 22
+_STAMP_FLOOR = 1
 
 #: Scratch cells per team member: two slots (for ``i`` and ``j``, then the reduction's codes).
 _SLOTS = 2
@@ -471,7 +473,8 @@ class _Team:
 
         The first broadcast of operations whose processors chose themselves by data tells each
         member whether it acts: the first register goes out tagged with a stamp of this
-        broadcast (the time it starts, a size), only members that hold a valid tag send, and
+        broadcast (the time it starts, a size; see :data:`_INDEX_BITS`), only members that
+        hold a valid tag send, and
         every member of rank 2^r..2^(r+1)-1 of every team reads in round r; a member whose
         cell holds no valid tag (a value an earlier operation left, or the scratch's initial
         -1) does not act from then on.
@@ -482,8 +485,8 @@ class _Team:
             if self.d == 1:
                 self.active = widen(hold(cast(Register, self.chosen), True), False)
                 return tuple(self._widen(r) for r in registers)
-            stamp = (self.m.cost.time + _STAMP_FLOOR) % (1 << _TAG_BITS)
-            registers = ((registers[0] << _TAG_BITS) | stamp, *registers[1:])
+            stamp = (self.m.cost.time + _STAMP_FLOOR) % (1 << _STAMP_BITS)
+            registers = (-1 - (registers[0] + (stamp << _INDEX_BITS)), *registers[1:])
         known = [
             self._widen(r if isinstance(r, Register) else np.asarray(r, np.int64),
                         -1 if first and s == 0 else 0)
@@ -513,7 +516,7 @@ class _Team:
             span *= 2
         if first:
             self.active = _tagged(known[0], stamp)  # each member learnt from memory
-            known[0] = known[0] >> _TAG_BITS
+            known[0] = (-1 - known[0]) & ((1 << _INDEX_BITS) - 1)
         return tuple(known)
 
     def reduce(self, scratch: Array, code: Register) -> Program[Register]:
@@ -550,7 +553,7 @@ _COUNTS: weakref.WeakKeyDictionary[Machine, int] = weakref.WeakKeyDictionary()
 
 def _tagged(first: Register, stamp: int) -> Register:
     """Which members hold a value tagged with ``stamp``: those that act."""
-    tagged: Register = (first >= 0) & ((first & ((1 << _TAG_BITS) - 1)) == stamp)
+    tagged: Register = (first < -1) & (((-1 - first) >> _INDEX_BITS) == stamp)
     return tagged
 
 
