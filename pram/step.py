@@ -22,6 +22,7 @@ import numpy as np
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
+from pram.run import Run, current
 
 T = TypeVar("T")
 
@@ -138,15 +139,25 @@ def parallel(*programs: Program[Any]) -> Program[list[Any]]:
 
 
 def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
-    """:func:`parallel` over an iterable of programs."""
+    """:func:`parallel` over an iterable of programs.
+
+    The branches' processors work side by side, so the local work between two steps is the
+    most any branch did, not their sum: the run's count of elementwise operations
+    (``Cost.local``) is charged that way.
+    """
     branches = [_program(branch, "parallel") for branch in programs]
     results: list[Any] = [None] * len(branches)
     requests: dict[int, Step | Bundle] = {}
+    run = current()
+    start = run.operations if run is not None else 0
     for b, branch in enumerate(branches):
+        before = run.operations if run is not None else 0
         try:
             requests[b] = next(branch)
         except StopIteration as stop:
             results[b] = stop.value
+        if run is not None:
+            _side_by_side(run, start, before)
     while requests:
         steps: list[Step] = []
         spans: list[tuple[int, int, bool]] = []
@@ -158,15 +169,26 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
                 steps.extend(request.steps)
             spans.append((b, start, type(request) is Step))
         answers: list[Values] = yield Bundle(tuple(steps))
-        for i, (b, start, single) in enumerate(spans):
+        start = run.operations if run is not None else 0
+        for i, (b, first, single) in enumerate(spans):
             end = spans[i + 1][1] if i + 1 < len(spans) else len(steps)
-            reply = answers[start] if single else answers[start:end]
+            reply = answers[first] if single else answers[first:end]
+            before = run.operations if run is not None else 0
             try:
                 requests[b] = branches[b].send(reply)
             except StopIteration as stop:
                 results[b] = stop.value
                 del requests[b]
+            if run is not None:
+                _side_by_side(run, start, before)
     return results
+
+
+def _side_by_side(run: Run, start: int, before: int) -> None:
+    """After one branch ran from ``before``: the count since ``start`` is the most any branch
+    did since then (the branches run side by side), not the sum."""
+    spent = run.operations - before
+    run.operations = max(before, start + spent)
 
 
 def _program(program: Any, where: str) -> Program[Any]:

@@ -498,3 +498,25 @@ def test_a_run_in_another_thread_does_not_seal_this_one() -> None:
     thread.start()
     thread.join(10)
     assert done.is_set() and result.tolist() == (INPUTS[0] * 2).tolist()
+
+
+def test_parallel_branches_charge_the_most_local_work_of_one_branch() -> None:
+    """Branches run side by side on their own processors: between two steps the local work
+    is the most any branch did (1, 2, 3 and 4 operations: 4), not the sum (10)."""
+    from pram import parallel
+
+    m = Machine()
+    a = m.array("a", values=np.arange(8))
+
+    def branch(k: int) -> Program[None]:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, np.arange(2) + 2 * k)])
+        for _ in range(k + 1):
+            x = x + 1
+        yield Step(pid)
+
+    def program() -> Program[None]:
+        yield from parallel(*(branch(k) for k in range(4)))
+
+    m.run(program())
+    assert (m.cost.local, m.cost.max_local) == (4, 4)
