@@ -41,7 +41,7 @@ def freeze(ids: Ids) -> Ids:
     key = id(ids)
     seen = _FROZEN.get(key)
     if seen is not None and seen[0]() is ids and seen[1].shape == ids.shape \
-            and np.array_equal(seen[1], ids):
+            and _equal(ids.astype(np.int64, copy=False), seen[1]):
         return seen[1]
     frozen: Ids = np.frombuffer(
         ids.astype(np.int64, copy=False).tobytes(), dtype=np.int64
@@ -60,13 +60,20 @@ def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
         return True
     if a.shape != b.shape:
         return False
-    if (
-        a.dtype == b.dtype
-        and a.strides == b.strides
-        and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-    ):
-        return True  # two views of the same memory
+    return _equal(a, b)
+
+
+def _equal(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether ``a`` and ``b`` (of one shape) hold the same ids: small contiguous arrays of
+    one dtype by their bytes (numpy's comparison costs more than the work on them)."""
+    if a.dtype is b.dtype and a.size <= _SMALL and a.flags.c_contiguous \
+            and b.flags.c_contiguous:
+        return a.data == b.data
     return bool(np.array_equal(a, b))
+
+
+#: Up to this many ids, arrays are compared by their memory.
+_SMALL = 4096
 
 
 def same(a: Ids, b: Ids) -> bool:
@@ -77,7 +84,6 @@ def same(a: Ids, b: Ids) -> bool:
     if type(a) is Chosen or type(b) is Chosen:
         return False
     return same_processors(a, b)
-
 
 
 __all__ = ["Chosen", "Ids", "freeze", "same", "same_processors"]
