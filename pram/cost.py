@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -85,6 +86,20 @@ def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int) ->
     tally.writes += writes
     if processors > tally.max_processors:
         tally.max_processors = processors
+
+
+def local_verdict(most: Sequence[int]) -> str:
+    """The verdict on "O(1) local work per step" from the most elementwise register operations
+    between two steps at each size of a sweep (smallest first): it holds when the count does
+    not grow from the first half of the sizes to the second."""
+    if not most:
+        return "undetermined"
+    half = len(most) // 2
+    if max(most) == 0:
+        return "holds (no register work)"
+    if len(most) < 2:
+        return "undetermined"
+    return "holds" if max(most[half:]) <= max(most[:half]) else "**grows**"
 
 
 #: What the ledger shows while a program runs: sizes and time, which the host knows anyway.

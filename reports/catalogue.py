@@ -26,6 +26,7 @@ from rich.text import Text
 import pram.reports.algorithms  # noqa: F401  (the paper's entries register first, in order)
 from pram import Check, Formula, InputError, Machine, Words, words
 from pram.algorithms import catalogue as programs
+from pram.cost import local_verdict
 from pram.reports.measure import Run, Sweep, sweep
 from pram.reports.parallel import Runner, Task, run_all
 from pram.reports.registry import (
@@ -502,12 +503,16 @@ class Catalogue:
     def markdown(self) -> str:
         """The section of ``summary.md``: one table of entries, one list of controls."""
         table = [
-            "| algorithm | model | n | time | work | checks |",
-            "| --- | --- | --- | ---: | ---: | --- |",
+            "| algorithm | model | n | time | work | local work per step | checks |",
+            "| --- | --- | --- | ---: | ---: | --- | --- |",
         ]
-        for name, model, n, time, work, checks in rows(self.sweeps):
+        for swept, (name, model, n, time, work, checks) in zip(
+            self.sweeps, rows(self.sweeps), strict=True
+        ):
             text = "; ".join(f"{k} `{f}`: {v}" for k, f, v in checks)
-            table.append(f"| `{name}` | {model} | {n} | {time} | {work} | {text} |")
+            most = [int(getattr(r.cost, "max_local", 0)) for r in swept.runs]
+            local = f"most {most[0]}..{most[-1]}: {local_verdict(most)}"
+            table.append(f"| `{name}` | {model} | {n} | {time} | {work} | {local} | {text} |")
         return "\n".join([
             "## Catalogue of classic algorithms",
             "",

@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Cost
+from pram.cost import local_verdict
 from pram.reports import plots
 from pram.reports.catalogue import Catalogue, catalogue
 from pram.reports.catalogue import tasks as catalogue_tasks
@@ -646,20 +647,6 @@ def _laws_md(outcomes: Sequence[Outcome]) -> list[str]:
         out.append(f"- {o.plan.label}:")
         out.extend(f"  - {law['text']}" for law in laws.values())
     return out
-
-
-def local_verdict(most: Sequence[int]) -> str:
-    """The verdict on "O(1) local work per step" from the most elementwise register operations
-    between two steps at each size of a sweep (smallest first): it holds when the count does
-    not grow from the first half of the sizes to the second."""
-    if not most:
-        return "undetermined"
-    half = len(most) // 2
-    if max(most) == 0:
-        return "holds (no register work)"
-    if len(most) < 2:
-        return "undetermined"
-    return "holds" if max(most[half:]) <= max(most[:half]) else "**grows**"
 
 
 def _local_md(outcomes: Sequence[Outcome]) -> list[str]:
