@@ -53,8 +53,8 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
             data = np.full(ids.shape, data)
         result = Register(data, ids, run)
     if run is not None:
-        run.operations += 1
-        if run.observer is not None:
+        run._operations += 1
+        if run._observer is not None:
             run.operation("hold", (ids, values), result)
     return result
 

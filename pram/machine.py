@@ -47,7 +47,7 @@ from pram.ids import Chosen, freeze, same_processors
 from pram.memory import Array, Flags, Seats, Words, words, zeros
 from pram.models import Model, model
 from pram.registers import THROUGH_MEMORY, Register
-from pram.run import Observer, Run, begin, end
+from pram.run import Observer, Run, _begin, _end
 from pram.step import Bundle, Program, Read, Step, Values, Write
 from pram.violations import Kind, UndefinedRead, Violation, when
 
@@ -305,7 +305,7 @@ class Machine:
                 "about data outside the run's steps; compose programs with yield from"
             )
         token = Run(self, self.observer)
-        begin(token)
+        _begin(token)
         self._token = token
         cost = self._cost
         self._running += 1
@@ -328,8 +328,8 @@ class Machine:
                     if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
                         steps = _acting(steps, cost.time + 1, token)
                         break
-                local = token.operations
-                token.operations = 0
+                local = token._operations
+                token._operations = 0
                 cost.local += local
                 if local > cost.max_local:
                     cost.max_local = local
@@ -342,13 +342,13 @@ class Machine:
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
         finally:
-            local = token.operations
+            local = token._operations
             cost.local += local
             if local > cost.max_local:
                 cost.max_local = local
             self._running -= 1
             self._token = None
-            end(token)
+            _end(token)
             if not self._running:
                 self._seal(False)
 

@@ -46,10 +46,10 @@ def _run_of(operands: Sequence[Any], *more: Any) -> Run | None:
             continue
         if run is None or run is found:
             continue
-        if found is None and run.active:
+        if found is None and run._active:
             found = run
             continue
-        if found is not None or run.active:
+        if found is not None or run._active:
             _refuse("an operation on registers of two runs", _ANOTHER_RUN)
     if found is None:
         return None
@@ -137,8 +137,8 @@ def _made(name: str, operands: tuple[Any, ...], values: Any, owners: Ids, run: R
     """A register of ``owners`` (and ``run``) holding ``values``: counted and observed."""
     result = Register(values, owners, run)
     if run is not None:
-        run.operations += 1
-        if run.observer is not None:
+        run._operations += 1
+        if run._observer is not None:
             run.operation(name, operands, result)
     return result
 
@@ -149,8 +149,8 @@ def _wrap(name: str, operands: tuple[Any, ...], result: Any, owners: Ids, run: R
         wrapped: Any = tuple(_bound(name, r, owners, run) for r in result)
     else:
         wrapped = _bound(name, result, owners, run)
-    run.operations += 1
-    if run.observer is not None:
+    run._operations += 1
+    if run._observer is not None:
         run.operation(name, operands, wrapped)
     return wrapped
 
@@ -197,8 +197,8 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
                             f"{target._values.dtype}")
         target._values = kept.astype(target._values.dtype, copy=False)
         target._selections = None
-    run.operations += 1
-    if run.observer is not None:
+    run._operations += 1
+    if run._observer is not None:
         run.operation(name, operands, out)
     return out
 

@@ -77,7 +77,7 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
 
     def forward(self: Register, other: Any) -> Any:
         run = self._run
-        if run is not None and run.active and not quiet and self._values.dtype.kind in "biu":
+        if run is not None and run._active and not quiet and self._values.dtype.kind in "biu":
             kind = type(other)
             if kind is Register:
                 if (other._processors is self._processors and other._run is run
@@ -92,7 +92,7 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
     def reflected(self: Register, other: Any) -> Any:
         run = self._run
         kind = type(other)
-        if (run is not None and run.active and not quiet and (kind is int or kind is bool)
+        if (run is not None and run._active and not quiet and (kind is int or kind is bool)
                 and self._values.dtype.kind in "biu"):
             return _made(name, (other, self), ufunc(other, self._values), self._processors, run)
         return ufunc(other, self)
@@ -150,7 +150,7 @@ class Register(NDArrayOperatorsMixin):
 
     def _sealed(self) -> bool:
         run = self._run
-        return run is not None and run.active
+        return run is not None and run._active
 
     def _sized(self, what: str) -> None:
         if type(self._processors) is Chosen and self._sealed():
@@ -284,7 +284,7 @@ class Register(NDArrayOperatorsMixin):
             with np.errstate(all="ignore"):
                 result = func(*raw, **given)
         if constants:
-            run.operations += constants - 1  # one comparison per constant, for each processor
+            run._operations += constants - 1  # one comparison per constant, for each processor
         return _wrap(name, tuple(args), result, owners, run)
 
     # Operators between registers of one array of processors, or with a Python scalar, while a
@@ -331,7 +331,7 @@ class Register(NDArrayOperatorsMixin):
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:
         """The values converted to ``dtype``, still bound to the same processors."""
         run = self._run
-        if run is None or not run.active:
+        if run is None or not run._active:
             return Register(self._values.astype(dtype, *args, **kwargs), self._processors, run)
         dtype = _dtype(dtype, "register.astype")
         if args or set(kwargs) - {"copy"}:
@@ -372,7 +372,7 @@ class Register(NDArrayOperatorsMixin):
         if type(owners) is Chosen and type(values) is not np.ndarray:
             values = values.view(np.ndarray)
         result = Register(values, owners, run)
-        if run is not None and run.observer is not None:
+        if run is not None and run._observer is not None:
             run.operation("getitem", (self, key), result)
         return result
 
@@ -400,8 +400,8 @@ class Register(NDArrayOperatorsMixin):
         self._values = values
         self._selections = None
         if run is not None:
-            run.operations += 1
-            if run.observer is not None:
+            run._operations += 1
+            if run._observer is not None:
                 run.operation("setitem", (before, key, value), self)
 
     # ---- everything that turns data into host control flow or moves it -------------------
@@ -492,7 +492,7 @@ def contents(register: Register) -> npt.NDArray[Any]:
     if isinstance(register, np.ndarray):
         return register.view(np.ndarray)
     run = register._run
-    if run is not None and run.active and not run.observing:
+    if run is not None and run._active and not run._observing:
         _refuse("pram.registers.contents of a register", allowed.ESCAPE)
     return register._values
 
@@ -502,7 +502,7 @@ def processors(register: Register) -> Ids:
     run is active when they were chosen by data: their number is data)."""
     run = register._run
     ids = register._processors
-    if type(ids) is Chosen and run is not None and run.active and not run.observing:
+    if type(ids) is Chosen and run is not None and run._active and not run._observing:
         _refuse("the processors of a register chosen by data", allowed.SIZE)
     return ids
 

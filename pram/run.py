@@ -45,36 +45,43 @@ class Run:
     told something, so that it (and only it) may look at register contents mid-run.
     """
 
-    __slots__ = ("active", "machine", "observer", "observing", "operations")
+    __slots__ = ("_active", "_machine", "_observer", "_observing", "_operations")
 
     def __init__(self, machine: object, observer: Observer | None) -> None:
-        self.machine = machine
-        self.observer = observer
-        self.active = True
-        self.observing = False
-        self.operations = 0
+        self._machine = machine
+        self._observer = observer
+        self._active = True
+        self._observing = False
+        self._operations = 0
+
+    # Read-only to programs: only pram's own machinery (which uses the private slots) counts,
+    # observes and ends a run.
+    active = property(lambda self: self._active, doc="Whether the run is in progress.")
+    observer = property(lambda self: self._observer, doc="Who observes the run.")
+    operations = property(lambda self: self._operations,
+                          doc="Elementwise register operations since the previous step.")
 
     def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
         """Tell the observer of one elementwise operation (the count is the caller's)."""
-        observer = self.observer
+        observer = self._observer
         if observer is None:
             return
-        self.observing = True
+        self._observing = True
         try:
             observer.operation(name, operands, result)
         finally:
-            self.observing = False
+            self._observing = False
 
     def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
         """Tell the observer of global step ``number``."""
-        observer = self.observer
+        observer = self._observer
         if observer is None:
             return
-        self.observing = True
+        self._observing = True
         try:
             observer.step(number, steps, replies)
         finally:
-            self.observing = False
+            self._observing = False
 
     def __reduce__(self) -> Any:
         raise HonestyError(
@@ -83,7 +90,7 @@ class Run:
         )
 
     def __repr__(self) -> str:
-        return f"Run(active={self.active})"
+        return f"Run(active={self._active})"
 
 
 class _Current(threading.local):
@@ -101,7 +108,7 @@ def current() -> Run | None:
     return _CURRENT.run
 
 
-def begin(run: Run) -> None:
+def _begin(run: Run) -> None:
     """Make ``run`` this thread's run; a program cannot start another run inside its own."""
     if _CURRENT.run is not None:
         raise HonestyError(
@@ -112,9 +119,9 @@ def begin(run: Run) -> None:
     _CURRENT.run = run
 
 
-def end(run: Run) -> None:
+def _end(run: Run) -> None:
     """End ``run``: its registers become output."""
-    run.active = False
+    run._active = False
     if _CURRENT.run is run:
         _CURRENT.run = None
 
@@ -124,4 +131,4 @@ def running() -> bool:
     return _CURRENT.run is not None
 
 
-__all__ = ["Observer", "Run", "begin", "current", "end", "running"]
+__all__ = ["Observer", "Run", "current", "running"]

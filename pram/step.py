@@ -149,9 +149,9 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
     results: list[Any] = [None] * len(branches)
     requests: dict[int, Step | Bundle] = {}
     run = current()
-    start = run.operations if run is not None else 0
+    start = run._operations if run is not None else 0
     for b, branch in enumerate(branches):
-        before = run.operations if run is not None else 0
+        before = run._operations if run is not None else 0
         try:
             requests[b] = next(branch)
         except StopIteration as stop:
@@ -169,11 +169,11 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
                 steps.extend(request.steps)
             spans.append((b, start, type(request) is Step))
         answers: list[Values] = yield Bundle(tuple(steps))
-        start = run.operations if run is not None else 0
+        start = run._operations if run is not None else 0
         for i, (b, first, single) in enumerate(spans):
             end = spans[i + 1][1] if i + 1 < len(spans) else len(steps)
             reply = answers[first] if single else answers[first:end]
-            before = run.operations if run is not None else 0
+            before = run._operations if run is not None else 0
             try:
                 requests[b] = branches[b].send(reply)
             except StopIteration as stop:
@@ -187,8 +187,8 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
 def _side_by_side(run: Run, start: int, before: int) -> None:
     """After one branch ran from ``before``: the count since ``start`` is the most any branch
     did since then (the branches run side by side), not the sum."""
-    spent = run.operations - before
-    run.operations = max(before, start + spent)
+    spent = run._operations - before
+    run._operations = max(before, start + spent)
 
 
 def _program(program: Any, where: str) -> Program[Any]:

@@ -24,6 +24,7 @@ from pram import HonestyError, Machine, Program, Read, Register, Step, Write, ho
 from pram.holding import widen
 from pram.lint import findings
 from pram.registers import contents, processors
+from pram.run import current
 
 INPUTS = (np.array([5, 3, 8, 1]), np.array([0, 9, 9, 2]))
 
@@ -250,6 +251,11 @@ BY_TYPE: list[tuple[str, Cheat]] = [
     ("the array interface", lambda m, a, x, w, s, p: x.__array_interface__),
     ("a memoryview", lambda m, a, x, w, s, p: memoryview(x)),  # type: ignore[arg-type]
     ("ids made writable", lambda m, a, x, w, s, p: setattr(p.flags, "writeable", True)),
+    ("the run's token made to observe", lambda m, a, x, w, s, p: setattr(current(), "observing",
+                                                                         True)),
+    ("the run's token ended", lambda m, a, x, w, s, p: setattr(current(), "active", False)),
+    ("the run's count of local work reset",
+     lambda m, a, x, w, s, p: setattr(current(), "operations", 0)),
 ]
 
 
