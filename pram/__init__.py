@@ -33,10 +33,11 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
+from pram.holding import hold
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
 from pram.models import MODELS, Model, model
-from pram.registers import Observer, Register, hold
+from pram.registers import Observer, Register
 from pram.step import (
     Bundle,
     Program,
