@@ -7,7 +7,9 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
 
 0. the fast path (the first branch): a step every later phase would pass at its own first
    branch runs with only those first-branch tests, which are the same functions;
-1. normalise ports once (validation at the boundary, :mod:`pram._validate`);
+1. normalise ports once (validation at the boundary, :mod:`pram._validate`; a register of
+   another run, or of another machine, is refused there, and the fast path takes registers of
+   the machine's run only);
 2. check that no processor is listed twice, and check each array's ports against the model
    (:mod:`pram._conflicts`; the slow path there names who met and resolves their writes);
 3. read, everything before anything is written;

@@ -62,8 +62,10 @@ class Machine:
     to compare the two paths, as tests/test_fast_path.py does.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
-    the step's processors, the arrays are sealed (no ``to_numpy``, no ``values``) and ``m.cost``
-    is read-only: only the machine counts.
+    the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
+    ``to_numpy``, ``values`` or ``defined``), ``violations``, ``undefined_reads``, a nested
+    :meth:`run` and :meth:`execute` are refused, and ``m.cost`` shows time and sizes only:
+    only the machine counts.
 
     >>> import numpy as np
     >>> from pram import Machine, Read, Step, Write
