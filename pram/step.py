@@ -14,7 +14,7 @@ the values its reads returned. Parallel branches (:func:`parallel`) share global
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 import attrs
 import numpy as np
@@ -107,7 +107,7 @@ def loop_test(cls: type[Step]) -> type[Step]:
     return cls
 
 
-def is_step(request: Any) -> bool:
+def is_step(request: Any) -> TypeGuard[Step]:
     """Whether ``request`` is a step the machine takes: exactly a :class:`Step`, or exactly
     the loop test :class:`pram.loop.Until` (never another subclass)."""
     kind = type(request)
@@ -143,7 +143,7 @@ def _phase(label: str, program: Program[T]) -> Program[T]:
     try:
         request = next(program)
         while True:
-            if is_step(request):
+            if isinstance(request, Step):  # Step or Until: no other subclass can exist
                 request = _labelled(label, request)
             else:
                 request = Bundle(tuple(_labelled(label, s) for s in request.steps))
@@ -192,7 +192,7 @@ def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
         spans: list[tuple[int, int, bool]] = []
         for b, request in requests.items():
             start = len(steps)
-            if is_step(request):
+            if isinstance(request, Step):  # Step or Until: no other subclass can exist
                 steps.append(request)
             else:
                 steps.extend(request.steps)
