@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from pram.errors import HonestyError, StepError
-from pram.ids import Chosen, freeze, same_processors
+from pram.ids import Chosen, freeze, same_choice, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import THROUGH_MEMORY, Register
 from pram.run import Run
@@ -281,11 +281,13 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
 
 def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
     """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
-    step's processors, in order (ids chosen by data compare by identity only: their number
-    is data)."""
+    step's processors, in order. Ids chosen by data compare by value here (the same parent
+    ids, the same mask: :func:`pram.ids.same_choice`), so ``hold(pid, pid)[x > 500]`` and
+    ``y[x > 500]`` with masks computed apart meet in one step; a mismatch ends the run with
+    this error, which the program cannot catch, so it learns nothing from the comparison."""
     owners = register._processors
-    if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
-                              or not same_processors(owners, pid)):
+    if owners is not pid and not (same_choice(owners, pid) if type(owners) is Chosen
+                                  or type(pid) is Chosen else same_processors(owners, pid)):
         raise HonestyError(
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"

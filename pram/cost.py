@@ -51,6 +51,17 @@ class Cost:
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)
 
+    def fresh(self) -> Cost:
+        """A copy of this ledger that shares no mutable part with it (the profile, the phase
+        labels, the phases): what a run counts into, so an alias of the ledger (or of its
+        lists) taken before the run sees none of the run."""
+        return attrs.evolve(
+            self,
+            profile=list(self.profile),
+            step_phases=list(self.step_phases),
+            phases={label: attrs.evolve(share) for label, share in self.phases.items()},
+        )
+
     def brent(self, p: int) -> int:
         """Time on ``p`` processors: the sum over steps of max(1, ceil(active / p)).
 

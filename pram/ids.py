@@ -29,6 +29,8 @@ class Chosen(np.ndarray):
 
     parent: Ids
     key: Register
+    #: The mask as it was when it chose (``key``'s values then), over ``parent``.
+    mask: npt.NDArray[np.bool_]
 
 
 def freeze(ids: Ids) -> Ids:
@@ -86,4 +88,18 @@ def same(a: Ids, b: Ids) -> bool:
     return same_processors(a, b)
 
 
-__all__ = ["Chosen", "Ids", "freeze", "same", "same_processors"]
+def same_choice(a: Ids, b: Ids) -> bool:
+    """Whether ``a`` and ``b`` are the same processors, comparing ids chosen by data by value
+    (the same parent ids, the same mask): for the machine's own checks of a step only. A
+    mismatch refuses the step, and the run ends there, so the program never learns the
+    answer (unlike :func:`same`, which a program may ask through an operation and catch)."""
+    if a is b:
+        return True
+    if type(a) is Chosen and type(b) is Chosen:
+        return same_choice(a.parent, b.parent) and bool(np.array_equal(a.mask, b.mask))
+    if type(a) is Chosen or type(b) is Chosen:
+        return False
+    return same_processors(a, b)
+
+
+__all__ = ["Chosen", "Ids", "freeze", "same", "same_choice", "same_processors"]

@@ -9,9 +9,11 @@ check reads a program's source (never runs it) and names every such use with fil
 - private attribute access (``x._values``, ``getattr(x, "_cells")``) on anything but ``self``
   and ``cls``, and the dunders that reach under an object (``__dict__``,
   ``__getattribute__``, ``__setattr__``, ``__class__``, ``__closure__``, frames' ``f_locals``);
-- imports of ``gc``, ``ctypes``, ``inspect``, ``sys._getframe``, ``sys.settrace``,
+- imports of ``gc``, ``ctypes``, ``inspect``, ``tracemalloc``, ``sys._getframe``, ``sys.settrace``,
   ``sys.setprofile``, ``threading.settrace``, ``builtins``, ``importlib``; calls of
-  ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals`` and ``locals``;
+  ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals``, ``locals`` and
+  ``sys.getsizeof``; calls of ``m.execute``, which drive steps outside a run (no register
+  sealed);
 - monkey-patching pram: assigning or deleting an attribute of anything imported from pram,
   ``setattr`` on it, and ``flags.writeable = True`` / ``setflags`` (ids made writable).
 
@@ -26,7 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 #: Modules a program may not import at all: each reaches under objects or the interpreter.
-MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig"})
+MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig",
+                     "tracemalloc"})
 
 #: Names a program may not take from a module (``sys._getframe`` and the like).
 FROM = frozenset({
@@ -51,7 +54,12 @@ CALLS = frozenset({"exec", "eval", "compile", "__import__", "vars", "globals", "
 _Flag = Callable[[ast.AST, str], None]
 
 #: Attribute names whose call from a module reaches the interpreter.
-HOOKS = frozenset({"_getframe", "settrace", "setprofile", "_current_frames", "setflags"})
+HOOKS = frozenset({"_getframe", "settrace", "setprofile", "_current_frames", "setflags",
+                   "getsizeof"})
+
+#: Machine methods that drive steps outside :meth:`pram.Machine.run`, where no run token
+#: seals the registers: a program driven by hand through them escapes every guard.
+DRIVERS = frozenset({"execute"})
 
 
 def findings(source: str, filename: str = "<source>") -> list[str]:
@@ -126,6 +134,9 @@ def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
     if isinstance(function, ast.Attribute) and function.attr in ("__setattr__",
                                                                   "__getattribute__"):
         flag(node, f"call of {ast.unparse(function)}")
+    if isinstance(function, ast.Attribute) and function.attr in DRIVERS:
+        flag(node, f"call of {ast.unparse(function)}: steps outside Machine.run, where no "
+                   "register is sealed; drive programs with m.run")
 
 
 def _patch(target: ast.AST, flag: _Flag, pram_names: set[str]) -> None:

@@ -245,7 +245,12 @@ class Machine:
         token = Run(self, self.observer)
         _begin(token)
         self._token = token
-        cost = self._cost
+        # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
+        # of the violations or of the undefined reads taken before the run sees none of it.
+        self._cost = cost = self._cost.fresh()
+        self._ledger = Ledger(cost)
+        self._violations = list(self._violations)
+        self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._seal(True)
         try:

@@ -115,7 +115,8 @@ class Array:
         self._defined = defined
         #: Set by the machine while a program runs (read it as :attr:`sealed`).
         self._sealed = False
-        #: Whether the host holds the cells themselves (:attr:`values`): copied at a run's start.
+        #: Whether the host holds the cells or the flags themselves (:attr:`values`,
+    #: :attr:`defined`): both copied at a run's start.
         self._exposed = False
         #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
         self.freed = False
@@ -131,6 +132,7 @@ class Array:
         which cells a program wrote is data."""
         if self._sealed:
             self._refuse(f"reading {self.name}.defined")
+        self._exposed = True
         return self._defined
 
     @property
@@ -157,9 +159,13 @@ class Array:
         self._cells = cells  # a copy: the buffer given stays the host's
 
     def begin(self) -> None:
-        """Called by the machine as a run starts: the host keeps no alias of the cells."""
+        """Called by the machine as a run starts: the host keeps no alias of the cells or of
+        the flags of which cells hold a value (both were handed out by :attr:`values` and
+        :attr:`defined`), so an alias taken before the run sees none of its writes."""
         if self._exposed:
             self._cells = self._cells.copy()
+            if self._defined is not None:
+                self._defined = self._defined.copy()
             self._exposed = False
 
     def to_numpy(self) -> Words:

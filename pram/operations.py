@@ -271,6 +271,7 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
     chosen.flags.writeable = False
     chosen.parent = owners
     chosen.key = key
+    chosen.mask = key._values.copy()  # the choice as made, for the machine's own comparison
     key._selections = chosen
     return chosen  # type: ignore[no-any-return]
 

@@ -121,6 +121,34 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
     return apply
 
 
+def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
+    """``np.choose(index, table)``: each processor looks up its own entry of a constant table.
+
+    The table is a plain numeric 1-d ``numpy.ndarray`` (made by the host from sizes and
+    constants, so every processor may hold it: the model's program text), the index an
+    integer register; the result is a register of the index's processors, one operation
+    each. The lookup is total: an index out of range wraps around (``mode="wrap"``, or
+    ``"clip"`` if asked for), since an error would tell the program about data.
+    (``np.take(table, index)`` cannot be taken: numpy converts its index to a plain array
+    without asking the register, which refuses that.)"""
+    index = args[0] if args else None
+    table = args[1] if len(args) > 1 else kwargs.get("choices")
+    mode = kwargs.get("mode", "wrap")
+    if (type(table) is not np.ndarray or table.ndim != 1 or not table.size
+            or table.dtype.kind not in allowed.KINDS or type(index) is not Register
+            or index.dtype.kind not in "biu" or len(args) > 2
+            or set(kwargs) - {"choices", "mode"} or mode not in ("wrap", "clip")):
+        _refuse("np.choose", "on registers is a lookup in a constant table only: "
+                "np.choose(index, table) with an integer register index, a plain non-empty "
+                "1-d numeric numpy array computed from sizes and constants, and mode 'wrap' "
+                f"or 'clip'; values of other processors move through memory: {THROUGH_MEMORY}")
+    if index._run is not run and index._run is not None:
+        _refuse("np.choose on a register of another run", _ANOTHER_RUN)
+    values = np.take(table, index._values, mode=mode)
+    found: Register = _made("choose", (index, table), values, index._processors, run)
+    return found
+
+
 class Register(NDArrayOperatorsMixin):
     """One value per processor, bound to the processors it belongs to and to one run.
 
@@ -246,6 +274,8 @@ class Register(NDArrayOperatorsMixin):
         if run is None:
             return _host(func, args, kwargs)  # output, after the run
         name = getattr(func, "__name__", None) or repr(func)
+        if func is np.choose:
+            return _lookup(args, kwargs, run)
         keywords = allowed.FUNCTIONS.get(func)
         if keywords is None:
             _refuse(f"np.{name}", allowed.REASONS.get(name, allowed.DEFAULT))
@@ -382,12 +412,24 @@ class Register(NDArrayOperatorsMixin):
         if type(value) is Register:
             if value._run is not run and value._run is not None and run is not None:
                 _refuse("register[key] = a register of another run", _ANOTHER_RUN)
-            if value._processors is not target and not same(value._processors, target):
+            chosen = value._processors
+            if chosen is not target and type(chosen) is Chosen and type(target) is Chosen \
+                    and type(key) is Register and chosen.parent is not None \
+                    and same(chosen.parent, self._processors):
+                # y[mask] = z[other mask] over the same processors (masks computed apart, as
+                # in y[x > 5] = z[x > 5]): each processor chosen by both masks takes its own
+                # value of z; comparing the masks would tell the program about data, so
+                # nothing is compared and nothing refused.
+                both = raw & chosen.mask
+                given = value._values[both[chosen.mask]]
+                raw = both
+            elif chosen is not target and not same(chosen, target):
                 _refuse(
                     "register[key] = value with a value of other processors",
                     f"a register holds each processor's own values; {THROUGH_MEMORY}",
                 )
-            given = value._values
+            else:
+                given = value._values
         else:
             given = _operand(value, "register[key] = value", type(target) is Chosen)
         before = Register(self._values, self._processors, run)
@@ -462,7 +504,9 @@ class Register(NDArrayOperatorsMixin):
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if self._sealed():
-            _refuse("np.asarray of a register (an escape to a plain array)", allowed.ESCAPE)
+            _refuse("np.asarray of a register (an escape to a plain array)", allowed.ESCAPE
+                    + "; a lookup in a constant table (np.take(table, x), table[x]) is "
+                    "np.choose(x, table)")
         values = self._values if dtype is None else self._values.astype(dtype)
         return values.copy() if copy is not False else values
 

@@ -65,6 +65,9 @@ LEDGER = "only the machine counts: run steps, and read m.cost after the run"
 Cheat = Callable[[Machine, Array, Register], Any]
 
 #: One cheat per refused form: (name, what the program does after reading a, whole message).
+#: What the escape's refusal adds: the lookup that is not an escape.
+LOOKUP = "; a lookup in a constant table (np.take(table, x), table[x]) is np.choose(x, table)"
+
 CHEATS: list[tuple[str, Cheat, str]] = [
     ("np.sort", lambda m, a, x: np.sort(x), f"np.sort {SORT}"),
     ("a function held in a variable", lambda m, a, x: (lambda f: f(x))(np.sort),
@@ -130,9 +133,10 @@ CHEATS: list[tuple[str, Cheat, str]] = [
      "Python function applied to register values would hand them to the host); use numpy's "
      "ufuncs"),
     ("np.asarray", lambda m, a, x: np.asarray(x),
-     f"np.asarray of a register (an escape to a plain array) {ESCAPE}"),
+     f"np.asarray of a register (an escape to a plain array) {ESCAPE}{LOOKUP}"),
     ("a plain array filled from a register", lambda m, a, x: np.zeros(4).__setitem__(
-        slice(None), x), f"np.asarray of a register (an escape to a plain array) {ESCAPE}"),
+        slice(None), x),
+     f"np.asarray of a register (an escape to a plain array) {ESCAPE}{LOOKUP}"),
 ]
 
 
