@@ -38,6 +38,7 @@ from pram import (
     Array,
     InputError,
     Machine,
+    PRAMError,
     Program,
     Read,
     Step,
@@ -123,7 +124,9 @@ def hook_and_shortcut(
     test): no pointer moved, so every tree is a star (shortcutting moved nothing) with no
     edge to another tree (a stagnant star with one would have hooked), and the labels are
     final. ``changed`` needs a cell per round; running out of cells (which the round bound
-    of :func:`sv_rounds` rules out) raises an AssertionError rather than looping on.
+    of :func:`sv_rounds` rules out under CRCW arbitrary and priority) raises a
+    :class:`pram.PRAMError` naming the model rather than looping on: under CRCW tolerant,
+    say, disagreeing hooks leave a pointer as it was and the rounds need not end.
     """
     family = parent.name.rsplit("/", 1)[0]
     star = m.array(f"{family}/star", size=n)
@@ -138,7 +141,11 @@ def hook_and_shortcut(
     control = m.processors(1)
     r = 0
     while True:
-        assert r < changed.size, "more rounds than Awerbuch and Shiloach's bound allows"
+        if r >= changed.size:
+            raise PRAMError(
+                f"connected components ran {r} rounds, more than Awerbuch and Shiloach's bound "
+                f"allows, under {m.model.name}; it is written for CRCW arbitrary, so run it "
+                "under crcw-arbitrary or crcw-priority")
         yield from _stars(vertices, vertex, parent, star, touched, first=True)
         yield from _hook(arcs, u, v, parent, star, touched, changed, r, conditional=True)
         yield from _stars(vertices, vertex, parent, star, touched, first=False)

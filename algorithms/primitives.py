@@ -219,4 +219,44 @@ def _shift(m: Machine, array: Array, first: Words, size: int, limit: Words) -> P
     yield Step(pid[acts], writes=(Write(array, target[acts], value[acts]),))
 
 
-__all__ = ["broadcast", "broadcast_blocks", "prefix_sums", "prefix_sums_blocks"]
+def segmented_scan(
+    m: Machine, values: Array, flags: Array, size: int, *, start: int = 0
+) -> Program[None]:
+    """Segmented inclusive prefix sums of ``values[start : start + size]``, in place (EREW):
+    a flag 1 in ``flags`` (same cells) starts a segment, and each cell gets the sum of its
+    segment up to itself. ``flags`` ends holding each cell's OR of the flags up to it.
+
+    Hillis and Steele's doubling on pairs (flag, value) with Schwartz's segmented operator
+    ``(f1, v1) + (f2, v2) = (f1 | f2, v2 if f2 else v1 + v2)``, which is associative, so the
+    scan is a scan of it (Blelloch, "Prefix sums and their applications", 1990). Where the
+    segments lie is data (the flags), yet every processor acts in every round: the program is
+    oblivious and its circuit is one for all flags. Each processor keeps its own pair in
+    registers; in round ``h`` = 1, 2, 4, ... processor ``i >= h`` reads the pair ``h`` cells to
+    its left (the only reader of that cell), then writes its combined pair: two steps, so no
+    cell is read and written at once. Exact counts for size n >= 2, with R = ceil(log2 n):
+    time ``1 + 2 R``; work ``n + 2 sum_r (n - 2^r)``; reads ``2 n + 2 sum_r (n - 2^r)``,
+    writes as many as the rounds' reads. For n = 8: 7 steps, work 8 + 2 (7 + 6 + 4) = 42.
+    """
+    size = _size(size, "size")
+    if size < 2:
+        return
+    pid = m.processors(size)
+    cell = start + np.arange(size, dtype=np.int64)
+    value, flag = yield Step(pid, reads=(Read(values, cell), Read(flags, cell)))
+    h = 1
+    while h < size:
+        right = pid[h:]
+        left_value, left_flag = yield Step(
+            right, reads=(Read(values, cell[:-h]), Read(flags, cell[:-h]))
+        )
+        mine_value, mine_flag = value[h:], flag[h:]
+        combined = np.where(mine_flag != 0, mine_value, left_value + mine_value)
+        joined = left_flag | mine_flag
+        yield Step(right, writes=(Write(values, cell[h:], combined),
+                                  Write(flags, cell[h:], joined)))
+        value[h:] = combined
+        flag[h:] = joined
+        h *= 2
+
+
+__all__ = ["broadcast", "broadcast_blocks", "prefix_sums", "prefix_sums_blocks", "segmented_scan"]

@@ -13,7 +13,8 @@ The public names, by role (``__all__`` lists them in the same order):
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
 - models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`, the
-  collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Kind`, :class:`UndefinedRead`;
+  collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Resolution` (a cell a
+  tolerant or collision rule settled), :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
 - bounds: :func:`check`, :class:`Check`, :class:`Formula`;
 - the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
@@ -52,7 +53,7 @@ from pram.step import (
     parallel_all,
     phase,
 )
-from pram.violations import Kind, UndefinedRead, Violation
+from pram.violations import Kind, Resolution, UndefinedRead, Violation
 from pram.weakest import Weakest, weakest_model
 
 # By role, in the order of the docstring above (not alphabetically, on purpose).
@@ -86,6 +87,7 @@ __all__ = [  # noqa: RUF022
     "MODELS",
     "COLLISION",
     "Violation",
+    "Resolution",
     "Kind",
     "UndefinedRead",
     # accounting

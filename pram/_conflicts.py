@@ -28,9 +28,9 @@ from pram._memo import Ranks, Scratch, StepMemo, ascending, disjoint
 from pram._validate import Port
 from pram.errors import ConflictError, StepError
 from pram.memory import Array, Flags, Words
-from pram.models import Model
+from pram.models import COLLISION, Model
 from pram.step import Step
-from pram.violations import Kind, Violation, when
+from pram.violations import Kind, Resolution, Violation, when
 
 #: Up to this many accesses to an array (or processors in a step), the bounds check, the
 #: conflict test and the processor check loop in Python over ``tolist()`` instead of calling
@@ -204,13 +204,16 @@ def resolve(
     raises: bool,
     violations: list[Violation],
     random: Callable[[], np.random.Generator],
+    resolutions: list[Resolution] | None = None,
 ) -> tuple[Words, Words] | None:
     """Name every violation at the shared cells of one array's ``group`` of ports, and
     resolve their writes.
 
     Everything is vectorised over the accesses; Python only loops over the violations it
-    reports, appending each to ``violations`` (and raising the first if ``raises``). Returns
-    ``(cells, values)`` to store when two processors wrote one cell.
+    reports, appending each to ``violations`` (and raising the first if ``raises``), and over
+    the cells a model with a :attr:`~pram.Model.resolution` settled without a written value,
+    appending each to ``resolutions``. Returns ``(cells, values)`` to store when two
+    processors wrote one cell.
     """
     writes = _Flat.of([p for p in group if p.is_write]).by_cell(keep_last=True)
     # A processor writing one cell through two ports was reduced to its later port above,
@@ -228,9 +231,32 @@ def resolve(
         return None
     cells = writes.cells[starts]
     values, keep = model.settle(writes.values, starts, random(), group[0].array._cells[cells])
+    if model.resolution is not None and resolutions is not None:
+        _settled(group[0].array, number, steps, model, writes, starts, values, keep,
+                 resolutions)
     if keep is None:
         return cells, values
     return cells[~keep], values[~keep]  # the kept cells are not stored: they stay as they were
+
+
+def _settled(
+    array: Array, number: int, steps: Sequence[Step], model: Model, writes: _Flat,
+    starts: Words, landed: Words, keep: Flags | None, resolutions: list[Resolution],
+) -> None:
+    """Record the cells written by two or more processors where no written value landed."""
+    ends = _ends(starts, len(writes.cells))
+    shared = ends - starts > 1
+    if model.resolution == "kept" and keep is not None:
+        settled = shared & keep
+    else:  # the collision rules: the cells that hold the symbol
+        settled = shared & (landed == COLLISION)
+    pids, values, branch = writes.pids.tolist(), writes.values.tolist(), writes.branch.tolist()
+    for s, e in zip(starts[settled].tolist(), ends[settled].tolist(), strict=True):
+        phases = tuple(dict.fromkeys(steps[b].phase for b in sorted(set(branch[s:e]))))
+        resolutions.append(Resolution(
+            model.name, str(model.resolution), number, steps[branch[s]].phase, array.name,
+            int(writes.cells[s]), tuple(pids[s:e]), tuple(values[s:e]),
+            phases if len(phases) > 1 else ()))
 
 
 def _judge(

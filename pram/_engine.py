@@ -60,7 +60,7 @@ from pram.models import Model
 from pram.registers import Register
 from pram.run import Run
 from pram.step import Read, Step, Values, Write
-from pram.violations import UndefinedRead, Violation, when
+from pram.violations import Resolution, UndefinedRead, Violation, when
 
 #: Accesses of one kind a processor may make in one step: the "small constant" of the model
 #: (a rule of the model, not a measured threshold).
@@ -77,6 +77,7 @@ class Host(Protocol):
     fast_path: bool
     arrays: dict[str, Array]
     _violations: list[Violation]
+    _resolutions: list[Resolution]
     _undefined_reads: list[UndefinedRead]
     _cost: Cost
     _seed: int
@@ -382,7 +383,7 @@ class Engine:
             return None
         return _conflicts.resolve(
             group, number, steps, host.model, host.mode == "raise", host._violations,
-            self._generator,
+            self._generator, host._resolutions,
         )
 
     def _generator(self) -> np.random.Generator:

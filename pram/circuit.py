@@ -341,16 +341,18 @@ class Recorder:
 
     def _operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
         out = _contents(result)
-        n = len(out)
+        n = out.size  # a register of a 2-D block of processors keeps its wires flat, in C order
         if name == "getitem":  # a register's entries for a plain key: wiring
             source, key = operands
-            self._registers[id(result)] = (result, self._operand(source, -1)[key])
+            shaped = self._operand(source, -1).reshape(np.shape(_contents(source)))
+            self._registers[id(result)] = (result, shaped[key].reshape(-1))
             return
         if name == "setitem":  # result[key] = value, in place: wiring
             _, key, value = operands
-            before = self._operand(result, n).copy()
-            before[key] = self._operand(value, len(before[key]))
-            self._registers[id(result)] = (result, before)
+            before = self._operand(result, n).copy().reshape(out.shape)
+            place = np.shape(before[key])
+            before[key] = self._operand(value, int(np.prod(place))).reshape(place)
+            self._registers[id(result)] = (result, before.reshape(-1))
             return
         if name == "hold":  # hold(processors, values): a register's copy, or sizes' constants
             self._registers[id(result)] = (result, self._operand(operands[-1], n))

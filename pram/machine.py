@@ -30,7 +30,7 @@ from pram.memory import Array, Flags, Words, words, zeros
 from pram.models import Model, model
 from pram.run import Observer, Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
-from pram.violations import UndefinedRead, Violation
+from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
 
@@ -108,6 +108,8 @@ class Machine:
         self._token: Run | None = None
         self.observer = observer
         self._violations: list[Violation] = []
+        #: Cells CRCW tolerant, collision or collision+ settled without a written value.
+        self._resolutions: list[Resolution] = []
         self._undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
         self._seed = seed
@@ -190,6 +192,18 @@ class Machine:
         self._violations = value
 
     @property
+    def resolutions(self) -> list[Resolution]:
+        """Cells CRCW tolerant, collision or collision+ settled without a written value;
+        refused while a program runs (which cells collided is data)."""
+        self._closed("m.resolutions")
+        return self._resolutions
+
+    @resolutions.setter
+    def resolutions(self, value: list[Resolution]) -> None:
+        self._closed("m.resolutions = ...")
+        self._resolutions = value
+
+    @property
     def undefined_reads(self) -> list[UndefinedRead]:
         """Every read of an undefined cell recorded (refused while a program runs)."""
         self._closed("m.undefined_reads")
@@ -250,6 +264,7 @@ class Machine:
         self._cost = cost = self._cost.fresh()
         self._ledger = Ledger(cost)
         self._violations = list(self._violations)
+        self._resolutions = list(self._resolutions)
         self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._seal(True)

@@ -31,6 +31,10 @@ class Model:
     checks_reads = False
     #: Whether a write/write violation is about the values (then the report shows them).
     judges_values = False
+    #: What a cell written at once becomes when no written value lands, for the conflict
+    #: report's resolutions (:class:`pram.violations.Resolution`): ``"kept"`` (its old
+    #: contents), ``"collision"`` (:data:`COLLISION`), or None (a written value always lands).
+    resolution: str | None = None
 
     def forbids(self, kind: Kind, agree: bool) -> bool:
         """Whether ``kind`` at one cell is a violation (``agree``: all written values are equal)."""
@@ -148,6 +152,7 @@ class Tolerant(Model):
     keeps what it held before the step."""
 
     name = "CRCW-tolerant"
+    resolution = "kept"
 
     def settle(
         self, values: Words, starts: Words, rng: np.random.Generator, old: Words
@@ -162,6 +167,7 @@ class Collision(Model):
     :data:`COLLISION`, whatever they wrote."""
 
     name = "CRCW-collision"
+    resolution = "collision"
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
         # ``starts`` covers every cell written in the step, those of a lone writer too.
@@ -174,6 +180,7 @@ class CollisionPlus(Model):
     holds :data:`COLLISION`."""
 
     name = "CRCW-collision+"
+    resolution = "collision"
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
         low = np.minimum.reduceat(values, starts)

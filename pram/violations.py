@@ -1,4 +1,10 @@
-"""Records of what went wrong in a run: model violations and undefined reads."""
+"""Records of what a run's accesses met: model violations, resolutions and undefined reads.
+
+A :class:`Violation` is a meeting the model forbids; a :class:`Resolution` is a meeting it
+allows but settles by a rule other than "a writer's value lands" (CRCW tolerant keeps the old
+contents, collision and collision+ store the collision symbol), so that the report can show
+which cells were settled that way, and by whom.
+"""
 
 from __future__ import annotations
 
@@ -87,6 +93,37 @@ class Violation:
                 f"write {written} to {cell} {at}"
             )
         return f"{self.model} forbids concurrent writes: processors {who} write {cell} {at}"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@attrs.frozen
+class Resolution:
+    """Two or more processors wrote one cell in one step and the model settled it without
+    storing a value they wrote: ``outcome`` is ``"kept"`` (CRCW tolerant: the cell kept its
+    old contents) or ``"collision"`` (CRCW collision and collision+: it holds
+    :data:`pram.COLLISION`). ``processors`` ascending, ``values`` the values they wrote,
+    aligned with them; ``phase`` and ``phases`` as for :class:`Violation`."""
+
+    model: str
+    outcome: str
+    step: int
+    phase: str
+    array: str
+    index: int
+    processors: tuple[int, ...]
+    values: tuple[int, ...]
+    phases: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The resolution in one sentence: the rule, the cell, who wrote what, and when."""
+        cell = f"{self.array}[{self.index}]"
+        done = (f"kept {cell} as it was" if self.outcome == "kept"
+                else f"wrote the collision symbol to {cell}")
+        return (f"{self.model} {done}: processors {listing(self.processors)} wrote "
+                f"{listing(self.values)} {when(self.step, *(self.phases or (self.phase,)))}")
 
     def __str__(self) -> str:
         return self.message

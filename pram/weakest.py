@@ -134,8 +134,13 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-class _Classifier:
-    """The observer that sorts every access of every global step into meetings."""
+class Classifier:
+    """The observer that sorts every access of every global step into meetings.
+
+    :func:`weakest_model` attaches one to a fresh machine; a caller that runs the program
+    itself (``pram run --weakest-model``, on the run it reports) passes one as the machine's
+    ``observer`` and asks :meth:`weakest` after the run.
+    """
 
     def __init__(self) -> None:
         self.meetings: list[Meeting] = []
@@ -218,6 +223,27 @@ class _Classifier:
         for meeting in sorted(found, key=lambda f: (f.index, _RANK[f.kind])):
             self._record(meeting)
 
+    def weakest(self) -> Weakest:
+        """The weakest clean model of the run watched so far, with the evidence: each model
+        of the lattice asked through its hooks which meetings it forbids."""
+        evidence: dict[str, Violation] = {}
+        violations: dict[str, int] = {}
+        for name in (*CHAIN, *BESIDE):
+            rules = model(name)
+            hits = [meeting for meeting in self.meetings if forbidden(rules, meeting)]
+            violations[name] = len(hits)
+            if hits:
+                first = hits[0]
+                evidence[name] = Violation(rules.name, first.kind, first.step, first.phase,
+                                           first.array, first.index, first.processors,
+                                           first.values if rules.judges_values else (),
+                                           first.phases)
+        weakest = next(name for name in CHAIN if name not in evidence)  # arbitrary forbids none
+        below = CHAIN.index(weakest)
+        also = tuple(name for name, (low, high) in BESIDE.items()
+                     if name not in evidence and CHAIN.index(high) <= below)
+        return Weakest(weakest, also, dict(self.counts), evidence, self.steps, violations)
+
     def _record(self, meeting: Meeting) -> None:
         self.meetings.append(meeting)
         if meeting.kind is Kind.READ_READ:
@@ -266,25 +292,9 @@ def weakest_model(
     ``run_model`` resolves the concurrent writes while it runs (CRCW priority by default, so
     every write lands); the classification sees the accesses, whatever their rule.
     """
-    observer = _Classifier()
+    observer = Classifier()
     program(Machine(run_model, mode="collect", strict=False, seed=seed, observer=observer))
-    evidence: dict[str, Violation] = {}
-    violations: dict[str, int] = {}
-    for name in (*CHAIN, *BESIDE):
-        rules = model(name)
-        hits = [meeting for meeting in observer.meetings if forbidden(rules, meeting)]
-        violations[name] = len(hits)
-        if hits:
-            first = hits[0]
-            evidence[name] = Violation(rules.name, first.kind, first.step, first.phase,
-                                       first.array, first.index, first.processors,
-                                       first.values if rules.judges_values else (),
-                                       first.phases)
-    weakest = next(name for name in CHAIN if name not in evidence)  # arbitrary forbids none
-    below = CHAIN.index(weakest)
-    also = tuple(name for name, (low, high) in BESIDE.items()
-                 if name not in evidence and CHAIN.index(high) <= below)
-    return Weakest(weakest, also, observer.counts, evidence, observer.steps, violations)
+    return observer.weakest()
 
 
-__all__ = ["BESIDE", "CHAIN", "Meeting", "Weakest", "weakest_model"]
+__all__ = ["BESIDE", "CHAIN", "Classifier", "Meeting", "Weakest", "weakest_model"]

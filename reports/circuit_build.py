@@ -22,9 +22,10 @@ import attrs
 import numpy as np
 
 from pram import InputError, Machine, Words
-from pram.algorithms import networks, pbs
+from pram.algorithms import networks, pbs, primitives
 from pram.algorithms.sorting import Level
 from pram.circuit import Circuit, Recorder, evaluate
+from pram.monoid import ScanCheck, scan_check
 from pram.oblivious import Trace, Witness, difference
 from pram.reports import circuit_mqar
 
@@ -78,6 +79,8 @@ class Target:
     default_n: int = 16
     model: str = "erew"
     size_problem: Callable[[int], str | None] = lambda n: None
+    #: A scan: its circuit is also checked on the interval monoid (:mod:`pram.monoid`).
+    scan: bool = False
 
 
 # ---- the targets -----------------------------------------------------------------------------
@@ -138,6 +141,19 @@ def _pbs_run(m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None)
     return pbs.search(m, tokens[:half], tokens[half:])
 
 
+def _prefix_sums_run(
+    m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None
+) -> Words:
+    """Brent and Kung's prefix sums (the project's one), inputs and outputs the same cells."""
+    a = m.array("values", values=tokens)
+    if recorder is not None:
+        recorder.input(a)
+    m.run(primitives.prefix_sums(m, a, setup.n))
+    if recorder is not None:
+        recorder.output(a)
+    return a.to_numpy()
+
+
 def _pbs_draw(rng: np.random.Generator, kind: str, setup: Setup) -> Words:
     """n sorted queries then n sorted keys, from one drawn sequence of 2n tokens."""
     values = _draw(rng, kind, 2 * setup.n, setup.top)
@@ -174,6 +190,13 @@ TARGETS: dict[str, Target] = {
         size_problem=circuit_mqar.size_problem,
     ),
     "pbs": Target(tokens=lambda s: 2 * s.n, draw=_pbs_draw, run=_pbs_run),
+    # a scan: words below 2^20, so that the sums of the check stay far from wrapping
+    "prefix-sums": Target(
+        tokens=lambda s: s.n,
+        draw=lambda rng, kind, s: _draw(rng, kind, s.n, 1 << 20),
+        run=_prefix_sums_run,
+        scan=True,
+    ),
 }
 
 #: The algorithms the command knows, in the order of the contract.
@@ -191,11 +214,14 @@ class Built:
     circuit: Circuit | None
     witness: Witness | None
     checked: dict[str, Any] | None
+    #: For a scan, the interval-monoid check of its circuit (else None).
+    scan: ScanCheck | None = None
 
     @property
     def ok(self) -> bool:
-        """Oblivious, and the evaluator agreed with the machine."""
-        return self.circuit is not None and bool(self.checked and self.checked["equal"])
+        """Oblivious, the evaluator agreed with the machine, and a scan scans."""
+        return (self.circuit is not None and bool(self.checked and self.checked["equal"])
+                and (self.scan is None or self.scan.ok))
 
     def as_dict(self) -> dict[str, Any]:
         """The ``--json`` object of the contract."""
@@ -222,6 +248,8 @@ class Built:
             "outputs": len(c.outputs),
             "checked": self.checked,
         }
+        if self.scan is not None:
+            out["scan"] = {"every_operator": self.scan.ok, "message": self.scan.message}
         return out
 
 
@@ -279,7 +307,7 @@ def build(s: Setup, *, seed: int = 0, checks: int = CHECKS) -> Built:
     machine = np.stack([t.run(Machine(t.model), row, s, None) for row in samples])
     by_circuit = tokens_out(s, evaluate(circuit, wires_in(s, samples)))
     checked = {"inputs": checks, "equal": bool(np.array_equal(machine, by_circuit))}
-    return Built(s, circuit, None, checked)
+    return Built(s, circuit, None, checked, scan_check(circuit) if t.scan else None)
 
 
 def wires_in(s: Setup, tokens: Words) -> Words:

@@ -13,13 +13,25 @@ from typing import Any, Protocol, TypeAlias
 import attrs
 import numpy as np
 
-from pram import Check, Cost, Formula, InputError, Machine, PhaseCost, Violation, Words, check
+from pram import (
+    Check,
+    Cost,
+    Formula,
+    InputError,
+    Machine,
+    PhaseCost,
+    Resolution,
+    Violation,
+    Words,
+    check,
+)
 from pram.bounds import combined
 from pram.models import model as model_named
 from pram.reports.entries import algorithm, names
 from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable, refuse_oversized
 from pram.reports.registry import Algorithm, Bound, Instance
+from pram.weakest import Classifier, Weakest
 
 #: How many violations a run keeps by name in its report and JSON.
 SHOWN_VIOLATIONS = 5
@@ -75,6 +87,11 @@ class Run:
     bounds: Mapping[str, BoundResult]
     seconds: float
     output: Words = attrs.field(repr=False, eq=False)
+    #: The weakest clean model of this very run (``Options.weakest_model``), else None.
+    weakest: Weakest | None = None
+    #: Cells the model settled without a written value (CRCW tolerant, collision, collision+).
+    resolutions: int = 0
+    first_resolutions: tuple[Resolution, ...] = ()
 
     @property
     def model(self) -> str:
@@ -127,6 +144,11 @@ class Run:
                 },
             }
         )
+        if self.algorithm.on_machine and model_named(o.model).resolution is not None:
+            out["resolutions"] = self.resolutions
+            out["first_resolutions"] = [r.message for r in self.first_resolutions]
+        if self.weakest is not None:
+            out["weakest_model"] = self.weakest.as_dict()
         if wall_clock:
             out["seconds"] = self.seconds
         return out
@@ -185,10 +207,13 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
     extra: dict[str, Any] = {} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     }
+    # --weakest-model classifies the accesses of this run, the one reported (one run, not two)
+    classifier = Classifier() if options.weakest_model else None
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
+        observer=classifier,
         **extra,
     )
     start = time.perf_counter()
@@ -222,6 +247,9 @@ def execute(name: str, options: Options, instance: Instance | None = None) -> Ru
         bounds=bounds,
         seconds=seconds,
         output=solution.output,
+        weakest=classifier.weakest() if classifier is not None else None,
+        resolutions=len(machine.resolutions),
+        first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
     )
 
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pram import InputError
+from pram import MODELS, InputError
 
 if TYPE_CHECKING:  # the entry type only: pram.reports.registry imports this module
     from pram.reports.registry import Algorithm
@@ -123,17 +123,8 @@ def _rank(text: str) -> int:
 
 _OFF_MACHINE = "it runs on the host (RAM model, one processor), not on the machine"
 
-#: Models a run may use: the ones of the command-line contract, plus the combining models.
-MODEL_NAMES = (
-    "erew",
-    "crew",
-    "crcw-common",
-    "crcw-arbitrary",
-    "crcw-priority",
-    "crcw-sum",
-    "crcw-max",
-    "crcw-min",
-)
+#: Models a run may use: every model the machine has (``pram.MODELS``), in its order.
+MODEL_NAMES = tuple(MODELS)
 
 #: The table: every option of ``pram run`` and ``pram sweep`` beside the sizes and the files.
 OPTIONS: tuple[Option, ...] = (
@@ -158,6 +149,10 @@ OPTIONS: tuple[Option, ...] = (
            argument={"default": None}),
     Option("mode", "collect every violation, or stop at the first", "collect",
            ("collect", "raise"), algorithms=ON_MACHINE, why=_OFF_MACHINE),
+    Option("weakest_model", "also name the weakest model under which the run is clean, with "
+           "the first violation of each model too weak (information: it changes no exit "
+           "status)", False, commands=(RUN,), algorithms=ON_MACHINE, why=_OFF_MACHINE,
+           argument={"action": "store_true"}),
     Option("seed", "seed of the random instance", 0, json="always", argument={"type": "seed"}),
     Option("check", "skip comparing the answer with the reference", True,
            argument={"flag": "--no-check", "action": "store_false"}),
@@ -191,6 +186,8 @@ class Options:
     network: str = "bitonic"
     model: str = "erew"
     mode: str = "collect"
+    #: Also classify every access of the run and name the weakest clean model (``pram run``).
+    weakest_model: bool = False
     seed: int = 0
     input: str | None = None
     check: bool = True
@@ -225,9 +222,10 @@ class Options:
                 f"Options(input={self.input!r}): input must be a path as a str, not "
                 f"{type(self.input).__name__}; e.g. Options(input=str(path))"
             )
-        for name in ("check", "distinct_processors"):
+        for name in ("check", "distinct_processors", "weakest_model"):
             value = getattr(self, name)
-            if not isinstance(value, bool) and not (name != "check" and value is None):
+            if not isinstance(value, bool) and not (name == "distinct_processors"
+                                                    and value is None):
                 raise InputError(
                     f"Options({name}={value!r}): {name} must be True or False, not "
                     f"{type(value).__name__}"

@@ -141,8 +141,20 @@ class RunReport:
             lines.extend(Text(f"  {v.message}") for v in shown)
             if run.violations > len(shown):
                 lines.append(Text(f"  ... and {number(run.violations - len(shown))} more"))
+        if run.resolutions:  # tolerant, collision, collision+: cells settled without a value
+            lines.append(Text(f"resolutions: {number(run.resolutions)} cells settled without "
+                              "a written value", style="yellow"))
+            lines.extend(Text(f"  {r.message}") for r in run.first_resolutions)
+            if run.resolutions > len(run.first_resolutions):
+                more = number(run.resolutions - len(run.first_resolutions))
+                lines.append(Text(f"  ... and {more} more"))
         if run.undefined_reads:
             lines.append(Text(f"undefined reads: {number(run.undefined_reads)}", style="yellow"))
+        if run.weakest is not None:  # --weakest-model: the text, then each model's evidence
+            lines.append(Text.assemble("weakest model: ", (run.weakest.text, "bold")))
+            for name, first in run.weakest.evidence.items():
+                count = number(run.weakest.violations[name])
+                lines.append(Text(f"  not clean under {first.model} ({count}): {first.message}"))
         return Group(*lines)
 
     def _answer(self) -> Text:

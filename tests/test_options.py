@@ -22,12 +22,16 @@ def test_the_options_class_has_one_field_per_row_with_its_default() -> None:
 
 
 def test_run_and_sweep_take_every_row_with_its_choices() -> None:
-    """Each row is an argument of pram run and pram sweep, offering exactly its choices."""
+    """Each row is an argument of the commands it names (pram run, pram sweep), offering
+    exactly its choices, and no argument of the others."""
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     for command in ("run", "sweep"):
         actions = {a.dest: a for a in commands[command]._actions}
         for option in OPTIONS:
+            if command not in option.commands:  # --weakest-model belongs to pram run only
+                assert option.name not in actions, (command, option.name)
+                continue
             assert option.name in actions, (command, option.name)
             offered = actions[option.name].choices
             assert (tuple(offered) if offered else None) == option.choices

@@ -54,6 +54,27 @@ def brute_force(
     return violations, after
 
 
+def brute_resolutions(name: str, writes: list[tuple[int, int, int]]) -> set[tuple[Any, ...]]:
+    """The cells written by two or more processors that hold no written value after the step,
+    from the definitions: (model, outcome, cell, processors, values written)."""
+    writers: dict[int, dict[int, int]] = {}
+    for pid, cell, value in writes:
+        writers.setdefault(cell, {})[pid] = value
+    shown = model(name).name
+    found: set[tuple[Any, ...]] = set()
+    for cell, mine in writers.items():
+        ids = sorted(mine)
+        values = tuple(mine[p] for p in ids)
+        if len(ids) < 2:
+            continue
+        agree = len(set(values)) == 1
+        if name == "crcw-tolerant" and not agree:
+            found.add((shown, "kept", cell, tuple(ids), values))
+        elif name == "crcw-collision" or (name == "crcw-collision+" and not agree):
+            found.add((shown, "collision", cell, tuple(ids), values))
+    return found
+
+
 def random_ports(
     rng: np.random.Generator, n: int, size: int
 ) -> list[tuple[str, np.ndarray, np.ndarray | None, np.ndarray]]:
@@ -70,10 +91,11 @@ def random_ports(
 
 @pytest.mark.parametrize("name", NEW)
 def test_random_steps_agree_with_the_brute_force_resolver(name: str) -> None:
-    """1,200 random steps per rule (6,000 in all): the machine's violations and memory after
-    every step equal the brute force's, and every rule's case arises (clashes, resolutions)."""
+    """1,200 random steps per rule (6,000 in all): the machine's violations, resolutions and
+    memory after every step equal the brute force's, and every rule's case arises (clashes,
+    resolutions)."""
     rng = np.random.default_rng(sum(map(ord, name)))
-    disagreements = steps = clashes = 0
+    disagreements = steps = clashes = resolutions = 0
     m = Machine(name)
     for trial in range(60):
         size = int(rng.integers(1, 12))
@@ -97,17 +119,23 @@ def test_random_steps_agree_with_the_brute_force_resolver(name: str) -> None:
                         for p, c, v, w in zip(pid, index, value, mask, strict=True) if w
                     ]
             expected, after = brute_force(name, memory, flat_reads, flat_writes)
-            seen = len(m.violations)
+            settled = brute_resolutions(name, flat_writes)
+            seen, seen_resolutions = len(m.violations), len(m.resolutions)
             m.execute([Step(pid, reads=reads, writes=writes)])
             got = {(v.model, v.kind, v.index, v.processors, v.values)
                    for v in m.violations[seen:]}
-            if got != expected or cells.to_numpy().tolist() != after:
+            resolved = {(r.model, r.outcome, r.index, r.processors, r.values)
+                        for r in m.resolutions[seen_resolutions:]}
+            if got != expected or cells.to_numpy().tolist() != after or resolved != settled:
                 disagreements += 1
+            resolutions += len(settled)
             clashes += len({c for _, c, _ in flat_writes}) < len(flat_writes)
             memory = after
             steps += 1
     assert steps == 1200 and disagreements == 0
     assert clashes > 300  # most steps have two processors writing one cell
+    # the rules that settle a cell without a written value report it, the others never
+    assert (resolutions > 300) == (name in ("crcw-tolerant", "crcw-collision", "crcw-collision+"))
 
 
 def test_tolerant_keeps_an_undefined_cell_undefined() -> None:
@@ -129,3 +157,27 @@ def test_weak_names_the_value_agreed_on() -> None:
     assert [str(v) for v in m.violations] == [
         "CRCW-weak forbids concurrent writes of 2: processors 0 and 1 write 2 to a[0] in step 1"
     ]
+
+
+def test_the_conflict_report_shows_the_resolutions() -> None:
+    """Tolerant keeps a[0] (5 against 6) and names the writers; collision+ marks it; agreeing
+    writers of 7 are a resolution only under plain collision; a lone writer never is."""
+    messages = {}
+    for name in ("crcw-tolerant", "crcw-collision", "crcw-collision+", "crcw-common"):
+        m = Machine(name)
+        a = m.array("a", values=np.zeros(3, dtype=np.int64))
+        m.execute([Step(m.processors(5), writes=[
+            Write(a, np.array([0, 0, 1, 1, 2]), np.array([5, 6, 7, 7, 8]))])])
+        messages[name] = [str(r) for r in m.resolutions]
+    assert messages == {
+        "crcw-tolerant": ["CRCW-tolerant kept a[0] as it was: processors 0 and 1 wrote 5 and 6 "
+                          "in step 1"],
+        "crcw-collision": [
+            "CRCW-collision wrote the collision symbol to a[0]: processors 0 and 1 wrote 5 and "
+            "6 in step 1",
+            "CRCW-collision wrote the collision symbol to a[1]: processors 2 and 3 wrote 7 and "
+            "7 in step 1"],
+        "crcw-collision+": ["CRCW-collision+ wrote the collision symbol to a[0]: processors 0 "
+                            "and 1 wrote 5 and 6 in step 1"],
+        "crcw-common": [],
+    }
