@@ -54,6 +54,7 @@ from pram._memo import Scratch, StepMemo, ascending
 from pram._validate import Port, as_words, word_constant, word_ids
 from pram.cost import Cost, PhaseCost, charge
 from pram.errors import AddressError, StepError, UndefinedReadError
+from pram.ids import Chosen
 from pram.loop import is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
@@ -184,8 +185,9 @@ class Engine:
             if type(step) is not Step:
                 return None
             who, reads, writes = step.processors, step.reads, step.writes
-            if not word_ids(who) or not len(who) or too_many(reads, writes):
-                return None
+            if type(who) is Chosen or not word_ids(who) or not len(who) \
+                    or too_many(reads, writes):
+                return None  # processors chosen by data: the general path's checks
             for read in reads:
                 if type(read) is not Read or read.where is not None:
                     return None
@@ -277,6 +279,8 @@ class Engine:
             where = (
                 None if read.where is None else _validate.mask(read.where, n, number, array, pid)
             )
+            if type(pid) is Chosen:
+                where = _held(where, _validate.presence((read.index, read.where), pid))
             index = _validate.index(read.index, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
@@ -292,6 +296,10 @@ class Engine:
             where = (
                 None if write.where is None else _validate.mask(write.where, n, number, array, pid)
             )
+            if type(pid) is Chosen:
+                where = _held(
+                    where, _validate.presence((write.index, write.value, write.where), pid)
+                )
             index = _validate.index(write.index, n, number, array, where, pid)
             value = _validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
@@ -527,3 +535,10 @@ def _words(x: object) -> Words:
     if type(x) is Register:
         return x._values
     return x  # type: ignore[return-value]
+
+
+def _held(where: Flags | None, held: Flags | None) -> Flags | None:
+    """A port's ``where`` mask narrowed to the processors that hold its operands."""
+    if held is None:
+        return where
+    return held if where is None else where & held

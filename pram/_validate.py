@@ -93,6 +93,7 @@ def word_constant(x: Any) -> bool:
 
 def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     """The ``where`` mask of a port into ``array`` as ``n`` flags."""
+    opaque(where, pid, number, "the where mask of an access to", array)
     if isinstance(where, Register):
         where = own_register(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
@@ -104,10 +105,45 @@ def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     return where
 
 
+def opaque(x: Any, pid: Words, number: int, what: str, array: Array) -> None:
+    """Refuse a plain array as ``what`` of an access to ``array`` by processors chosen by
+    data, whatever its length: it would have to have one entry per processor, and their
+    number is data (a length accepted for one input and refused for another tells it)."""
+    if type(pid) is Chosen and isinstance(x, np.ndarray):
+        raise HonestyError(
+            f"{what} {array.name} in step {number} is a plain array, but the step's processors "
+            "were chosen by data and their number is data; give a register of the same "
+            "selection (select it with the same mask) or one integer"
+        )
+
+
+def presence(step_ports: Sequence[Any], pid: Words) -> Flags | None:
+    """For a step of processors chosen by data (``pid``), the processors that hold every
+    register among ``step_ports`` (an index, value or mask selected by another mask over the
+    same processors, e.g. ``hold(pid, pid)[x > 5]`` acting with ``y[x > 5]``): None when all
+    do. A processor that lacks an operand makes no such access; nothing is refused, so the
+    program learns nothing from comparing the selections (which would be data)."""
+    if type(pid) is not Chosen:
+        return None
+    held: Flags | None = None
+    for x in step_ports:
+        if type(x) is not Register or x._processors is pid:
+            continue
+        owners = x._processors
+        if type(owners) is not Chosen or np.array_equal(owners.mask, pid.mask) \
+                or not same_choice(owners.parent, pid.parent) \
+                or owners.mask.shape != pid.mask.shape:
+            continue  # the same selection, or refused by own_register
+        mine = owners.mask[pid.mask]
+        held = mine if held is None else held & mine
+    return held
+
+
 def index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     """A port's indices into ``array``, compressed to the processors ``where`` selects."""
+    opaque(index, pid, number, "the index into", array)
     words = as_words(index, pid, n, _any_run(index))
     if words is None:
         words = _converted_index(index, n, number, array, where, pid)
@@ -145,6 +181,7 @@ def value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     """A port's values written to ``array``, compressed to the processors ``where`` selects."""
+    opaque(value, pid, number, "the value written to", array)
     words = as_words(value, pid, n, _any_run(value))
     if words is None:
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
@@ -281,13 +318,24 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
 
 def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
     """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
-    step's processors, in order. Ids chosen by data compare by value here (the same parent
-    ids, the same mask: :func:`pram.ids.same_choice`), so ``hold(pid, pid)[x > 500]`` and
-    ``y[x > 500]`` with masks computed apart meet in one step; a mismatch ends the run with
-    this error, which the program cannot catch, so it learns nothing from the comparison."""
+    step's processors, in order. A register selected by another mask over the same
+    processors as the step's (``hold(pid, pid)[x > 500]`` acting with ``y[x > 500]``, masks
+    computed apart) is taken aligned with the step's processors, nothing compared in a way
+    the program could observe: a processor that does not hold it makes no such access
+    (:func:`presence`)."""
     owners = register._processors
-    if owners is not pid and not (same_choice(owners, pid) if type(owners) is Chosen
-                                  or type(pid) is Chosen else same_processors(owners, pid)):
+    if type(owners) is Chosen and type(pid) is Chosen and owners is not pid \
+            and owners.mask.shape == pid.mask.shape and same_choice(owners.parent, pid.parent):
+        if np.array_equal(owners.mask, pid.mask):
+            return register._values
+        # Another selection of the same processors: each processor of the step's selection
+        # that holds the register takes its own value; the others make no such access
+        # (presence() masks them), so their entry is 0.
+        spread = np.zeros(owners.mask.shape, register._values.dtype)
+        spread[owners.mask] = register._values
+        return spread[pid.mask]
+    if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
+                              or not same_processors(owners, pid)):
         raise HonestyError(
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"

@@ -134,6 +134,10 @@ def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
     if isinstance(function, ast.Attribute) and function.attr in ("__setattr__",
                                                                   "__getattribute__"):
         flag(node, f"call of {ast.unparse(function)}")
+    for keyword in node.keywords:
+        if keyword.arg == "observer":
+            flag(node, "an observer passed to the machine sees every register and step "
+                       "(trusted: for tools, never for a program under test)")
     if isinstance(function, ast.Attribute) and function.attr in DRIVERS:
         flag(node, f"call of {ast.unparse(function)}: steps outside Machine.run, where no "
                    "register is sealed; drive programs with m.run")
