@@ -361,7 +361,8 @@ def _marked_load(path: str, options: Options) -> Instance:
 
 
 def _marked_reference(instance: Instance) -> Words:
-    return instance.data["values"][instance.data["marks"] != 0].astype(np.int64)
+    kept: Words = instance.data["values"][instance.data["marks"] != 0].astype(np.int64)
+    return kept
 
 
 MARKED = Family(
