@@ -67,13 +67,22 @@ from pram import (
     iota,
 )
 from pram.algorithms.keys import Decision
-from pram.registers import place_ids
+from pram.holding import chosen, narrow, widen
+from pram.ids import freeze
+from pram.registers import processors
 
 #: The comparators of :class:`BitKeys`.
 COMPARATORS = ("serial", "tree")
 
 #: Widest token: 64 bits (tokens up to 2**64 - 1, given as Python ints or uint64).
 MAX_D = 64
+
+#: A first broadcast's tagged index (see :meth:`_Team.broadcast`): ``-1 - (i + stamp 2^40)``,
+#: negative, so no index, code or flag an earlier operation left in a scratch cell (all >= 0),
+#: nor the initial -1, nor another broadcast's stamp, passes for it.
+_INDEX_BITS = 40
+_STAMP_BITS = 22
+_STAMP_FLOOR = 1
 
 #: Scratch cells per team member: two slots (for ``i`` and ``j``, then the reduction's codes).
 _SLOTS = 2
@@ -211,10 +220,11 @@ class BitKeys:
         each (``x``, ``y``, uint64) for a comparator's write-back. The extra ``reads`` ride on
         step 0. Returns ``(less, equal, x, y, values of the extra reads)``.
         """
-        lt = np.zeros(len(pid), dtype=np.bool_)
-        eq = np.ones(len(pid), dtype=np.bool_)
-        x = np.zeros(len(pid), dtype=np.uint64)
-        y = np.zeros(len(pid), dtype=np.uint64)
+        # Registers of the processors, sized by them (their number may be data).
+        lt = hold(pid, False)
+        eq = hold(pid, True)
+        x = hold(pid, np.uint64(0))
+        y = hold(pid, np.uint64(0))
         extra: Values = ()
         first_i, first_j = i * self.d, j * self.d
         for k in range(self.d):
@@ -239,10 +249,10 @@ class BitKeys:
         comparison's own processor (rank 0) also makes the extra ``reads``.
         """
         x, y, *rest = yield Step(
-            team.ids,
+            team.acting(),
             reads=(
-                Read(a, ii * self.d + team.rank),
-                Read(b, jj * self.d + team.rank),
+                Read(a, team.own(ii * self.d + team.rank)),
+                Read(b, team.own(jj * self.d + team.rank)),
                 *(team.widen_read(r) for r in reads),
             ),
         )
@@ -266,8 +276,12 @@ class BitKeys:
                 ii, jj = yield from team.broadcast(scratch, (i, j))
             finally:
                 _release(m, scratch)
-            (bit,) = yield Step(team.ids, reads=(Read(source, ii * self.d + team.rank),))
-            yield Step(team.ids, writes=(Write(target, jj * self.d + team.rank, bit),))
+            (bit,) = yield Step(
+                team.acting(), reads=(Read(source, team.own(ii * self.d + team.rank)),)
+            )
+            yield Step(
+                team.acting(), writes=(Write(target, team.own(jj * self.d + team.rank), bit),)
+            )
         finally:
             team.release()
 
@@ -305,12 +319,12 @@ class BitKeys:
                 (flag,) = yield from team.broadcast(scratch, (told,))
             finally:
                 _release(m, scratch)
-            exchange = flag != 0
+            exchange = team.own(flag != 0)
             yield Step(
-                team.ids,
+                team.acting(),
                 writes=(
-                    Write(a, ii * self.d + team.rank, np.where(exchange, y, x)),
-                    Write(a, jj * self.d + team.rank, np.where(exchange, x, y)),
+                    Write(a, team.own(ii * self.d + team.rank), np.where(exchange, y, x)),
+                    Write(a, team.own(jj * self.d + team.rank), np.where(exchange, x, y)),
                     *(team.widen_write(w) for w in writes),
                 ),
             )
@@ -355,79 +369,154 @@ class _Team:
     Each member owns the scratch cells ``[2 (q d + k), 2 (q d + k) + 2)``. The helpers come
     from the machine's pool of helper processors (:func:`_helpers`); :meth:`release` returns
     them once the operation's last step is done.
+
+    When the operations' processors chose themselves by their data (a register selected by a
+    mask), their number is data: the team is sized from the processors they were chosen from
+    (a size), every one of those leads its team through the first broadcast (the operations
+    that do not act send -1 as their first index), and from then on only the members whose
+    index arrived act (:attr:`active`), each having learnt it from memory. The broadcast is
+    charged for every team; the rest only for the teams that act.
     """
 
-    def __init__(self, m: Machine, pid: Words, d: int) -> None:
-        c = len(pid)
+    def __init__(self, m: Machine, pid: Words | Register, d: int) -> None:
         self.m = m
         self.d = d
+        #: The operations' own processors, when they chose themselves by data.
+        self.chosen: Register | None = pid if isinstance(pid, Register) and chosen(pid) else None
+        if self.chosen is not None:
+            self.parent = processors(widen(self.chosen, -1))
+        elif isinstance(pid, Register):
+            self.parent = processors(pid)
+        else:
+            self.parent = pid
+        c = len(self.parent)
         self.size = c * d
         self.rank = np.tile(iota(d), c)
         self.lead = self.rank == 0
         self._helpers = _helpers(m, c * (d - 1))
-        helpers = self._helpers[: c * (d - 1)]
-        self.ids: Any
-        if isinstance(pid, Register):  # processors that decided to act, unseen by the host
-            self.ids = place_ids(self.size, (self.lead, pid), (~self.lead, helpers))
-        else:
-            self.ids = np.empty(self.size, dtype=np.int64)
-            self.ids[self.lead] = pid
-            self.ids[~self.lead] = helpers
+        ids = np.empty(self.size, dtype=np.int64)
+        ids[self.lead] = self.parent
+        ids[~self.lead] = self._helpers[: c * (d - 1)]
+        self.ids = freeze(ids)  # immutable: every register of the team is bound to these ids
         self.cell = _SLOTS * iota(self.size)
+        #: The members that act (a register mask of all members), once the first broadcast
+        #: told them; None while every member acts.
+        self.active: Register | None = None
 
     def release(self) -> None:
         """Return the helpers to the pool: the operation has made its last step."""
         _release_helpers(self.m, self._helpers)
 
+    def part(self, mask: Flags) -> Any:
+        """The members where plain ``mask`` holds, among those that act."""
+        return mask if self.active is None else self.active & mask
+
+    def of(self, x: Any, part: Any) -> Any:
+        """The entries of ``x`` (plain, or a register of all members) for ``part`` (a plain
+        mask, or a register mask of all members)."""
+        if not isinstance(part, Register):
+            return x[part]
+        return (x if isinstance(x, Register) else hold(self.ids, x))[part]
+
+    def acting(self) -> Any:
+        """The members that act: all of them, or those the first broadcast told."""
+        if self.active is None:
+            return self.ids
+        return hold(self.ids, self.ids)[self.active]
+
+    def own(self, x: Any) -> Any:
+        """A register of all members as one of the members that act."""
+        return x if self.active is None else x[self.active]
+
     def mine(self, register: Register) -> Register:
         """The rank-0 members' entries of ``register``: the operation's own processor's."""
-        return register[self.lead]
+        if self.chosen is None:
+            return register[self.lead]  # type: ignore[no-any-return]
+        full = widen(register, 0) if chosen(register) else register
+        return narrow(hold(self.parent, full[self.lead]), self.chosen)
 
     def _widen(self, x: Any, fill: Any = 0) -> Any:
         """A per-operation array (aligned with ``pid``) as a per-member one, at rank 0 only."""
         if not isinstance(x, np.ndarray | Register):
             return x
+        if isinstance(x, Register) and chosen(x):
+            x = widen(x, fill)
         full = hold(self.ids, np.zeros(1, dtype=x.dtype) + fill)
         full[self.lead] = x
         return full
 
-    def _where(self, where: Any) -> Flags:
-        return self.lead if where is None else cast(Flags, self._widen(where, False))
+    def _where(self, where: Any) -> Any:
+        lead = self.lead if where is None else self._widen(where, False)
+        return self.own(hold(self.ids, lead)) if self.active is not None else lead
 
     def widen_read(self, read: Read) -> Read:
         """The operation's own processor's read, as a read of the team (others stay idle)."""
-        return Read(read.array, self._widen(read.index), self._where(read.where))
+        index = self._widen(read.index)
+        if self.active is not None:
+            index = self.own(index if isinstance(index, Register) else hold(self.ids, index))
+        return Read(read.array, index, self._where(read.where))
 
     def widen_write(self, write: Write) -> Write:
         """The operation's own processor's write, as a write of the team (others stay idle)."""
         index, value = self._widen(write.index), self._widen(write.value)
+        if self.active is not None:
+            index = self.own(index if isinstance(index, Register) else hold(self.ids, index))
+            value = self.own(value if isinstance(value, Register) else hold(self.ids, value))
         return Write(write.array, index, value, self._where(write.where))
 
-    def broadcast(self, scratch: Array, registers: tuple[Words, ...]) -> Program[tuple[Words, ...]]:
+    def broadcast(self, scratch: Array, registers: tuple[Any, ...]) -> Program[tuple[Any, ...]]:
         """Spread rank 0's ``registers`` (one or two, aligned with ``pid``) to every member.
 
         Doubling: in round r the members of rank below 2^r each write to the scratch cell of
         the member 2^r above them, which reads it in the next step: 2 steps per round,
         ceil(log2 d) rounds, every cell written once and read once.
+
+        The first broadcast of operations whose processors chose themselves by data tells each
+        member whether it acts: the first register goes out tagged with a stamp of this
+        broadcast (the time it starts, a size; see :data:`_INDEX_BITS`), only members that
+        hold a valid tag send, and
+        every member of rank 2^r..2^(r+1)-1 of every team reads in round r; a member whose
+        cell holds no valid tag (a value an earlier operation left, or the scratch's initial
+        -1) does not act from then on.
         """
-        known = [self._widen(r if isinstance(r, Register) else np.asarray(r, np.int64))
-                 for r in registers]
+        first = self.chosen is not None and self.active is None
+        stamp = 0
+        if first:
+            if self.d == 1:
+                self.active = widen(hold(cast(Register, self.chosen), True), False)
+                return tuple(self._widen(r) for r in registers)
+            stamp = (self.m.cost.time + _STAMP_FLOOR) % (1 << _STAMP_BITS)
+            registers = (-1 - (registers[0] + (stamp << _INDEX_BITS)), *registers[1:])
+        known = [
+            self._widen(r if isinstance(r, Register) else np.asarray(r, np.int64),
+                        -1 if first and s == 0 else 0)
+            for s, r in enumerate(registers)
+        ]
         span = 1
         while span < self.d:
-            send = (self.rank < span) & (self.rank + span < self.d)
-            to = self.cell[send] + _SLOTS * span
+            sending = (self.rank < span) & (self.rank + span < self.d)
+            send = (_tagged(known[0], stamp) & sending) if first else self.part(sending)
             yield Step(
-                self.ids[send],
-                writes=tuple(Write(scratch, to + s, r[send]) for s, r in enumerate(known)),
+                self.of(self.ids, send),
+                writes=tuple(
+                    Write(scratch, self.of(self.cell + _SLOTS * span, send) + s, r[send])
+                    for s, r in enumerate(known)
+                ),
             )
             get = (self.rank >= span) & (self.rank < 2 * span)
+            if not first:
+                get = self.part(get)
+            at = self.of(self.cell, get)
             got = yield Step(
-                self.ids[get],
-                reads=tuple(Read(scratch, self.cell[get] + s) for s in range(len(known))),
+                self.of(self.ids, get),
+                reads=tuple(Read(scratch, at + s) for s in range(len(known))),
             )
             for r, value in zip(known, got, strict=True):
                 r[get] = value
             span *= 2
+        if first:
+            self.active = _tagged(known[0], stamp)  # each member learnt from memory
+            known[0] = (-1 - known[0]) & ((1 << _INDEX_BITS) - 1)
         return tuple(known)
 
     def reduce(self, scratch: Array, code: Register) -> Program[Register]:
@@ -438,14 +527,18 @@ class _Team:
         keeping its own code unless that says "equal so far" (its bits are more significant).
         2 steps per round, ceil(log2 d) rounds; d - 1 combines per operation.
         """
-        code = code.copy()
+        code = widen(code, _EQUAL) if chosen(code) else code.copy()
         span = 1
         while span < self.d:
-            send = self.rank % (2 * span) == span
-            yield Step(self.ids[send], writes=(Write(scratch, self.cell[send], code[send]),))
-            get = (self.rank % (2 * span) == 0) & (self.rank + span < self.d)
+            send = self.part(self.rank % (2 * span) == span)
+            yield Step(
+                self.of(self.ids, send),
+                writes=(Write(scratch, self.of(self.cell, send), code[send]),),
+            )
+            get = self.part((self.rank % (2 * span) == 0) & (self.rank + span < self.d))
             (lower,) = yield Step(
-                self.ids[get], reads=(Read(scratch, self.cell[get] + _SLOTS * span),)
+                self.of(self.ids, get),
+                reads=(Read(scratch, self.of(self.cell + _SLOTS * span, get)),),
             )
             code[get] = np.where(code[get] != _EQUAL, code[get], lower)
             span *= 2
@@ -456,6 +549,12 @@ class _Team:
 
 _POOLS: weakref.WeakKeyDictionary[Machine, list[Array]] = weakref.WeakKeyDictionary()
 _COUNTS: weakref.WeakKeyDictionary[Machine, int] = weakref.WeakKeyDictionary()
+
+
+def _tagged(first: Register, stamp: int) -> Register:
+    """Which members hold a value tagged with ``stamp``: those that act."""
+    tagged: Register = (first < -1) & (((-1 - first) >> _INDEX_BITS) == stamp)
+    return tagged
 
 
 def _scratch(m: Machine, size: int) -> Array:
@@ -471,7 +570,9 @@ def _scratch(m: Machine, size: int) -> Array:
     count = _COUNTS.get(m, 0)
     _COUNTS[m] = count + 1
     rounded = 1 << (size - 1).bit_length() if size > 1 else 1  # a power of two: easy to reuse
-    return m.array(f"bit-keys scratch {count}", size=rounded)
+    # Every cell starts at -1 (host input, like any array's values): a member told nothing by a
+    # first broadcast reads a defined cell that holds no valid tag.
+    return m.array(f"bit-keys scratch {count}", values=np.full(rounded, -1, dtype=np.int64))
 
 
 def _release(m: Machine, array: Array) -> None:

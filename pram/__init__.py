@@ -36,11 +36,12 @@ from pram.errors import (
     StepError,
     UndefinedReadError,
 )
+from pram.holding import hold
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
 from pram.models import COLLISION, MODELS, Model, model
-from pram.registers import Observer, Register, hold
+from pram.registers import Observer, Register
 from pram.step import (
     Bundle,
     Program,

@@ -7,7 +7,9 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
 
 0. the fast path (the first branch): a step every later phase would pass at its own first
    branch runs with only those first-branch tests, which are the same functions;
-1. normalise ports once (validation at the boundary, :mod:`pram._validate`);
+1. normalise ports once (validation at the boundary, :mod:`pram._validate`; a register of
+   another run, or of another machine, is refused there, and the fast path takes registers of
+   the machine's run only);
 2. check that no processor is listed twice, and check each array's ports against the model
    (:mod:`pram._conflicts`; the slow path there names who met and resolves their writes);
 3. read, everything before anything is written;
@@ -57,10 +59,12 @@ from pram._memo import Scratch, StepMemo, ascending
 from pram._validate import Port, as_words, word_constant, word_ids
 from pram.cost import Cost, PhaseCost, charge
 from pram.errors import AddressError, StepError, UndefinedReadError
+from pram.ids import Chosen
 from pram.loop import is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
-from pram.registers import Register, contents
+from pram.registers import Register
+from pram.run import Run
 from pram.step import Read, Step, Values, Write
 from pram.violations import Resolution, UndefinedRead, Violation, when
 
@@ -81,13 +85,14 @@ class Host(Protocol):
     distinct_processors: bool
     fast_path: bool
     arrays: dict[str, Array]
-    violations: list[Violation]
-    resolutions: list[Resolution]
-    undefined_reads: list[UndefinedRead]
+    _violations: list[Violation]
+    _resolutions: list[Resolution]
+    _undefined_reads: list[UndefinedRead]
     _cost: Cost
     _seed: int
     #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
     _recorder: Recorder | None
+    _token: Run | None
 
 
 class Engine:
@@ -120,7 +125,7 @@ class Engine:
         for branch, step in enumerate(steps):
             ranked = self._ports(step, branch, ranked, number, ports, memo)
         if recorder is not None:  # refused here above the trace's ceiling, before any change
-            recorder.begin(number, steps, ports, len(host.violations))
+            recorder.begin(number, steps, ports, len(host._violations))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
             _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
@@ -167,7 +172,7 @@ class Engine:
                 answers[branch] = step.answer(answers[branch])  # type: ignore[attr-defined]
                 host._cost.loop_tests += 1
         if recorder is not None:
-            recorder.end(host._cost, host.violations)
+            recorder.end(host._cost, host._violations)
         return answers
 
     # ---- 0. the fast path -----------------------------------------------------------------
@@ -196,8 +201,9 @@ class Engine:
             if type(step) is not Step:
                 return None
             who, reads, writes = step.processors, step.reads, step.writes
-            if not word_ids(who) or not len(who) or too_many(reads, writes):
-                return None
+            if type(who) is Chosen or not word_ids(who) or not len(who) \
+                    or too_many(reads, writes):
+                return None  # processors chosen by data: the general path's checks
             for read in reads:
                 if type(read) is not Read or read.where is not None:
                     return None
@@ -207,7 +213,7 @@ class Engine:
         host = self.host
         if host.distinct_processors and not _conflicts.ids_distinct(steps, memo):
             return None
-        checks_reads = host.model.checks_reads
+        checks_reads, token = host.model.checks_reads, host._token
         # Each array's checked ports: their indices, and the rank of their first processor.
         checked: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
         ranked = 0
@@ -217,13 +223,14 @@ class Engine:
             for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
                 for port in kind:
                     array = port.array
-                    index = as_words(port.index, pid, n)
+                    index = as_words(port.index, pid, n, token)
                     if index is None or not self.owns(array) or not in_range(index, array, memo):
                         return None
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
             for write in step.writes:
-                if not word_constant(write.value) and as_words(write.value, pid, n) is None:
+                if not word_constant(write.value) and as_words(write.value, pid, n,
+                                                               token) is None:
                     return None
             ranked += n
         for array, cells in checked.values():
@@ -240,7 +247,7 @@ class Engine:
                 array, index = read.array, _words(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
-                values.append(Register(array._cells.take(index), pid))
+                values.append(Register(array._cells.take(index), pid, token))
             replies.append(tuple(values))
         for branch, step in enumerate(steps):
             if replies[branch]:
@@ -269,6 +276,7 @@ class Engine:
         pid = _validate.processors_of(step, number)
         n = len(pid)
         reads, writes = step.reads, step.writes
+        _validate.this_run(reads, writes, number, self.host._token)
         if too_many(reads, writes):
             raise StepError(
                 f"step {number} asks each processor for {len(reads)} reads and "
@@ -277,7 +285,7 @@ class Engine:
                 number,
             )
         for read in reads:
-            if not isinstance(read, Read):
+            if type(read) is not Read:
                 raise StepError(
                     f"reads of step {number} must be Read objects (got {read!r})", number
                 )
@@ -287,12 +295,14 @@ class Engine:
             where = (
                 None if read.where is None else _validate.mask(read.where, n, number, array, pid)
             )
+            if type(pid) is Chosen:
+                where = _held(where, _validate.presence((read.index, read.where), pid))
             index = _validate.index(read.index, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
         for write in writes:
-            if not isinstance(write, Write):
+            if type(write) is not Write:
                 raise StepError(
                     f"writes of step {number} must be Write objects (got {write!r})", number
                 )
@@ -302,6 +312,10 @@ class Engine:
             where = (
                 None if write.where is None else _validate.mask(write.where, n, number, array, pid)
             )
+            if type(pid) is Chosen:
+                where = _held(
+                    where, _validate.presence((write.index, write.value, write.where), pid)
+                )
             index = _validate.index(write.index, n, number, array, where, pid)
             value = _validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
@@ -392,8 +406,8 @@ class Engine:
         if distinct:
             return None
         return _conflicts.resolve(
-            group, number, steps, host.model, host.mode == "raise", host.violations,
-            self._generator, host.resolutions,
+            group, number, steps, host.model, host.mode == "raise", host._violations,
+            self._generator, host._resolutions,
         )
 
     def _generator(self) -> np.random.Generator:
@@ -416,7 +430,9 @@ class Engine:
             full = np.zeros(len(port.where), dtype=np.int64)
             full[port.where] = values
             values = full
-        return Register(values, bound(port.step.processors))  # type: ignore[arg-type]
+        return Register(
+            values, bound(port.step.processors), self.host._token  # type: ignore[arg-type]
+        )
 
     def _undefined(self, port: Port, known: Flags, number: int) -> None:
         pids = port.processors
@@ -432,7 +448,7 @@ class Engine:
                     index=record.index,
                     processor=record.processor,
                 )
-            self.host.undefined_reads.append(record)
+            self.host._undefined_reads.append(record)
 
     # ---- 5. account -----------------------------------------------------------------------
 
@@ -509,9 +525,9 @@ def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
 
 def undefined(array: Array, index: Words) -> Flags | None:
     """Which of the cells read are defined, if any is not; None when all are."""
-    if array.defined is None:
+    if array._defined is None:
         return None
-    known = array.defined.take(index)
+    known = array._defined.take(index)
     return None if np.count_nonzero(known) == len(known) else known
 
 
@@ -526,12 +542,19 @@ def bound(pid: Words) -> Words:
 def store(array: Array, cells: Words, values: Words | int) -> None:
     """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
     array._cells[cells] = values
-    if array.defined is not None:
-        array.defined[cells] = True
+    if array._defined is not None:
+        array._defined[cells] = True
 
 
 def _words(x: object) -> Words:
     """The words of a fast step's index or value (checked by :func:`pram._validate.as_words`)."""
     if type(x) is Register:
-        return contents(x)
+        return x._values
     return x  # type: ignore[return-value]
+
+
+def _held(where: Flags | None, held: Flags | None) -> Flags | None:
+    """A port's ``where`` mask narrowed to the processors that hold its operands."""
+    if held is None:
+        return where
+    return held if where is None else where & held

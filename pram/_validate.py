@@ -16,9 +16,11 @@ from typing import Any, cast
 import numpy as np
 
 from pram.errors import HonestyError, StepError
+from pram.ids import Chosen, freeze, same_choice, same_processors
 from pram.memory import Array, Flags, Words
-from pram.registers import THROUGH_MEMORY, Register, contents, processors, same_processors
-from pram.step import Step
+from pram.registers import THROUGH_MEMORY, Register
+from pram.run import Run
+from pram.step import Read, Step, Write, is_step
 
 INT64_MIN = int(np.iinfo(np.int64).min)
 INT64_MAX = int(np.iinfo(np.int64).max)
@@ -65,18 +67,20 @@ class Port:
 
 
 def word_ids(pid: Any) -> bool:
-    """Whether a step's processors are already ids as the engine keeps them: a 1-d word array."""
-    return type(pid) is np.ndarray and pid.dtype is WORD and pid.ndim == 1
+    """Whether a step's processors are already ids as the engine keeps them: a 1-d word array
+    (plain, or :class:`pram.ids.Chosen` by data)."""
+    return (type(pid) is np.ndarray or type(pid) is Chosen) and pid.dtype is WORD \
+        and pid.ndim == 1
 
 
-def as_words(x: Any, pid: Words, n: int) -> Words | None:
+def as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | None:
     """``x`` as the ``n`` words of a step of processors ``pid`` if it needs no conversion (a
-    word array of shape ``(n,)``, or a register of exactly these processors holding one), else
-    None."""
+    word array of shape ``(n,)``, or a register of exactly these processors, of this run
+    ``token`` or of none, holding one), else None."""
     if type(x) is Register:
-        if processors(x) is not pid:
+        if x._processors is not pid or (x._run is not token and x._run is not None):
             return None
-        x = contents(x)
+        x = x._values
     if type(x) is not np.ndarray or x.dtype is not WORD or x.shape != (n,):
         return None
     return x
@@ -89,6 +93,7 @@ def word_constant(x: Any) -> bool:
 
 def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     """The ``where`` mask of a port into ``array`` as ``n`` flags."""
+    opaque(where, pid, number, "the where mask of an access to", array)
     if isinstance(where, Register):
         where = own_register(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
@@ -100,11 +105,46 @@ def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     return where
 
 
+def opaque(x: Any, pid: Words, number: int, what: str, array: Array) -> None:
+    """Refuse a plain array as ``what`` of an access to ``array`` by processors chosen by
+    data, whatever its length: it would have to have one entry per processor, and their
+    number is data (a length accepted for one input and refused for another tells it)."""
+    if type(pid) is Chosen and isinstance(x, np.ndarray):
+        raise HonestyError(
+            f"{what} {array.name} in step {number} is a plain array, but the step's processors "
+            "were chosen by data and their number is data; give a register of the same "
+            "selection (select it with the same mask) or one integer"
+        )
+
+
+def presence(step_ports: Sequence[Any], pid: Words) -> Flags | None:
+    """For a step of processors chosen by data (``pid``), the processors that hold every
+    register among ``step_ports`` (an index, value or mask selected by another mask over the
+    same processors, e.g. ``hold(pid, pid)[x > 5]`` acting with ``y[x > 5]``): None when all
+    do. A processor that lacks an operand makes no such access; nothing is refused, so the
+    program learns nothing from comparing the selections (which would be data)."""
+    if type(pid) is not Chosen:
+        return None
+    held: Flags | None = None
+    for x in step_ports:
+        if type(x) is not Register or x._processors is pid:
+            continue
+        owners = x._processors
+        if type(owners) is not Chosen or np.array_equal(owners.mask, pid.mask) \
+                or not same_choice(owners.parent, pid.parent) \
+                or owners.mask.shape != pid.mask.shape:
+            continue  # the same selection, or refused by own_register
+        mine = owners.mask[pid.mask]
+        held = mine if held is None else held & mine
+    return held
+
+
 def index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     """A port's indices into ``array``, compressed to the processors ``where`` selects."""
-    words = as_words(index, pid, n)
+    opaque(index, pid, number, "the index into", array)
+    words = as_words(index, pid, n, _any_run(index))
     if words is None:
         words = _converted_index(index, n, number, array, where, pid)
     return words if where is None else words[where]
@@ -141,7 +181,8 @@ def value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
     """A port's values written to ``array``, compressed to the processors ``where`` selects."""
-    words = as_words(value, pid, n)
+    opaque(value, pid, number, "the value written to", array)
+    words = as_words(value, pid, n, _any_run(value))
     if words is None:
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
             if not word_constant(int(value)):
@@ -198,9 +239,29 @@ def describe(x: Any) -> str:
     return repr(x)
 
 
+def _any_run(x: Any) -> Run | None:
+    """The run of ``x`` if it is a register (checked against the step's run by
+    :func:`this_run` before), so :func:`as_words` takes it."""
+    return x._run if type(x) is Register else None
+
+
+def this_run(reads: Sequence[Read], writes: Sequence[Write], number: int,
+             token: Run | None) -> None:
+    """Refuse a register of another run (or machine) as an index, value or mask of step
+    ``number``, which belongs to the run ``token``."""
+    for port in (*reads, *writes):
+        for x in (getattr(port, "index", None), getattr(port, "value", None),
+                  getattr(port, "where", None)):
+            if type(x) is Register and x._run is not None and x._run is not token:
+                raise HonestyError(
+                    f"a register of another run (or machine) is used in step {number}; "
+                    f"registers live for one run of one machine: {THROUGH_MEMORY}"
+                )
+
+
 def processors_of(step: Any, number: int) -> Words:
     """The processors of ``step`` (one step of a bundle), or a refusal."""
-    if not isinstance(step, Step):
+    if not is_step(step):
         raise StepError(f"a Bundle must hold Step objects (got {step!r}) in step {number}", number)
     pid = step.processors
     if not word_ids(pid) and (
@@ -213,15 +274,25 @@ def processors_of(step: Any, number: int) -> Words:
     return cast(Words, pid)
 
 
-def acting(steps: Sequence[Step], number: int) -> list[Step]:
+def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
     """``steps`` with every register of processors (the processors that decided to act, each
-    holding its own id) replaced by the ids it belongs to."""
+    holding its own id) replaced by the ids it belongs to, and plain ids by ids in immutable
+    memory (:func:`pram.ids.freeze`): the registers a step's reads return are bound to them,
+    so nothing may change them later."""
     result = []
     for step in steps:
+        if not is_step(step):
+            result.append(step)  # refused by the step's validation
+            continue
         who = step.processors
-        if isinstance(who, Register):
-            owners = processors(who)
-            held = contents(who)
+        if type(who) is Register:
+            if who._run is not token:
+                raise HonestyError(
+                    f"the processors of step {number} are a register of another run; "
+                    "select the processors that act from hold(pid, pid) in this run"
+                )
+            owners = who._processors
+            held = who._values
             if held is not owners and not np.array_equal(held, owners):
                 raise HonestyError(
                     f"the processors of step {number} are a register that does not hold "
@@ -233,16 +304,40 @@ def acting(steps: Sequence[Step], number: int) -> list[Step]:
                 if type(step) is Step
                 else step.replace(processors=cast(Words, owners))  # type: ignore[attr-defined]
             )
+        elif type(who) is np.ndarray and who.dtype.kind in "iu" and who.ndim == 1:
+            frozen = freeze(who)
+            if frozen is not who:
+                step = (
+                    Step(cast(Words, frozen), step.reads, step.writes, step.phase)
+                    if type(step) is Step
+                    else step.replace(processors=cast(Words, frozen))  # type: ignore[attr-defined]
+                )
         result.append(step)
     return result
 
 
 def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
     """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
-    step's processors, in order."""
-    if not same_processors(processors(register), pid):
+    step's processors, in order. A register selected by another mask over the same
+    processors as the step's (``hold(pid, pid)[x > 500]`` acting with ``y[x > 500]``, masks
+    computed apart) is taken aligned with the step's processors, nothing compared in a way
+    the program could observe: a processor that does not hold it makes no such access
+    (:func:`presence`)."""
+    owners = register._processors
+    if type(owners) is Chosen and type(pid) is Chosen and owners is not pid \
+            and owners.mask.shape == pid.mask.shape and same_choice(owners.parent, pid.parent):
+        if np.array_equal(owners.mask, pid.mask):
+            return register._values
+        # Another selection of the same processors: each processor of the step's selection
+        # that holds the register takes its own value; the others make no such access
+        # (presence() masks them), so their entry is 0.
+        spread = np.zeros(owners.mask.shape, register._values.dtype)
+        spread[owners.mask] = register._values
+        return spread[pid.mask]
+    if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
+                              or not same_processors(owners, pid)):
         raise HonestyError(
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"
         )
-    return contents(register)
+    return register._values

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -41,9 +42,26 @@ class Cost(CostDisplay):
     peak_cells: int = 0
     #: Loop tests the host made (:class:`pram.loop.Until`): one bit learnt from memory each.
     loop_tests: int = 0
+    #: Elementwise register operations the processors did between steps, in all (each one
+    #: vectorised over the processors of its register: one operation per processor).
+    local: int = 0
+    #: The most elementwise register operations done between two steps: the model's "O(1)
+    #: local work per step" is this staying constant as the input grows.
+    max_local: int = 0
     profile: list[int] = attrs.field(factory=list)
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)
+
+    def fresh(self) -> Cost:
+        """A copy of this ledger that shares no mutable part with it (the profile, the phase
+        labels, the phases): what a run counts into, so an alias of the ledger (or of its
+        lists) taken before the run sees none of the run."""
+        return attrs.evolve(
+            self,
+            profile=list(self.profile),
+            step_phases=list(self.step_phases),
+            phases={label: attrs.evolve(share) for label, share in self.phases.items()},
+        )
 
     def brent(self, p: int) -> int:
         """Time on ``p`` processors: the sum over steps of max(1, ceil(active / p)).
@@ -84,12 +102,33 @@ def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int) ->
         tally.max_processors = processors
 
 
+def local_verdict(most: Sequence[int]) -> str:
+    """The verdict on "O(1) local work per step" from the most elementwise register operations
+    between two steps at each size of a sweep (smallest first): it holds when the count does
+    not grow from the first half of the sizes to the second."""
+    if not most:
+        return "undetermined"
+    half = len(most) // 2
+    if max(most) == 0:
+        return "holds (no register work)"
+    if len(most) < 2:
+        return "undetermined"
+    return "holds" if max(most[half:]) <= max(most[:half]) else "**grows**"
+
+
+#: What the ledger shows while a program runs: sizes and time, which the host knows anyway.
+#: Everything else (work, reads, writes, active processors, local work and what derives from
+#: them) counts processors that chose themselves by data, so it waits for the run's end.
+OPEN = frozenset({"time", "memory_cells", "peak_cells", "step_phases"})
+
+
 class Ledger:
     """A read-only view of a machine's :class:`Cost`, which is what ``m.cost`` is during a run.
 
-    Reads go to the ledger the machine keeps (``m.cost.time`` is always current); assigning
-    any field raises :class:`pram.HonestyError`, and the containers (``profile``,
-    ``step_phases``, ``phases``) are handed out as copies, so that only the machine counts.
+    ``time`` and the sizes (``memory_cells``, ``peak_cells``, ``step_phases``) read the ledger
+    the machine keeps; the data-dependent parts (work, reads, writes, processors, local work,
+    the profile, the phases, Brent's bound) raise :class:`pram.HonestyError` until the run
+    ends, and so does assigning any field: only the machine counts.
     """
 
     __slots__ = ("_cost",)
@@ -97,20 +136,20 @@ class Ledger:
     def __init__(self, cost: Cost) -> None:
         object.__setattr__(self, "_cost", cost)
 
-    # The scalar counts, read directly (the machine reads ``time`` at every step).
+    # Time is read directly (the machine reads it at every step).
     time = property(lambda self: self._cost.time)
-    work = property(lambda self: self._cost.work)
-    reads = property(lambda self: self._cost.reads)
-    writes = property(lambda self: self._cost.writes)
-    max_processors = property(lambda self: self._cost.max_processors)
     memory_cells = property(lambda self: self._cost.memory_cells)
+    peak_cells = property(lambda self: self._cost.peak_cells)
 
     def __getattr__(self, name: str) -> Any:
+        if name not in OPEN:
+            raise HonestyError(
+                f"m.cost.{name} while a program runs counts processors that chose themselves "
+                "by their data; read it after the run (time and sizes are readable now)"
+            )
         value = getattr(self._cost, name)
         if isinstance(value, list):
             return list(value)
-        if isinstance(value, dict):
-            return {label: attrs.evolve(share) for label, share in value.items()}
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -123,4 +162,7 @@ class Ledger:
         self.__setattr__(name, None)
 
     def __repr__(self) -> str:
-        return repr(self._cost)
+        return f"Ledger(time={self._cost.time}, while a program runs)"
+
+    def __reduce__(self) -> Any:
+        raise HonestyError("pickling m.cost while a program runs; read m.cost after the run")

@@ -29,8 +29,8 @@ from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, StepError
 from pram.memory import Array, Flags, Words, words, zeros
 from pram.models import Model, model
-from pram.registers import STATE, Observer, Register
-from pram.step import Bundle, Program, Step, Values
+from pram.run import Observer, Run, _begin, _end
+from pram.step import Bundle, Program, Step, Values, is_step
 from pram.trace import CEILING, Recorder, Trace
 from pram.violations import Resolution, UndefinedRead, Violation
 
@@ -71,8 +71,10 @@ class Machine(MachineDisplay):
     general path.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
-    the step's processors, the arrays are sealed (no ``to_numpy``, no ``values``) and ``m.cost``
-    is read-only: only the machine counts.
+    the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
+    ``to_numpy``, ``values`` or ``defined``), ``violations``, ``undefined_reads``, a nested
+    :meth:`run` and :meth:`execute` are refused, and ``m.cost`` shows time and sizes only:
+    only the machine counts.
 
     >>> import numpy as np
     >>> from pram import Machine, Read, Step, Write
@@ -119,11 +121,13 @@ class Machine(MachineDisplay):
         self._cost = Cost()
         self._ledger = Ledger(self._cost)
         self._running = 0
+        #: The token of the run in progress (see pram.run), None between runs.
+        self._token: Run | None = None
         self.observer = observer
-        self.violations: list[Violation] = []
+        self._violations: list[Violation] = []
         #: Cells CRCW tolerant, collision or collision+ settled without a written value.
-        self.resolutions: list[Resolution] = []
-        self.undefined_reads: list[UndefinedRead] = []
+        self._resolutions: list[Resolution] = []
+        self._undefined_reads: list[UndefinedRead] = []
         self.arrays: dict[str, Array] = {}
         self._seed = seed
         self._next_processor = 0
@@ -158,7 +162,7 @@ class Machine(MachineDisplay):
             self._recorder.allocated(array, self._cost.time)
         self.arrays[name] = array
         self._cost.memory_cells += array.size
-        array.sealed = self._running > 0
+        array._sealed = self._running > 0
         self._alive_cells += array.size
         self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
         return array
@@ -179,9 +183,9 @@ class Machine(MachineDisplay):
         if self._recorder is not None:
             self._recorder.freed(array, self._cost.time)
         array.freed = True
-        array.sealed = False  # a freed array is refused as freed, during a run or after
+        array._sealed = False  # a freed array is refused as freed, during a run or after
         array._cells = np.zeros(0, dtype=np.int64)
-        array.defined = None
+        array._defined = None
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -195,6 +199,48 @@ class Machine(MachineDisplay):
         return handed_out(first, int(n))
 
     # ---- running programs ------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every forbidden access recorded (refused while a program runs: which processors
+        met at a cell is data)."""
+        self._closed("m.violations")
+        return self._violations
+
+    @violations.setter
+    def violations(self, value: list[Violation]) -> None:
+        self._closed("m.violations = ...")
+        self._violations = value
+
+    @property
+    def resolutions(self) -> list[Resolution]:
+        """Cells CRCW tolerant, collision or collision+ settled without a written value;
+        refused while a program runs (which cells collided is data)."""
+        self._closed("m.resolutions")
+        return self._resolutions
+
+    @resolutions.setter
+    def resolutions(self, value: list[Resolution]) -> None:
+        self._closed("m.resolutions = ...")
+        self._resolutions = value
+
+    @property
+    def undefined_reads(self) -> list[UndefinedRead]:
+        """Every read of an undefined cell recorded (refused while a program runs)."""
+        self._closed("m.undefined_reads")
+        return self._undefined_reads
+
+    @undefined_reads.setter
+    def undefined_reads(self, value: list[UndefinedRead]) -> None:
+        self._closed("m.undefined_reads = ...")
+        self._undefined_reads = value
+
+    def _closed(self, what: str) -> None:
+        if self._running:
+            raise HonestyError(
+                f"{what} while a program runs tells the host about data outside the "
+                "machine's steps; read it after the run"
+            )
 
     @property
     def cost(self) -> Cost:
@@ -228,8 +274,10 @@ class Machine(MachineDisplay):
     def run(self, program: Program[T]) -> T:
         """Drive ``program`` to its end, one global step per request; return its result.
 
-        While it runs, memory is sealed and the ledger read-only; the observer, if any, is
-        told of every global step after it executed.
+        While it runs, memory is sealed and the ledger's data-dependent parts refuse; every
+        register belongs to the run's token (:class:`pram.run.Run`), which counts the local
+        work charged before each step and at the end, and tells the observer, if any, of
+        every global step after it executed. A run inside a running program is refused.
         """
         if not isinstance(program, Generator):
             raise InputError(
@@ -237,52 +285,69 @@ class Machine(MachineDisplay):
                 f"(got {type(program).__name__}); call it, e.g. "
                 "m.run(swap(m, a)) rather than m.run(swap)"
             )
+        if self._running:
+            raise HonestyError(
+                "Machine.run of a machine whose program is running would answer questions "
+                "about data outside the run's steps; compose programs with yield from"
+            )
         execute = self._engine.execute  # what self.execute calls, one call fewer per step
-        if self._recorder is not None and not self._running:
+        if self._recorder is not None:
             self._recorder.start(self.arrays, self._cost.time)
-        state = STATE
-        outer_observer = state.observer
-        observer = state.observer = self.observer
-        state.running += 1
+        token = Run(self, self.observer)
+        _begin(token)
+        self._token = token
+        # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
+        # of the violations or of the undefined reads taken before the run sees none of it.
+        self._cost = cost = self._cost.fresh()
+        self._ledger = Ledger(cost)
+        self._violations = list(self._violations)
+        self._resolutions = list(self._resolutions)
+        self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._seal(True)
         try:
             request = next(program)
             while True:
-                if isinstance(request, Step):
+                if type(request) is Step or is_step(request):
                     steps: Sequence[Step] = (request,)
-                elif isinstance(request, Bundle):
+                elif type(request) is Bundle:
                     steps = request.steps
                 else:
                     raise StepError(
                         f"a program must yield Step or Bundle objects (got {request!r}) "
-                        f"before step {self._cost.time + 1}",
-                        self._cost.time + 1,
+                        f"before step {cost.time + 1}",
+                        cost.time + 1,
                     )
                 for step in steps:
-                    if isinstance(step.processors, Register):
-                        steps = acting(steps, self._cost.time + 1)
+                    # Ids not in immutable memory (registers of processors, plain arrays
+                    # the host may change) are replaced by ids nothing can change.
+                    pid = getattr(step, "processors", None)
+                    if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                        steps = acting(steps, cost.time + 1, token)
                         break
+                _charge_local(cost, token)
                 replies = execute(steps)
-                if observer is not None:
-                    observer.step(self._cost.time, steps, replies)
+                token.step(cost.time, steps, replies)
                 reply: Values | list[Values] = (
-                    replies[0] if isinstance(request, Step) else replies
+                    replies[0] if type(request) is not Bundle else replies
                 )
                 request = program.send(reply)
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
         finally:
+            _charge_local(cost, token)
             self._running -= 1
-            state.running -= 1
-            state.observer = outer_observer
+            self._token = None
+            _end(token)
             if not self._running:
                 self._seal(False)
 
     def _seal(self, sealed: bool) -> None:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""
         for array in self.arrays.values():
-            array.sealed = sealed
+            if sealed:
+                array.begin()
+            array._sealed = sealed
         if self._recorder is not None:
             self._recorder.trace.sealed = sealed
 
@@ -291,6 +356,22 @@ class Machine(MachineDisplay):
 
         Returns, for each step, the values its reads returned. In ``mode="raise"`` a forbidden
         access raises :class:`ConflictError` before anything is read or written, so memory and
-        the ledger are left as they were before the step.
+        the ledger are left as they were before the step. Refused while a program runs on
+        this machine (a program yields its steps; it does not execute them).
         """
+        if self._running:
+            raise HonestyError(
+                "Machine.execute while a program runs on the machine is a step outside the "
+                "program's steps; yield the Step instead"
+            )
         return self._engine.execute(steps)
+
+
+def _charge_local(cost: Cost, token: Run) -> None:
+    """Charge the elementwise register operations done since the previous step (the ledger's
+    ``local``: their total, and the most between two steps), and start counting afresh."""
+    local = token._operations
+    token._operations = 0
+    cost.local += local
+    if local > cost.max_local:
+        cost.max_local = local

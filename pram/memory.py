@@ -98,10 +98,13 @@ class Array:
     until written; reading it first is reported. :meth:`to_numpy` copies the contents out for
     the host (input and output are not machine steps and cost nothing). While a program runs
     the array is sealed: its contents reach the program only through the reads of a step, and
-    :meth:`to_numpy`, :attr:`values` and host writes raise :class:`pram.HonestyError`.
+    :meth:`to_numpy`, :attr:`values`, :attr:`defined` and host writes raise
+    :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
+    handed (:attr:`values`) are copied afresh when a run starts, and :attr:`values` assigned
+    are copied in.
     """
 
-    __slots__ = ("_cells", "defined", "freed", "name", "sealed", "size")
+    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "size")
 
     def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
         self.name = name
@@ -109,28 +112,65 @@ class Array:
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
-        self.defined = defined
-        #: Set by the machine while a program runs.
-        self.sealed = False
+        self._defined = defined
+        #: Set by the machine while a program runs (read it as :attr:`sealed`).
+        self._sealed = False
+        #: Whether the host holds the cells or the flags themselves (:attr:`values`,
+    #: :attr:`defined`): both copied at a run's start.
+        self._exposed = False
         #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
         self.freed = False
 
     @property
+    def sealed(self) -> bool:
+        """Whether a program is running on the array's machine (set by the machine only)."""
+        return self._sealed
+
+    @property
+    def defined(self) -> Flags | None:
+        """Which cells hold a value (None: all of them); refused while a program runs, since
+        which cells a program wrote is data."""
+        if self._sealed:
+            self._refuse(f"reading {self.name}.defined")
+        self._exposed = True
+        return self._defined
+
+    @property
     def values(self) -> Words:
-        """The contents (the array itself, not a copy): for the host, before or after a run."""
-        if self.sealed:
+        """The contents (the array itself, not a copy): for the host, before or after a run.
+
+        A run started later works on fresh cells, so the host's alias sees none of its writes.
+        """
+        if self._sealed:
             self._refuse(f"reading {self.name}.values")
+        self._exposed = True
         return self._cells
 
     @values.setter
     def values(self, values: Words) -> None:
-        if self.sealed:
+        if self._sealed:
             self._refuse(f"writing {self.name}.values")
-        self._cells = values
+        cells = words(values, f"values of array {self.name!r}")
+        if len(cells) != self.size:
+            raise InputError(
+                f"{self.name}.values needs {self.size} values (got {len(cells)}); pass one per "
+                "cell, or allocate another array"
+            )
+        self._cells = cells  # a copy: the buffer given stays the host's
+
+    def begin(self) -> None:
+        """Called by the machine as a run starts: the host keeps no alias of the cells or of
+        the flags of which cells hold a value (both were handed out by :attr:`values` and
+        :attr:`defined`), so an alias taken before the run sees none of its writes."""
+        if self._exposed:
+            self._cells = self._cells.copy()
+            if self._defined is not None:
+                self._defined = self._defined.copy()
+            self._exposed = False
 
     def to_numpy(self) -> Words:
         """A copy of the array's current contents (refused while a program runs)."""
-        if self.sealed:
+        if self._sealed:
             self._refuse(f"{self.name}.to_numpy()")
         if self.freed:
             raise InputError(
@@ -149,3 +189,6 @@ class Array:
 
     def __repr__(self) -> str:
         return f"Array({self.name!r}, size={self.size})"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError("pram.Array is final: the machine takes its own arrays only")

@@ -14,7 +14,7 @@ the values its reads returned. Parallel branches (:func:`parallel`) share global
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 import attrs
 import numpy as np
@@ -22,6 +22,7 @@ import numpy as np
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
+from pram.run import Run, current
 
 T = TypeVar("T")
 
@@ -40,6 +41,12 @@ class Read:
     index: Words | Register | int
     where: Flags | Register | None = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
+
 
 @attrs.frozen(slots=True)
 class Write:
@@ -49,6 +56,12 @@ class Write:
     index: Words | Register | int
     value: Words | Register | int
     where: Flags | Register | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
 
 
 @attrs.frozen(slots=True)
@@ -67,12 +80,51 @@ class Step:
     writes: tuple[Write, ...] | list[Write] = ()
     phase: str = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # One subclass exists: the loop test (pram.loop.Until, a read step whose reply is one
+        # bool), defined while pram.loop is imported (which ``import pram`` does) and final
+        # too. Any other subclass is refused, and the machine compares the exact type with the
+        # class registered then, so a look-alike defined later is refused at run time as well.
+        if _LOOP_TEST[0] is None and cls.__module__ == "pram.loop" and cls.__bases__ == (Step,):
+            return
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
+
+
+#: The one subclass of :class:`Step`, the loop test :class:`pram.loop.Until` (registered by
+#: :func:`loop_test` when pram.loop is imported; no other class is taken afterwards).
+_LOOP_TEST: list[type[Step] | None] = [None]
+
+
+def loop_test(cls: type[Step]) -> type[Step]:
+    """Register ``cls`` (pram.loop's Until) as the one subclass of :class:`Step` the machine
+    takes; a second registration is refused."""
+    if _LOOP_TEST[0] is not None:
+        raise TypeError("the loop test is pram.Until; no other subclass of Step is taken")
+    _LOOP_TEST[0] = cls
+    return cls
+
+
+def is_step(request: Any) -> TypeGuard[Step]:
+    """Whether ``request`` is a step the machine takes: exactly a :class:`Step`, or exactly
+    the loop test :class:`pram.loop.Until` (never another subclass)."""
+    kind = type(request)
+    return kind is Step or (kind is _LOOP_TEST[0] and kind is not None)
+
 
 @attrs.frozen(slots=True)
 class Bundle:
     """The steps that parallel branches take in one global step."""
 
     steps: tuple[Step, ...]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        raise TypeError(
+            f"{cls.__mro__[1].__name__} is final: the machine takes only its own exact type "
+            "(a subclass could hide processors or accesses from the ledger)"
+        )
 
 
 #: A PRAM program: yields steps (or bundles of them), receives read values, returns a result.
@@ -91,7 +143,7 @@ def _phase(label: str, program: Program[T]) -> Program[T]:
     try:
         request = next(program)
         while True:
-            if isinstance(request, Step):
+            if isinstance(request, Step):  # Step or Until: no other subclass can exist
                 request = _labelled(label, request)
             else:
                 request = Bundle(tuple(_labelled(label, s) for s in request.steps))
@@ -116,35 +168,56 @@ def parallel(*programs: Program[Any]) -> Program[list[Any]]:
 
 
 def parallel_all(programs: Iterable[Program[Any]]) -> Program[list[Any]]:
-    """:func:`parallel` over an iterable of programs."""
+    """:func:`parallel` over an iterable of programs.
+
+    The branches' processors work side by side, so the local work between two steps is the
+    most any branch did, not their sum: the run's count of elementwise operations
+    (``Cost.local``) is charged that way.
+    """
     branches = [_program(branch, "parallel") for branch in programs]
     results: list[Any] = [None] * len(branches)
     requests: dict[int, Step | Bundle] = {}
+    run = current()
+    start = run._operations if run is not None else 0
     for b, branch in enumerate(branches):
+        before = run._operations if run is not None else 0
         try:
             requests[b] = next(branch)
         except StopIteration as stop:
             results[b] = stop.value
+        if run is not None:
+            _side_by_side(run, start, before)
     while requests:
         steps: list[Step] = []
         spans: list[tuple[int, int, bool]] = []
         for b, request in requests.items():
             start = len(steps)
-            if isinstance(request, Step):
+            if isinstance(request, Step):  # Step or Until: no other subclass can exist
                 steps.append(request)
             else:
                 steps.extend(request.steps)
-            spans.append((b, start, isinstance(request, Step)))
+            spans.append((b, start, is_step(request)))
         answers: list[Values] = yield Bundle(tuple(steps))
-        for i, (b, start, single) in enumerate(spans):
+        start = run._operations if run is not None else 0
+        for i, (b, first, single) in enumerate(spans):
             end = spans[i + 1][1] if i + 1 < len(spans) else len(steps)
-            reply = answers[start] if single else answers[start:end]
+            reply = answers[first] if single else answers[first:end]
+            before = run._operations if run is not None else 0
             try:
                 requests[b] = branches[b].send(reply)
             except StopIteration as stop:
                 results[b] = stop.value
                 del requests[b]
+            if run is not None:
+                _side_by_side(run, start, before)
     return results
+
+
+def _side_by_side(run: Run, start: int, before: int) -> None:
+    """After one branch ran from ``before``: the count since ``start`` is the most any branch
+    did since then (the branches run side by side), not the sum."""
+    spent = run._operations - before
+    run._operations = max(before, start + spent)
 
 
 def _program(program: Any, where: str) -> Program[Any]:

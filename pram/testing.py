@@ -20,7 +20,11 @@ AssertionError: the run broke EREW 1 time:
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
 from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
@@ -114,4 +118,40 @@ def assert_bound(
     return outcome
 
 
-__all__ = ["assert_bound", "assert_erew"]
+def assert_honest_source(module: ModuleType | Any) -> None:
+    """Fail unless the source of ``module`` (a module, function or class) passes ``pram lint``:
+    no private attribute access on pram objects, no gc, ctypes, inspect, frame or trace hooks,
+    no monkey-patching of pram. The message names every finding with file and line.
+
+    Run time refuses every move of a value between processors that ordinary code can make;
+    this is the check for the deliberate ones run time cannot stop (see the README's threat
+    model).
+    """
+    from pram.lint import findings
+
+    try:
+        source = inspect.getsource(module)
+        filename = str(inspect.getsourcefile(module) or getattr(module, "__name__", "<source>"))
+    except (OSError, TypeError) as error:
+        raise InputError(
+            f"assert_honest_source needs a module, class or function with source on disk "
+            f"(got {module!r}: {error}); pass the imported module"
+        ) from None
+    lines = 0 if inspect.ismodule(module) else inspect.getsourcelines(module)[1] - 1
+    source = textwrap.dedent(source) if lines else source
+    found = findings(source, filename)
+    if lines:  # a function or class: report lines of the file, not of the excerpt
+        found = [_shift(f, filename, lines) for f in found]
+    if found:
+        raise AssertionError(
+            f"{_times(len(found), 'use')} of Python that run time cannot stop:\n  "
+            + "\n  ".join(found)
+        )
+
+
+def _shift(finding: str, filename: str, by: int) -> str:
+    line, what = finding[len(filename) + 1 :].split(":", 1)
+    return f"{filename}:{int(line) + by}:{what}"
+
+
+__all__ = ["assert_bound", "assert_erew", "assert_honest_source"]

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
+from pram.cost import local_verdict
 from pram.reports import classics, techniques
 from pram.reports.classics import WEAKER
 from pram.reports.measure import Control, Runner, Sweep, Task, run_all, sweep
@@ -102,12 +103,16 @@ class Catalogue:
     def markdown(self) -> str:
         """The section of ``summary.md``: one table of entries, one list of controls."""
         table = [
-            "| algorithm | model | n | time | work | checks |",
-            "| --- | --- | --- | ---: | ---: | --- |",
+            "| algorithm | model | n | time | work | local work per step | checks |",
+            "| --- | --- | --- | ---: | ---: | --- | --- |",
         ]
-        for name, model, n, time, work, checks in rows(self.sweeps):
+        for swept, (name, model, n, time, work, checks) in zip(
+            self.sweeps, rows(self.sweeps), strict=True
+        ):
             text = "; ".join(f"{k} `{f}`: {v}" for k, f, v in checks)
-            table.append(f"| `{name}` | {model} | {n} | {time} | {work} | {text} |")
+            most = [int(getattr(r.cost, "max_local", 0)) for r in swept.runs]
+            local = f"most {most[0]}..{most[-1]}: {local_verdict(most)}"
+            table.append(f"| `{name}` | {model} | {n} | {time} | {work} | {local} | {text} |")
         return "\n".join([
             "## Catalogue of classic algorithms",
             "",

@@ -1,4 +1,5 @@
-"""The ``pram`` command line: ``run``, ``sweep``, ``report``, ``zoology``, ``example``, ``bench``.
+"""The ``pram`` command line: ``run``, ``sweep``, ``report``, ``zoology``, ``example``, ``bench``,
+``lint``, ``circuit``.
 
 Every command prints a rich report, or with ``--json`` exactly one JSON object on standard
 output (progress and messages go to standard error). Exit status: 0 when everything the command
@@ -208,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="simulator throughput")
     bench.add_argument("--json", action="store_true", help="print one JSON object instead")
     bench.set_defaults(handler=_bench)
+
+    lint = commands.add_parser(
+        "lint", help="flag what run time cannot stop in a program's source (private "
+        "attributes, gc, ctypes, inspect, frames, monkey-patching pram)"
+    )
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="Python files or directories")
+    lint.set_defaults(handler=_lint)
 
     from pram.reports.circuit import add_parser as add_circuit
 
@@ -529,6 +537,23 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(BenchReport(figures))
     return OK if all(met for *_, met in bench_rows(figures)) else FAILED
+
+
+def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``pram lint PATH...``: one line per finding (file:line: what); exit 1 if any, else 0."""
+    from pram.lint import lint, paths
+
+    files = paths(args.paths)
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise InputError(f"no such file: {missing[0]!r}; give Python files or directories")
+    found = lint(files)
+    for line in found:
+        out.print(line, markup=False, soft_wrap=True)
+    if found:
+        return FAILED
+    out.print(f"{len(files)} files: nothing that run time cannot stop", markup=False)
+    return OK
 
 
 @contextmanager

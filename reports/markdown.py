@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pram import Cost
+from pram.cost import local_verdict
 from pram.reports.catalogue import Catalogue
 from pram.reports.measure import Control, Run, Sweep, formula_text
 from pram.reports.plan import QUICK_NOTE, Outcome, Plan, as_predicted, by_label
@@ -87,6 +88,8 @@ def markdown(
                 for k, c in o.sweep.checks.items()
             ],
         ),
+        "",
+        *_local_md(outcomes),
         "",
         "## Laws",
         "",
@@ -209,6 +212,31 @@ def _laws_md(outcomes: Sequence[Outcome]) -> list[str]:
         out.append(f"- {o.plan.label}:")
         out.extend(f"  - {law['text']}" for law in laws.values())
     return out
+
+
+def _local_md(outcomes: Sequence[Outcome]) -> list[str]:
+    """The local work of every sweep: the model's O(1) operations per processor per step."""
+    rows = []
+    for o in outcomes:
+        runs = o.sweep.runs
+        if not runs:
+            continue
+        most = [int(getattr(r.cost, "max_local", 0)) for r in runs]
+        last = runs[-1].cost
+        per_step = getattr(last, "local", 0) / max(1, last.time)
+        rows.append([o.plan.label, number(most[0]), number(most[-1]), f"{per_step:.3g}",
+                     local_verdict(most)])
+    return [
+        "## Local work",
+        "",
+        "Elementwise register operations the processors did between two steps, counted by "
+        "the machine (`Cost.max_local`: the most in one interval, at the smallest and the "
+        "largest size; `Cost.local / time` at the largest). O(1) local work per step holds "
+        "when the most does not grow with the size.",
+        "",
+        _md_table(["sweep", "most, smallest size", "most, largest size", "per step, largest",
+                   "O(1) per step"], rows),
+    ]
 
 
 def _runs_md(s: Sweep) -> str:

@@ -361,9 +361,8 @@ def _marked_load(path: str, options: Options) -> Instance:
 
 
 def _marked_reference(instance: Instance) -> Words:
-    values, marks = instance.data["values"], instance.data["marks"]
-    marked: Words = values[marks != 0]
-    return marked
+    kept: Words = instance.data["values"][instance.data["marks"] != 0].astype(np.int64)
+    return kept
 
 
 MARKED = Family(

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import MODELS, Bundle, Machine, Read, Step, StepError, Write, hold
+from pram import MODELS, Bundle, HonestyError, Machine, Read, Step, StepError, Write, hold
 from pram.registers import contents
 
 #: Ids of this size are spread wider than the processor check's table (2^23, or 4 per
@@ -111,19 +111,20 @@ def outcome(spec: dict[str, Any], fast_path: bool) -> dict[str, Any]:
             steps.append(build(m, arrays, branch, rng, first))
             first = steps[0].processors
         global_steps.append(steps)
-    replies: list[Any] = []
+    got_back: list[Any] = []
 
     def program() -> Any:
         for steps in global_steps:
             got = yield (steps[0] if len(steps) == 1 else Bundle(tuple(steps)))
-            replies.append([[contents(r).tolist() for r in reply]
-                            for reply in ([got] if len(steps) == 1 else got)])
+            got_back.append([got] if len(steps) == 1 else got)
 
     error = None
     try:
         m.run(program())
     except Exception as refused:  # both paths must fail alike
         error = (type(refused).__name__, str(refused))
+    # The registers read, as values once the run is over (a program may not look mid-run).
+    replies = [[[contents(r).tolist() for r in reply] for reply in got] for got in got_back]
     return {
         "error": error,
         "replies": replies,
@@ -268,3 +269,25 @@ def test_only_the_handed_out_ids_go_untested() -> None:
     shifted = np.frombuffer(pid.base, dtype=np.int64, offset=8)
     m.execute([Step(shifted, reads=[Read(a, shifted)])])
     assert m.cost.work == 31 and m.violations == []
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+def test_a_register_of_another_run_is_refused_either_way(fast_path: bool) -> None:
+    """Registers live for one run: the fast path does not take one of an earlier run as an
+    index, and the general path refuses it (issue 19: registers belong to one run)."""
+    m = Machine(fast_path=fast_path)
+    a = m.array("a", values=np.arange(4))
+    pid = m.processors(4)
+
+    def first() -> Any:
+        x, = yield Step(pid, reads=[Read(a, pid)])
+        return x
+
+    earlier = m.run(first())
+
+    def second() -> Any:
+        yield Step(pid, reads=[Read(a, earlier)])
+
+    with pytest.raises(HonestyError, match="another run"):
+        m.run(second())
+    assert m.cost.time == 1  # the refused step was not charged

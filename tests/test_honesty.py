@@ -236,3 +236,50 @@ def test_the_machine_imports_no_algorithms_and_no_rendering(forbidden: str) -> N
                 if name.split(".")[0] == forbidden
             ]
     assert found == []
+
+
+# ---- pram lint: what run time cannot stop -----------------------------------------------------
+
+
+def test_pram_lint_is_clean_on_the_projects_algorithms() -> None:
+    """The command exits 0 on algorithms/ (every program reaches pram only through its public
+    objects), and the same check passes as an assertion on each module."""
+    from pram.reports.cli import main
+    from pram.testing import assert_honest_source
+
+    assert main(["lint", str(ALGORITHMS)]) == 0
+    import pram.algorithms.bits
+    import pram.algorithms.pbs
+
+    assert_honest_source(pram.algorithms.bits)
+    assert_honest_source(pram.algorithms.pbs)
+
+
+def test_pram_lint_names_file_and_line_of_a_private_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program that reads ``x._values`` makes ``pram lint`` exit 1 naming file and line."""
+    from pram.reports.cli import main
+
+    program = tmp_path / "cheat.py"
+    program.write_text(
+        "import numpy as np\nfrom pram import Read, Step\n\n"
+        "def cheat(m, a, pid):\n    x, = yield Step(pid, reads=[Read(a, pid)])\n"
+        "    print(sorted(x._values))\n"
+    )
+    assert main(["lint", str(program)]) == 1
+    assert f"{program}:6: private attribute ._values" in capsys.readouterr().out
+
+
+def test_assert_honest_source_fails_naming_the_line(tmp_path: Path) -> None:
+    import importlib.util
+
+    from pram.testing import assert_honest_source
+
+    program = tmp_path / "patched.py"
+    program.write_text("import pram\n\npram.Machine.run = print\n")
+    spec = importlib.util.spec_from_file_location("patched", program)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    with pytest.raises(AssertionError, match=r"patched.py:3: monkey-patching pram"):
+        assert_honest_source(module)

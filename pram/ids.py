@@ -1,0 +1,105 @@
+"""Processor ids: immutable once registers are bound to them, and opaque when chosen by data.
+
+A register is bound to an array of processor ids; changing them in place would move values
+between processors without memory, so the ids a register is bound to live in memory nothing
+can write (:func:`freeze`). Ids selected by a register mask (the processors that chose
+themselves by their data) are a :class:`Chosen` array: their number is data, so registers of
+them compare by identity only (:func:`same`), never by value.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pram.registers import Register
+
+Ids = npt.NDArray[np.integer[Any]]
+
+
+class Chosen(np.ndarray):
+    """Processor ids chosen by data (a selection by a register mask): their number is data.
+
+    ``parent`` is the ids they were chosen from, ``key`` the mask register that chose them.
+    """
+
+    parent: Ids
+    key: Register
+    #: The mask as it was when it chose (``key``'s values then), over ``parent``.
+    mask: npt.NDArray[np.bool_]
+
+
+def freeze(ids: Ids) -> Ids:
+    """``ids`` in immutable memory: the array itself if nothing can change it (the ids
+    :meth:`pram.Machine.processors` hands out, and views of them), else a copy whose memory
+    nothing can write, made once per array and checked against it at every later use (a
+    view or base array may have changed it since)."""
+    if isinstance(ids.base, bytes) or type(ids) is Chosen:
+        return ids
+    key = id(ids)
+    seen = _FROZEN.get(key)
+    if seen is not None and seen[0]() is ids and seen[1].shape == ids.shape \
+            and _equal(ids.astype(np.int64, copy=False), seen[1]):
+        return seen[1]
+    frozen: Ids = np.frombuffer(
+        ids.astype(np.int64, copy=False).tobytes(), dtype=np.int64
+    ).reshape(ids.shape)
+    _FROZEN[key] = (weakref.ref(ids, lambda _: _FROZEN.pop(key, None)), frozen)
+    return frozen
+
+
+#: The frozen copy of each array of ids frozen so far, for as long as the array lives.
+_FROZEN: dict[int, tuple[weakref.ref[Ids], Ids]] = {}
+
+
+def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether two arrays of processor ids are the same ids in the same order (cheap first)."""
+    if a is b:
+        return True
+    if a.shape != b.shape:
+        return False
+    return _equal(a, b)
+
+
+def _equal(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether ``a`` and ``b`` (of one shape) hold the same ids: small contiguous arrays of
+    one dtype by their bytes (numpy's comparison costs more than the work on them)."""
+    if a.dtype is b.dtype and a.size <= _SMALL and a.flags.c_contiguous \
+            and b.flags.c_contiguous:
+        return a.data == b.data
+    return bool(np.array_equal(a, b))
+
+
+#: Up to this many ids, arrays are compared by their memory.
+_SMALL = 4096
+
+
+def same(a: Ids, b: Ids) -> bool:
+    """Whether registers of ids ``a`` and of ids ``b`` may combine: by identity when either
+    was chosen by data (comparing them would tell the host about data), else by value."""
+    if a is b:
+        return True
+    if type(a) is Chosen or type(b) is Chosen:
+        return False
+    return same_processors(a, b)
+
+
+def same_choice(a: Ids, b: Ids) -> bool:
+    """Whether ``a`` and ``b`` are the same processors, comparing ids chosen by data by value
+    (the same parent ids, the same mask): for the machine's own checks of a step only. A
+    mismatch refuses the step, and the run ends there, so the program never learns the
+    answer (unlike :func:`same`, which a program may ask through an operation and catch)."""
+    if a is b:
+        return True
+    if type(a) is Chosen and type(b) is Chosen:
+        return same_choice(a.parent, b.parent) and bool(np.array_equal(a.mask, b.mask))
+    if type(a) is Chosen or type(b) is Chosen:
+        return False
+    return same_processors(a, b)
+
+
+__all__ = ["Chosen", "Ids", "freeze", "same", "same_choice", "same_processors"]

@@ -1,0 +1,193 @@
+"""The static check behind ``pram lint PATH...``: what run time cannot stop, read in the source.
+
+A running program meets the registers' allow-list, the run token and the sealed memory and
+ledger (:mod:`pram.registers`). Python itself, though, lets code reach under any object:
+private attributes, ``object.__getattribute__``, the garbage collector, ``ctypes``, frames and
+trace hooks, or rebinding pram's own functions. No run-time guard can stop all of that, so this
+check reads a program's source (never runs it) and names every such use with file and line:
+
+- private attribute access (``x._values``, ``getattr(x, "_cells")``) on anything but ``self``
+  and ``cls``, and the dunders that reach under an object (``__dict__``,
+  ``__getattribute__``, ``__setattr__``, ``__class__``, ``__closure__``, frames' ``f_locals``);
+- imports of ``gc``, ``ctypes``, ``inspect``, ``tracemalloc``, ``sys._getframe``, ``sys.settrace``,
+  ``sys.setprofile``, ``threading.settrace``, ``builtins``, ``importlib``; calls of
+  ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals``, ``locals`` and
+  ``sys.getsizeof``; calls of ``m.execute``, which drive steps outside a run (no register
+  sealed);
+- monkey-patching pram: assigning or deleting an attribute of anything imported from pram,
+  ``setattr`` on it, and ``flags.writeable = True`` / ``setflags`` (ids made writable).
+
+>>> findings("x, = yield Step(pid)\\nprint(x._values)\\n", "p.py")
+['p.py:2: private attribute ._values']
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+#: Modules a program may not import at all: each reaches under objects or the interpreter.
+MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig",
+                     "tracemalloc"})
+
+#: Names a program may not take from a module (``sys._getframe`` and the like).
+FROM = frozenset({
+    ("sys", "_getframe"), ("sys", "settrace"), ("sys", "setprofile"), ("sys", "modules"),
+    ("threading", "settrace"), ("threading", "setprofile"), ("sys", "_current_frames"),
+})
+
+#: Attributes that reach under an object, a function or a frame.
+DUNDERS = frozenset({
+    "__dict__", "__getattribute__", "__setattr__", "__delattr__", "__class__", "__closure__",
+    "__code__", "__globals__", "__builtins__", "__subclasses__", "__bases__", "__mro__",
+    "__self__", "__func__", "__wrapped__", "__reduce__", "__reduce_ex__", "__getstate__",
+    "__setstate__", "__slots__", "__init_subclass__", "__array_interface__",
+    "__array_struct__", "f_locals", "f_globals", "f_back", "f_code", "tb_frame", "gi_frame",
+    "cr_frame", "ag_frame", "gi_code",
+})
+
+#: Calls that run code the check cannot read, or hand out namespaces.
+CALLS = frozenset({"exec", "eval", "compile", "__import__", "vars", "globals", "locals"})
+
+#: Records one finding: the node, and what it does.
+_Flag = Callable[[ast.AST, str], None]
+
+#: Attribute names whose call from a module reaches the interpreter.
+HOOKS = frozenset({"_getframe", "settrace", "setprofile", "_current_frames", "setflags",
+                   "getsizeof"})
+
+#: Machine methods that drive steps outside :meth:`pram.Machine.run`, where no run token
+#: seals the registers: a program driven by hand through them escapes every guard.
+DRIVERS = frozenset({"execute"})
+
+
+def findings(source: str, filename: str = "<source>") -> list[str]:
+    """Every use in ``source`` that run time cannot stop, as ``file:line: what`` strings."""
+    tree = ast.parse(source, filename)
+    pram_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "pram":
+                    pram_names.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pram":
+            for alias in node.names:
+                pram_names.add(alias.asname or alias.name)
+    found: list[tuple[int, str]] = []
+
+    def flag(node: ast.AST, what: str) -> None:
+        found.append((getattr(node, "lineno", 0), what))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in MODULES:
+                    flag(node, f"import {alias.name}")
+        elif isinstance(node, ast.ImportFrom):
+            module = (node.module or "").split(".")[0]
+            for alias in node.names:
+                if module in MODULES or (module, alias.name) in FROM:
+                    flag(node, f"from {node.module} import {alias.name}")
+                elif module == "pram" and alias.name.startswith("_"):
+                    flag(node, f"private name {alias.name} from {node.module}")
+            if module == "pram" and any(part.startswith("_") for part in
+                                        (node.module or "").split(".")):
+                flag(node, f"private module {node.module}")
+        elif isinstance(node, ast.Attribute):
+            _attribute(node, flag)
+        elif isinstance(node, ast.Call):
+            _call(node, flag, pram_names)
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+            targets = (node.targets if isinstance(node, ast.Assign | ast.Delete)
+                       else [node.target])
+            for target in targets:
+                _patch(target, flag, pram_names)
+    return [f"{filename}:{line}: {what}" for line, what in sorted(set(found))]
+
+
+def _attribute(node: ast.Attribute, flag: _Flag) -> None:
+    name = node.attr
+    owner = node.value
+    if name in DUNDERS:
+        flag(node, f"attribute {name}")
+    elif name.startswith("_") and not name.startswith("__"):
+        if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
+            flag(node, f"private attribute .{name}")
+    elif name in HOOKS:
+        flag(node, f"call of {ast.unparse(node)}")
+
+
+def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
+    function = node.func
+    if isinstance(function, ast.Name):
+        if function.id in CALLS:
+            flag(node, f"call of {function.id}()")
+        if function.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
+            name = node.args[1]
+            if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
+                flag(node, f"{function.id} with a computed attribute name")
+            elif name.value.startswith("_"):
+                flag(node, f"{function.id} of {name.value}")
+            if function.id in ("setattr", "delattr") and _roots_in(node.args[0], pram_names):
+                flag(node, f"{function.id} on pram's {ast.unparse(node.args[0])}")
+    if isinstance(function, ast.Attribute) and function.attr in ("__setattr__",
+                                                                  "__getattribute__"):
+        flag(node, f"call of {ast.unparse(function)}")
+    for keyword in node.keywords:
+        if keyword.arg == "observer":
+            flag(node, "an observer passed to the machine sees every register and step "
+                       "(trusted: for tools, never for a program under test)")
+    if isinstance(function, ast.Attribute) and function.attr in DRIVERS:
+        flag(node, f"call of {ast.unparse(function)}: steps outside Machine.run, where no "
+                   "register is sealed; drive programs with m.run")
+
+
+def _patch(target: ast.AST, flag: _Flag, pram_names: set[str]) -> None:
+    """Monkey-patching: an attribute of pram assigned or deleted, ids made writable."""
+    if isinstance(target, ast.Tuple | ast.List):
+        for element in target.elts:
+            _patch(element, flag, pram_names)
+        return
+    if not isinstance(target, ast.Attribute):
+        return
+    if target.attr == "writeable":
+        flag(target, "flags.writeable assigned (processor ids must stay immutable)")
+    elif _roots_in(target.value, pram_names):
+        flag(target, f"monkey-patching pram: {ast.unparse(target)} assigned")
+
+
+def _roots_in(node: ast.AST, names: set[str]) -> bool:
+    """Whether ``node`` is a name imported from pram, or an attribute chain from one."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def paths(arguments: Sequence[str]) -> list[Path]:
+    """The Python files named by ``arguments``: files as given, directories searched."""
+    files: list[Path] = []
+    for argument in arguments:
+        path = Path(argument)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts))
+        else:
+            files.append(path)
+    return files
+
+
+def lint(files: Iterable[Path]) -> list[str]:
+    """Every finding in ``files``, in order."""
+    out: list[str] = []
+    for path in files:
+        try:
+            out.extend(findings(path.read_text(encoding="utf-8"), str(path)))
+        except SyntaxError as error:
+            out.append(f"{path}:{error.lineno or 0}: cannot be parsed ({error.msg}), so not "
+                       "checked")
+        except UnicodeDecodeError:
+            out.append(f"{path}:0: not UTF-8 text, so not checked")
+    return out
+
+
+__all__ = ["findings", "lint", "paths"]

@@ -1,0 +1,280 @@
+"""The machinery behind a register's numpy protocol: operands checked against the allow-list,
+raw values unwrapped, results wrapped as registers of the same processors and run, counted as
+local work and told to the observer. :mod:`pram.registers` binds its class here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import numpy as np
+
+from pram import allowed
+from pram.allowed import THROUGH_MEMORY
+from pram.errors import HonestyError
+from pram.ids import Chosen, Ids, same
+from pram.run import Run
+
+if TYPE_CHECKING:
+    from pram.registers import Register
+else:
+    Register = None  # bound by pram.registers once the class exists
+
+
+def _refuse(operation: str, reason: str) -> NoReturn:
+    raise HonestyError(f"{operation} {reason}")
+
+
+_ANOTHER_RUN = (
+    "belongs to another run (or machine); registers live for one run of one machine: "
+    f"{THROUGH_MEMORY}, and read results with Array.to_numpy() after the run"
+)
+
+
+def _run_of(operands: Sequence[Any], *more: Any) -> Run | None:
+    """The active run the registers among ``operands`` (and ``more``) belong to, or None when
+    none belongs to an active run (then the operation works on plain values: output).
+    Registers of two runs, or of a finished run beside an active one, are refused."""
+    found: Run | None = None
+    for x in (*operands, *more):
+        if type(x) is Register:
+            run = x._run
+        elif type(x) in (list, tuple):
+            run = _run_of(x)
+        else:
+            continue
+        if run is None or run is found:
+            continue
+        if found is None and run._active:
+            found = run
+            continue
+        if found is not None or run._active:
+            _refuse("an operation on registers of two runs", _ANOTHER_RUN)
+    if found is None:
+        return None
+    for x in (*operands, *more):  # a finished run's register beside the active run
+        if type(x) is Register and x._run is not None and x._run is not found:
+            _refuse("an operation on registers of two runs", _ANOTHER_RUN)
+    return found
+
+
+def _host(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
+    """``func`` on the plain values of every register among ``args``: after a run only."""
+
+    def plain(x: Any) -> Any:
+        if type(x) is Register:
+            return x._values
+        if type(x) in (list, tuple):
+            return type(x)(plain(y) for y in x)
+        return x
+
+    return func(*plain(args), **{k: plain(v) for k, v in kwargs.items()})
+
+
+def _dtype(dtype: Any, what: str) -> np.dtype[Any]:
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        resolved = np.dtype(object)
+    if resolved.kind not in allowed.KINDS:
+        _refuse(f"{what} to {resolved}", "is not a numeric dtype; registers hold bool, "
+                "integers, floats or complex (objects and strings would hand values to the "
+                "host)")
+    return resolved  # type: ignore[no-any-return]
+
+
+def _operand(value: Any, what: str, opaque: bool) -> Any:
+    """A non-register operand: a number, or a plain numeric array of exactly that type (not
+    beside processors chosen by data, whose number the array's shape would have to know)."""
+    kind = type(value)
+    if kind in allowed.SCALARS:
+        return value
+    if kind is np.ndarray and value.dtype.kind in allowed.KINDS:
+        if value.ndim and opaque:
+            _refuse(f"{what} with a plain array beside processors chosen by data",
+                    "would need their number; use a scalar, or a register of the same "
+                    "processors (hold)")
+        return value
+    if kind in (list, tuple) and any(type(x) is Register for x in value):
+        _refuse(f"{what} with a sequence of registers", allowed.REASONS["concatenate"])
+    _refuse(f"{what} with an operand of type {kind.__name__}", "is not a register, a number "
+            "or a plain numeric numpy array; convert it with numpy.asarray(x, dtype=...) "
+            "from sizes")
+
+
+def _unwrap(name: str, operands: Sequence[Any], run: Run) -> tuple[list[Any], Ids]:
+    """The raw operands of operation ``name``, and the processors every register among them
+    belongs to (refusing other processors, other runs and operands off the allow-list)."""
+    owners: Any = None
+    for operand in operands:
+        if type(operand) is Register:
+            ids = operand._processors
+            if owners is None:
+                owners = ids
+            elif ids is not owners and not same(ids, owners):
+                chosen = type(ids) is Chosen or type(owners) is Chosen
+                _refuse(f"np.{name} on registers of different processors",
+                        "combines values of different processors"
+                        + (" (registers chosen by data combine only when chosen by one mask "
+                           "register: keep the mask and select each with it)" if chosen else "")
+                        + f"; {THROUGH_MEMORY}")
+            if operand._run is not run and operand._run is not None:
+                _refuse(f"np.{name} on registers of two runs", _ANOTHER_RUN)
+    opaque = type(owners) is Chosen
+    raw: list[Any] = []
+    for operand in operands:
+        if type(operand) is Register:
+            raw.append(operand._values)
+        elif operand is None or isinstance(operand, np.dtype):
+            raw.append(operand)
+        else:
+            raw.append(_operand(operand, f"np.{name}", opaque))
+    return raw, owners
+
+
+def _made(name: str, operands: tuple[Any, ...], values: Any, owners: Ids, run: Run | None) -> Any:
+    """A register of ``owners`` (and ``run``) holding ``values``: counted and observed."""
+    result = Register(values, owners, run)
+    if run is not None:
+        run._operations += 1
+        if run._observer is not None:
+            run.operation(name, operands, result)
+    return result
+
+
+def _wrap(name: str, operands: tuple[Any, ...], result: Any, owners: Ids, run: Run) -> Any:
+    """``result`` as register(s) of ``owners``, counted and observed; refuse other shapes."""
+    if isinstance(result, tuple):
+        wrapped: Any = tuple(_bound(name, r, owners, run) for r in result)
+    else:
+        wrapped = _bound(name, result, owners, run)
+    run._operations += 1
+    if run._observer is not None:
+        run.operation(name, operands, wrapped)
+    return wrapped
+
+
+def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
+    if type(result) is not np.ndarray or result.shape != owners.shape:
+        shape = f"shape {getattr(result, 'shape', ())} from registers of shape {owners.shape}"
+        if type(owners) is Chosen:
+            shape = "another shape from registers of processors chosen by data"
+        _refuse(
+            f"np.{name} giving {shape}",
+            "spreads values over other processors (an operand broadcast beyond the "
+            f"register's shape); {THROUGH_MEMORY}",
+        )
+    if result.dtype.kind not in allowed.KINDS:
+        _refuse(f"np.{name} giving dtype {result.dtype}", "is not a numeric result")
+    return Register(result, owners, run)
+
+
+def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: Any,
+          owners: Ids, run: Run) -> Any:
+    """A ufunc's ``out=`` (and ``where=``): registers of the same processors, filled in."""
+    targets = out if type(out) is tuple else (out,)
+    results = result if type(result) is tuple else (result,)
+    mask = where
+    if type(where) is Register:
+        if not same(where._processors, owners) or where.dtype != np.bool_:
+            _refuse(f"np.{name}(..., where=...) with a mask of other processors", THROUGH_MEMORY)
+        mask = where._values
+    elif where is not True:
+        _refuse(f"np.{name}(..., where=...) with a plain mask", "use a register mask of the "
+                "same processors, or np.where")
+    for target, values in zip(targets, results, strict=True):
+        if type(target) is not Register or not same(target._processors, owners) \
+                or target._run is not run:
+            _refuse(f"np.{name}(..., out=...) into something else than a register of the same "
+                    "processors", "writes into memory outside the processors' registers; use "
+                    "the result of the operation instead")
+        if values.shape != owners.shape:
+            _bound(name, values, owners, run)
+        kept = values if mask is True else np.where(mask, values, target._values)
+        if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
+            raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
+                            f"{target._values.dtype}")
+        target._values = kept.astype(target._values.dtype, copy=False)
+        target._selections = None
+    run._operations += 1
+    if run._observer is not None:
+        run.operation(name, operands, out)
+    return out
+
+
+def _select_function(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
+    """``np.select(conditions, choices, default)`` over registers of one set of processors."""
+    if len(args) not in (2, 3) or type(args[0]) not in (list, tuple) \
+            or type(args[1]) not in (list, tuple):
+        _refuse("np.select without two lists", "pass a list of conditions and one of choices")
+    conditions, owners = _unwrap("select", tuple(args[0]), run)
+    choices, others = _unwrap("select", (*args[1], *args[2:], *kwargs.values()), run)
+    if others is not None and owners is not None and not same(owners, others):
+        _refuse("np.select on registers of different processors", THROUGH_MEMORY)
+    owners = owners if owners is not None else others
+    with np.errstate(all="ignore"):
+        result = np.select(conditions, choices[: len(args[1])],
+                           *choices[len(args[1]):])
+    return _wrap("select", tuple(args), result, owners, run)  # type: ignore[no-any-return]
+
+
+def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
+    """The raw index for ``key`` into ``register`` and the processors it selects: a plain key
+    (by size; refused on processors chosen by data, whose number it would have to know), or a
+    boolean register of the same processors (each deciding whether it is selected)."""
+    owners = register._processors
+    sealed = register._sealed()
+    if type(key) is Register:
+        if key.dtype != np.bool_ or not same(key._processors, owners):
+            _refuse(
+                f"{verb} register[index] with an index that is a register",
+                "(fancy indexing by data) moves values between processors; a processor may "
+                "compute an address from its own registers and read it in a step: "
+                f"{THROUGH_MEMORY}",
+            )
+        if not sealed and not key._sealed():
+            return key._values, owners[key._values]
+        return key._values, _chosen(owners, key)
+    if type(owners) is Chosen and sealed and not (type(key) is slice and key == slice(None)):
+        _refuse(f"{verb} a register of processors chosen by data with a plain key",
+                allowed.SIZE)
+    if type(key) is int or (isinstance(key, np.integer) and type(key) in allowed.SCALARS):
+        size = len(owners)
+        if not -size <= int(key) < size:
+            raise IndexError(f"index {int(key)} is out of range for a register of {size} "
+                             "processors")
+        start = int(key) % size
+        key = slice(start, start + 1)  # one processor, still a register: its own value
+    parts = key if type(key) is tuple else (key,)
+    for part in parts:
+        if part is None:
+            _refuse(f"{verb} register[None]", "adds an axis that would spread each value over "
+                    f"other processors; {THROUGH_MEMORY}")
+        if sealed and not (type(part) in (int, slice) or type(part) is type(Ellipsis)
+                           or (type(part) is np.ndarray and part.dtype.kind in "biu")
+                           or type(part) in allowed.SCALARS):
+            _refuse(f"{verb} register[index] with an index of type {type(part).__name__}",
+                    "index by a slice, an integer or a plain array computed from sizes, or by "
+                    "a boolean register of the same processors")
+    return key, owners[key]
+
+
+def _chosen(owners: Ids, key: Register) -> Chosen:
+    """The processors of ``owners`` that ``key`` selects: one array per mask register (every
+    register it may select from has its processors), so registers selected alike compare by
+    identity (never by value, which is data)."""
+    chosen = key._selections
+    if chosen is not None:
+        return chosen
+    chosen = owners[key._values].view(Chosen)
+    chosen.flags.writeable = False
+    chosen.parent = owners
+    chosen.key = key
+    chosen.mask = key._values.copy()  # the choice as made, for the machine's own comparison
+    key._selections = chosen
+    return chosen  # type: ignore[no-any-return]
+
+
+
+__all__: list[str] = []

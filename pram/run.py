@@ -1,0 +1,134 @@
+"""The run: the token that binds registers to one run of one machine, and who observes it.
+
+:meth:`pram.Machine.run` makes one :class:`Run` per run. Every register a step's reads return,
+and every register computed from them, carries that token, so whether a register is sealed is a
+property of the register, not of the thread asking: a thread pool, a process pool's feeder
+thread or a scratch :class:`pram.Machine` meet the same refusals as the program itself. When the
+run ends the token goes inactive and its registers become output, like ``Array.to_numpy()``.
+
+The token also counts the elementwise register operations the processors do between two steps
+(the ledger's ``local``), and passes them on to the run's :class:`Observer`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pram.errors import HonestyError
+
+if TYPE_CHECKING:
+    from pram.step import Step, Values
+
+
+class Observer(Protocol):
+    """What watches a run: every global step and every elementwise operation on registers."""
+
+    def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
+        """Called by the machine after global step ``number`` executed: its Steps (one per
+        parallel branch; their indices, values and masks may be Registers, plain arrays or
+        ints) and, aligned with them, what each Step's reads returned (tuples of Registers)."""
+
+    def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
+        """Called after every elementwise operation that produced a Register: ``name`` is the
+        ufunc's name ("add", "minimum", "less", ...) or the array function's ("where",
+        "astype", "clip", ...); ``operands`` as given (Registers, scalars, plain arrays);
+        ``result`` the Register (or tuple of Registers) it produced."""
+
+
+class Run:
+    """One run of one machine: active from :meth:`pram.Machine.run`'s start to its end.
+
+    ``operations`` counts the elementwise register operations since the previous step (the
+    machine charges and resets it at every step); ``observing`` is set while the observer is
+    told something, so that it (and only it) may look at register contents mid-run.
+    """
+
+    __slots__ = ("_active", "_machine", "_observer", "_observing", "_operations")
+
+    def __init__(self, machine: object, observer: Observer | None) -> None:
+        self._machine = machine
+        self._observer = observer
+        self._active = True
+        self._observing = False
+        self._operations = 0
+
+    # Read-only to programs: only pram's own machinery (which uses the private slots) counts,
+    # observes and ends a run.
+    active = property(lambda self: self._active, doc="Whether the run is in progress.")
+    observer = property(lambda self: self._observer, doc="Who observes the run.")
+    operations = property(lambda self: self._operations,
+                          doc="Elementwise register operations since the previous step.")
+
+    def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
+        """Tell the observer of one elementwise operation (the count is the caller's)."""
+        observer = self._observer
+        if observer is None:
+            return
+        self._observing = True
+        try:
+            observer.operation(name, operands, result)
+        finally:
+            self._observing = False
+
+    def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
+        """Tell the observer of global step ``number``."""
+        observer = self._observer
+        if observer is None:
+            return
+        self._observing = True
+        try:
+            observer.step(number, steps, replies)
+        finally:
+            self._observing = False
+
+    def __reduce__(self) -> Any:
+        raise HonestyError(
+            "pickling a run's token sends its registers out of the run; values leave a run "
+            "through memory, read with Array.to_numpy() after it"
+        )
+
+    def __repr__(self) -> str:
+        return f"Run(active={self._active})"
+
+
+class _Current(threading.local):
+    """The run this thread's :meth:`pram.Machine.run` drives, if any (one at a time)."""
+
+    def __init__(self) -> None:
+        self.run: Run | None = None
+
+
+_CURRENT = _Current()
+
+
+def current() -> Run | None:
+    """The run this thread drives (registers made by :func:`pram.hold` join it), or None."""
+    return _CURRENT.run
+
+
+def _begin(run: Run) -> None:
+    """Make ``run`` this thread's run; a program cannot start another run inside its own."""
+    if _CURRENT.run is not None:
+        raise HonestyError(
+            "a run inside a running program (a nested Machine.run) would answer questions "
+            "about data outside the run's steps; run programs one after another, and compose "
+            "them inside one run with yield from"
+        )
+    _CURRENT.run = run
+
+
+def _end(run: Run) -> None:
+    """End ``run``: its registers become output."""
+    run._active = False
+    if _CURRENT.run is run:
+        _CURRENT.run = None
+
+
+def running() -> bool:
+    """Whether this thread drives a run."""
+    return _CURRENT.run is not None
+
+
+__all__ = ["Observer", "Run", "current", "running"]
