@@ -141,14 +141,14 @@ LIST = Family(
 VALUES_INPUT = "a .npy file holding integers"
 
 
-def _values_build(options: Options, rng: np.random.Generator) -> Instance:
+def build_values(options: Options, rng: np.random.Generator) -> Instance:
     """Random integers in ``[-SPREAD, SPREAD]``, with repeats when n is large."""
     n = options.n or 1024
     values = rng.integers(-SPREAD, SPREAD + 1, size=n, dtype=np.int64)
     return Instance({"values": values}, {"n": n})
 
 
-def _values_load(path: str, options: Options) -> Instance:
+def load_values(path: str, options: Options) -> Instance:
     values = load_array(path, VALUES_INPUT)
     if len(values) == 0:
         raise InputError(f"input file {path!r} holds no values; give at least one integer")
@@ -156,7 +156,7 @@ def _values_load(path: str, options: Options) -> Instance:
 
 
 def _sums_load(path: str, options: Options) -> Instance:
-    instance = _values_load(path, options)
+    instance = load_values(path, options)
     total = sum(abs(v) for v in instance.data["values"].tolist())
     if total > INT64_MAX:
         raise InputError(
@@ -170,7 +170,7 @@ def _values_family(
     name: str, load: Callable[[str, Options], Instance], reference: Callable[[Instance], Words],
     reference_name: str,
 ) -> Family:
-    return Family(name=name, defaults={"n": 1024}, build=_values_build, load=load,
+    return Family(name=name, defaults={"n": 1024}, build=build_values, load=load,
                   reference=reference, reference_name=reference_name, symbols={"n": "n"})
 
 
@@ -188,8 +188,8 @@ def _sorted_reference(instance: Instance) -> Words:
 
 
 SUMS = _values_family("sums", _sums_load, _sums_reference, "numpy.cumsum")
-MAX = _values_family("max", _values_load, _max_reference, "numpy max and argmax")
-RANKS = _values_family("rank-sort", _values_load, _sorted_reference, "numpy.sort")
+MAX = _values_family("max", load_values, _max_reference, "numpy max and argmax")
+RANKS = _values_family("rank-sort", load_values, _sorted_reference, "numpy.sort")
 
 
 # ---- merge: two sorted arrays --------------------------------------------------------------------

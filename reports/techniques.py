@@ -38,7 +38,7 @@ from pram import InputError, Machine, Words, words
 from pram.algorithms import cascading, compaction, components, contraction, euler, ranking
 from pram.algorithms import selection as selecting
 from pram.algorithms.acting import NIL
-from pram.reports.classics import LIST, SPREAD
+from pram.reports.classics import LIST, SPREAD, build_values, load_values
 from pram.reports.formulas import (
     BITS_TIME,
     BITS_WORK,
@@ -57,7 +57,6 @@ from pram.reports.registry import (
     Instance,
     Options,
     Solution,
-    load_array,
     load_arrays,
     unreadable,
 )
@@ -383,20 +382,6 @@ def _solve_compaction(m: Machine, instance: Instance, options: Options) -> Solut
 
 # ---- maximum and selection: values -------------------------------------------------------------
 
-VALUES_INPUT = "a .npy file holding integers"
-
-
-def _values_build(options: Options, rng: np.random.Generator) -> Instance:
-    n = options.n or 1024
-    values = rng.integers(-SPREAD, SPREAD + 1, size=n, dtype=np.int64)
-    return Instance({"values": values}, {"n": n})
-
-
-def _values_load(path: str, options: Options) -> Instance:
-    values = load_array(path, VALUES_INPUT)
-    if len(values) == 0:
-        raise InputError(f"input file {path!r} holds no values; give at least one integer")
-    return Instance({"values": values}, {"n": len(values)})
 
 
 def _max_reference(instance: Instance) -> Words:
@@ -406,8 +391,8 @@ def _max_reference(instance: Instance) -> Words:
 TOP = Family(
     name="top",
     defaults={"n": 1024},
-    build=_values_build,
-    load=_values_load,
+    build=build_values,
+    load=load_values,
     reference=_max_reference,
     reference_name="numpy max",
     symbols={"n": "n"},
@@ -424,11 +409,11 @@ def _rank_of(instance: Instance, options: Options, where: str) -> Instance:
 
 
 def _select_build(options: Options, rng: np.random.Generator) -> Instance:
-    return _rank_of(_values_build(options, rng), options, "the random instance")
+    return _rank_of(build_values(options, rng), options, "the random instance")
 
 
 def _select_load(path: str, options: Options) -> Instance:
-    return _rank_of(_values_load(path, options), options, f"{path!r}")
+    return _rank_of(load_values(path, options), options, f"{path!r}")
 
 
 def _select_reference(instance: Instance) -> Words:
