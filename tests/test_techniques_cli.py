@@ -4,7 +4,6 @@ random instances, negative controls, sweeps and one-line refusals."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -12,32 +11,8 @@ import pytest
 
 from pram.algorithms.contraction import parse_expression
 from pram.reports.catalogue import CONTROLS
-from pram.reports.cli import main
 from pram.reports.techniques import CONTROLS as TECHNIQUE_CONTROLS
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run ``pram argv`` in-process; return (status, stdout, stderr)."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    """Run ``pram argv --json``; return the status and the one JSON object printed."""
-    status, out, _ = call(capsys, *argv, "--json")
-    lines = out.splitlines()
-    assert len(lines) == 1
-    return status, json.loads(lines[0])
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``pram argv``, expecting exit 2 with one line on standard error; return it."""
-    status, out, err = call(capsys, *argv)
-    assert (status, out) == (2, "")
-    assert len(err.strip().splitlines()) == 1, err
-    return err.strip()
-
+from tests.commands import one_line_error, run_json
 
 MODELS = {"list-ranking-random": "erew", "euler-tour": "erew", "tree-contraction": "erew",
           "components": "crcw-arbitrary", "compaction": "erew", "max-loglog": "crcw-common",
