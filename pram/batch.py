@@ -728,7 +728,7 @@ class BatchEngine:
             resolutions: list[Any] = []
             number = self.ledgers.time(i) + 1
             try:
-                settled[i] = _conflicts.resolve(
+                outcome = _conflicts.resolve(
                     ones,  # type: ignore[arg-type]
                     number, steps, host.model, host.mode == "raise", found,
                     _Draw(self, i), resolutions)
@@ -736,6 +736,8 @@ class BatchEngine:
                 tagged = _tag(error.violation, i)
                 host._violations.append(tagged)
                 raise ConflictError(tagged) from None
+            if outcome is not None:  # else every write lands as written
+                settled[i] = outcome
             host._violations.extend(_tag(v, i) for v in found)
             host._resolutions.extend(_tag(r, i) for r in resolutions)
         return settled

@@ -160,6 +160,20 @@ def _batch(run: Run | None) -> int | None:
     return None if run is None else getattr(run._machine, "batch", None)
 
 
+def _kept(run: Run | None, before: Any, after: Any) -> Any:
+    """``after``, a register's new values in place of ``before``, except in the rows of the
+    instances of a batch idling in a loop they ended: a change in place during the loop's
+    later rounds leaves their registers as they were, as in their single runs."""
+    if run is None:
+        return after
+    engine = getattr(run._machine, "_batch", None)
+    alive = None if engine is None else engine.alive
+    if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
+        return after
+    shape = (len(alive),) + (1,) * (after.ndim - 1)
+    return np.where(alive.reshape(shape), after, np.broadcast_to(before, after.shape))
+
+
 def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
     if type(result) is not np.ndarray or (result.shape != owners.shape and not (
             result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
@@ -202,7 +216,8 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
         if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
                             f"{target._values.dtype}")
-        target._values = kept.astype(target._values.dtype, copy=False)
+        target._values = _kept(run, target._values,
+                               kept.astype(target._values.dtype, copy=False))
         target._selections = None
     run._operations += 1
     if run._observer is not None:

@@ -15,8 +15,22 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pram import MODELS, HonestyError, InputError, Machine, Read, Step, Until, Write, hold
+from pram import (
+    MODELS,
+    Bundle,
+    HonestyError,
+    InputError,
+    Machine,
+    PRAMError,
+    Read,
+    Step,
+    Until,
+    Write,
+    hold,
+)
 from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
@@ -414,3 +428,173 @@ def test_bit_keys_equal_single_runs(comparator: str) -> None:
         m.run(networks.sort(m, a, "bitonic", d=3))
 
     same_as_single_host(bits, [(rng.integers(0, 8, 8),) for _ in range(3)], "erew")
+
+
+# ---- random programs, every model ------------------------------------------------------------
+
+
+
+def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[str, Any]]:
+    """A random program (the same host control flow for every instance) of one to five global
+    steps of one or two branches, with indices, values and masks plain or from registers,
+    processors now and then chosen by data, and now and then a loop ended by a test of
+    memory after a number of rounds each instance reads from memory; its inputs for four
+    instances, and machine options."""
+    rng = np.random.default_rng(seed)
+    batch = 4
+    sizes = [int(rng.integers(1, 10)) for _ in range(int(rng.integers(1, 4)))]
+    inputs: dict[str, Any] = {}
+    for k, size in enumerate(sizes):
+        inputs[f"a{k}"] = size if rng.random() < 0.2 else rng.integers(-3, 12, (batch, size))
+    inputs["limit"] = rng.integers(1, 4, (batch, 1))
+    inputs["flag"] = np.zeros((batch, 1), dtype=np.int64)
+    widths = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 3)))]
+    plan = []
+    for _ in range(int(rng.integers(1, 6))):
+        branches = []
+        for _ in widths:
+            ports = []
+            for write in [False] * int(rng.integers(0, 3)) + [True] * int(rng.integers(0, 3)):
+                ports.append({
+                    "write": write, "array": int(rng.integers(0, len(sizes))),
+                    "index": str(rng.choice(["ascending", "plain", "constant", "register",
+                                             "register", "out"], p=[.25, .15, .1, .2, .25,
+                                                                    .05])),
+                    "stride": int(rng.integers(1, 3)), "shift": int(rng.integers(0, 5)),
+                    "where": str(rng.choice(["none", "plain", "register"], p=[.6, .2, .2])),
+                    "value": str(rng.choice(["int", "plain", "register"])),
+                    "seed": int(rng.integers(0, 1 << 30)),
+                })
+            branches.append({"ports": ports, "chosen": bool(rng.random() < 0.25)})
+        plan.append(branches)
+    looped = (int(rng.integers(0, len(plan))), int(rng.integers(0, len(plan)))) \
+        if rng.random() < 0.4 else None
+    options = {"strict": bool(rng.random() < 0.3), "mode": "raise" if rng.random() < 0.15
+               else "collect", "seed": int(rng.integers(0, 5))}
+
+    def program(m: Machine, **arrays: Any) -> Any:
+        data = [arrays[f"a{k}"] for k in range(len(sizes))]
+        pids = [m.processors(w) for w in widths]
+        xs = [hold(pid, pid) for pid in pids]
+        control = m.processors(1)
+
+        def port(spec: dict[str, Any], pid: Any, x: Any, chosen: Any) -> Any:
+            array = data[spec["array"]]
+            size, n = array.size, len(pid)
+            local = np.random.default_rng(spec["seed"])
+            kind = spec["index"]
+            if chosen is not None and kind in ("ascending", "plain", "out"):
+                kind = "register"  # a plain array has no length beside chosen processors
+            if kind == "ascending":
+                index: Any = (spec["shift"] + spec["stride"] * np.arange(n)) % size
+            elif kind == "plain":
+                index = local.integers(0, size, n)
+            elif kind == "out":
+                index = local.integers(-1, size + 1, n)
+            elif kind == "constant":
+                index = int(local.integers(0, size))
+            else:
+                index = (x + spec["shift"]) % size
+            where: Any = None
+            if spec["where"] == "plain" and chosen is None:
+                where = local.integers(0, 2, n).astype(bool)
+            elif spec["where"] == "register":
+                where = (x + spec["shift"]) % 3 != 0
+            if not spec["write"]:
+                return Read(array, index, where=where)
+            value: Any
+            if spec["value"] == "int":
+                value = spec["shift"]
+            elif spec["value"] == "plain" and chosen is None:
+                value = local.integers(-2, 3, n)
+            else:
+                value = (x * 2 + spec["shift"]) % 5
+            return Write(array, index, value, where=where)
+
+        def global_step(branches: list[dict[str, Any]]) -> Any:
+            steps, owners = [], []
+            for b, branch in enumerate(branches):
+                pid, x = pids[b], xs[b]
+                chosen = None
+                who: Any = pid
+                if branch["chosen"]:
+                    mask = x % 2 == 0
+                    who, chosen = hold(pid, pid)[mask], mask
+                    x = x[mask]
+                ports = [port(p, pid, x, chosen) for p in branch["ports"]]
+                steps.append(Step(who, reads=[p for p in ports if isinstance(p, Read)],
+                                  writes=[p for p in ports if isinstance(p, Write)],
+                                  phase=f"b{b}" if b else ""))
+                owners.append(chosen)
+            replies = yield (steps[0] if len(steps) == 1 else Bundle(tuple(steps)))
+            if len(steps) == 1:
+                replies = [replies]
+            for b, (reply, chosen) in enumerate(zip(replies, owners, strict=True)):
+                for value in reply:
+                    if chosen is None:
+                        xs[b] = xs[b] + value
+                    else:
+                        xs[b][chosen] = value + 1
+
+        counter = m.array("counter", values=np.zeros(1, dtype=np.int64))
+        t = 0
+        while t < len(plan):
+            if looped is not None and t == looped[0]:
+                first, last = looped[0], max(looped)
+                one = m.processors(1)
+                # Registers the loop's body computes are the loop's own (an instance that
+                # ended the loop idles, and its rows of them hold nothing): what the steps
+                # after the loop use was computed before it, or is carried through memory.
+                kept = list(xs)
+                while True:
+                    for u in range(first, last + 1):
+                        yield from global_step(plan[u])
+                    (c, top) = yield Step(one, reads=[Read(counter, 0),
+                                                      Read(arrays["limit"], 0)])
+                    yield Step(one, writes=[Write(counter, 0, c + 1),
+                                            Write(arrays["flag"], 0, (c + 1 >= top) * 1)])
+                    if (yield Until(arrays["flag"], 0, control)):
+                        break
+                xs[:] = kept
+                t = last + 1
+                continue
+            yield from global_step(plan[t])
+            t += 1
+        return None
+
+    return program, inputs, options
+
+
+def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: str,
+                    options: dict[str, Any]) -> None:
+    """As :func:`same_as_single`, or, when some instance's single run raises, the batch raises
+    an error of the same kind."""
+    failures = []
+    for i in range(4):
+        s = Machine(model, **options)
+        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(name, values=v[i])
+                for name, v in inputs.items()}
+        try:
+            s.run(program(s, **mine))
+        except PRAMError as error:
+            failures.append(type(error))
+    if not failures:
+        same_as_single(program, inputs, model, **options)
+        return
+    m = Machine(model, batch=4, **options)
+    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(name, values=v)
+              for name, v in inputs.items()}
+    with pytest.raises(PRAMError) as caught:
+        m.run(program(m, **arrays))
+    assert caught.type in failures or isinstance(caught.value, HonestyError | InputError), \
+        caught.value
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_programs_equal_single_runs(model: str, seed: int) -> None:
+    """Every instance's answers, memory, ledger and records equal its single run's, on random
+    programs under every model (or both refuse)."""
+    program, inputs, options = random_program(seed)
+    same_or_refused(program, inputs, model, options)
