@@ -38,12 +38,13 @@ here is named in the error, with the instance.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
+from pram._engine import in_range
 from pram._memo import Scratch, StepMemo
 from pram.cost import Cost, PhaseCost
 from pram.errors import AddressError, ConflictError, HonestyError, StepError, UndefinedReadError
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
 
 Counts = npt.NDArray[np.int64]
 
-__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows"]
+__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows", "root"]
 
 
 # ---- registers of a batch -------------------------------------------------------------------
@@ -76,28 +77,6 @@ def chosen_rows(ids: Any) -> Flags | None:
     if type(ids) is Chosen:
         return getattr(ids, "rows", None)
     return None
-
-
-def choose(owners: Any, key: Register, batch: int) -> Chosen:
-    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
-    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
-    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
-    chosen = key._selections
-    if chosen is not None:
-        return chosen
-    flags = np.broadcast_to(key._values, (batch, *owners.shape))
-    above = chosen_rows(owners)
-    rows = flags.copy() if above is None else flags & above
-    rows.flags.writeable = False
-    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
-    made = plain.view(Chosen)
-    made.flags.writeable = False
-    made.parent = owners
-    made.key = key
-    made.mask = rows
-    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
-    key._selections = made
-    return cast(Chosen, made)
 
 
 def root(ids: Any) -> Any:
@@ -905,8 +884,6 @@ def _shared(index: Any, n: int) -> bool:
 
 def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
     """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
-    from pram._engine import in_range
-
     return in_range(index, array, memo)
 
 

@@ -6,7 +6,7 @@ local work and told to the observer. :mod:`pram.registers` binds its class here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy as np
 
@@ -257,9 +257,7 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
             )
         batch = _batch(key._run) or _batch(register._run)
         if batch is not None and (sealed or key._sealed()):
-            from pram.batch import choose  # a batch keeps every instance's own selection
-
-            chosen = choose(owners, key, batch)
+            chosen = _choose_rows(owners, key, batch)  # every instance's own selection
             return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
             return key._values, owners[key._values]
@@ -286,6 +284,28 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
                     "index by a slice, an integer or a plain array computed from sizes, or by "
                     "a boolean register of the same processors")
     return key, owners[key]
+
+
+def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
+    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
+    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
+    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
+    chosen = key._selections
+    if chosen is not None:
+        return chosen
+    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    above = getattr(owners, "rows", None) if type(owners) is Chosen else None
+    rows = flags.copy() if above is None else flags & above
+    rows.flags.writeable = False
+    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
+    made = plain.view(Chosen)
+    made.flags.writeable = False
+    made.parent = owners
+    made.key = key
+    made.mask = rows
+    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
+    key._selections = made
+    return cast(Chosen, made)
 
 
 def _chosen(owners: Ids, key: Register) -> Chosen:
