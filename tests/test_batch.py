@@ -34,6 +34,7 @@ from pram import (
 from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
+from pram.batch import run_instances
 from pram.testing import check_batch
 
 Factory = Callable[..., Any]
@@ -117,10 +118,13 @@ def test_a_batch_runs_each_instance_as_a_single_run() -> None:
 
 
 def test_a_batched_cost_is_refused_with_the_fix() -> None:
-    """m.cost names m.costs[i] on a batch of more than one instance; batch=1 gives it."""
+    """m.cost is the ledger every instance shares, and names m.costs[i] once they differ."""
     m = Machine(batch=2)
-    m.array("a", values=np.zeros((2, 4), dtype=np.int64))
-    with pytest.raises(InputError, match=r"read m.costs\[i\] for instance i"):
+    a = m.array("a", values=np.array([[1, 2, 3, 4], [0, 0, 9, 0]]))
+    assert m.cost == m.costs[0] == m.costs[1]
+    m.run(swap_and_select(m, a))
+    with pytest.raises(InputError, match=r"^the 2 instances of this batched machine have "
+                       r"different ledgers; read m.costs\[i\] for instance i$"):
         _ = m.cost
     one = Machine(batch=1)
     a = one.array("a", values=np.arange(4))
@@ -162,6 +166,77 @@ def test_check_batch_names_the_wrong_instances() -> None:
     check_batch(double, {"a": values}, lambda a: 2 * a, output="a")
     with pytest.raises(AssertionError, match="instance 0: got"):
         check_batch(double, {"a": values}, lambda a: 2 * a + (a[0] == 0), output="a")
+
+
+def test_errors_name_the_instance() -> None:
+    """An address out of range in one instance stops the batch, naming the instance; so does
+    a strict undefined read and, in raise mode, a forbidden access."""
+    from pram import AddressError, ConflictError, UndefinedReadError
+
+    def reads_at(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        yield Step(pid, reads=[Read(a, x)])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.array([[0, 1, 0], [1, 5, 0]]))
+    with pytest.raises(AddressError, match=r"^instance 1: processor 1 tried to read a\[5\] "
+                       r"in step 2, but a has indices 0 to 2$"):
+        m.run(reads_at(m, a))
+    m = Machine(batch=2, mode="raise")
+    a = m.array("a", values=np.array([[0, 1, 0], [1, 1, 0]]))
+    with pytest.raises(ConflictError, match=r"^instance 1: EREW forbids concurrent reads: "
+                       r"processors 0 and 1 read a\[1\] in step 2$"):
+        m.run(reads_at(m, a))
+
+    def undefined(m: Machine, a: Any, b: Any) -> Any:
+        pid = m.processors(1)
+        (x,) = yield Step(pid, reads=[Read(a, 0)])
+        yield Step(pid, reads=[Read(b, x)])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.array([[0], [1]]))
+    b = m.array("b", size=2)
+    with pytest.raises(UndefinedReadError, match=r"^instance 0: undefined read: processor 0 "
+                       r"read b\[0\] in step 2"):
+        m.run(undefined(m, a, b))
+
+
+def test_a_single_machine_has_one_ledger_and_no_instance() -> None:
+    """m.costs of a single machine is its one ledger; its records have no instance."""
+    m = Machine()
+    a = m.array("a", values=np.array([2, 2, 0, 0]))
+    m.run(swap_and_select(m, a))
+    assert m.costs == (m.cost,)
+    assert all(v.instance is None for v in m.violations)
+
+
+def test_a_plain_array_per_instance_is_refused() -> None:
+    """Per-instance data reaches a step through memory, not as a plain (B, n) array."""
+    from pram import StepError
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        yield Step(pid, reads=[Read(a, np.zeros((2, 2), dtype=np.int64))])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(StepError, match="a batch shares plain arrays"):
+        m.run(program(m, a))
+
+
+def test_check_batch_fails_on_a_broken_model() -> None:
+    """check_batch names an instance that broke the model."""
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        (y,) = yield Step(pid, reads=[Read(a, x % 2)])
+        return y
+
+    values = np.array([[0, 1], [1, 1]])
+    with pytest.raises(AssertionError, match="instance 1: EREW forbids concurrent reads"):
+        check_batch(program, {"a": values}, lambda a: a[a % 2])
 
 
 # ---- loop tests ------------------------------------------------------------------------------
@@ -263,43 +338,19 @@ def same_as_single_host(function: Callable[..., Any], instances: list[tuple[Any,
                         model: str, **keywords: Any) -> Machine:
     """Run a host function of the catalogue (``function(m, *inputs, **keywords)``, which
     allocates its arrays from its inputs and runs its program on ``m``) once per instance on a
-    single machine, then once on a batched machine whose k-th array allocated with values gets
-    the rows of every instance's k-th; compare memory, ledgers and records after the run."""
+    single machine, then for all instances at once (:func:`pram.batch.run_instances`);
+    compare memory, ledgers and records after the run."""
     singles: list[tuple[Machine, dict[str, Any]]] = []
-    given: list[list[Any]] = []
     for inputs in instances:
         s = Machine(model, strict=False)
-        calls: list[Any] = []
-        allocate = s.array
-
-        def recording(name: str, size: Any = None, values: Any = None,
-                      _calls: list[Any] = calls, _allocate: Any = allocate) -> Any:
-            _calls.append(None if values is None else np.array(values))
-            return _allocate(name, size, values)
-
-        s.array = recording  # type: ignore[method-assign]
         seen = _first_run(s)
         with pytest.raises(_Ran):
             function(s, *inputs, **keywords)
         singles.append((s, seen))
-        given.append(calls)
-    batch = len(instances)
-    m = Machine(model, batch=batch, strict=False)
-    allocate = m.array
-    count = [0]
-
-    def substituting(name: str, size: Any = None, values: Any = None) -> Any:
-        k = count[0]
-        count[0] += 1
-        if values is not None:
-            values = np.stack([np.broadcast_to(calls[k], np.shape(values))
-                               for calls in given])
-        return allocate(name, size, values)
-
-    m.array = substituting  # type: ignore[method-assign]
-    ours = _first_run(m)
-    with pytest.raises(_Ran):
-        function(m, *instances[0], **keywords)
+    m = Machine(model, batch=len(instances), strict=False)
+    run_instances(m, function, instances, **keywords)
+    ours = {"memory": {name: (a.to_numpy(), a._defined) for name, a in m.arrays.items()},
+            "costs": m.costs}
     for i, (s, seen) in enumerate(singles):
         assert sorted(ours["memory"]) == sorted(seen["memory"])
         for name, (cells, defined) in seen["memory"].items():
