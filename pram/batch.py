@@ -158,8 +158,7 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
         k = count[0]
         count[0] += 1
         if values is not None and k < len(first):
-            values = np.stack([np.broadcast_to(calls[k][1], np.shape(values))
-                               for calls in given])
+            values = np.stack([calls[k][1] for calls in given])  # shapes checked alike
         return allocate(name, size, values)
 
     def once(program: Any) -> Any:
@@ -195,8 +194,7 @@ class _Tally:
             return
         if self.each is None:
             self.each = np.zeros(batch, dtype=np.int64)
-        share = np.broadcast_to(amount, (batch,))
-        self.each += share if alive is None else np.where(alive, share, 0)
+        self.each += amount if alive is None else amount * alive
 
     def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
         if alive is None and type(amount) is int:
@@ -205,9 +203,7 @@ class _Tally:
             return
         if self.each is None:
             self.each = np.zeros(batch, dtype=np.int64)
-        share = np.broadcast_to(amount, (batch,))
-        np.maximum(self.each, share if alive is None else np.where(alive, share, 0),
-                   out=self.each)
+        np.maximum(self.each, amount if alive is None else amount * alive, out=self.each)
 
     def total(self, i: int) -> int:
         return self.base + (0 if self.each is None else int(self.each[i]))
