@@ -334,7 +334,7 @@ class _One:
         pid = port.pid
         value = port.value
         if value is not None:
-            given = np.asarray(value, dtype=np.int64)
+            given = np.asarray(value, dtype=array._cells.dtype)
             value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
         if acting is not None:
             index, pid = index[acting], pid[acting]
@@ -348,11 +348,17 @@ class _One:
 class _Row:
     """One instance's row of an array, named like it (what the slow path reads of it)."""
 
-    __slots__ = ("_cells", "name", "size")
+    __slots__ = ("_array", "_cells", "name", "shape", "size")
 
     def __init__(self, array: Array, i: int) -> None:
-        self.name, self.size = array.name, array.size
+        self.name, self.size, self._array = array.name, array.size, array
+        self.shape = getattr(array, "shape", (array.size,))
         self._cells = array._cells[i]
+
+    def cell(self, index: int) -> str:
+        """Cell ``index`` by name, as the array names it (for messages)."""
+        name: Any = getattr(self._array, "cell", None)
+        return f"{self.name}[{index}]" if name is None else str(name(index))
 
 
 class _Draw:
@@ -520,13 +526,13 @@ class BatchEngine:
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value = write.value
+                value, kind = write.value, write.array._cells.dtype
                 if type(value) is Register:
                     if value._processors is not who or value._run is not token \
-                            or value._values.dtype is not _WORD:
+                            or value._values.dtype != kind:
                         return None
-                elif not _validate.word_constant(value) and not (
-                        type(value) is np.ndarray and value.dtype is _WORD
+                elif not (_validate.word_constant(value) and kind is _WORD) and not (
+                        type(value) is np.ndarray and value.dtype == kind
                         and value.shape == (n,)):
                     return None
         host = self.host
@@ -541,8 +547,9 @@ class BatchEngine:
             for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
                 for port in kind:
                     array, index = port.array, port.index
-                    if type(array) is not Array or arrays.get(array.name) is not array:
-                        return None
+                    if type(array) is not Array or arrays.get(array.name) is not array \
+                            or len(getattr(array, "shape", ())) > 1:
+                        return None  # a two-dimensional array: the general path
                     if type(index) is int:
                         if not 0 <= index < array.size or (n > 1 and checks):
                             return None  # one cell for all: the general path judges it
@@ -613,8 +620,47 @@ class BatchEngine:
                     number,
                 )
             where = _and(_and(where, mask), held)
-        index, held = self._operand(access.index, pid, plain, "the index into", array, number)
-        where = _and(where, held)
+        shape: tuple[int, ...] = getattr(array, "shape", (array.size,))
+        key: Any = access.index
+        if (type(key) is tuple) != (len(shape) == 2):
+            if type(key) is tuple:
+                raise StepError(
+                    f"the index into {array.name} in step {number} is a pair, but "
+                    f"{array.name} is flat ({_validate.cells(array)}); pass one index per "
+                    f"processor, e.g. Read({array.name}, i)",
+                    number,
+                )
+            raise StepError(
+                f"the index into {array.name} in step {number} is one index per processor, but "
+                f"{array.name} is two-dimensional, shape {shape}; pass a pair "
+                f"Read({array.name}, (i, j)) of row and column indices",
+                number,
+            )
+        parts = key if type(key) is tuple else (key,)
+        if len(parts) != len(shape):
+            raise StepError(f"the index into {array.name} in step {number} must be a pair "
+                            f"(got {len(parts)} parts)", number)
+        axes = []
+        for part in parts:
+            index, held = self._operand(part, pid, plain, "the index into", array, number)
+            where = _and(where, held)
+            axes.append(self._cells_of(index, n, array, number))
+        if len(axes) == 2:
+            self._check_pair(axes[0], axes[1], shape, where, plain, array, step, number,
+                             value is not None)
+            index = axes[0] * shape[1] + axes[1]
+        else:
+            index = axes[0]
+        if value is not None:
+            value, held = self._operand(value, pid, plain, "the value written to", array,
+                                        number)
+            where = _and(where, held)
+            value = self._value_of(value, n, array, number)
+        return _Port(step, branch, rank, plain, array, index, where, value)
+
+    @staticmethod
+    def _cells_of(index: Any, n: int, array: Array, number: int) -> Words:
+        """One index per processor (shared, or one row per instance) as words."""
         if isinstance(index, np.ndarray):
             if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
                 raise StepError(
@@ -622,23 +668,67 @@ class BatchEngine:
                     f"shape ({n},), one cell per processor (got {_validate.describe(index)})",
                     number,
                 )
-            index = index.astype(np.int64, copy=False)
-        else:
-            index = np.full(n, index, dtype=np.int64)
-        if value is not None:
-            value, held = self._operand(value, pid, plain, "the value written to", array,
-                                        number)
-            where = _and(where, held)
-            if isinstance(value, np.ndarray):
-                if value.dtype.kind not in "iub" or value.shape[-1:] != (n,):
-                    raise StepError(
-                        f"value written to {array.name} in step {number} must be an integer "
-                        f"array of shape ({n},) or one integer (got "
-                        f"{_validate.describe(value)})",
-                        number,
-                    )
-                value = value.astype(np.int64, copy=False)
-        return _Port(step, branch, rank, plain, array, index, where, value)
+            return index.astype(np.int64, copy=False)
+        if isinstance(index, float):
+            raise StepError(f"index into {array.name} in step {number} must be an integer "
+                            f"(got the real {index!r})", number)
+        return np.full(n, index, dtype=np.int64)
+
+    @staticmethod
+    def _value_of(value: Any, n: int, array: Array, number: int) -> Any:
+        """A port's values as the array's dtype: int64 words (reals refused, never cut) or
+        float64 reals (integers taken as the reals they are)."""
+        real = array._cells.dtype == np.float64
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind == "f" and not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} holds reals (dtype "
+                    f"{value.dtype}), but {array.name} holds int64 words; allocate the array "
+                    "with dtype=float to hold reals, or round explicitly, e.g. "
+                    "np.rint(x).astype(np.int64)",
+                    number,
+                )
+            if value.dtype.kind not in ("iubf" if real else "iub") or value.shape[-1:] != (n,):
+                kind = "a numeric" if real else "an integer"
+                raise StepError(
+                    f"value written to {array.name} in step {number} must be {kind} array of "
+                    f"shape ({n},) or one {'number' if real else 'integer'} (got "
+                    f"{_validate.describe(value)})",
+                    number,
+                )
+            return value.astype(array._cells.dtype, copy=False)
+        if isinstance(value, float):
+            if not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} is the real {value!r}, "
+                    f"but {array.name} holds int64 words; allocate the array with dtype=float "
+                    "to hold reals, or round explicitly, e.g. np.rint(x).astype(np.int64)",
+                    number,
+                )
+            return value
+        return float(value) if real else value
+
+    def _check_pair(self, i: Words, j: Words, shape: tuple[int, ...], where: Flags | None,
+                    pid: Words, array: Array, step: Step, number: int, write: bool) -> None:
+        """Refuse a pair outside a two-dimensional array's shape, each axis on its own."""
+        rows, columns = shape
+        outside = (i < 0) | (i >= rows) | (j < 0) | (j >= columns)
+        if where is not None:
+            outside = outside & where
+        if not outside.any():
+            return
+        full = np.broadcast_to(outside, (self.batch, outside.shape[-1]))
+        k, bad = (int(x) for x in np.argwhere(full)[0])
+        row = int(i[bad] if i.ndim == 1 else i[k, bad])
+        column = int(j[bad] if j.ndim == 1 else j[k, bad])
+        processor = int(pid[bad])
+        at = self.ledgers.time(k) + 1
+        raise AddressError(
+            f"instance {k}: processor {processor} tried to {'write' if write else 'read'} "
+            f"{array.name}[{row}, {column}] {when(at, step.phase)}, which is outside shape "
+            f"{shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
+            step=at, array=array.name, index=row * columns + column, processor=processor,
+        )
 
     def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
                  number: int) -> tuple[Any, Flags | None]:
@@ -671,6 +761,9 @@ class BatchEngine:
                     number,
                 )
             return x, None
+        if isinstance(x, float | np.floating) and array._cells.dtype == np.float64 \
+                and what == "the value written to":
+            return float(x), None
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not _validate.word_constant(int(x)):
                 raise StepError(f"{what} {array.name} in step {number} must fit in int64 "
@@ -820,7 +913,7 @@ class BatchEngine:
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
-            values = np.zeros((self.batch, len(port.pid)), dtype=np.int64)
+            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
@@ -879,7 +972,7 @@ class BatchEngine:
             return
         batch, n = self.batch, index.shape[-1]
         flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
-        full = np.broadcast_to(np.asarray(value, dtype=np.int64), (batch, n))
+        full = np.broadcast_to(np.asarray(value, dtype=cells.dtype), (batch, n))
         if where is not None:
             acting = np.broadcast_to(where, (batch, n))
             flat, full = flat[acting], full[acting]
