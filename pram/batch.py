@@ -554,11 +554,11 @@ class BatchEngine:
                         if not 0 <= index < array.size or (n > 1 and checks):
                             return None  # one cell for all: the general path judges it
                         continue
-                    if not _ascending_in(index, array, memo):  # type: ignore[arg-type]
+                    if not _ascending_in(index, array, memo):
                         return None
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append(
-                            (index, ranked, None))  # type: ignore[arg-type]
+                            (index, ranked, None))
             ranked += n
         for array, cells in checked.values():
             if len(cells) > 1 and not _conflicts.distinct_cells(
