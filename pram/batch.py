@@ -526,13 +526,13 @@ class BatchEngine:
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value, kind = write.value, write.array._cells.dtype
+                value, held = write.value, write.array._cells.dtype
                 if type(value) is Register:
                     if value._processors is not who or value._run is not token \
-                            or value._values.dtype != kind:
+                            or value._values.dtype != held:
                         return None
-                elif not (_validate.word_constant(value) and kind is _WORD) and not (
-                        type(value) is np.ndarray and value.dtype == kind
+                elif not (_validate.word_constant(value) and held is _WORD) and not (
+                        type(value) is np.ndarray and value.dtype == held
                         and value.shape == (n,)):
                     return None
         host = self.host
@@ -554,11 +554,11 @@ class BatchEngine:
                         if not 0 <= index < array.size or (n > 1 and checks):
                             return None  # one cell for all: the general path judges it
                         continue
-                    if not _ascending_in(index, array, memo):
+                    if not _ascending_in(index, array, memo):  # type: ignore[arg-type]
                         return None
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append(
-                            (index, ranked, None))
+                            (index, ranked, None))  # type: ignore[arg-type]
             ranked += n
         for array, cells in checked.values():
             if len(cells) > 1 and not _conflicts.distinct_cells(
