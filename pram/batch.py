@@ -269,8 +269,57 @@ class Ledgers:
         """The steps instance ``i`` took so far."""
         return self.all.time.total(i)
 
+    def costs(self, memory_cells: int, peak_cells: int) -> tuple[Cost, ...]:
+        """Every instance's ledger, made together: the counts as columns of one array per
+        field, the profile and phase labels shared while every instance took every step."""
+        batch = self.batch
+
+        def column(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return (tally.each + tally.base).tolist()  # type: ignore[no-any-return]
+
+        def highest(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return np.maximum(tally.each, tally.base).tolist()  # type: ignore[no-any-return]
+
+        every = self.all
+        fields = [column(every.time), column(every.work), column(every.reads),
+                  column(every.writes), highest(every.max_processors),
+                  column(self.loop_tests), column(self.local), highest(self.max_local)]
+        shares = {label: (column(share.time), column(share.work), column(share.reads),
+                          column(share.writes), highest(share.max_processors))
+                  for label, share in self.phases.items()}
+        uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
+        if uniform:
+            profile = [int(n) for n, _, _ in self.steps]
+            labels = [labels for _, labels, _ in self.steps]
+        else:
+            counts = np.array([np.broadcast_to(n, (batch,)) for n, _, _ in self.steps],
+                              dtype=np.int64).reshape(len(self.steps), batch)
+            took = np.array([np.ones(batch, np.bool_) if alive is None else alive
+                             for _, _, alive in self.steps]).reshape(len(self.steps), batch)
+        made = []
+        for i in range(batch):
+            if uniform:
+                mine, phases_of = list(profile), list(labels)
+            else:
+                kept = np.flatnonzero(took[:, i])
+                mine = counts[kept, i].tolist()
+                phases_of = [self.steps[k][1] for k in kept.tolist()]
+            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i])
+                      for label, (t, w, r, x, p) in shares.items() if t[i]}
+            made.append(Cost(
+                time=fields[0][i], work=fields[1][i], reads=fields[2][i],
+                writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
+                peak_cells=peak_cells, loop_tests=fields[5][i], local=fields[6][i],
+                max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
+            ))
+        return tuple(made)
+
     def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
-        """Instance ``i``'s ledger."""
+        """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
         every = self.all
         profile: list[int] = []
         step_phases: list[tuple[str, ...]] = []
@@ -929,7 +978,7 @@ class BatchEngine:
 
     def _gather(self, columns: npt.NDArray[Any], index: Words) -> npt.NDArray[Any]:
         """``(batch, n)`` cells of ``columns`` (the ``(size, batch)`` memory): by a shared
-        index, n runs of ``batch`` words (a strided view for a progression); by one index
+        index, n runs of ``batch`` words; by one index
         per instance, one word each."""
         if index.ndim == 1:
             return columns.take(index, axis=0).T

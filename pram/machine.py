@@ -321,8 +321,7 @@ class Machine(MachineDisplay):
         if batch is None:
             return (self._cost,)
         cost = self._cost
-        return tuple(batch.ledgers.cost(i, cost.memory_cells, cost.peak_cells)
-                     for i in range(batch.batch))
+        return batch.ledgers.costs(cost.memory_cells, cost.peak_cells)
 
     @property
     def trace(self) -> Trace:
