@@ -993,7 +993,8 @@ class BatchEngine:
             row = index if index.ndim == 1 else index[i]
             for j in np.flatnonzero(unknown[i]).tolist():
                 record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
-                                       port.array.name, int(row[j]), int(port.pid[j]), i)
+                                       port.array.name, int(row[j]), int(port.pid[j]),
+                                       instance=i)
                 if host.strict:
                     raise UndefinedReadError(
                         record.message, step=record.step, array=record.array,
