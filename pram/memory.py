@@ -158,9 +158,9 @@ class Array:
     it by pairs ``(i, j)``; :meth:`to_numpy` and :attr:`values` have its shape. A cell
     allocated without a value is undefined until written; reading it first is reported.
     :meth:`to_numpy` copies the contents out for the host (input and output are not machine
-    steps and cost nothing). While a program runs the array is sealed: its contents reach the program only through the reads of a step, and
-    :meth:`to_numpy`, :attr:`values`, :attr:`defined` and host writes raise
-    :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
+    steps and cost nothing). While a program runs the array is sealed: its contents reach the
+    program only through the reads of a step, and :meth:`to_numpy`, :attr:`values`,
+    :attr:`defined` and host writes raise :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
     handed (:attr:`values`) are copied afresh when a run starts, and :attr:`values` assigned
     are copied in.
     """
