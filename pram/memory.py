@@ -160,9 +160,9 @@ class Array:
     :meth:`to_numpy` copies the contents out for the host (input and output are not machine
     steps and cost nothing). While a program runs the array is sealed: its contents reach the
     program only through the reads of a step, and :meth:`to_numpy`, :attr:`values`,
-    :attr:`defined` and host writes raise :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
-    handed (:attr:`values`) are copied afresh when a run starts, and :attr:`values` assigned
-    are copied in.
+    :attr:`defined` and host writes raise :class:`pram.HonestyError`. No alias of the cells
+    survives into a run: cells the host was handed (:attr:`values`) are copied afresh when a
+    run starts, and :attr:`values` assigned are copied in.
     """
 
     __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "shape", "size")
