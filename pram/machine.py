@@ -78,13 +78,14 @@ class Machine(MachineDisplay):
     only the machine counts.
 
     >>> import numpy as np
-    >>> from pram import Machine, Read, Step, Write
+    >>> from pram import Machine, Read, Step, Write, iota
     >>> m = Machine()
     >>> a = m.array("a", values=np.array([1, 2]))
     >>> def swap(m, a):
     ...     pid = m.processors(2)
-    ...     x, = yield Step(pid, reads=[Read(a, pid)])
-    ...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+    ...     i = iota(2)  # each processor's rank: cells by rank, never by id
+    ...     x, = yield Step(pid, reads=[Read(a, i)])
+    ...     yield Step(pid, writes=[Write(a, 1 - i, x)])
     >>> m.run(swap(m, a)); a.to_numpy().tolist(), m.cost.time, m.cost.work
     ([2, 1], 2, 4)
     """

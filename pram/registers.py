@@ -27,13 +27,13 @@ run is active, what it accepts is an allow-list (:mod:`pram.allowed`), nothing e
 After the run a register is output, like ``Array.to_numpy()``: numpy may do anything with it.
 
 >>> import numpy as np
->>> from pram import Machine, Read, Step, Write
+>>> from pram import Machine, Read, Step, Write, iota
 >>> m = Machine()
 >>> a = m.array("a", values=np.array([3, 4]))
 >>> def double(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, pid, np.where(x > 3, 2 * x, x))])
+...     x, = yield Step(pid, reads=[Read(a, iota(2))])
+...     yield Step(pid, writes=[Write(a, iota(2), np.where(x > 3, 2 * x, x))])
 >>> m.run(double(m, a)); a.to_numpy().tolist()
 [3, 8]
 """
