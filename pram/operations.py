@@ -340,8 +340,9 @@ def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
 
 def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: Run) -> None:
     """After an int64 ``add``, ``subtract``, ``multiply``, ``square``, ``negative``,
-    ``absolute``, ``left_shift``, ``power`` or ``floor_divide`` (only ``-2**63 // -1``): record an :class:`IntegerOverflowError` on the
-    machine if any processor's result overflowed (the first such error of the run).
+    ``absolute``, ``left_shift``, ``power`` or ``floor_divide`` (only ``-2**63 // -1``):
+    record an :class:`IntegerOverflowError` on the machine if any processor's result
+    overflowed (the first such error of the run).
 
     The check is a bound from the operands' least and greatest values (one reduction each),
     exact whenever one operand is a constant; only when the bound allows an overflow are
