@@ -139,6 +139,9 @@ class Machine(MachineDisplay):
         #: The first error of the run in progress that the program must not see (an int64
         #: overflow): raised by the machine before its next step, or as the run ends.
         self._failure: PRAMError | None = None
+        #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
+        #: wraps instead of failing the run).
+        self._modular = 0
         self._engine = Engine(self)
 
     # ---- memory and processors -------------------------------------------------------------
@@ -387,6 +390,7 @@ class Machine(MachineDisplay):
         self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._failure = None
+        self._modular = 0
         self._seal(True)
         try:
             request = next(program)
