@@ -96,6 +96,10 @@ class RunReport:
             table.add_row("writes", number(cost.writes), "cells")
             table.add_row("memory", number(cost.memory_cells), "cells allocated")
             table.add_row("peak memory", number(cost.peak_cells), "cells alive at once")
+            table.add_row("local work", number(cost.local),
+                          "elementwise register operations")
+            table.add_row("max local work", number(cost.max_local),
+                          "of them between two steps")
         table.add_row("wall clock", f"{run.seconds:.3f}", "seconds")
         return table
 
