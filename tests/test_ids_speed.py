@@ -1,10 +1,11 @@
-"""The ids' shortcuts for speed answer exactly what the full comparisons answer."""
+"""The shortcuts for speed (ids, the order test) answer exactly what the full tests answer."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from pram._memo import StepMemo, ascending
 from pram.ids import freeze, immutable, same_processors
 
 
@@ -50,3 +51,15 @@ def test_same_processors_agrees_with_numpy(n: int) -> None:
     assert same_processors(a, mutable) is True
     mutable[-1] += 1
     assert same_processors(a, mutable) is False  # never remembered for a writable array
+
+
+def test_the_order_test_agrees_with_numpy_on_both_sides_of_its_threshold() -> None:
+    """Strictly ascending or not, in Python (up to 24 entries) or by numpy, against numpy's
+    own comparison of neighbours: ties, descents and ascending arrays of 1 to 40 entries."""
+    rng = np.random.default_rng(5)
+    for n in range(1, 41):
+        for values in (np.arange(n) * 3, np.sort(rng.integers(0, 2 * n, n)),
+                       rng.integers(-5, 5, n), np.arange(n)[::-1].copy()):
+            words = np.ascontiguousarray(values, dtype=np.int64)
+            expected = bool(np.all(words[1:] > words[:-1]))
+            assert ascending(words, StepMemo()) is expected, (n, words.tolist())
