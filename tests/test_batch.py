@@ -62,6 +62,15 @@ def _is_batched(result: Any) -> bool:
     return type(result) is Register and result._values.ndim > result._processors.ndim
 
 
+def _allocate(m: Machine, name: str, v: Any, i: int | None = None) -> Any:
+    """An input array: ``v`` undefined cells (an int), else rows of values (row ``i`` for a
+    single machine), reals kept real."""
+    if isinstance(v, int):
+        return m.array(name, size=v)
+    values = v if i is None else v[i]
+    return m.array(name, values=values, dtype=float if v.dtype.kind == "f" else None)
+
+
 def same_as_single(
     factory: Factory, inputs: dict[str, Any], model: str = "erew", **options: Any
 ) -> Machine:
@@ -69,16 +78,12 @@ def same_as_single(
     undefined cells) and singly on each row; assert everything is equal."""
     batch = next(len(v) for v in inputs.values() if not isinstance(v, int))
     m = Machine(model, batch=batch, **options)
-    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(
-        name, values=v, dtype=v.dtype if v.dtype.kind == "f" else None)
-        for name, v in inputs.items()}
+    arrays = {name: _allocate(m, name, v) for name, v in inputs.items()}
     result = m.run(factory(m, **arrays))
     costs = m.costs
     for i in range(batch):
         s = Machine(model, **options)
-        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(
-            name, values=v[i], dtype=v.dtype if v.dtype.kind == "f" else None)
-            for name, v in inputs.items()}
+        mine = {name: _allocate(s, name, v, i) for name, v in inputs.items()}
         single = s.run(factory(s, **mine))
         assert _outcome(result, i) == _outcome(single, None), f"answer of instance {i}"
         for name, array in mine.items():
@@ -571,7 +576,10 @@ def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[
     sizes = [int(rng.integers(1, 10)) for _ in range(int(rng.integers(1, 4)))]
     inputs: dict[str, Any] = {}
     for k, size in enumerate(sizes):
-        inputs[f"a{k}"] = size if rng.random() < 0.2 else rng.integers(-3, 12, (batch, size))
+        draw = rng.random()
+        inputs[f"a{k}"] = size if draw < 0.2 else (
+            rng.integers(-3, 12, (batch, size)) / 2 if draw < 0.35  # reals, some halves
+            else rng.integers(-3, 12, (batch, size)))
     inputs["limit"] = rng.integers(1, 4, (batch, 1))
     inputs["flag"] = np.zeros((batch, 1), dtype=np.int64)
     widths = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 3)))]
@@ -657,6 +665,8 @@ def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[
                 replies = [replies]
             for b, (reply, chosen) in enumerate(zip(replies, owners, strict=True)):
                 for value in reply:
+                    if value.dtype.kind == "f":  # a real read: its integer part, as a word
+                        value = np.floor(value).astype(np.int64)
                     if chosen is None:
                         xs[b] = xs[b] + value
                     else:
@@ -698,8 +708,7 @@ def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: 
     failures = []
     for i in range(4):
         s = Machine(model, **options)
-        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(name, values=v[i])
-                for name, v in inputs.items()}
+        mine = {name: _allocate(s, name, v, i) for name, v in inputs.items()}
         try:
             s.run(program(s, **mine))
         except PRAMError as error:
@@ -708,8 +717,7 @@ def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: 
         same_as_single(program, inputs, model, **options)
         return
     m = Machine(model, batch=4, **options)
-    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(name, values=v)
-              for name, v in inputs.items()}
+    arrays = {name: _allocate(m, name, v) for name, v in inputs.items()}
     with pytest.raises(PRAMError) as caught:
         m.run(program(m, **arrays))
     assert caught.type in failures or isinstance(caught.value, HonestyError | InputError), \
