@@ -176,6 +176,23 @@ def test_check_batch_names_the_wrong_instances() -> None:
         check_batch(double, {"a": values}, lambda a: 2 * a + (a[0] == 0), output="a")
 
 
+def test_a_batch_register_shows_one_instance_sizes() -> None:
+    """While a program runs, a register of a batch has the shape of its processors."""
+    seen = []
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(3)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        seen.append((np.shape(x), np.size(x), np.ndim(x), x.shape, len(x), x.ndim))
+        return x
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.zeros((2, 3), dtype=np.int64))
+    result = m.run(program(m, a))
+    assert seen == [((3,), 3, 1, (3,), 3, 1)]
+    assert result.shape == (2, 3)  # after the run, output: one row per instance
+
+
 def test_errors_name_the_instance() -> None:
     """An address out of range in one instance stops the batch, naming the instance; so does
     a strict undefined read and, in raise mode, a forbidden access."""
