@@ -359,6 +359,35 @@ def test_an_instance_that_ended_its_loop_idles_uncharged() -> None:
     assert [c.loop_tests for c in m.costs] == [1, 4, 2]
 
 
+def test_nested_loops_end_per_instance() -> None:
+    """An inner loop ended by each instance after its own rounds, inside an outer loop ended
+    after its own: every instance's counts as its single run's."""
+
+    def program(m: Machine, limits: Any, inner: Any, outer: Any) -> Any:
+        pid, control = m.processors(1), m.processors(1)
+        counts = m.array("counts", values=np.zeros(3, dtype=np.int64))
+        while True:
+            yield Step(pid, writes=[Write(counts, 0, 0)])
+            while True:
+                (k, top, total) = yield Step(pid, reads=[
+                    Read(counts, 0), Read(limits, 0), Read(counts, 2)])
+                yield Step(pid, writes=[Write(counts, 0, k + 1), Write(counts, 2, total + 1),
+                                        Write(inner, 0, (k + 1 >= top) * 1)])
+                if (yield Until(inner, 0, control)):
+                    break
+            (o, top) = yield Step(pid, reads=[Read(counts, 1), Read(limits, 1)])
+            yield Step(pid, writes=[Write(counts, 1, o + 1), Write(outer, 0, (o + 1 >= top) * 1)])
+            if (yield Until(outer, 0, control)):
+                break
+        (total,) = yield Step(pid, reads=[Read(counts, 2)])
+        return total
+
+    limits = np.array([[1, 3], [3, 1], [2, 2], [1, 1]])
+    zeros = np.zeros((4, 1), dtype=np.int64)
+    m = same_as_single(program, {"limits": limits, "inner": zeros, "outer": zeros})
+    assert [c.loop_tests for c in m.costs] == [6, 4, 6, 2]
+
+
 # ---- every model, random programs ------------------------------------------------------------
 
 
