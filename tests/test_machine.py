@@ -302,6 +302,8 @@ def test_exact_ledger(m: Machine) -> None:
         "max_processors": 4,
         "memory_cells": 12,
         "peak_cells": 12,
+        "local": 0,
+        "max_local": 0,
     }
     assert m.cost.profile == [4, 2, 3]
     assert m.cost.activity().tolist() == [4, 2, 3]
