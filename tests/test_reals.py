@@ -233,7 +233,8 @@ def expected(name: str, values: list[float], old: float) -> tuple[float | None, 
     """What a cell written by ``values`` (in processor-id order) holds under model ``name``,
     and whether the writes are a violation; None: any of the written values (arbitrary)."""
     several = len(values) > 1
-    agree = all(v == values[0] for v in values)  # == : NaN agrees with nothing
+    # == : NaN agrees with nothing, not even NaN; a lone writer has nobody to disagree with
+    agree = not several or all(v == values[0] for v in values)
     if name in ("erew", "crew"):
         return values[0], several
     if name in ("crcw-common", "ercw"):
