@@ -498,6 +498,8 @@ class Machine(MachineDisplay):
                 )
                 request = program.send(reply)
         except StopIteration as stop:
+            if self._failure is not None:
+                raise self._failure from None  # the work after the last step overflowed
             return stop.value  # type: ignore[no-any-return]
         finally:
             if batch is None:
@@ -507,12 +509,10 @@ class Machine(MachineDisplay):
                 token._operations = 0
             self._running -= 1
             self._token = None
+            self._failure = None  # raised above, or the program's own error goes first
             _end(token)
             if not self._running:
                 self._seal(False)
-            failure, self._failure = self._failure, None
-            if failure is not None:
-                raise failure  # the run failed, whatever the program did after it
 
     def _seal(self, sealed: bool) -> None:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""

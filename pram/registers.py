@@ -51,7 +51,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from pram import allowed, operations
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError
-from pram.ids import Chosen, Ids, freeze, same, same_processors
+from pram.ids import Chosen, Ids, freeze, immutable, same, same_processors
 from pram.operations import (
     _ANOTHER_RUN,
     _batch,
@@ -605,8 +605,13 @@ def processors(register: Register) -> Ids:
     run is active when they were chosen by data: their number is data)."""
     run = register._run
     ids = register._processors
-    if type(ids) is Chosen and run is not None and run._active and not run._observing:
-        _refuse("the processors of a register chosen by data", allowed.SIZE)
+    if type(ids) is Chosen:
+        if run is not None and run._active and not run._observing:
+            _refuse("the processors of a register chosen by data", allowed.SIZE)
+    elif not immutable(ids):
+        # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would
+        # rename the register's processors, so the register is bound to a frozen copy first.
+        ids = register._processors = freeze(ids)
     return ids
 
 

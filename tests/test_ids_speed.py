@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -63,3 +65,23 @@ def test_the_order_test_agrees_with_numpy_on_both_sides_of_its_threshold() -> No
             words = np.ascontiguousarray(values, dtype=np.int64)
             expected = bool(np.all(words[1:] > words[:-1]))
             assert ascending(words, StepMemo()) is expected, (n, words.tolist())
+
+
+def test_the_ids_processors_hands_out_cannot_rename_a_registers_processors() -> None:
+    """A register selected by a plain integer key has ids of its own; pram.registers.processors
+    hands them out immutable, so writing them (to move processor 0's value to processor 3
+    without memory) is refused."""
+    from pram import Machine, Read, Step
+    from pram.registers import processors
+
+    m = Machine()
+    a = m.array("a", values=np.array([10, 20, 30, 40]))
+
+    def rename(m: Machine) -> Any:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        ids = processors(x[np.array([0, 1])])
+        ids[0] = pid[3]
+
+    with pytest.raises(ValueError, match="read-only"):
+        m.run(rename(m))
