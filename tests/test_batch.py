@@ -540,6 +540,10 @@ CATALOGUE = [
     ("sorting, bitonic", "sorting", "sort", "erew", None, lambda r: (r.integers(0, 9, 8),)),
     ("sorting, odd-even", "tests.test_batch", "sort_odd_even", "erew", None,
      lambda r: (r.integers(0, 9, 8),)),
+    ("network, bitonic", "tests.test_batch", "network_bitonic", "erew", None,
+     lambda r: (r.integers(0, 9, 16),)),
+    ("network, odd-even merge", "tests.test_batch", "network_merge", "erew", None,
+     lambda r: (np.concatenate([np.sort(r.integers(0, 9, 8)), np.sort(r.integers(0, 9, 8))]),)),
 ]
 
 
@@ -583,6 +587,18 @@ def components(m: Machine, n: int, edges: Any) -> Any:
     changed = m.array("components/changed", values=np.zeros(sv_rounds(n) + 1, dtype=np.int64))
     return m.run(phase("components", hook_and_shortcut(m, parent, us, vs, n, len(pairs),
                                                        changed)))
+
+
+def network_bitonic(m: Machine, values: Any) -> Any:
+    """The bitonic network of pram.algorithms.networks on word keys."""
+    a = m.array("keys", values=values)
+    m.run(networks.sort(m, a, "bitonic"))
+
+
+def network_merge(m: Machine, values: Any) -> Any:
+    """The odd-even merge of two sorted halves (pram.algorithms.networks)."""
+    a = m.array("keys", values=values)
+    m.run(networks.merge(m, a, "odd-even"))
 
 
 def sort_odd_even(m: Machine, values: Any) -> Any:
