@@ -59,6 +59,7 @@ from pram.errors import (
 from pram.ids import Chosen, same_choice, same_processors
 from pram.loop import is_test
 from pram.memory import Array, Flags, Words
+from pram.models import Arbitrary
 from pram.registers import THROUGH_MEMORY, Register
 from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead, when
@@ -409,6 +410,66 @@ class _Row:
         """Cell ``index`` by name, as the array names it (for messages)."""
         name: Any = getattr(self._array, "cell", None)
         return f"{self.name}[{index}]" if name is None else str(name(index))
+
+
+class _Many:
+    """A port of several instances as one array's port (:meth:`BatchEngine._resolve_together`):
+    instance ``rows[j]``'s cell c as cell ``j * size + c``, only the processors that act."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
+
+    def __init__(self, port: _Port, rows: Words, size: int, batch: int,
+                 array: _Together) -> None:
+        n = len(port.pid)
+        shape = (len(rows), n)
+        index = np.broadcast_to(port.index, (batch, n))[rows]
+        index = index + (np.arange(len(rows), dtype=np.int64) * size)[:, None]
+        acting = None if port.where is None else np.broadcast_to(port.where, (batch, n))[rows]
+        pid = np.broadcast_to(port.pid.astype(np.int64, copy=False), shape)
+        value = port.value
+        if value is not None:
+            given = np.asarray(value, dtype=array._array._cells.dtype)
+            value = np.broadcast_to(given, (batch, n))[rows] if given.ndim == 2 else \
+                np.broadcast_to(given, shape)
+        if acting is None:
+            self.index, self.processors = index.reshape(-1), np.ascontiguousarray(pid).reshape(-1)
+            self.value = None if value is None else np.ascontiguousarray(value).reshape(-1)
+        else:
+            self.index, self.processors = index[acting], pid[acting]
+            self.value = None if value is None else value[acting]
+        self.array, self.branch, self.is_write = array, port.branch, port.is_write
+
+
+class _Together:
+    """The instances ``rows`` of an array, side by side as one array (what the slow path
+    reads of it: its name, its shape for the cells' names, and old contents by cell)."""
+
+    __slots__ = ("_array", "_cells", "name", "rows", "shape", "size")
+
+    def __init__(self, array: Array, rows: Words) -> None:
+        self._array, self.rows, self.name = array, rows, array.name
+        self.shape = getattr(array, "shape", (array.size,))
+        self.size = array.size * len(rows)
+        self._cells = self  # indexed by cell: see __getitem__
+
+    def __getitem__(self, cells: Words) -> Any:
+        size = self._array.size
+        return self._array._cells[self.rows[cells // size], cells % size]
+
+
+def _no_choice() -> np.random.Generator:
+    """The slow path's random generator where no model draws from it."""
+    return np.random.default_rng(0)
+
+
+def _apart(record: Any, rows: Words, size: int, ledgers: Ledgers) -> Any:
+    """A record of the instances side by side, as its own instance's (its cell, and the
+    step by the instance's own count: an instance that idled in a loop took fewer)."""
+    import attrs
+
+    j, cell = divmod(int(record.index), size)
+    i = int(rows[j])
+    return attrs.evolve(record, index=cell, instance=i, step=ledgers.time(i) + 1)
 
 
 class _Draw:
@@ -924,7 +985,11 @@ class BatchEngine:
 
     def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
                  ) -> dict[int, tuple[Words, Words] | None]:
-        """The single machine's slow path, for each instance in which two processors met."""
+        """The single machine's slow path, for each instance in which two processors met:
+        one call for all of them (their cells side by side, as one array's), unless each
+        instance draws its own random choices (CRCW arbitrary)."""
+        if not isinstance(self.host.model, Arbitrary):
+            return self._resolve_together(group, met, steps)
         host = self.host
         settled: dict[int, tuple[Words, Words] | None] = {}
         array = group[0].array
@@ -948,6 +1013,41 @@ class BatchEngine:
                 settled[i] = outcome
             host._violations.extend(_tag(v, i) for v in found)
             host._resolutions.extend(_tag(r, i) for r in resolutions)
+        return settled
+
+    def _resolve_together(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+                          ) -> dict[int, tuple[Words, Words] | None]:
+        """:meth:`_resolve` in one call: instance ``rows[j]``'s cell c is cell ``j * size +
+        c`` of one array of the instances that met, so the slow path judges and settles
+        each cell as in a single run (its records come in instance order, by cell within)."""
+        host = self.host
+        array = group[0].array
+        size = array.size
+        rows = np.flatnonzero(met)
+        together = _Together(array, rows)
+        ports = [_Many(p, rows, size, self.batch, together) for p in group]
+        found: list[Any] = []
+        resolutions: list[Any] = []
+        try:
+            outcome = _conflicts.resolve(
+                ports,  # type: ignore[arg-type]
+                host._cost.time + 1, steps, host.model, host.mode == "raise", found,
+                _no_choice, resolutions)
+        except ConflictError as error:
+            tagged = _apart(error.violation, rows, size, self.ledgers)
+            host._violations.append(tagged)
+            raise ConflictError(tagged) from None
+        host._violations.extend(_apart(v, rows, size, self.ledgers) for v in found)
+        host._resolutions.extend(_apart(r, rows, size, self.ledgers) for r in resolutions)
+        settled: dict[int, tuple[Words, Words] | None] = {}
+        if outcome is None:
+            return settled
+        cells, values = outcome
+        which = cells // size if size else np.zeros_like(cells)
+        bounds = np.searchsorted(which, np.arange(len(rows) + 1))  # cells come sorted
+        for j, i in enumerate(rows.tolist()):
+            start, end = int(bounds[j]), int(bounds[j + 1])
+            settled[i] = (cells[start:end] - j * size, values[start:end])
         return settled
 
     def _generator(self, i: int) -> np.random.Generator:
