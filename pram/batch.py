@@ -20,8 +20,9 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   chosen from, with one row of flags per instance (the processors that chose themselves); a
   step taken by them counts, per instance, only those;
 - a cell two processors met at: the step's accesses are tested for every instance at once, and
-  only an instance in which two processors met goes through the single machine's slow path
-  (:func:`pram._conflicts.resolve`), on its own row;
+  only the instances in which two processors met go through the single machine's slow path
+  (:func:`pram._conflicts.resolve`), in one call with their cells side by side as one array's
+  (under CRCW arbitrary one call per instance, each drawing its own random choices);
 - loop tests (:class:`pram.Until`): the batch ends a loop when every instance has ended it. An
   instance that has ended idles until then: the loop's later steps are neither executed nor
   charged for it (nor the local work between them), so its counts equal its single run's.
