@@ -499,6 +499,8 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     if args.out == "":
         raise InputError("--out '' is an empty path; give a folder, e.g. --out pram-report")
+    if args.module_spec is not None:
+        return _report_declared(args, out, err)
     target = writable_dir(args.out or default_report_folder(args.quick), "--out")
     limit = max_memory(args)
     committed = _committed_report()
@@ -517,6 +519,35 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(summary)
     return OK if summary.ok else FAILED
+
+
+def _report_declared(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``pram report --module FILE NAME``: the declaration's own section, ``--out``/NAME
+    (default ``pram-report/NAME``, never the committed report's folder)."""
+    from pram.reports.parallel import runner
+    from pram.reports.render import SweepReport
+    from pram.reports.report import write_declared
+
+    if args.quick:
+        raise InputError(
+            "--quick does not apply with --module: the report sweeps the declaration's own "
+            "sizes (sizes=... in it); leave --quick out"
+        )
+    target = writable_dir(args.out or "pram-report", "--out")
+    target.mkdir(exist_ok=True)
+    options = Options(model=entries.algorithm(args.algorithm).model, module=args.module_spec,
+                      max_memory=max_memory(args))
+    require_matplotlib()
+    with _progress(err, f"report {args.algorithm}") as tick:
+        result, files = write_declared(target, args.algorithm, options, progress=tick,
+                                       runner=runner(args.workers, args.dask,
+                                                     max_memory=options.max_memory))
+    if args.json:
+        _json(result.as_dict() | {"files": [str(f) for f in files]})
+    else:
+        out.print(SweepReport(result))
+        err.print(f"wrote {', '.join(str(f) for f in files)}", highlight=False, markup=False)
+    return OK if result.ok else FAILED
 
 
 #: The folder of the committed report, at the top of the checkout (beside the code, not in it).

@@ -157,6 +157,10 @@ def _import(where: str) -> ModuleType:
         ) from None
 
 
+def _article(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else "no message"
@@ -178,7 +182,7 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
         )
     if not isinstance(found, declaration.Algorithm):
         raise InputError(
-            f"--module {where!r}: {attribute!r} is a {type(found).__name__}, not a "
+            f"--module {where!r}: {attribute!r} is {_article(type(found).__name__)}, not a "
             "pram.Algorithm; declare it with pram.Algorithm(...) or @pram.declare(...)"
         )
     return found
