@@ -138,6 +138,10 @@ def _import(where: str) -> ModuleType:
                 f"({_first_line(error)}); fix the module so that importing it runs"
             ) from None
         return module
+    here = str(Path.cwd())
+    added = here not in sys.path
+    if added:  # package.module: importable from the current folder, as with python -m
+        sys.path.insert(0, here)
     try:
         return importlib.import_module(where)
     except ModuleNotFoundError as error:
@@ -155,6 +159,9 @@ def _import(where: str) -> ModuleType:
             f"--module {where!r} raised {type(error).__name__} while it was imported "
             f"({_first_line(error)}); fix the module so that importing it runs"
         ) from None
+    finally:
+        if added:
+            sys.path.remove(here)
 
 
 def _article(noun: str) -> str:
