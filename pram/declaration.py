@@ -59,6 +59,9 @@ from pram.models import MODELS
 #: The measures a bound may constrain: the ledger's work and time.
 MEASURES = ("work", "time")
 
+#: The name of the input when ``build`` or ``load`` returns one array (passed positionally).
+ONE = "input"
+
 #: The sizes a sweep and ``pram report --module`` use when none are given.
 SIZES = (16, 32, 64, 128, 256)
 
@@ -212,7 +215,8 @@ class Algorithm:
     run.
 
     - ``build(n, rng)``: a random instance of size ``n`` from a numpy ``Generator`` (seeded by
-      ``--seed``): a dict of input arrays by name (or one array, named ``input``);
+      ``--seed``): a dict of input arrays by name, passed to ``program`` and ``reference`` as
+      keyword arguments (or one array, passed positionally);
     - ``program(m, **inputs)``: runs on the fresh :class:`pram.Machine` ``m`` (its model is
       ``model`` or ``--model``) and returns the answer, an array;
     - ``reference(**inputs)``: the answer computed by other means (numpy, brute force);
@@ -280,7 +284,7 @@ class Algorithm:
     def inputs(self, made: Any, by: str) -> dict[str, np.ndarray[Any, Any]]:
         """``made`` (what ``build`` or ``load`` returned) as input arrays by name."""
         if isinstance(made, np.ndarray):
-            return {"input": made}
+            return {ONE: made}
         if not isinstance(made, Mapping) or not made or not all(
             isinstance(k, str) and isinstance(v, np.ndarray) for k, v in made.items()
         ):
@@ -292,10 +296,14 @@ class Algorithm:
 
     def solve(self, machine: Machine, inputs: Inputs) -> np.ndarray[Any, Any]:
         """Run the program on ``machine``; its answer as an array."""
+        if list(inputs) == [ONE]:  # one array: passed as it came, positionally
+            return np.asarray(self.program(machine, inputs[ONE]))
         return np.asarray(self.program(machine, **inputs))
 
     def expected(self, inputs: Inputs) -> np.ndarray[Any, Any]:
         """The reference answer for ``inputs``."""
+        if list(inputs) == [ONE]:
+            return np.asarray(self.reference(inputs[ONE]))
         return np.asarray(self.reference(**inputs))
 
     def mismatch(self, got: Any, expected: Any) -> str | None:
