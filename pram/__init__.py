@@ -24,7 +24,7 @@ The public names, by role (``__all__`` lists them in the same order):
 - the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
-  :class:`ConflictError`, :class:`HonestyError`.
+  :class:`ConflictError`, :class:`HonestyError`, :class:`IntegerOverflowError`.
 """
 
 from pram.bounds import Check, Formula, check
@@ -36,6 +36,7 @@ from pram.errors import (
     ConflictError,
     HonestyError,
     InputError,
+    IntegerOverflowError,
     PRAMError,
     StepError,
     UndefinedReadError,
@@ -121,5 +122,6 @@ __all__ = [  # noqa: RUF022
     "AddressError",
     "UndefinedReadError",
     "ConflictError",
+    "IntegerOverflowError",
     "HonestyError",
 ]

@@ -224,8 +224,9 @@ class Engine:
                 for port in kind:
                     array = port.array
                     index = as_words(port.index, pid, n, token)
-                    if index is None or not self.owns(array) or not in_range(index, array, memo):
-                        return None
+                    if index is None or not self.owns(array) or len(array.shape) != 1 \
+                            or not in_range(index, array, memo):
+                        return None  # a pair into a 2-D array: the general path
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
             for write in step.writes:
@@ -297,7 +298,8 @@ class Engine:
             )
             if type(pid) is Chosen:
                 where = _held(where, _validate.presence((read.index, read.where), pid))
-            index = _validate.index(read.index, n, number, array, where, pid)
+            index = _validate.address(read.index, n, number, array, where, pid, "read",
+                                      step.phase)
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
@@ -316,7 +318,8 @@ class Engine:
                 where = _held(
                     where, _validate.presence((write.index, write.value, write.where), pid)
                 )
-            index = _validate.index(write.index, n, number, array, where, pid)
+            index = _validate.address(write.index, n, number, array, where, pid, "write",
+                                      step.phase)
             value = _validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
             self._check_bounds(port, number, "write", memo)
@@ -427,7 +430,7 @@ class Engine:
             self._undefined(port, known, number)
         values: Words = array._cells.take(index)
         if port.where is not None:
-            full = np.zeros(len(port.where), dtype=np.int64)
+            full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values
             values = full
         return Register(
@@ -437,8 +440,10 @@ class Engine:
     def _undefined(self, port: Port, known: Flags, number: int) -> None:
         pids = port.processors
         for i in np.flatnonzero(~known).tolist():
+            array = port.array
             record = UndefinedRead(
-                number, port.step.phase, port.array.name, int(port.index[i]), int(pids[i])
+                number, port.step.phase, array.name, int(port.index[i]), int(pids[i]),
+                array.shape[1] if len(array.shape) == 2 else 0,
             )
             if self.host.strict:
                 raise UndefinedReadError(

@@ -1,4 +1,4 @@
-"""Shared memory: named arrays of machine words (int64)."""
+"""Shared memory: named arrays of words (int64) or reals (float64), flat or two-dimensional."""
 
 from __future__ import annotations
 
@@ -17,11 +17,17 @@ Seats = npt.NDArray[np.int32]
 D = TypeVar("D", bound=np.generic)
 
 _INT64 = np.iinfo(np.int64)
-_CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+_CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
+#: The dtypes an array may hold: machine words (the default) and reals.
+DTYPES = {"int64": np.dtype(np.int64), "float64": np.dtype(np.float64)}
+Reals = npt.NDArray[np.float64]
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
 
 
-def words(values: Any, name: str, *, ndim: int = 1) -> Words:
+def words(values: Any, name: str, *, ndim: int = 1, floats: str = "") -> Words:
     """``values`` as a fresh int64 array of ``ndim`` dimensions, or an InputError naming ``name``.
 
     The one check every host-side input of integers passes through, so that every caller refuses
@@ -50,7 +56,8 @@ def words(values: Any, name: str, *, ndim: int = 1) -> Words:
     if kind in "fc" and array.size == 0:
         return np.zeros(array.shape, dtype=np.int64)
     if kind not in "iu":
-        raise InputError(f"{name} must be integers (got dtype {array.dtype}); {_CONVERT}")
+        hint = floats if kind == "f" else ""
+        raise InputError(f"{name} must be integers (got dtype {array.dtype}); {hint}{_CONVERT}")
     if kind == "u" and array.size and int(array.max()) > _INT64.max:
         _too_big(int(array.max()), name)
     return np.array(array, dtype=np.int64)
@@ -75,6 +82,48 @@ def zeros(n: int, dtype: type[D]) -> npt.NDArray[D]:
     return np.frombuffer(pages, dtype=dtype)
 
 
+def dtype_of(dtype: Any, name: str) -> np.dtype[Any]:
+    """The dtype an array of ``name`` asks for: int64 (``int``, ``np.int64``, ``"int64"``, or
+    None) or float64 (``float``, ``np.float64``, ``"float64"``); anything else refused."""
+    if dtype is None or dtype is int:
+        return DTYPES["int64"]
+    if dtype is float:
+        return DTYPES["float64"]
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        resolved = None
+    if resolved is None or resolved.name not in DTYPES:
+        raise InputError(
+            f"dtype of array {name!r} must be int (int64, the default) or float (float64) "
+            f"(got {dtype!r}); pass dtype=int or dtype=float"
+        )
+    return DTYPES[resolved.name]
+
+
+def reals(values: Any, name: str, *, ndim: int = 1) -> Reals:
+    """``values`` as a fresh float64 array of ``ndim`` dimensions, or an InputError naming
+    ``name``: integers are taken as the reals they are (exact up to 2**53), bools, complex
+    numbers, strings and objects are refused."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(
+            f"{name} must be an array of reals (got a {type(values).__name__} numpy cannot "
+            "turn into an array); pass a sequence of numbers"
+        ) from None
+    if array.ndim != ndim:
+        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
+        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
+        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    if array.dtype.kind not in "iuf" and array.size:
+        raise InputError(
+            f"{name} must be reals (got dtype {array.dtype}); pass integers or floats, e.g. "
+            "numpy.asarray(x, dtype=float)"
+        )
+    return np.array(array, dtype=np.float64)
+
+
 def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
     """An object array (numpy's choice for Python ints beyond 64 bits) checked item by item."""
     items = array.reshape(-1).tolist()
@@ -91,24 +140,40 @@ def _too_big(value: int, name: str) -> NoReturn:
     raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
 
 
-class Array:
-    """A named array of ``size`` int64 cells in a machine's shared memory.
+def contents(values: Any, name: str, dtype: np.dtype[Any], ndim: int = 1) -> npt.NDArray[Any]:
+    """``values`` as a fresh array of ``dtype`` (int64 or float64) and ``ndim`` dimensions, or
+    an InputError: reals for an int64 array are refused with both fixes (a float array, or
+    explicit rounding), never a truncating cast."""
+    if dtype == np.float64:
+        return reals(values, name, ndim=ndim)
+    return words(values, name, ndim=ndim, floats="pass dtype=float to keep them real, or ")
 
-    Allocate it with :meth:`pram.Machine.array`. A cell allocated without a value is undefined
-    until written; reading it first is reported. :meth:`to_numpy` copies the contents out for
-    the host (input and output are not machine steps and cost nothing). While a program runs
-    the array is sealed: its contents reach the program only through the reads of a step, and
-    :meth:`to_numpy`, :attr:`values`, :attr:`defined` and host writes raise
-    :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
-    handed (:attr:`values`) are copied afresh when a run starts, and :attr:`values` assigned
-    are copied in.
+
+class Array:
+    """A named array of ``size`` cells in a machine's shared memory: int64 words (the
+    default) or float64 reals (:attr:`dtype`), flat or of two dimensions (:attr:`shape`).
+
+    Allocate it with :meth:`pram.Machine.array`. A two-dimensional array of shape ``(r, c)``
+    holds its ``r * c`` cells row-major (cell ``i * c + j`` is ``A[i, j]``), and steps address
+    it by pairs ``(i, j)``; :meth:`to_numpy` and :attr:`values` have its shape. A cell
+    allocated without a value is undefined until written; reading it first is reported.
+    :meth:`to_numpy` copies the contents out for the host (input and output are not machine
+    steps and cost nothing). While a program runs the array is sealed: its contents reach the
+    program only through the reads of a step, and :meth:`to_numpy`, :attr:`values`,
+    :attr:`defined` and host writes raise :class:`pram.HonestyError`. No alias of the cells
+    survives into a run: cells the host was handed (:attr:`values`) are copied afresh when a
+    run starts, and :attr:`values` assigned are copied in.
     """
 
-    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "size")
+    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "shape", "size")
 
-    def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
+    def __init__(
+        self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
+    ) -> None:
         self.name = name
         self.size = len(values)
+        #: ``(size,)`` for a flat array, ``(rows, columns)`` for a two-dimensional one.
+        self.shape = shape or (self.size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
@@ -120,6 +185,11 @@ class Array:
         self._exposed = False
         #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
         self.freed = False
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """What the cells hold: ``int64`` words or ``float64`` reals (a size, not data)."""
+        return self._cells.dtype
 
     @property
     def sealed(self) -> bool:
@@ -144,19 +214,20 @@ class Array:
         if self._sealed:
             self._refuse(f"reading {self.name}.values")
         self._exposed = True
-        return self._cells
+        return self._cells if len(self.shape) == 1 else self._cells.reshape(self.shape)
 
     @values.setter
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
-        cells = words(values, f"values of array {self.name!r}")
-        if len(cells) != self.size:
+        cells = contents(values, f"values of array {self.name!r}", self._cells.dtype,
+                         len(self.shape))
+        if cells.shape != self.shape:
             raise InputError(
-                f"{self.name}.values needs {self.size} values (got {len(cells)}); pass one per "
-                "cell, or allocate another array"
+                f"{self.name}.values needs shape {self.shape} (got {cells.shape}); pass one "
+                "value per cell, or allocate another array"
             )
-        self._cells = cells  # a copy: the buffer given stays the host's
+        self._cells = cells.reshape(-1)  # a copy: the buffer given stays the host's
 
     def begin(self) -> None:
         """Called by the machine as a run starts: the host keeps no alias of the cells or of
@@ -176,7 +247,8 @@ class Array:
             raise InputError(
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
-        return self._cells.copy()
+        copied = self._cells.copy()
+        return copied if len(self.shape) == 1 else copied.reshape(self.shape)
 
     def _refuse(self, operation: str) -> NoReturn:
         raise HonestyError(
@@ -188,7 +260,15 @@ class Array:
         return self.size
 
     def __repr__(self) -> str:
-        return f"Array({self.name!r}, size={self.size})"
+        size = f"shape={self.shape}" if len(self.shape) > 1 else f"size={self.size}"
+        kind = "" if self._cells.dtype == np.int64 else f", dtype={self._cells.dtype}"
+        return f"Array({self.name!r}, {size}{kind})"
+
+    def cell(self, index: int) -> str:
+        """Cell ``index`` (a flat index) by name, for messages: ``A[5]`` or ``A[1, 2]``."""
+        if len(self.shape) == 1:
+            return f"{self.name}[{index}]"
+        return f"{self.name}[{index // self.shape[1]}, {index % self.shape[1]}]"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("pram.Array is final: the machine takes its own arrays only")

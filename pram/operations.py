@@ -12,7 +12,7 @@ import numpy as np
 
 from pram import allowed
 from pram.allowed import THROUGH_MEMORY
-from pram.errors import HonestyError
+from pram.errors import HonestyError, IntegerOverflowError
 from pram.ids import Chosen, Ids, same
 from pram.run import Run
 
@@ -275,6 +275,141 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
     key._selections = chosen
     return chosen  # type: ignore[no-any-return]
 
+
+
+# ---- int64 overflow: the run fails, the program learns nothing ---------------------------
+
+_LOW, _HIGH = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+_WORD = np.dtype(np.int64)
+_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**"}
+
+
+def _extremes(x: Any) -> tuple[int, int]:
+    """The least and greatest value of an operand (a raw register's values or a scalar)."""
+    if type(x) is np.ndarray:
+        if not x.size:
+            return 0, 0
+        return int(x.min()), int(x.max())
+    return int(x), int(x)
+
+
+def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
+    """Which entries of an operation's result overflow, computed exactly (Python integers
+    over the candidates only: asked once a bound said an overflow is possible)."""
+    columns = [np.broadcast_to(np.asarray(x), (size,)) for x in operands]
+    as_float = [c.astype(np.float64) for c in columns]
+    with np.errstate(all="ignore"):
+        if name in ("negative", "absolute"):
+            near = columns[0] == _LOW
+        elif name == "add":
+            near = np.abs(as_float[0] + as_float[1]) >= 2.0 ** 62
+        elif name == "subtract":
+            near = np.abs(as_float[0] - as_float[1]) >= 2.0 ** 62
+        elif name == "multiply" or name == "square":
+            near = np.abs(as_float[0] * as_float[-1]) >= 2.0 ** 62
+        elif name == "left_shift":
+            near = columns[0] != 0
+        else:  # power
+            near = np.abs(as_float[0]) >= 2
+    wrong = np.zeros(size, dtype=np.bool_)
+    for i in np.flatnonzero(near).tolist():
+        a = int(columns[0][i])
+        b = int(columns[-1][i])
+        if name == "negative":
+            exact = -a
+        elif name == "absolute":
+            exact = abs(a)
+        elif name == "add":
+            exact = a + b
+        elif name == "subtract":
+            exact = a - b
+        elif name in ("multiply", "square"):
+            exact = a * b
+        elif name == "left_shift":
+            exact = a << b if 0 <= b < 64 else (0 if a == 0 else _HIGH + 1)
+        else:
+            exact = (a ** b if b * abs(a).bit_length() <= 128 else _HIGH + 1) if b >= 0 else 0
+        wrong[i] = not _LOW <= exact <= _HIGH
+    return wrong
+
+
+def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: Run) -> None:
+    """After an int64 ``add``, ``subtract``, ``multiply``, ``square``, ``negative``,
+    ``absolute``, ``left_shift`` or ``power``: record an :class:`IntegerOverflowError` on the
+    machine if any processor's result overflowed (the first such error of the run).
+
+    The check is a bound from the operands' least and greatest values (one reduction each),
+    exact whenever one operand is a constant; only when the bound allows an overflow are
+    the entries computed exactly. Nothing is raised here, inside the program: the machine
+    fails the run before its next step (:meth:`pram.Machine.run`), so no ``try`` in the
+    program can turn the overflow into a test of its data.
+    """
+    if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size:
+        return
+    kinds = [x.dtype.kind if type(x) is np.ndarray else "" for x in operands]
+    if any(kind and kind not in "biu" for kind in kinds):
+        return  # a real operand: the result is not integer arithmetic on words
+    if name in ("negative", "absolute"):
+        low, _ = _extremes(operands[0])
+        if low != _LOW:
+            return
+    else:
+        (a_low, a_high), (b_low, b_high) = _extremes(operands[0]), _extremes(operands[-1])
+        if name == "add":
+            low, high = a_low + b_low, a_high + b_high
+        elif name == "subtract":
+            low, high = a_low - b_high, a_high - b_low
+        elif name in ("multiply", "square"):
+            corners = (a_low * b_low, a_low * b_high, a_high * b_low, a_high * b_high)
+            low, high = min(corners), max(corners)
+        elif name == "left_shift":
+            if b_low < 0 or b_high >= 64:
+                low, high = (0, 0) if a_low == a_high == 0 else (_LOW - 1, _HIGH + 1)
+            else:
+                low = min(a_low << b_low, a_low << b_high)
+                high = max(a_high << b_low, a_high << b_high)
+        else:  # power, with a constant exponent (a register exponent is refused by type)
+            top = max(abs(a_low), abs(a_high))
+            if top <= 1 or b_high < 0:
+                high = 1
+            else:  # a bound in bits first: no huge power is ever computed
+                high = top ** b_high if b_high * top.bit_length() <= 128 else _HIGH + 1
+            low = -high
+        if low >= _LOW and high <= _HIGH:
+            return
+    wrong = _exact(name, operands, result.size)
+    if not wrong.any():
+        return
+    machine = run._machine
+    if getattr(machine, "_failure", None) is not None:
+        return  # the run has failed already: the first overflow is the one reported
+    first = int(np.flatnonzero(wrong)[0])
+    values = tuple(int(np.broadcast_to(np.asarray(x), result.shape)[first]) for x in operands)
+    symbol = _SYMBOLS.get(name)
+    if name == "negative":
+        shown = f"-({values[0]})"
+    elif name == "absolute":
+        shown = f"abs({values[0]})"
+    elif name == "square":
+        shown = f"{values[0]} ** 2"
+    else:
+        shown = f"{values[0]} {symbol} {values[-1]}"
+    processor = int(owners[first])
+    step = int(machine._cost.time) + 1  # type: ignore[attr-defined]
+    machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
+        f"int64 overflow in {name}: processor {processor} computed {shown}, beyond the int64 "
+        f"range, in the work before step {step}; use dtype=float for reals, or reduce "
+        "modulo a bound (np.remainder) before the values outgrow 2**63 - 1",
+        operation=name, processor=processor, operands=values, step=step,
+    )
+
+
+#: The int64 operations :func:`checked` asks about, by ufunc.
+CHECKED: dict[np.ufunc, str] = {
+    np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np.square: "square",
+    np.negative: "negative", np.absolute: "absolute", np.left_shift: "left_shift",
+    np.power: "power",
+}
 
 
 __all__: list[str] = []

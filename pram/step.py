@@ -7,8 +7,9 @@ the values its reads returned. Parallel branches (:func:`parallel`) share global
 >>> import numpy as np
 >>> def swap_halves(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+...     i = iota(2)  # each processor's rank: cells by rank, never by id
+...     x, = yield Step(pid, reads=[Read(a, i)])
+...     yield Step(pid, writes=[Write(a, 1 - i, x)])
 """
 
 from __future__ import annotations

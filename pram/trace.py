@@ -22,13 +22,14 @@ Host writes to memory between two traced runs are not steps and are not recorded
 replays faithfully the runs of a machine whose memory only its steps change.
 
 >>> import numpy as np
->>> from pram import Machine, Read, Step, Write
+>>> from pram import Machine, Read, Step, Write, iota
 >>> m = Machine(trace=True)
 >>> a = m.array("a", values=np.array([1, 2]))
 >>> def swap(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+...     i = iota(2)  # each processor's rank: cells by rank, never by id
+...     x, = yield Step(pid, reads=[Read(a, i)])
+...     yield Step(pid, writes=[Write(a, 1 - i, x)])
 >>> m.run(swap(m, a))
 >>> [(s.number, s.step_work, s.step_reads, s.step_writes, s.work) for s in m.trace.steps]
 [(1, 2, 2, 0, 2), (2, 2, 0, 2, 4)]
