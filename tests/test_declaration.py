@@ -141,6 +141,23 @@ def test_a_declared_run_takes_its_input_file(
     assert (status, run["n"], run["correct"], run["input"]) == (0, 8, True, str(data))
 
 
+def test_the_run_options_of_the_machine_apply_to_a_declaration(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--weakest-model names CREW (the reads of x meet), --mode raise stops at the first
+    violation with exit 1 and still one JSON object, --no-check skips the reference."""
+    status, run = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                           "--weakest-model")
+    assert status == 0 and run["weakest_model"]["weakest"] == "CREW"
+    status, stopped = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                               "--model", "erew", "--mode", "raise")
+    assert (status, stopped["ok"], stopped["error"]) == (1, False, "ConflictError")
+    assert "read x[0]" in stopped["message"]
+    status, unchecked = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                                 "--no-check", "--seed", "7")
+    assert (status, unchecked["correct"], unchecked["seed"]) == (0, None, 7)
+
+
 def test_a_sweep_in_worker_processes_counts_the_same(
     module: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
