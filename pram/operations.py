@@ -281,7 +281,8 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
 
 _LOW, _HIGH = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 _WORD = np.dtype(np.int64)
-_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**"}
+_SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**",
+            "floor_divide": "//"}
 
 
 def _extremes(x: Any) -> tuple[int, int]:
@@ -309,6 +310,8 @@ def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
             near = np.abs(as_float[0] * as_float[-1]) >= 2.0 ** 62
         elif name == "left_shift":
             near = columns[0] != 0
+        elif name == "floor_divide":
+            near = (columns[0] == _LOW) & (columns[1] == -1)
         else:  # power
             near = np.abs(as_float[0]) >= 2
     wrong = np.zeros(size, dtype=np.bool_)
@@ -327,6 +330,8 @@ def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
             exact = a * b
         elif name == "left_shift":
             exact = a << b if 0 <= b < 64 else (0 if a == 0 else _HIGH + 1)
+        elif name == "floor_divide":
+            exact = a // b
         else:
             exact = (a ** b if b * abs(a).bit_length() <= 128 else _HIGH + 1) if b >= 0 else 0
         wrong[i] = not _LOW <= exact <= _HIGH
@@ -335,8 +340,9 @@ def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
 
 def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: Run) -> None:
     """After an int64 ``add``, ``subtract``, ``multiply``, ``square``, ``negative``,
-    ``absolute``, ``left_shift`` or ``power``: record an :class:`IntegerOverflowError` on the
-    machine if any processor's result overflowed (the first such error of the run).
+    ``absolute``, ``left_shift``, ``power`` or ``floor_divide`` (only ``-2**63 // -1``):
+    record an :class:`IntegerOverflowError` on the machine if any processor's result
+    overflowed (the first such error of the run).
 
     The check is a bound from the operands' least and greatest values (one reduction each),
     exact whenever one operand is a constant; only when the bound allows an overflow are
@@ -346,6 +352,19 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
     """
     if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size:
         return
+    if len(operands) == 2 and (name == "add" or name == "subtract"):
+        a, b = operands
+        # The usual case, a register and a constant: one reduction decides, exactly.
+        if type(a) is np.ndarray and type(b) is int and a.dtype is _WORD:
+            step = b if name == "add" else -b
+            if (int(a.max()) <= _HIGH - step) if step >= 0 else (int(a.min()) >= _LOW - step):
+                return
+        elif type(b) is np.ndarray and type(a) is int and b.dtype is _WORD:
+            if name == "add":
+                if (int(b.max()) <= _HIGH - a) if a >= 0 else (int(b.min()) >= _LOW - a):
+                    return
+            elif (int(b.min()) >= a - _HIGH) if a >= 0 else (int(b.max()) <= a - _LOW):
+                return
     kinds = [x.dtype.kind if type(x) is np.ndarray else "" for x in operands]
     if any(kind and kind not in "biu" for kind in kinds):
         return  # a real operand: the result is not integer arithmetic on words
@@ -362,6 +381,10 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
         elif name in ("multiply", "square"):
             corners = (a_low * b_low, a_low * b_high, a_high * b_low, a_high * b_high)
             low, high = min(corners), max(corners)
+        elif name == "floor_divide":  # only LOW // -1 leaves the range
+            if a_low != _LOW or not b_low <= -1 <= b_high:
+                return
+            low, high = _LOW, _HIGH + 1
         elif name == "left_shift":
             if b_low < 0 or b_high >= 64:
                 low, high = (0, 0) if a_low == a_high == 0 else (_LOW - 1, _HIGH + 1)
@@ -404,11 +427,38 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
     )
 
 
+def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
+    """After ``astype(np.int64)`` of reals: record an :class:`IntegerOverflowError`, as
+    :func:`checked` does, if a value was NaN, infinite or beyond the int64 range (numpy would
+    give an arbitrary word)."""
+    if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size \
+            or type(source) is not np.ndarray or source.dtype.kind != "f":
+        return
+    with np.errstate(all="ignore"):
+        wrong = ~((source >= -(2.0 ** 63)) & (source < 2.0 ** 63))
+    if not wrong.any():
+        return
+    machine = run._machine
+    if getattr(machine, "_failure", None) is not None:
+        return
+    first = int(np.flatnonzero(wrong)[0])
+    value = float(source[first])
+    processor = int(owners[first])
+    step = int(machine._cost.time) + 1  # type: ignore[attr-defined]
+    machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
+        f"int64 overflow in astype: processor {processor} converted {value!r} to int64, "
+        f"beyond the int64 range, in the work before step {step}; keep the values real "
+        "(dtype=float), or clip them into the int64 range first (np.clip) and test for NaN "
+        "(np.isnan) before converting",
+        operation="astype", processor=processor, operands=(), step=step,
+    )
+
+
 #: The int64 operations :func:`checked` asks about, by ufunc.
 CHECKED: dict[np.ufunc, str] = {
     np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np.square: "square",
     np.negative: "negative", np.absolute: "absolute", np.left_shift: "left_shift",
-    np.power: "power",
+    np.power: "power", np.floor_divide: "floor_divide",
 }
 
 

@@ -382,6 +382,7 @@ class Register(NDArrayOperatorsMixin):
             _refuse("register.astype with order=, casting= or subok=", "takes dtype (and copy)")
         with np.errstate(all="ignore"):
             values = self._values.astype(dtype)
+        operations.checked_cast(self._values, values, self._processors, run)
         return _made("astype", (self, dtype), values, self._processors, run)
 
     def copy(self) -> Register:

@@ -35,11 +35,13 @@ Values: TypeAlias = tuple[Register, ...]
 class Read:
     """Each processor of the step reads ``array[index[i]]`` (only where ``where[i]`` holds).
 
-    An integer ``index`` means the same cell for every processor.
+    An integer ``index`` means the same cell for every processor. A two-dimensional array
+    takes a pair ``(rows, columns)``, each an index array, a register or an integer: processor
+    ``k`` reads ``array[rows[k], columns[k]]``.
     """
 
     array: Array
-    index: Words | Register | int
+    index: Words | Register | int | tuple[Words | Register | int, Words | Register | int]
     where: Flags | Register | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -51,11 +53,12 @@ class Read:
 
 @attrs.frozen(slots=True)
 class Write:
-    """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``."""
+    """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``
+    (a pair ``(rows, columns)`` into a two-dimensional array, as for :class:`Read`)."""
 
     array: Array
-    index: Words | Register | int
-    value: Words | Register | int
+    index: Words | Register | int | tuple[Words | Register | int, Words | Register | int]
+    value: Words | Register | int | float
     where: Flags | Register | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

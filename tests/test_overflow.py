@@ -74,6 +74,7 @@ OPERATIONS: list[tuple[str, Callable[[Any], Any], Callable[[int], int]]] = [
     ("left_shift", lambda x: x << 3, lambda v: v << 3),
     ("power", lambda x: x ** 3, lambda v: v**3),
     ("add", lambda x: np.add(x, 7), lambda v: v + 7),
+    ("floor_divide", lambda x: x // -1, lambda v: v // -1),
 ]
 
 
@@ -180,3 +181,32 @@ def test_modular_arithmetic_stays_within_int64() -> None:
     m, program = run_op([p - 1, p - 2], lambda x: (x * x) % p)
     m.run(program)
     assert m.arrays["a"].to_numpy().tolist() == [((p - 1) ** 2) % p, ((p - 2) ** 2) % p]
+
+
+@pytest.mark.parametrize("bad", [1e300, float("nan"), float("-inf"), 2.0**63])
+def test_reals_converted_beyond_int64_fail_the_run(bad: float) -> None:
+    m = Machine()
+    a = m.array("a", values=[1.5, bad], dtype=float)
+    b = m.array("b", size=2)
+
+    def program(m: Machine) -> Program[None]:
+        pid = m.processors(2)
+        x, = yield Step(pid, reads=[Read(a, iota(2))])
+        yield Step(pid, writes=[Write(b, iota(2), np.rint(x).astype(np.int64))])
+
+    with pytest.raises(IntegerOverflowError, match=r"^int64 overflow in astype: processor 1 "):
+        m.run(program(m))
+
+
+def test_reals_within_int64_convert() -> None:
+    m = Machine()
+    a = m.array("a", values=[1.5, -2.0**63, 2.0**62], dtype=float)
+    b = m.array("b", size=3)
+
+    def program(m: Machine) -> Program[None]:
+        pid = m.processors(3)
+        x, = yield Step(pid, reads=[Read(a, iota(3))])
+        yield Step(pid, writes=[Write(b, iota(3), np.rint(x).astype(np.int64))])
+
+    m.run(program(m))
+    assert b.to_numpy().tolist() == [2, LOW, 2**62]
