@@ -10,7 +10,8 @@ The public names, by role (``__all__`` lists them in the same order):
   machine records, :class:`Trace` (:mod:`pram.trace`);
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
-  :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
+  :func:`modular` (int64 arithmetic modulo 2**64 instead of overflow errors), :func:`iota`,
+  and :class:`Until`, the loop test that ends a loop on a value in memory;
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
 - models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`, the
@@ -55,6 +56,7 @@ from pram.step import (
     Values,
     Write,
     iota,
+    modular,
     parallel,
     parallel_all,
     phase,
@@ -80,6 +82,7 @@ __all__ = [  # noqa: RUF022
     "parallel",
     "parallel_all",
     "phase",
+    "modular",
     "iota",
     "Until",
     # memory

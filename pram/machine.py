@@ -139,6 +139,9 @@ class Machine(MachineDisplay):
         #: The first error of the run in progress that the program must not see (an int64
         #: overflow): raised by the machine before its next step, or as the run ends.
         self._failure: PRAMError | None = None
+        #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
+        #: wraps instead of failing the run).
+        self._modular = 0
         self._engine = Engine(self)
 
     # ---- memory and processors -------------------------------------------------------------
@@ -387,6 +390,7 @@ class Machine(MachineDisplay):
         self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._failure = None
+        self._modular = 0
         self._seal(True)
         try:
             request = next(program)
@@ -418,17 +422,17 @@ class Machine(MachineDisplay):
                 )
                 request = program.send(reply)
         except StopIteration as stop:
+            if self._failure is not None:
+                raise self._failure from None  # the work after the last step overflowed
             return stop.value  # type: ignore[no-any-return]
         finally:
             _charge_local(cost, token)
             self._running -= 1
             self._token = None
+            self._failure = None  # raised above, or the program's own error goes first
             _end(token)
             if not self._running:
                 self._seal(False)
-            failure, self._failure = self._failure, None
-            if failure is not None:
-                raise failure  # the run failed, whatever the program did after it
 
     def _seal(self, sealed: bool) -> None:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""

@@ -350,7 +350,8 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
     fails the run before its next step (:meth:`pram.Machine.run`), so no ``try`` in the
     program can turn the overflow into a test of its data.
     """
-    if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size:
+    if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size \
+            or run._machine._modular:  # type: ignore[attr-defined]  # pram.modular: it wraps
         return
     if len(operands) == 2 and (name == "add" or name == "subtract"):
         a, b = operands

@@ -163,6 +163,40 @@ def _labelled(label: str, step: Step) -> Step:
     return Step(step.processors, step.reads, step.writes, path)
 
 
+def modular(program: Program[T]) -> Program[T]:
+    """Run ``program`` with its int64 register arithmetic modulo 2**64: an overflow wraps, as
+    numpy's int64 does, instead of failing the run with :class:`pram.IntegerOverflowError`.
+
+    For algorithms that are exact in the ring of integers modulo 2**64 (an expression of ``+``
+    and ``*`` evaluated by tree contraction, a hash): the declaration is the program's text,
+    not data, so it tells the host nothing, and it changes no count (no step, no operation).
+    Everywhere else an overflow means the program is wrong, and the run fails.
+    """
+    _program(program, "modular")
+    return _modular(program)
+
+
+def _modular(program: Program[T]) -> Program[T]:
+    run = current()
+    machine: Any = run._machine if run is not None else None
+
+    def advance(reply: Any, first: bool) -> Step | Bundle:
+        if machine is not None:
+            machine._modular += 1
+        try:
+            return next(program) if first else program.send(reply)
+        finally:
+            if machine is not None:
+                machine._modular -= 1
+
+    try:
+        request = advance(None, True)
+        while True:
+            request = advance((yield request), False)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
+
+
 def parallel(*programs: Program[Any]) -> Program[list[Any]]:
     """Run ``programs`` side by side: step t of each branch is part of global step t.
 

@@ -210,3 +210,28 @@ def test_reals_within_int64_convert() -> None:
 
     m.run(program(m))
     assert b.to_numpy().tolist() == [2, LOW, 2**62]
+
+
+def test_a_modular_program_wraps_and_counts_the_same() -> None:
+    """pram.modular declares arithmetic modulo 2**64: the same wrapped words numpy gives, the
+    same counts, no error; outside it the same program fails."""
+    from pram import modular
+
+    def program(m: Machine, a: Any) -> Program[None]:
+        pid = m.processors(2)
+        x, = yield Step(pid, reads=[Read(a, iota(2))])
+        yield Step(pid, writes=[Write(a, iota(2), x * 3 + 1)])
+
+    m = Machine()
+    a = m.array("a", values=[HIGH, 5])
+    m.run(modular(program(m, a)))
+    wrapped = (np.array([HIGH, 5], np.int64) * 3 + 1).tolist()
+    assert a.to_numpy().tolist() == wrapped
+    plain = Machine()
+    b = plain.array("a", values=[1, 5])
+    plain.run(program(plain, b))
+    assert (m.cost.time, m.cost.work, m.cost.local) == (
+        plain.cost.time, plain.cost.work, plain.cost.local)
+    m2 = Machine()
+    with pytest.raises(IntegerOverflowError):
+        m2.run(program(m2, m2.array("a", values=[HIGH, 5])))

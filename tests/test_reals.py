@@ -324,3 +324,23 @@ def test_crcw_common_violation_shows_the_reals_written() -> None:
         "CRCW-common forbids disagreeing writes: processors 0 and 1 write 0.5 and nan to a[0] "
         "in step 1"
     )
+
+
+def test_a_trace_and_the_display_carry_reals_dtype_and_shape() -> None:
+    m = Machine("crew", trace=True)
+    A = m.array("A", values=np.array([[0.5, 1.5], [2.5, 3.5]]), dtype=float)
+    v = m.array("v", size=2, dtype=float)
+
+    def program(m: Machine) -> Program[None]:
+        pid = m.processors(2)
+        x, = yield Step(pid, reads=[Read(A, (iota(2), 1))])
+        yield Step(pid, writes=[Write(v, iota(2), x * 2)])
+
+    m.run(program(m))
+    data = m.trace.as_dict()
+    arrays = {a["name"]: a for a in data["arrays"]}
+    assert (arrays["A"]["dtype"], arrays["A"]["shape"]) == ("float64", [2, 2])
+    assert (arrays["v"]["dtype"], arrays["v"]["shape"]) == ("float64", [2])
+    write = data["steps"][1]["accesses"][0]
+    assert write["values"] == [3.0, 7.0] and write["after"] == [3.0, 7.0]
+    assert ["arrays", "A[2, 2] float64, v[2] float64"] in m._rows()
