@@ -237,9 +237,13 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
     orders = {c.order for c in plausible}
     if any(o > bound for o in orders) and any(o <= bound for o in orders) and not _grows(
             xs, ys, bound):
-        # laws above the bound that fit only by bending a ratio that does not grow over the
-        # sweep into growth past its end are no evidence of excess (as for exceeded itself)
-        plausible = tuple(c for c in plausible if c.order <= bound)
+        # laws above the bound whose term gains on the bound's over the sweep's second half,
+        # where count / bound does not grow, fit only by bending that ratio into growth past
+        # the sweep's end: no evidence of excess (as for exceeded itself). One whose term
+        # falls behind there (n^2 L^0.5 against n^1.5 L^2.5 on n = 1..27) stays.
+        mid, top = xs[len(xs) // 2], xs[-1]
+        plausible = tuple(c for c in plausible if c.order <= bound
+                          or growth(c.order, mid, top) <= growth(bound, mid, top))
         orders = {c.order for c in plausible}
     if all(o > bound for o in orders):
         return _Reading("exceeded" if _grows(xs, ys, bound) else "undetermined", None, None,
@@ -317,12 +321,14 @@ def _bound_values(bound: Order, xs: Sequence[float]) -> list[float]:
 
 
 def _grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
-    """Whether count / bound is higher at the largest size than at the middle one, by more
-    than the jitter of integer counts: the sweep itself shows growth past the bound."""
+    """Whether count / bound is higher at the largest size than at the middle one or at the
+    first one, by more than the jitter of integer counts: the sweep itself shows growth past
+    the bound (a count that rose early and is flat over the second half, a log log that steps,
+    still counts as growing)."""
     terms = _bound_values(bound, xs)
     mid = len(xs) // 2
-    low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
-    return high > low * (1.0 + jitter_of(ys))
+    first, low, high = ys[0] / terms[0], ys[mid] / terms[mid], ys[-1] / terms[-1]
+    return high > min(first, low) * (1.0 + jitter_of(ys))
 
 
 def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,

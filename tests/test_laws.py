@@ -291,3 +291,10 @@ def test_a_flat_ratio_is_no_evidence_of_excess() -> None:
     result = check("work", LINEAR, sweep(lambda n: 12 * n + (n * 3 // 2 if n < 64 else 0)
                                          + 7 * (n.bit_length() % 3) * n // 100, sizes))
     assert result.verdict == "holds", result.reason
+    # an order above the bound whose own term falls behind the bound's over the sweep is not
+    # set aside: n^2 L^0.5 against n^1.5 L^2.5 on n = 1..27 (count / bound falls, as n^0.5 / L^2
+    # does there) is not called holds
+    small = sweep(lambda n: math.floor(0.25 * n * n * math.sqrt(math.log2(n))) + 1,
+                  list(range(1, 28)))
+    bound = Formula("n^1.5 log2(n)^2.5", lambda s: s["n"] ** 1.5 * max(math.log2(s["n"]), 1) ** 2.5)
+    assert check("work", bound, small).verdict != "holds"
