@@ -19,6 +19,9 @@ The public names, by role (``__all__`` lists them in the same order):
   tolerant or collision rule settled), :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
 - bounds: :func:`check`, :class:`Check`, :class:`Formula`;
+- your own algorithm (:mod:`pram.declaration`): :class:`Algorithm`, the declaration the
+  command line runs with ``--module``, its decorator :func:`declare`, :func:`formula` (a
+  bound from its text), and :func:`sweep`, its result :class:`Sweep`;
 - the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
@@ -27,6 +30,7 @@ The public names, by role (``__all__`` lists them in the same order):
 
 from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
+from pram.declaration import Algorithm, Sweep, declare, formula, sweep
 from pram.errors import (
     AddressError,
     CellError,
@@ -104,6 +108,12 @@ __all__ = [  # noqa: RUF022
     "check",
     "Check",
     "Formula",
+    # your own algorithm
+    "Algorithm",
+    "declare",
+    "formula",
+    "sweep",
+    "Sweep",
     # the weakest model of a run
     "weakest_model",
     "Weakest",

@@ -76,12 +76,14 @@ FUNCTIONS: dict[Any, frozenset[str]] = {
     np.fix: frozenset(),
     np.real: frozenset(),
     np.imag: frozenset(),
-    np.astype: frozenset({"copy"}),
     np.shape: frozenset(),
     np.ndim: frozenset(),
     np.size: frozenset(),
     np.result_type: frozenset(),
 }
+# ``np.astype`` exists from numpy 2.1 on; older numpy has only the method (allowed below).
+if hasattr(np, "astype"):
+    FUNCTIONS[np.astype] = frozenset({"copy"})
 
 #: Allowed array functions whose answer depends on sizes only.
 SIZES = frozenset({np.shape, np.ndim, np.size, np.result_type})

@@ -219,8 +219,8 @@ def _along(
             def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
                 return formula({**fixed, name: v})
 
-            exponents, loglog = bound_order(along_size, plain_b=True)
-            law, decision = judge(measure, exponents, name, xs, ys, loglog)
+            exponents, _ = bound_order(along_size)
+            law, decision = judge(measure, exponents, name, xs, ys)
             out.append(Along(name, rest, law, decision))
     if not out:
         raise InputError("a bound check needs a sweep in which at least one size varies")

@@ -1,17 +1,18 @@
 """Least-squares laws: every leading order a sweep's counts might have, and how well each fits.
 
 Where no exact law predicts (:mod:`pram.exact`), the counts are fitted, for each candidate
-leading order ``S^a L^b`` (a = 0, 1/2, ..., 3; b = 0, 1/2, 1, 2, 3, 4; and any order asked for,
-such as a bound's ``n^1.1``), by that term with a few lower-order ones: fading powers of L
-(``S^a L^(b-1)``, ``S^a L^(b-2)``, or every power of L down to ``S^a``), a lower power of S
-with a log (``S^(a-1) L^(b+1)``, ``S^(a-1) L^b``) or a half power lower (``S^(a-1/2) L^b``).
-The fit is relative (each count weighs as its own size, at least 1, so a zero or a tiny count
-does not pin the fit), in L = log2(S/c) and, on sizes that are not c times powers of two, also
-in floor and ceiling of log2 S. A candidate's **score** is its largest relative miss: over the
-sizes it was fitted on, predicting the largest size from the others, and predicting the two
-largest from the rest. A candidate whose leading coefficient is not positive is not of that
-order and is left out. :func:`pram.verdicts.decide` reads the candidates; :func:`fit` gives the
-one law a report shows.
+leading order ``S^a L^b`` (a = 0, 1/2, ..., 3; b = 0, 1/2, 1, 2, 3, 4; ``S^a log2(L)`` and ``S^a
+L log2(L)`` for a up to 2; and any order asked for, such as a bound's ``n^1.1``), by that term
+with a few lower-order ones (a log log term with its plain order beneath it): fading powers of L
+(``S^a L^(b-1)``, ``S^a L^(b-2)``, or every power of L down to ``S^a``), a lower power of S with
+a log (``S^(a-1) L^(b+1)``, ``S^(a-1) L^b``) or a half power lower (``S^(a-1/2) L^b``). The fit
+is relative (each count weighs as its own size, at least 1, so a zero or a tiny count does not
+pin the fit), in L = log2(S/c) and, on sizes that are not c times powers of two, also in floor
+and ceiling of log2 S. A candidate's **score** is its largest relative miss: over the sizes it
+was fitted on, predicting the largest size from the others, and predicting the two largest from
+the rest. A candidate whose leading coefficient is not positive is not of that order and is left
+out. :func:`pram.verdicts.decide` reads the candidates; :func:`fit` gives the one law a report
+shows.
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ import attrs
 import numpy as np
 
 from pram.exact import exact, shown
-from pram.laws import Law, Order, Scale, power_base
+from pram.laws import Law, Order, Scale, log_columns, log_parts, power_base, with_loglog
 
 #: Candidate leading powers of the size and of its log.
 SIZE_POWERS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
 LOG_POWERS = (0.0, 0.5, 1.0, 2.0, 3.0, 4.0)
+#: Leading orders with a log log factor always tried: S^a log2(L) and S^a L log2(L).
+LOGLOG_ORDERS = tuple((a, with_loglog(b, 1.0)) for a in SIZE_POWERS[:5] for b in (0.0, 1.0))
 #: The leading orders always tried.
-GRID = tuple((a, b) for a in SIZE_POWERS for b in LOG_POWERS)
+GRID = tuple((a, b) for a in SIZE_POWERS for b in LOG_POWERS) + LOGLOG_ORDERS
 #: Counts below this weigh as this much: small counts are fitted by their absolute error,
 #: large ones by their relative error.
 SMALL = 16.0
@@ -81,6 +84,19 @@ def _models(order: Order, lower: Sequence[Order]) -> list[tuple[Order, ...]]:
     lower power of S with a log, a half power lower, and any one lower candidate order
     (a large lower-order term that dominates the sweep, such as ``n + 10^4 L^2``)."""
     a, b = order
+    whole, loglog = log_parts(b)
+    if loglog:
+        # a log log factor on the leading term only, over a plain law (n L log2(L) + 3 n L -
+        # n, or + a large lower term): lower terms carrying the log log too would let such a
+        # law mimic any count (0.16 N L log2(L) + 1.55 N log2(L) - ... fitted N L + 0.5 N)
+        out: list[tuple[Order, ...]] = [
+            ((a, b),), ((a, b), (a, whole)), ((a, b), (a, whole), (a, whole - 1)),
+            ((a, b), (a, whole), (a - 1, whole + 1))]
+        for o in lower:
+            if o[0] <= a - 1:
+                out += [((a, b), o), ((a, b), o, (o[0], o[1] - 1)),
+                        ((a, b), (a, whole), o)]
+        return out
     out = [
         ((a, b),),
         ((a, b), (a, b - 1)),
@@ -165,7 +181,7 @@ def _fit_scale(
     w = 1.0 / np.maximum(np.abs(y), SMALL)
     powers_a = np.array([t[0] for t in terms])
     powers_b = np.array([t[1] for t in terms])
-    columns = s[:, None] ** powers_a[None, :] * big_l[:, None] ** powers_b[None, :]
+    columns = s[:, None] ** powers_a[None, :] * log_columns(big_l, powers_b)
     weighted = columns * w[:, None]
     norms = np.linalg.norm(weighted, axis=0)
     norms = np.where(norms > 0, norms, 1.0)

@@ -29,6 +29,43 @@ import numpy as np
 Order = tuple[float, float]
 #: The powers of log2(log2 S) a bound's formula is tried with.
 LOGLOG_POWERS = (0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5)
+#: A power c of log log rides on an order's power of L as c LOGLOG: the term
+#: ``S^a L^b log2(L)^c`` is the order ``(a, b + c LOGLOG)``. Powers of L come in quarters, far
+#: apart from these offsets, so orders still compare as the terms grow (n L < n L log2(L) <
+#: n L^1.25, n/log2(L) < n), and every term a law or a bound has is one pair.
+LOGLOG = 2.0**-10
+
+
+def log_parts(b: float) -> tuple[float, float]:
+    """The power of L and the power of log2(L) carried by an order's second exponent ``b``."""
+    whole = round(b * 4) / 4
+    return whole, round((b - whole) / LOGLOG * 2) / 2
+
+
+def with_loglog(b: float, c: float) -> float:
+    """The second exponent of an order ``L^b log2(L)^c``."""
+    return b + c * LOGLOG
+
+
+def log_term(big_l: float, b: float) -> float:
+    """``L^b log2(L)^c`` for the second exponent ``b`` (log2(L) taken as 0 below L = 1)."""
+    power, c = log_parts(b)
+    value = big_l**power if big_l > 0 or power > 0 else 0.0
+    if c:
+        value *= math.log2(big_l) ** c if big_l > 1 else 0.0
+    return float(value)
+
+
+def log_columns(big_l: np.ndarray, powers: np.ndarray) -> np.ndarray:
+    """``log_term`` for every L (rows) and second exponent (columns)."""
+    parts = [log_parts(float(b)) for b in powers]
+    whole = np.array([p for p, _ in parts])
+    c = np.array([q for _, q in parts])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        loglog = np.log2(np.where(big_l > 1, big_l, 1.0))
+        out = big_l[:, None] ** whole[None, :] * np.where(
+            c[None, :] != 0, loglog[:, None] ** c[None, :], 1.0)
+    return np.asarray(np.where(np.isfinite(out), out, 0.0))
 
 
 # ---- the scale L -------------------------------------------------------------------------------
@@ -118,12 +155,15 @@ def number_text(c: Fraction | float) -> str:
 
 def term_text(order: Order, size: str) -> str:
     """``N L^2`` for (1, 2) and size ``N``; ``1`` for (0, 0)."""
-    a, b = order
+    a, whole = order[0], log_parts(order[1])
+    b, c = whole
     parts = []
     if a:
         parts.append(size if a == 1 else f"{size}^{a:g}")
     if b:
         parts.append("L" if b == 1 else f"L^{b:g}")
+    if c:
+        parts.append("log2(L)" if c == 1 else f"log2(L)^{c:g}")
     return " ".join(parts) or "1"
 
 
@@ -176,7 +216,7 @@ class Law:
         """The law at size ``s``."""
         big_l = self.scale(s)
         return float(
-            sum(float(c) * s**a * big_l**b
+            sum(float(c) * s**a * log_term(big_l, b)
                 for (a, b), c in zip(self.terms, self.coefficients, strict=True))
         )
 
@@ -267,9 +307,10 @@ def _snap(x: float, denominators: int, within: float) -> float:
     return float(best) if abs(float(best) - x) <= within else round(x, 4)
 
 
-def bound_order(formula: Callable[[float], float], plain_b: bool = False) -> tuple[Order, float]:
-    """The order of ``formula(S) ~ S^a log2(S)^b log2(log2 S)^c`` as ((a, b), c), read off at
-    very large sizes.
+def bound_order(formula: Callable[[float], float]) -> tuple[Order, float]:
+    """The order of ``formula(S) ~ S^a log2(S)^b log2(log2 S)^c`` as ((a, b'), c), read off at
+    very large sizes, with b' the power of L carrying the log log power (``with_loglog(b, c)``:
+    see LOGLOG).
 
     ``log2 formula(2^t)`` is fitted by ``a t + b log2 t`` plus a constant and terms in 1/t
     (the lower-order terms of the formula) at t up to 1000, or as far as floats reach, once
@@ -277,10 +318,8 @@ def bound_order(formula: Callable[[float], float], plain_b: bool = False) -> tup
     as given). A log log factor read as a power of the log comes out as an unclean one (log2
     log2 n reads as log^0.14 at these sizes), so c is 0 where that gives a clean b (within 0.05
     of a quarter), else the c with a clean b and the smallest residual; with no clean reading,
-    c is 0 and b is snapped as far as 0.15. The exponent of S is kept exact: a fraction with a
+    c is 0 and b is snapped to a quarter. The exponent of S is kept exact: a fraction with a
     denominator up to 12 when within 0.001 of one (``n^1.1`` stays 1.1, ``sqrt(n)`` is 1/2).
-    With ``plain_b`` the order is the reading without a log log (log2 log2 n as L^0.25, how
-    the verdicts compare it), the log log power still found.
     """
     for top in (1000.0, 512.0, 256.0, 128.0, 64.0, 32.0):
         ts = np.linspace(top / 4, top, 9)
@@ -305,30 +344,36 @@ def bound_order(formula: Callable[[float], float], plain_b: bool = False) -> tup
         plain = readings[0]
         chosen = plain if clean(plain[3]) else min(
             (r for r in readings if clean(r[3])), default=plain)
-        _, c, a_, b_ = (plain if plain_b else chosen)
-        return (_snap(a_, 12, 1e-3), _snap(b_, 4, 0.15)), float(chosen[1])
+        _, c, a_, b_ = chosen
+        b = round(b_ * 4) / 4
+        return (_snap(a_, 12, 1e-3), with_loglog(b, c)), float(c)
     return (0.0, 0.0), 0.0
 
 
 def order_of(formula: Callable[[float], float]) -> Order:
     """The order (a, b) of ``formula(S) ~ S^a log2(S)^b``, read off at very large sizes (a
-    log log factor left out: :func:`bound_order` gives it)."""
+    log log factor rides on b: see LOGLOG and :func:`bound_order`)."""
     return bound_order(formula)[0]
 
 
 def order_text(order: Order, size: str) -> str:
     """``n log^2`` and the like, for sentences: the order (a, b) in words."""
-    a, b = order
+    a, (b, c) = order[0], log_parts(order[1])
     parts = []
     if a:
         parts.append(size if a == 1 else f"{size}^{a:g}")
     if b > 0:
         parts.append("log" if b == 1 else f"log^{b:g}")
-    text = " ".join(parts) or ("1" if b < 0 else "a constant")
+    if c > 0:
+        parts.append("loglog" if c == 1 else f"loglog^{c:g}")
+    text = " ".join(parts) or ("1" if b < 0 or c < 0 else "a constant")
     if b < 0:
         text += "/log" if b == -1 else f"/log^{-b:g}"
+    if c < 0:
+        text += "/loglog" if c == -1 else f"/loglog^{-c:g}"
     return text
 
 
-__all__ = ["LOGLOG_POWERS", "Law", "Order", "Scale", "bound_order", "number_text",
-           "order_of", "order_text", "power_base", "scales", "term_text"]
+__all__ = ["LOGLOG", "LOGLOG_POWERS", "Law", "Order", "Scale", "bound_order", "log_columns",
+           "log_parts", "log_term", "number_text", "order_of", "order_text", "power_base",
+           "scales", "term_text", "with_loglog"]

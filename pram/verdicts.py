@@ -25,11 +25,20 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   with the verdict; and where a plausible order's term still gains on the bound's from the
   middle of the sweep to its end while the verdict says holds (or still falls behind while it
   says exceeded), the deciding crossing lies beyond the sweep: undetermined;
-- a bound with a factor (log log)^c (read off its formula as a term of its own, not as a
-  power of L) is judged by its S^a L^b part: tight is not known where the law's order is that
-  part, and no loose-by factor is named; where L varies by less than LOG_SPAN over the sweep,
-  the law's power of L is not established, and neither tight nor a loose-by factor is claimed
-  on it.
+- a log log is a term of its own: a bound's (log log)^c rides on its power of L
+  (:data:`pram.laws.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
+  orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
+  term is plausible only where the same order without it is not (with as few terms): the data
+  must need the log log. Tight, or a loose-by factor, with a log log in the bound or the law
+  needs log2(L) to vary by LOG_SPAN over the sweep, and a least-squares loose-by factor is
+  never one with a log log in it. A bound divided by a log log is judged by its plain part
+  (undetermined where the law's order is that part);
+- the sweep must show what a fitted law says about excess: exceeded only when count / bound is
+  higher at the largest size than at the middle one (beyond the jitter), and where
+  it is not, laws above the bound that fit beside laws within it are no evidence (they fit by
+  bending a ratio that does not grow into growth past the sweep);
+- where L varies by less than LOG_SPAN over the sweep, the law's power of L is not
+  established, and neither tight nor a loose-by factor is claimed on it.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ import attrs
 
 from pram.exact import Exact, exact
 from pram.fitting import Candidate, candidates, fit, jitter_of, prepared
-from pram.laws import Law, Order, Scale, order_text, term_text
+from pram.laws import Law, Order, Scale, log_parts, log_term, order_text, term_text, with_loglog
 
 #: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
 CLEARLY = 4.0
@@ -193,8 +202,13 @@ class _Reading:
 def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
           bound: Order) -> _Reading:
     a, b = bound
-    near = ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b))
-    pool = candidates(measure, size, xs, ys, tuple(o for o in near if o[0] >= 0))
+    whole = log_parts(b)[0]
+    # the bound's order and its neighbours, with and without a log log factor
+    near = ((a, b), (a, b - 1), (a, b + 1), (a, b + 2), (a - 0.5, b), (a + 0.5, b),
+            (a, whole), (a, with_loglog(whole, 1.0)), (a, with_loglog(whole - 1, 1.0)),
+            (a, with_loglog(whole + 1, 1.0)))
+    pool = candidates(measure, size, xs, ys,
+                      tuple(o for o in near if o[0] >= 0 and log_parts(o[1])[1] >= 0))
     if not pool:
         return _Reading("undetermined", None, None, ())
     best = pool[0].score
@@ -212,11 +226,28 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
     plausible = tuple(c for c in pool if (p := fewest[c.order]) is not None
                       and p <= simplest + 1
                       and (c.share >= SLIVER or c.needed_by >= STRONGLY or c is pool[0]))
+    # a log log factor is evidence only where the data need it: a law led by S^a L^b log2(L)
+    # is not plausible beside one led by S^a L^b that fits within the tolerance with no more
+    # terms (log2(L) moves so little over a sweep that with a term to absorb it, it fits
+    # wherever the plain order does)
+    plain = {c.order: fewest[c.order] for c in plausible}
+    plausible = tuple(c for c in plausible if not _loglog_spare(c.order, fewest[c.order], plain))
     if not plausible:
         return _Reading("undetermined", None, None, ())
     orders = {c.order for c in plausible}
+    if any(o > bound for o in orders) and any(o <= bound for o in orders) and not _grows(
+            xs, ys, bound):
+        # laws above the bound whose term gains on the bound's over the sweep's second half,
+        # where count / bound does not grow, fit only by bending that ratio into growth past
+        # the sweep's end: no evidence of excess (as for exceeded itself). One whose term
+        # falls behind there (n^2 L^0.5 against n^1.5 L^2.5 on n = 1..27) stays.
+        mid, top = xs[len(xs) // 2], xs[-1]
+        plausible = tuple(c for c in plausible if c.order <= bound
+                          or growth(c.order, mid, top) <= growth(bound, mid, top))
+        orders = {c.order for c in plausible}
     if all(o > bound for o in orders):
-        return _Reading("exceeded", None, None, plausible)
+        return _Reading("exceeded" if _grows(xs, ys, bound) else "undetermined", None, None,
+                        plausible)
     if any(o > bound for o in orders):
         return _Reading("undetermined", None, None, plausible)
     if orders == {bound}:
@@ -233,6 +264,17 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
     return _Reading("holds", None, None, plausible)
 
 
+def _loglog_spare(order: Order, terms: int | None,
+                  plain: dict[Order, int | None]) -> bool:
+    """Whether ``order`` has a log log factor its plain order (the same S^a L^b without it)
+    makes spare: that order is plausible too, with at most as many terms."""
+    whole, loglog = log_parts(order[1])
+    if not loglog:
+        return False
+    fewer = plain.get((order[0], whole))
+    return fewer is not None and terms is not None and fewer <= terms
+
+
 def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float]) -> Order | None:
     """A plausible order whose side of the bound the sweep itself contradicts, or None.
 
@@ -244,19 +286,49 @@ def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float]) -> Orde
     between the two sizes compared).
     """
     mid, top = xs[len(xs) // 2], xs[-1]
-    l_mid, l_top = (math.log2(v) if v > 0 else 0.0 for v in (mid, top))
-    if not (l_mid > 0 and l_top > 0 and top > mid):
+    if not (mid > 1 and top > mid):
         return None
     for c in reading.plausible:
         o = c.order
         if o == bound:
             continue
-        da, db = o[0] - bound[0], o[1] - bound[1]
-        gain = da * math.log2(top / mid) + db * math.log2(l_top / l_mid)
+        gain = growth(o, mid, top) - growth(bound, mid, top)
         if (reading.verdict == "holds" and gain > 1e-9) or (
                 reading.verdict == "exceeded" and gain < -1e-9):
             return o
     return None
+
+
+def growth(order: Order, low: float, high: float) -> float:
+    """How many doublings the term ``S^a L^b log2(L)^c`` of ``order`` (L = log2 S) gains from
+    size ``low`` to size ``high`` (where log2(L) is not positive at ``low``, its factor counts
+    as constant)."""
+    a, b = order
+    whole, loglog = log_parts(b)
+    l_low, l_high = math.log2(low), math.log2(high)
+    out = a * math.log2(high / low)
+    if l_low > 0:
+        out += whole * math.log2(l_high / l_low)
+    if loglog and l_low > 1:
+        out += loglog * math.log2(math.log2(l_high) / math.log2(l_low))
+    return out
+
+
+def _bound_values(bound: Order, xs: Sequence[float]) -> list[float]:
+    """The bound's leading term ``S^a L^b log2(L)^c`` at sizes ``xs`` (L = log2 S, at least 1)."""
+    return [v ** bound[0] * log_term(max(math.log2(v), 1.0) if v > 0 else 1.0, bound[1])
+            or 1.0 for v in xs]
+
+
+def _grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
+    """Whether count / bound is higher at the largest size than at the middle one or at the
+    first one, by more than the jitter of integer counts: the sweep itself shows growth past
+    the bound (a count that rose early and is flat over the second half, a log log that steps,
+    still counts as growing)."""
+    terms = _bound_values(bound, xs)
+    mid = len(xs) // 2
+    first, low, high = ys[0] / terms[0], ys[mid] / terms[mid], ys[-1] / terms[-1]
+    return high > min(first, low) * (1.0 + jitter_of(ys))
 
 
 def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
@@ -276,6 +348,20 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         a = advice(xs)
         above = sorted({term_text(c.order, size) for c in main.plausible if c.order > bound})
         below = sorted({term_text(c.order, size) for c in main.plausible if c.order <= bound})
+        if not below:
+            # an excess the sweep itself does not show: count / bound no higher at the largest
+            # size than at the middle one (a law that bends a flat or falling ratio into growth
+            # past the sweep is an approximation, not evidence)
+            terms = _bound_values(bound, xs)
+            mid = len(xs) // 2
+            low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
+            return law, Decision(
+                "undetermined", None, None,
+                f"every law that fits leads above the bound's {order_text(bound, size)} "
+                f"(best: {term_text(law.leading, size)}), but count / bound does not grow from "
+                f"{size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to {high:.4g}): the excess "
+                f"lies beyond the sweep; {a}",
+                attrs.evolve(evidence, advice=a))
         return law, Decision(
             "undetermined", None, None,
             f"laws led by {', '.join(above)} (above the bound's {order_text(bound, size)}) and "
@@ -354,34 +440,31 @@ def _log_span(law: Law, xs: Sequence[float]) -> float:
     return math.inf if len(positive) < len(ls) else max(positive) / min(positive)
 
 
+def _loglog_span(law: Law, xs: Sequence[float]) -> float:
+    """How many times log2(L)'s largest value over the sizes ``xs`` is its smallest positive
+    one (L at least 2 where it counts)."""
+    ls = [law.scale(v) for v in xs if v > 0]
+    positive = [math.log2(v) for v in ls if v > 2]
+    if not positive:
+        return 1.0
+    return max(positive) / min(positive)
+
+
 def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order,
-                 loglog: float, size: str) -> Decision:
+                 size: str) -> Decision:
     """``decision`` with only the claims the sweep establishes.
 
-    A bound with a factor (log log)^c is read in S^a L^b, and no law of these terms shows a
-    log log: where the law's order is the bound's (a, b), the count may carry the log log or
-    not, so tight is not known (c > 0) or the verdict is not (c < 0); a loose-by factor is
-    never named, since the count's own log log power is unknown. Where L varies by less than
-    LOG_SPAN over the sweep, the law's power of L is not established: tight only if the power
-    of the size is lower than the bound's (then it is not tight whatever the log), and no
-    loose-by factor.
+    Where L varies by less than LOG_SPAN over the sweep, the law's power of L is not
+    established: tight only if the power of the size is lower than the bound's (then it is not
+    tight whatever the log), and no loose-by factor. Where the bound or the law has a log log
+    factor, log2(L) must vary by LOG_SPAN too for a tight claim or a loose-by factor; and a
+    least-squares loose-by factor is never one with a log log in it (a fitted log log and a
+    constant differ too little on any sweep to name the factor).
     """
     if decision.verdict != "holds":
         return decision
     tight, by = decision.tight, decision.loose_by
     notes: list[str] = []
-    if loglog < 0 and tight is not False:
-        return attrs.evolve(
-            decision, verdict="undetermined", tight=None, loose_by=None,
-            reason=f"the law's order is the bound's {order_text(bound, size)} but for the "
-                   f"bound's 1/(log log)^{-loglog:g}, which no law of these terms can show; "
-                   "the sweep cannot decide it")
-    if loglog > 0:
-        if tight is True:
-            tight = None
-            notes.append(f"the bound's (log log)^{loglog:g} factor is one no law of these "
-                         "terms can show, so whether it is tight is not known")
-        by = None
     span = _log_span(law, xs)
     if span < LOG_SPAN and (tight is not None or by is not None):
         lower = law.leading[0] < bound[0]
@@ -390,6 +473,18 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
         by = None
         notes.append(f"L varies only by a factor {span:.3g} over the sweep (under "
                      f"{LOG_SPAN:g}), too little to establish the law's power of L")
+    loglogs = log_parts(bound[1])[1] or log_parts(law.leading[1])[1]
+    if loglogs and (tight is not None or by is not None):
+        twice = _loglog_span(law, xs)
+        if twice < LOG_SPAN:
+            lower = law.leading[0] < bound[0]
+            if tight is True or (tight is False and not lower):
+                tight = None
+            by = None
+            notes.append(f"log2(L) varies only by a factor {twice:.3g} over the sweep (under "
+                         f"{LOG_SPAN:g}), too little to establish a log log factor")
+    if by is not None and log_parts(by[1])[1] and not law.exact:
+        by = None
     if not notes and (tight, by) == (decision.tight, decision.loose_by):
         return decision
     return attrs.evolve(decision, tight=tight, loose_by=by,
@@ -397,14 +492,32 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
 
 
 def judge(
-    measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float],
-    loglog: float = 0.0,
+    measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
 ) -> tuple[Law, Decision]:
     """The law of ``counts`` at sizes ``xs`` and the verdict on a bound of order ``bound``
-    (times (log log)^``loglog``)."""
+    (a log log factor riding on its power of L: see :data:`pram.laws.LOGLOG`).
+
+    A bound divided by a power of log log (n L / log2(L)) is judged by its plain part S^a L^b,
+    since no fitted law is led by such a term: exceeded or loose as that part is, undetermined
+    where the law's order is that part.
+    """
+    a, b = bound
+    whole, loglog = log_parts(b)
+    if loglog < 0:
+        law, decision = _judge(measure, (a, whole), size, xs, counts)
+        level = law.leading >= (a, whole)
+        if decision.verdict == "holds" and level and decision.tight is not False:
+            decision = attrs.evolve(
+                decision, verdict="undetermined", tight=None, loose_by=None,
+                reason=f"the law's order is the bound's {order_text((a, whole), size)} but for "
+                       f"the bound's 1/(log log)^{-loglog:g}, which no fitted law is led by; "
+                       "the sweep cannot decide it")
+        elif decision.verdict == "holds":
+            decision = attrs.evolve(decision, loose_by=None)
+        return law, decision
     law, decision = _judge(measure, bound, size, xs, counts)
     used = [x for x in xs if law.start is None or x >= law.start]
-    return law, _established(decision, law, used, bound, loglog, size)
+    return law, _established(decision, law, used, bound, size)
 
 
 def _judge(

@@ -162,7 +162,11 @@ class Classifier:
             accesses: list[tuple[Read | Write, bool]] = [(r, False) for r in step.reads]
             accesses += [(w, True) for w in step.writes]
             for port, write in accesses:
-                index = _words(port.index, n)
+                key: Any = port.index
+                if type(key) is tuple:  # (row, column) of a two-dimensional array
+                    index = _words(key[0], n) * port.array.shape[1] + _words(key[1], n)
+                else:
+                    index = _words(key, n)
                 value = _words(port.value, n) if isinstance(port, Write) else np.zeros(n, np.int64)
                 who = pid
                 if port.where is not None:

@@ -137,6 +137,52 @@ def _run_options(parser: argparse.ArgumentParser, *, sweep: bool, command: str =
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
+MODULE_HELP = ("run your own algorithm: a .py file (or package.module) that declares it with "
+               "pram.Algorithm or @pram.declare; NAME follows, or FILE:NAME")
+
+
+def _algorithm_argument(parser: argparse.ArgumentParser, algorithms: list[str]) -> None:
+    """The ALGORITHM of run, sweep and trace (a built-in one, or with ``--module`` the NAME of
+    a declaration), checked against the table after parsing (:func:`resolve`)."""
+    parser.add_argument("algorithm", nargs="?", metavar="ALGORITHM",
+                        help=f"one of {', '.join(algorithms)}; or with --module FILE the NAME "
+                        "of your declaration")
+    parser.add_argument("--module", metavar="FILE|package.module", help=MODULE_HELP)
+
+
+def resolve(args: argparse.Namespace) -> None:
+    """Settle which algorithm ``args`` name: with ``--module`` the declaration (loaded and
+    registered, its ``FILE:NAME`` kept as ``args.module_spec`` for the workers), else one of
+    the table, refused as argparse refuses a choice not offered."""
+    from pram.reports.entries import load_declared, split_spec
+
+    prog = f"pram {args.command}"
+    module = getattr(args, "module", None)
+    if module is not None:
+        where, name = split_spec(module, args.algorithm)
+        spec = f"{where}:{name}"
+        args.algorithm = load_declared(spec).name
+        args.module_spec = spec
+        return
+    args.module_spec = None
+    if args.command == "report":
+        if args.algorithm is not None:
+            raise UsageError(
+                f"{prog}: NAME {args.algorithm!r} needs --module: give --module FILE "
+                f"{args.algorithm}, or leave NAME out for the main report"
+            )
+        return
+    if args.algorithm is None:
+        raise UsageError(f"{prog}: the following arguments are required: ALGORITHM")
+    known = entries.names()
+    if args.algorithm not in known:
+        offered = ", ".join(repr(n) for n in known)
+        raise UsageError(
+            f"{prog}: argument ALGORITHM: invalid choice: {args.algorithm!r} (choose from "
+            f"{offered})"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every subcommand."""
     parser = _Parser(
@@ -148,18 +194,17 @@ def build_parser() -> argparse.ArgumentParser:
     algorithms = entries.names()
 
     run = commands.add_parser("run", help="run one algorithm and report its cost")
-    run.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
-                     help=f"one of {', '.join(algorithms)}")
+    _algorithm_argument(run, algorithms)
     _run_options(run, sweep=False)
     run.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
-    run.add_argument("--output", metavar="FILE", help="write the answers as a .npy of int64")
+    run.add_argument("--output", metavar="FILE", help="write the answers as a .npy (int64, or "
+                     "float64 for a declared algorithm's real answers)")
     run.add_argument("--phases", type=_depth, default=2, metavar="DEPTH",
                      help="nesting levels of phases to show (a number, or 'all'; default 2)")
     run.set_defaults(handler=_run)
 
     sweep = commands.add_parser("sweep", help="run over sizes and check the bounds")
-    sweep.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
-                       help=f"one of {', '.join(algorithms)}")
+    _algorithm_argument(sweep, algorithms)
     _run_options(sweep, sweep=True)
     sweep.add_argument("--plot", metavar="FILE", help="plot measured/formula (.png or .svg)")
     sweep.add_argument("--predict", type=_sizes, default=[], metavar="S1,S2,...",
@@ -174,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--quick", action="store_true",
                         help="small sizes only (a smoke test of the whole job)")
     report.add_argument("--json", action="store_true", help="print the summary as JSON")
+    report.add_argument("algorithm", nargs="?", metavar="NAME",
+                        help="with --module: the declaration to report on (its own section "
+                        "in --out)")
+    report.add_argument("--module", metavar="FILE|package.module", help=MODULE_HELP)
     _parallel_options(report)
     add_arguments(report, REPORT, {})
     report.set_defaults(handler=_report)
@@ -197,8 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     example.set_defaults(handler=_example)
 
     trace = commands.add_parser("trace", help="trace a run step by step: a page, or tables")
-    trace.add_argument("algorithm", choices=algorithms, metavar="ALGORITHM",
-                       help=f"one of {', '.join(algorithms)}")
+    _algorithm_argument(trace, algorithms)
     _run_options(trace, sweep=False, command=TRACE)
     trace.add_argument("--input", metavar="FILE", help="run on your own data (.npy or .npz)")
     trace.add_argument("--html", metavar="FILE", help=HELP["html"])
@@ -266,8 +314,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False)
     try:
         args = parser.parse_args(argv)
+        if hasattr(args, "module"):
+            resolve(args)
     except UsageError as error:
         _say(err, f"{error}")
+        return INVALID
+    except InputError as error:  # a --module that cannot be loaded: one line, exit 2
+        _say(err, f"pram {args.command}: error: {error}")
         return INVALID
     except SystemExit as stop:  # --help
         return int(stop.code or 0)
@@ -399,7 +452,9 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     run = execute(args.algorithm, options)
     if output is not None:
-        writer.save_array(output, np.asarray(run.output, dtype=np.int64), "--output")
+        answer = np.asarray(run.output)  # floats stay floats; integers are written as int64
+        writer.save_array(output, answer if answer.dtype.kind == "f" else
+                          np.asarray(answer, dtype=np.int64), "--output")
         err.print(f"wrote {len(run.output)} answers to {output}", highlight=False, markup=False)
     if args.json:
         _json(run.as_dict())
@@ -444,6 +499,8 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     if args.out == "":
         raise InputError("--out '' is an empty path; give a folder, e.g. --out pram-report")
+    if args.module_spec is not None:
+        return _report_declared(args, out, err)
     target = writable_dir(args.out or default_report_folder(args.quick), "--out")
     limit = max_memory(args)
     committed = _committed_report()
@@ -462,6 +519,35 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(summary)
     return OK if summary.ok else FAILED
+
+
+def _report_declared(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``pram report --module FILE NAME``: the declaration's own section, ``--out``/NAME
+    (default ``pram-report/NAME``, never the committed report's folder)."""
+    from pram.reports.parallel import runner
+    from pram.reports.render import SweepReport
+    from pram.reports.report import write_declared
+
+    if args.quick:
+        raise InputError(
+            "--quick does not apply with --module: the report sweeps the declaration's own "
+            "sizes (sizes=... in it); leave --quick out"
+        )
+    target = writable_dir(args.out or "pram-report", "--out")
+    target.mkdir(exist_ok=True)
+    options = Options(model=entries.algorithm(args.algorithm).model, module=args.module_spec,
+                      max_memory=max_memory(args))
+    require_matplotlib()
+    with _progress(err, f"report {args.algorithm}") as tick:
+        result, files = write_declared(target, args.algorithm, options, progress=tick,
+                                       runner=runner(args.workers, args.dask,
+                                                     max_memory=options.max_memory))
+    if args.json:
+        _json(result.as_dict() | {"files": [str(f) for f in files]})
+    else:
+        out.print(SweepReport(result))
+        err.print(f"wrote {', '.join(str(f) for f in files)}", highlight=False, markup=False)
+    return OK if result.ok else FAILED
 
 
 #: The folder of the committed report, at the top of the checkout (beside the code, not in it).

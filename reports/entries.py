@@ -8,9 +8,15 @@ algorithm is one entry in one of those modules.
 
 from __future__ import annotations
 
-from pram import InputError
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from pram import InputError, declaration
 from pram.reports import algorithms, classics, techniques
-from pram.reports.registry import Algorithm
+from pram.reports.registry import Algorithm, entry_of
 
 #: The table: algorithm name -> what runs.
 ALGORITHMS: dict[str, Algorithm] = {
@@ -27,5 +33,163 @@ def algorithm(name: str) -> Algorithm:
 
 
 def names() -> list[str]:
-    """The name of every entry, in the table's order."""
-    return list(ALGORITHMS)
+    """The name of every built-in entry, in the table's order (declared ones are not
+    listed)."""
+    return [name for name in ALGORITHMS if name in BUILT_IN]
+
+
+# ---- declared algorithms: a user's module on the command line (--module) ---------------------
+
+#: The names of the project's own entries, which a declaration may not take.
+BUILT_IN = frozenset(ALGORITHMS)
+
+#: Declarations loaded so far, by their ``FILE:NAME`` spec (a worker loads each once).
+_LOADED: dict[str, Algorithm] = {}
+
+
+def register(entry: Algorithm) -> Algorithm:
+    """Add a declared algorithm's entry to the table, so every command finds it by name.
+
+    A built-in name is refused (rename the declaration); a second declaration of one name
+    replaces the first (the same module loaded again).
+    """
+    if entry.name in BUILT_IN:
+        raise InputError(
+            f"the declaration {entry.name!r} has the name of a built-in algorithm; give it "
+            "another name (name=... in pram.Algorithm or pram.declare)"
+        )
+    ALGORITHMS[entry.name] = entry
+    return entry
+
+
+def split_spec(module: str, name: str | None) -> tuple[str, str]:
+    """``--module`` and the NAME after it as (where, attribute): ``FILE NAME``, ``FILE:NAME``
+    or ``package.module:NAME``; one line naming the fix when the NAME is missing or twice."""
+    where, colon, attribute = module.rpartition(":")
+    if not colon or not where or "/" in attribute or "\\" in attribute:
+        where, attribute = module, ""
+    if attribute and name is not None:
+        raise InputError(
+            f"--module {module!r} already names {attribute!r}, and {name!r} follows it; give "
+            f"the name once: --module {where} {attribute} or --module {where}:{attribute}"
+        )
+    attribute = attribute or (name or "")
+    if not attribute:
+        raise InputError(
+            f"--module {module!r} names no algorithm; give the declaration's name after it "
+            f"(--module {module} NAME) or after a colon ({module}:NAME)"
+        )
+    return where, attribute
+
+
+def load_declared(spec: str) -> Algorithm:
+    """The entry of the declaration ``spec`` (``FILE:NAME`` or ``package.module:NAME``),
+    loaded and registered once per process. Every way it can fail is one line naming the fix:
+    no such file or module, not a Python file, a syntax error, an error raised on import, no
+    such NAME, a NAME that is not a :class:`pram.Algorithm`."""
+    found = _LOADED.get(spec)
+    if found is not None:
+        ALGORITHMS.setdefault(found.name, found)
+        return found
+    where, attribute = split_spec(spec, None)
+    module = _import(where)
+    declaration = _declaration(module, where, attribute)
+    entry = register(entry_of(declaration))
+    _LOADED[spec] = entry
+    return entry
+
+
+def _import(where: str) -> ModuleType:
+    """The module at the path ``where`` (a ``.py`` file) or of the dotted name ``where``."""
+    path = Path(where)
+    is_file = where.endswith(".py") or "/" in where or "\\" in where or path.exists()
+    if is_file:
+        if not path.exists():
+            raise InputError(
+                f"--module {where!r}: no such file; give the path of a Python file that "
+                "declares the algorithm (or package.module:NAME)"
+            )
+        if path.is_dir() or path.suffix != ".py":
+            what = "a folder" if path.is_dir() else f"a {path.suffix or 'file without'} suffix"
+            raise InputError(
+                f"--module {where!r} is not a Python module ({what}); give a .py file, or "
+                "an importable package.module"
+            )
+        label = f"pram_declared_{abs(hash(str(path.resolve()))):x}"
+        spec = importlib.util.spec_from_file_location(label, path)
+        if spec is None or spec.loader is None:
+            raise InputError(f"--module {where!r} is not a Python module; give a .py file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[label] = module
+        try:
+            spec.loader.exec_module(module)
+        except SyntaxError as error:
+            sys.modules.pop(label, None)
+            raise InputError(
+                f"--module {where!r} has a syntax error at line {error.lineno}: {error.msg}; "
+                "fix the file (python -m py_compile shows it)"
+            ) from None
+        except BaseException as error:  # an import that raises: one line, not a traceback
+            sys.modules.pop(label, None)
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            raise InputError(
+                f"--module {where!r} raised {type(error).__name__} while it was imported "
+                f"({_first_line(error)}); fix the module so that importing it runs"
+            ) from None
+        return module
+    here = str(Path.cwd())
+    added = here not in sys.path
+    if added:  # package.module: importable from the current folder, as with python -m
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(where)
+    except ModuleNotFoundError as error:
+        raise InputError(
+            f"--module {where!r}: no module named {error.name!r}; give a .py file, or a "
+            "module importable from here (package.module:NAME)"
+        ) from None
+    except SyntaxError as error:
+        raise InputError(
+            f"--module {where!r} has a syntax error at line {error.lineno} of "
+            f"{Path(error.filename or where).name}: {error.msg}; fix the file"
+        ) from None
+    except Exception as error:
+        raise InputError(
+            f"--module {where!r} raised {type(error).__name__} while it was imported "
+            f"({_first_line(error)}); fix the module so that importing it runs"
+        ) from None
+    finally:
+        if added:
+            sys.path.remove(here)
+
+
+def _article(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else "no message"
+
+
+def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.Algorithm:
+    """The declaration called ``attribute`` in ``module`` (by variable name, else by its
+    ``name``)."""
+    declared = {k: v for k, v in vars(module).items()
+                if isinstance(v, declaration.Algorithm) and not k.startswith("_")}
+    found = getattr(module, attribute, None)
+    if found is None:
+        found = next((v for v in declared.values() if v.name == attribute), None)
+    if found is None:
+        listed = ", ".join(sorted(declared)) or "none"
+        raise InputError(
+            f"--module {where!r} has no {attribute!r} (its declarations: {listed}); give the "
+            "name of a pram.Algorithm defined in it"
+        )
+    if not isinstance(found, declaration.Algorithm):
+        raise InputError(
+            f"--module {where!r}: {attribute!r} is {_article(type(found).__name__)}, not a "
+            "pram.Algorithm; declare it with pram.Algorithm(...) or @pram.declare(...)"
+        )
+    return found

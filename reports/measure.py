@@ -27,9 +27,10 @@ from pram import (
     check,
 )
 from pram.bounds import combined
+from pram.declaration import mismatch as _mismatch
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay, SweepDisplay
-from pram.reports.entries import algorithm, names
+from pram.reports.entries import algorithm, load_declared, names
 from pram.reports.guard import refuse_input, refuse_oversized
 from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable
@@ -126,6 +127,8 @@ class Run(RunDisplay):
         out.update({k: int(v) for k, v in self.sizes.items()})
         out.update(json_fields(self.algorithm, o))
         out["input"] = o.input
+        if o.module is not None:  # a declared algorithm: where it came from
+            out["module"] = o.module
         out.update(self.cost.as_dict())
         if not self.algorithm.on_machine:  # counted by the program: no cells, reads or writes
             out.update({"reads": None, "writes": None, "memory_cells": None, "peak_cells": None})
@@ -209,6 +212,8 @@ def execute(
     """Run algorithm ``name`` on ``instance`` (default: :func:`build`) on a fresh machine;
     with ``trace_cells``, a machine that traces every step (at most that many cells)."""
     validate(options)
+    if options.module is not None:  # a declared algorithm (a worker loads it here)
+        load_declared(options.module)
     entry = algorithm(name)
     if instance is None:
         instance = build(name, options)
@@ -238,7 +243,7 @@ def execute(
     mismatch: str | None = None
     if options.check:
         expected = entry.expected(instance)
-        mismatch = _compare(solution.output, expected)
+        mismatch = _compare(solution.output, expected, entry.tolerance)
         correct = mismatch is None
     measured = {"work": float(cost.work), "time": float(cost.time)}
     bounds = {
@@ -288,8 +293,11 @@ def formula_text(formula: Formula, options: Options | None) -> str:
     return formula.text
 
 
-def _compare(got: Words, expected: Words) -> str | None:
-    """None when equal, else a sentence naming the first differing entry."""
+def _compare(got: Words, expected: Words, tolerance: float | None = None) -> str | None:
+    """None when equal (within ``tolerance``, see :func:`pram.declaration.mismatch`), else a
+    sentence naming the first differing entry."""
+    if tolerance is not None or np.asarray(got).dtype.kind not in "iub":
+        return _mismatch(got, expected, tolerance)
     got = np.asarray(got)
     if got.shape != expected.shape:
         return f"the answer has {got.size} entries but the reference has {expected.size}"

@@ -197,6 +197,9 @@ class Options:
     weakest_model: bool = False
     seed: int = 0
     input: str | None = None
+    #: Where a declared algorithm comes from (``--module``: ``FILE:NAME`` or
+    #: ``package.module:NAME``), so that a worker process loads it too; None for a built-in.
+    module: str | None = None
     check: bool = True
     #: Refuse a processor id acting twice in one global step (None: the machine's default).
     distinct_processors: bool | None = None
@@ -224,6 +227,11 @@ class Options:
                     f"Options({option.name}={value!r}): {option.name} must be a str, not "
                     f"{type(value).__name__}"
                 )
+        if self.module is not None and not isinstance(self.module, str):
+            raise InputError(
+                f"Options(module={self.module!r}): module must be 'FILE:NAME' as a str, not "
+                f"{type(self.module).__name__}"
+            )
         if self.input is not None and not isinstance(self.input, str):
             raise InputError(
                 f"Options(input={self.input!r}): input must be a path as a str, not "
@@ -326,6 +334,7 @@ def from_arguments(
         m=args.m,
         d=sizes.get("d", getattr(args, "d", None)),
         input=getattr(args, "input", None),
+        module=getattr(args, "module_spec", None),
         **values,
     )
 

@@ -1,5 +1,11 @@
 """What an algorithm entry is: its instances, its run, its reference and its bounds.
 
+The public way to declare an algorithm is :class:`pram.Algorithm` (:mod:`pram.declaration`);
+:func:`entry_of` builds the command line's entry from such a declaration, so that a user's
+module runs exactly like the entries here. The :class:`Algorithm` of this module is that
+entry: the internal form, with the options, families and phase bounds of the paper's
+algorithms.
+
 An :class:`Algorithm` says how to get an instance (a random one, or the user's ``--input``
 file, both through its :class:`Family`), how to run it on a :class:`pram.Machine`, what the
 reference answer is, and which bounds its work and time are checked against. The entries are
@@ -23,6 +29,7 @@ import attrs
 import numpy as np
 
 from pram import Cost, Formula, InputError, Machine, Words, words
+from pram import declaration as declared
 from pram.reports.options import MAX_D, MODEL_NAMES, Options, choices, used_by, validate
 
 #: The option table's choices, by the names the rest of the reports used before the table.
@@ -110,6 +117,11 @@ class Algorithm:
     )
     #: Bounds of phases (by top-level phase label, then measure), each checked on its own.
     phase_bounds: Mapping[str, Mapping[str, Bound]] = attrs.field(factory=dict)
+    #: An answer entry may differ from the reference by this much times the reference's
+    #: magnitude (at least 1); None: it must be equal.
+    tolerance: float | None = None
+    #: The user's declaration this entry was built from (``--module``), else None.
+    declaration: declared.Algorithm | None = attrs.field(default=None, eq=False)
 
     @property
     def uses(self) -> tuple[str, ...]:
@@ -125,6 +137,37 @@ class Algorithm:
     def checked_against(self) -> str:
         """The name of the reference the answer is compared with."""
         return self.reference_name or self.family.reference_name
+
+
+def entry_of(declaration: declared.Algorithm) -> Algorithm:
+    """The command line's entry for a user's :class:`pram.Algorithm`: its instances from
+    ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
+    machine, its reference, model, bounds and tolerance, and size ``n``."""
+
+    def build(options: Options, rng: np.random.Generator) -> Instance:
+        n = options.n or declaration.n
+        return Instance(declaration.inputs(declaration.build(n, rng), "build"), {"n": n})
+
+    def load(path: str, options: Options) -> Instance:
+        inputs = declaration.read(path)
+        return Instance(inputs, {"n": len(next(iter(inputs.values())))})
+
+    def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
+        answer = declaration.solve(machine, instance.data)
+        return Solution(answer, {k: float(v) for k, v in instance.sizes.items()})
+
+    family = Family(
+        name=declaration.name, defaults={"n": declaration.n}, build=build, load=load,
+        reference=lambda instance: declaration.expected(instance.data),
+        reference_name=getattr(declaration.reference, "__name__", "the reference")
+        .replace("<lambda>", "the declared reference"),
+        symbols={"n": "n"},
+    )
+    return Algorithm(
+        name=declaration.name, title=declaration.shown, family=family, solve=solve,
+        bounds={key: Bound(f) for key, f in declaration.bounds.items()},
+        model=declaration.model, tolerance=declaration.tolerance, declaration=declaration,
+    )
 
 
 # ---- validation of options and files ------------------------------------------------------
@@ -236,6 +279,6 @@ def unreadable(path: str, suffix: str, what: str, noun: str, error: BaseExceptio
 __all__ = [
     "COMPARATOR_NAMES", "KEY_NAMES", "MAX_D", "MODEL_NAMES", "NETWORK_NAMES", "SEARCH_NAMES",
     "SORT_NAMES", "Algorithm", "Bound", "Family", "Instance", "Options", "Solution",
-    "bits_needed", "file_width", "load_array", "load_arrays", "read_archive", "unreadable",
-    "validate",
+    "bits_needed", "entry_of", "file_width", "load_array", "load_arrays", "read_archive",
+    "unreadable", "validate",
 ]

@@ -352,3 +352,77 @@ def _plots(out: Path, outcomes: Sequence[Outcome], profile: Run) -> list[Path]:
     ]
 
 
+
+
+# ---- a declared algorithm's own section (pram report --module FILE NAME) -------------------
+
+
+def write_declared(
+    out: Path, name: str, options: Options, *, progress: Progress | None = None,
+    runner: Runner | None = None,
+) -> tuple[Sweep, tuple[Path, ...]]:
+    """Sweep the declared algorithm ``name`` over its declaration's ``sizes`` and write its
+    own section, the folder ``out/NAME``: ``summary.md`` (runs, bound verdicts with their
+    evidence, laws), ``measurements.json`` (the sweep as ``pram sweep --json`` gives it,
+    without wall-clock seconds), ``measurements.csv`` (one row per run) and ``ratios.png``.
+    The rest of ``out`` is left as it is."""
+    from pram.reports.entries import algorithm
+
+    entry = algorithm(name)
+    declaration = entry.declaration
+    assert declaration is not None, f"{name} is a built-in algorithm, not a declaration"
+    result = sweep(name, list(declaration.sizes), options, progress=progress, runner=runner)
+    section = out / name
+    section.mkdir(exist_ok=True)
+
+    def write(folder: Path) -> list[Path]:
+        data = result.as_dict(wall_clock=False)
+        json_path = folder / "measurements.json"
+        json_path.write_text(json.dumps(data, indent=1) + "\n")
+        csv_path = folder / "measurements.csv"
+        fields = ("n", "time", "work", "reads", "writes", "max_processors", "violations",
+                  "correct", *(f"{key} ratio" for key in result.checks))
+        with csv_path.open("w", newline="") as f:
+            table = csv.DictWriter(f, fieldnames=fields)
+            table.writeheader()
+            for run in result.runs:
+                d = run.as_dict()
+                table.writerow({**{k: d[k] for k in fields if k in d},
+                                **{f"{key} ratio": run.bounds[key].ratio
+                                   for key in result.checks}})
+        plot = plots.ratio_plot(result, folder / "ratios.png")
+        md = folder / "summary.md"
+        md.write_text(_declared_markdown(result, declaration.shown, options.module))
+        return [md, json_path, csv_path, plot]
+
+    return result, tuple(_publish(section, write))
+
+
+def _declared_markdown(result: Sweep, title: str, module: str | None) -> str:
+    """``summary.md`` of a declared algorithm's section."""
+    runs = result.runs
+    model = runs[0].model if runs else result.options.model
+    lines = [
+        f"# {title}", "",
+        f"Declared in `{module}`; model {model}, seed {result.options.seed}; every figure "
+        "counted by the machine while the program ran, every answer compared with the "
+        "declared reference.", "",
+        "| n | time | work | max processors | violations | answer |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in runs:
+        answer = {True: "right", False: "WRONG", None: "not checked"}[r.correct]
+        lines.append(f"| {r.sizes['n']} | {r.cost.time} | {r.cost.work} | "
+                     f"{r.cost.max_processors} | {r.violations} | {answer} |")
+    lines += ["", "## Bounds", "", "| bound | formula | verdict | law |", "|---|---|---|---|"]
+    for key, c in result.checks.items():
+        lines.append(f"| {key} | {c.formula.text} | {c.summary} | {c.law.text} |")
+    lines.append("")
+    for key, c in result.checks.items():
+        lines += [f"**{key}**: {c.summary}; {c.reason}. {c.evidence_text()}", ""]
+    lines += ["## Laws", ""]
+    lines += [f"- {law['text']}" for law in result.laws().values()]
+    first = next((r.first_violations[0].message for r in runs if r.first_violations), None)
+    verdict = "every run right and clean, no bound exceeded" if result.ok else "FAILED"
+    lines += ["", f"Verdict: {verdict}" + (f" (e.g. {first})" if first else "") + ".", ""]
+    return "\n".join(lines)

@@ -9,7 +9,7 @@ import pytest
 
 from pram import Formula, check
 from pram.fitting import fit
-from pram.laws import Scale, order_of
+from pram.laws import LOGLOG, Scale, order_of
 
 N_LOG2_N = Formula("N log2(N)^2", lambda s: s["N"] * math.log2(s["N"]) ** 2)
 POWERS = [2**e for e in range(4, 13)]
@@ -239,3 +239,62 @@ def test_an_exact_law_must_predict_its_held_out_sizes() -> None:
     counts = [n * (n.bit_length() - 1) + (n * n if n >= 512 else 0) for n in sizes]
     law = fit("work", "n", sizes, counts)
     assert not law.exact or law.leading == (2.0, 0.0)
+
+
+# ---- two drawn calibration seeds that once gave wrong verdicts, and log log as a term ----------
+
+N_LOG_SQUARED = Formula("n log2(n)^2", lambda s: s["n"] * math.log2(s["n"]) ** 2)
+LOG_LOG = Formula("log2(log2(n))", lambda s: math.log2(max(math.log2(s["n"]), 2.0)))
+N_LOG_LOG = Formula("n log2(log2(n))", lambda s: s["n"] * math.log2(max(math.log2(s["n"]), 2.0)))
+LINEAR = Formula("n", lambda s: s["n"])
+
+
+def test_an_excess_the_ratio_does_not_show_is_not_exceeded() -> None:
+    """3/4 n L^2 + L^3 (L = floor(log2 n)) on 3 2^k, n = 12..384, against n L^2 (calibration
+    seed 813217151): the best fit is led by n L^3, but count / bound falls over the sweep, so
+    the excess would lie past it: never exceeded."""
+    sizes = [3 * 2**k for k in range(2, 8)]
+    result = check("count", N_LOG_SQUARED, sweep(
+        lambda n: math.floor(0.75 * n * (n.bit_length() - 1) ** 2 + (n.bit_length() - 1) ** 3),
+        sizes))
+    assert result.verdict != "exceeded", result.reason
+
+
+def test_a_log_log_factor_is_a_term_of_its_own() -> None:
+    """2.5 n L log2(L) on n = 4, 32, ..., 16384 against n L (calibration seed 109496492) is
+    exceeded (a law led by n L log2(L) fits, where n L alone misses by 6%); log log bounds
+    and counts are compared as log log, not as L^0.25."""
+    few = [4, 32, 256, 2048, 16384]
+    over = check("count", N_LOG_N, sweep(
+        lambda n: math.floor(2.5 * n * math.log2(n) * math.log2(math.log2(n))) + 2, few))
+    assert over.verdict == "exceeded", over.reason
+    assert order_of(lambda s: math.log2(math.log2(s))) == (0.0, LOGLOG)
+    assert order_of(lambda s: s * math.log2(math.log2(s))) == (1.0, LOGLOG)
+    sizes = [2**k for k in range(4, 33, 2)]
+    time = sweep(lambda n: math.floor(40 * math.log2(math.log2(n))) + 3, sizes)
+    assert check("time", LOG_LOG, time).summary == "holds, tight"
+    assert check("time", Formula("1", lambda s: 1.0), time).verdict == "exceeded"
+    assert check("time", Formula("log2(n)", lambda s: math.log2(s["n"])), time).verdict == "holds"
+    work = sweep(lambda n: math.floor(3 * n * math.log2(math.log2(n))), sizes)
+    assert check("work", N_LOG_LOG, work).summary == "holds, tight"
+    assert check("work", LINEAR, work).verdict == "exceeded"
+    linear = sweep(lambda n: 5 * n + 7, sizes)
+    assert check("work", N_LOG_LOG, linear).summary == "holds, loose by loglog"
+    assert check("work", LOG_LOG, linear).verdict == "exceeded"
+
+
+def test_a_flat_ratio_is_no_evidence_of_excess() -> None:
+    """A linear count with a few percent of jitter at small sizes: a law led by n L^0.5 with
+    a large negative term under it fits about as well as one led by n, but count / n does not
+    grow over the second half of the sweep, so that law is no evidence of excess: holds."""
+    sizes = [2**k for k in range(4, 15)]
+    result = check("work", LINEAR, sweep(lambda n: 12 * n + (n * 3 // 2 if n < 64 else 0)
+                                         + 7 * (n.bit_length() % 3) * n // 100, sizes))
+    assert result.verdict == "holds", result.reason
+    # an order above the bound whose own term falls behind the bound's over the sweep is not
+    # set aside: n^2 L^0.5 against n^1.5 L^2.5 on n = 1..27 (count / bound falls, as n^0.5 / L^2
+    # does there) is not called holds
+    small = sweep(lambda n: math.floor(0.25 * n * n * math.sqrt(math.log2(n))) + 1,
+                  list(range(1, 28)))
+    bound = Formula("n^1.5 log2(n)^2.5", lambda s: s["n"] ** 1.5 * max(math.log2(s["n"]), 1) ** 2.5)
+    assert check("work", bound, small).verdict != "holds"

@@ -17,7 +17,7 @@ def test_the_options_class_has_one_field_per_row_with_its_default() -> None:
     """Options = the sizes, the input file, and every row of the table with the row's default
     (the model's default is the entry's own, so its row says erew like the class)."""
     fields = {f.name: f.default for f in attrs.fields(Options)}
-    assert set(fields) == {"n", "m", "d", "input"} | {o.name for o in OPTIONS}
+    assert set(fields) == {"n", "m", "d", "input", "module"} | {o.name for o in OPTIONS}
     assert {o.name: fields[o.name] for o in OPTIONS} == {o.name: o.default for o in OPTIONS}
 
 

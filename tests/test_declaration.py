@@ -1,0 +1,374 @@
+"""Your own algorithm, declared (pram.Algorithm, @pram.declare): run, swept, traced and reported
+by the command line with --module exactly like a built-in one, and swept from Python."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pram
+from pram import InputError, Machine, Read, Step, Write, iota
+from tests.commands import call, one_line_error, run_json
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: A user's module: a matrix-vector product under CREW, declared with the decorator.
+MATVEC = '''
+"""y = A x on a CREW PRAM in float64: n^2 products at once, then a tree sum in each row."""
+import numpy as np
+import pram
+from pram import Read, Step, Write, iota
+
+
+def product(m, A, x, P, n):
+    k = iota(n * n)
+    i, j = k // n, k % n
+    pid = m.processors(n * n)
+    a, v = yield Step(pid, reads=[Read(A, (i, j)), Read(x, j)])   # n readers of each x[j]
+    yield Step(pid, writes=[Write(P, (i, j), a * v)])
+    width = n
+    while width > 1:
+        half = width // 2
+        k = iota(n * half)
+        i, j = k // half, k % half
+        pid = m.processors(n * half)
+        left, right = yield Step(pid, reads=[Read(P, (i, j)), Read(P, (i, j + width - half))])
+        yield Step(pid, writes=[Write(P, (i, j), left + right)])
+        width -= half
+
+
+def build(n, rng):
+    return {"A": rng.standard_normal((n, n)), "x": rng.standard_normal(n)}
+
+
+def load(path):
+    data = np.load(path)
+    return {"A": data["A"], "x": data["x"]}
+
+
+@pram.declare(build=build, reference=lambda A, x: A @ x, model="crew", load=load,
+              bounds={"work": "n^2", "time": "log2(n)"}, tolerance=1e-9)
+def matvec(m, A, x):
+    n = len(x)
+    a = m.array("A", values=A, dtype=float)
+    v = m.array("x", values=x, dtype=float)
+    P = m.array("P", shape=(n, n), dtype=float)
+    m.run(product(m, a, v, P, n))
+    return P.to_numpy()[:, 0]
+
+
+not_a_declaration = 3
+'''
+
+SIZES = "16,32,64,128,256"
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.py"
+    path.write_text(MATVEC)
+    return path
+
+
+def imported(path: Path) -> ModuleType:
+    """The user's module, imported here apart from the command line's copy."""
+    spec = importlib.util.spec_from_file_location("test_users_matvec", path)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+def test_the_must_show_matvec_runs_sweeps_and_is_flagged_under_erew(
+    module: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pram run --module FILE NAME --n 64 --json is right and clean under CREW; its answer is
+    numpy's A @ x within the declared tolerance; the sweep over 16..256 gives exact laws and
+    verdicts; under --model erew the run exits 1 naming the concurrent reads of x."""
+    answers = tmp_path / "answers.npy"
+    status, run = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "64",
+                           "--output", str(answers))
+    assert status == 0
+    assert (run["algorithm"], run["model"], run["n"]) == ("matvec", "crew", 64)
+    assert (run["violations"], run["correct"]) == (0, True)
+    assert run["module"] == f"{module}:matvec"
+    assert (run["time"], run["work"]) == (14, 16256)  # 2 + 2 log2(64); 4 n^2 - 2 n
+    declared = imported(module).matvec
+    inputs = declared.instance(64, seed=0)
+    expected = inputs["A"] @ inputs["x"]  # numpy's, computed here
+    got = np.load(answers)
+    assert got.dtype == np.float64 and got.shape == expected.shape
+    assert np.all(np.abs(got - expected) <= declared.tolerance * np.maximum(abs(expected), 1))
+
+    status, swept = run_json(capsys, "sweep", "--module", f"{module}:matvec", "--n", SIZES)
+    assert status == 0
+    bounds = swept["bounds"]
+    assert (bounds["work"]["verdict"], bounds["work"]["tight"]) == ("holds", True)
+    assert (bounds["time"]["verdict"], bounds["time"]["tight"]) == ("holds", True)
+    assert swept["laws"]["work"]["text"].startswith("work = 4 n^2 - 2 n, L = log2(n), exact")
+    assert swept["laws"]["time"]["text"].startswith("time = 2 L + 2, L = log2(n), exact")
+    assert all(r["correct"] and r["violations"] == 0 for r in swept["runs"])
+
+    status, flagged = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "64",
+                               "--model", "erew")
+    assert status == 1
+    assert flagged["violations"] == 64  # one per x[j], in the first step
+    assert all("concurrent reads" in v and "read x[" in v for v in flagged["first_violations"])
+    status, out, _ = call(capsys, "run", "--module", str(module), "matvec", "--n", "64",
+                          "--model", "erew")
+    assert status == 1 and "EREW forbids concurrent reads" in out and "read x[0]" in out
+
+
+def test_a_declared_run_takes_its_input_file(
+    module: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--input goes through the declaration's load; n is the length of its first array."""
+    rng = np.random.default_rng(5)
+    data = tmp_path / "data.npz"
+    np.savez(data, A=rng.standard_normal((8, 8)), x=rng.standard_normal(8))
+    status, run = run_json(capsys, "run", "--module", str(module), "matvec", "--input",
+                           str(data))
+    assert (status, run["n"], run["correct"], run["input"]) == (0, 8, True, str(data))
+
+
+def test_the_run_options_of_the_machine_apply_to_a_declaration(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--weakest-model names CREW (the reads of x meet), --mode raise stops at the first
+    violation with exit 1 and still one JSON object, --no-check skips the reference."""
+    status, run = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                           "--weakest-model")
+    assert status == 0 and run["weakest_model"]["weakest"] == "CREW"
+    status, stopped = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                               "--model", "erew", "--mode", "raise")
+    assert (status, stopped["ok"], stopped["error"]) == (1, False, "ConflictError")
+    assert "read x[0]" in stopped["message"]
+    status, unchecked = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "16",
+                                 "--no-check", "--seed", "7")
+    assert (status, unchecked["correct"], unchecked["seed"]) == (0, None, 7)
+
+
+def test_a_sweep_in_worker_processes_counts_the_same(
+    module: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--workers 2: each worker loads the module itself; the counts are the serial sweep's."""
+    _, serial = run_json(capsys, "sweep", "--module", str(module), "matvec", "--n", "8,16,32")
+    _, parallel = run_json(capsys, "sweep", "--module", str(module), "matvec", "--n", "8,16,32",
+                           "--workers", "2")
+    key = [(r["n"], r["time"], r["work"], r["reads"], r["writes"]) for r in serial["runs"]]
+    assert key == [(r["n"], r["time"], r["work"], r["reads"], r["writes"])
+                   for r in parallel["runs"]]
+
+
+def test_trace_and_report_take_the_module(
+    module: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pram trace prints the declared run's steps; pram report writes its own section."""
+    status, out, _ = call(capsys, "trace", "--module", str(module), "matvec", "--n", "4",
+                          "--steps", "1")
+    assert status == 0 and "A[0" in out and "x[0]" in out
+    status, report = run_json(capsys, "report", "--module", str(module), "matvec", "--out",
+                              str(tmp_path / "out"))
+    assert status == 0
+    section = tmp_path / "out" / "matvec"
+    names = sorted(p.name for p in section.iterdir())
+    assert names == ["measurements.csv", "measurements.json", "ratios.png", "summary.md"]
+    assert [r["n"] for r in report["runs"]] == [16, 32, 64, 128, 256]
+    summary = (section / "summary.md").read_text()
+    assert "| work | n^2 | holds, tight | 4 n^2 - 2 n |" in summary
+    laws = json.loads((section / "measurements.json").read_text())["laws"]
+    assert laws["time"]["text"].startswith("time = 2 L + 2, ")
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_every_unusable_module_is_one_line_naming_the_fix(
+    module: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Missing file, not a module, syntax error, raising import, no such NAME, NAME not a
+    declaration, NAME missing or twice, an option it does not take: one line, exit 2."""
+    bad = _write(tmp_path, "bad.py", "def f(:\n")
+    raises = _write(tmp_path, "raises.py", "raise ValueError('no data here')\n")
+    text = _write(tmp_path, "notes.txt", "hello\n")
+    m = str(module)
+    cases = {
+        ("run", "--module", str(tmp_path / "gone.py"), "x"): "no such file",
+        ("run", "--module", text, "x"): "is not a Python module",
+        ("run", "--module", str(tmp_path), "x"): "is not a Python module (a folder)",
+        ("run", "--module", bad, "f"): "has a syntax error at line 1",
+        ("sweep", "--module", raises, "f", "--n", "8,16"): "raised ValueError while it was "
+        "imported (no data here); fix the module",
+        ("run", "--module", m, "nope"): "has no 'nope' (its declarations: matvec)",
+        ("run", "--module", m, "not_a_declaration"): "is an int, not a pram.Algorithm",
+        ("run", "--module", m): "names no algorithm; give the declaration's name",
+        ("run", "--module", f"{m}:matvec", "matvec"): "give the name once",
+        ("run", "--module", "no_such_package.inside:x"): "no module named 'no_such_package'",
+        ("run", "--module", m, "matvec", "--keys", "bits"): "--keys bits does not apply to "
+        "matvec",
+        ("run", "--module", m, "matvec", "--d", "4"): "--d 4 does not apply to matvec",
+        ("report", "matvec"): "needs --module",
+    }
+    for argv, words in cases.items():
+        line = one_line_error(capsys, *argv)
+        assert line.startswith(f"pram {argv[0]}: ") and words in line, (argv, line)
+
+
+def test_a_declaration_without_load_refuses_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--input for a declaration without load names both fixes."""
+    path = _write(tmp_path, "plain.py", MATVEC.replace(" load=load,", ""))
+    data = tmp_path / "d.npz"
+    np.savez(data, A=np.eye(2), x=np.ones(2))
+    line = one_line_error(capsys, "run", "--module", path, "matvec", "--input", str(data))
+    assert "its declaration has no load; add load=... to it, or leave --input out" in line
+
+
+def test_a_declaration_may_not_take_a_built_in_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "clash.py", MATVEC.replace('model="crew",', 'model="crew", '
+                                                        'name="sort",'))
+    line = one_line_error(capsys, "run", "--module", path, "matvec")
+    assert "the name of a built-in algorithm; give it another name" in line
+
+
+# ---- from Python -------------------------------------------------------------------------
+
+
+def doubled(m: Machine, values: np.ndarray) -> np.ndarray:
+    n = len(values)
+    a = m.array("a", values=values)
+
+    def program(m: Machine, a: pram.Array) -> pram.Program:
+        pid, i = m.processors(n), iota(n)
+        (x,) = yield Step(pid, reads=[Read(a, i)])
+        yield Step(pid, writes=[Write(a, i, 2 * x)])
+
+    m.run(program(m, a))
+    return a.to_numpy()
+
+
+DOUBLING = pram.Algorithm(
+    name="double", build=lambda n, rng: rng.integers(0, 100, size=n), program=doubled,
+    reference=lambda values: 2 * values, bounds={"work": "n", "time": "1"},
+)
+
+
+def test_pram_sweep_of_a_declaration_gives_laws_and_checks() -> None:
+    """The laws are exact, the bounds hold and tight; a wrong bound is exceeded."""
+    result = pram.sweep(DOUBLING, [8, 16, 32, 64, 128])
+    assert result.ok and result.sizes == (8, 16, 32, 64, 128)
+    assert (result.laws["work"].text, result.laws["time"].text) == ("2 n", "2")
+    assert result.checks["work"].summary == "holds, tight"
+    assert all(p.correct and p.violations == 0 for p in result.points)
+    tighter = pram.sweep(DOUBLING, [8, 16, 32, 64, 128], bounds={"work": "log2(n)"})
+    assert tighter.checks["work"].verdict == "exceeded" and not tighter.ok
+    assert "work <= O(log2(n)): exceeded" in tighter.text()
+
+
+def test_pram_sweep_of_a_builder_counts_what_the_machine_counted() -> None:
+    """A builder returns the machine it ran on; with one argument it gets n alone."""
+    def with_rng(n: int, rng: np.random.Generator) -> Machine:
+        m = Machine("erew")
+        doubled(m, rng.integers(0, 9, size=n))
+        return m
+
+    def without(n: int) -> Machine:
+        m = Machine("erew")
+        doubled(m, np.arange(n))
+        return m
+
+    for builder in (with_rng, without):
+        result = pram.sweep(builder, [4, 8, 16, 32, 64], bounds={"work": "n"})
+        assert [p.cost.work for p in result.points] == [2 * n for n in (4, 8, 16, 32, 64)]
+        assert result.checks["work"].summary == "holds, tight"
+        assert all(p.correct is None for p in result.points)
+        assert result.model == "EREW"
+    with pytest.raises(InputError, match=r"must return the pram\.Machine"):
+        pram.sweep(lambda n: n, [4, 8])
+
+
+def test_pram_sweep_flags_a_wrong_answer_and_a_violation() -> None:
+    """A wrong reference makes every point wrong; an EREW run of a CREW program is flagged."""
+    wrong = pram.Algorithm(name="w", build=DOUBLING.build, program=doubled,
+                           reference=lambda values: 3 * values + 1)
+    result = pram.sweep(wrong, [4, 8])
+    assert not result.ok and all(p.correct is False for p in result.points)
+    assert "differ" in (result.points[0].mismatch or "")
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=st.integers(1, 9), k=st.integers(0, 3), b=st.integers(0, 50),
+       n=st.integers(1, 10_000))
+def test_a_formula_text_evaluates_as_written(a: int, k: int, b: int, n: int) -> None:
+    """``"a n^k log2(n) + b"`` is a * n**k * max(1, log2 n) + b, evaluated without eval."""
+    f = pram.formula(f"{a} n^{k} log2(n) + {b}")
+    lg = math.log2(n) if n > 2 else 1.0
+    assert f({"n": n}) == pytest.approx(a * n**k * lg + b)
+    assert f.text == f"{a} n^{k} log2(n) + {b}"
+
+
+@pytest.mark.parametrize("text", ["", "n +", "__import__('os')", "m", "n ** 'a'", "n.real",
+                                  "log(n)", "[n]"])
+def test_a_formula_that_is_not_one_is_refused(text: str) -> None:
+    with pytest.raises(InputError, match=r"formula"):
+        pram.formula(text)
+
+
+@settings(max_examples=40, deadline=None)
+@given(got=st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=6),
+       tolerance=st.sampled_from([None, 0.0, 1e-9, 1e-3]), seed=st.integers(0, 9))
+def test_a_tolerance_allows_exactly_that_error(
+    got: list[float], tolerance: float | None, seed: int
+) -> None:
+    """mismatch agrees with a brute-force check entry by entry."""
+    rng = np.random.default_rng(seed)
+    expected = np.array(got) + rng.normal(0, 1e-4, size=len(got)) * rng.integers(0, 2, len(got))
+    found = pram.declaration.mismatch(np.array(got), expected, tolerance)
+    bad = [abs(g - e) > (tolerance or 0) * max(abs(e), 1) if tolerance is not None else g != e
+           for g, e in zip(got, expected.tolist(), strict=True)]
+    assert (found is None) == (not any(bad))
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"name": "two words"}, "a name is a word"),
+    ({"model": "crcw"}, "model must be one of"),
+    ({"bounds": {"depth": "n"}}, "a bound constrains work or time"),
+    ({"bounds": {"work": "n +"}}, "cannot be read"),
+    ({"tolerance": -1}, "tolerance must be a number >= 0"),
+    ({"program": 3}, "program must be a function"),
+    ({"n": 0}, "n must be a positive integer"),
+])
+def test_a_declaration_that_cannot_run_is_refused(fields: dict[str, object], words: str) -> None:
+    base: dict[str, object] = {"name": "d", "build": DOUBLING.build, "program": doubled,
+                               "reference": DOUBLING.reference}
+    with pytest.raises(InputError, match=words):
+        pram.Algorithm(**(base | fields))  # type: ignore[arg-type]
+
+
+def test_one_module_object_per_file_from_the_checkout() -> None:
+    """The issue's command: the first import, under the folder's own name, is refused naming
+    the import path that works (so no file is two module objects)."""
+    script = ("import algorithms.mqar, pram.algorithms.mqar as b, algorithms.mqar as a; "
+              "print(a is b)")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines()[-1].endswith(
+        "'algorithms' is not importable by that name: import pram.algorithms instead (it is "
+        "installed as pram.algorithms; pip install -e . from the checkout)")
