@@ -25,10 +25,11 @@ import numpy as np
 from pram._engine import MAX_ACCESSES, Engine
 from pram._memo import handed_out
 from pram._validate import acting
+from pram.batch import BatchEngine
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, PRAMError, StepError
-from pram.memory import Array, Flags, Words, contents, dtype_of, zeros
+from pram.memory import Array, Flags, Words, contents, dtype_of, rows, zeros
 from pram.models import Model, model
 from pram.run import Observer, Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
@@ -71,6 +72,13 @@ class Machine(MachineDisplay):
     cells recorded (a refusal above them). Tracing changes no count; its steps all take the
     general path.
 
+    ``batch=B`` makes a batched machine (:mod:`pram.batch`): B instances of one program run
+    in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
+    per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
+    registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
+    single run's on the instance's input; violations, resolutions and undefined reads carry
+    their ``instance``. ``batch=None`` (the default) is the single machine.
+
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
     ``to_numpy``, ``values`` or ``defined``), ``violations``, ``undefined_reads``, a nested
@@ -102,7 +110,19 @@ class Machine(MachineDisplay):
         fast_path: bool = True,
         trace: bool = False,
         trace_cells: int = CEILING,
+        batch: int | None = None,
     ) -> None:
+        if batch is not None and (isinstance(batch, bool) or not isinstance(
+                batch, int | np.integer) or batch < 1):
+            raise InputError(
+                f"batch must be a positive integer number of instances, or None for one "
+                f"(got {batch!r})"
+            )
+        if batch is not None and trace:
+            raise InputError(
+                "a batched machine keeps no trace; trace one instance on Machine(trace=True) "
+                "(without batch=)"
+            )
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -143,6 +163,10 @@ class Machine(MachineDisplay):
         #: wraps instead of failing the run).
         self._modular = 0
         self._engine = Engine(self)
+        #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
+        self.batch: int | None = None if batch is None else int(batch)
+        self._batch: BatchEngine | None = None if batch is None else BatchEngine(
+            self, int(batch))
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -187,8 +211,21 @@ class Machine(MachineDisplay):
                 raise InputError(
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
-            cells = zeros(int(size), kind.type)
-            defined: Flags | None = zeros(int(size), np.bool_)
+            if self.batch is not None:
+                # instances side by side in memory (see pram.memory.rows)
+                cells = np.zeros((self.batch, int(size)), kind, order="F")
+                defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_, order="F")
+            else:
+                cells = zeros(int(size), kind.type)
+                defined = zeros(int(size), np.bool_)
+        elif self.batch is not None:
+            cells, shape = rows(values, self.batch, shape, f"values of array {name!r}", kind)
+            if size is not None and size != cells.shape[1]:
+                raise InputError(
+                    f"size of array {name!r} is {size} but {cells.shape[1]} values per "
+                    "instance were given; pass one of them"
+                )
+            defined = None
         else:
             try:
                 given = np.ndim(values)
@@ -329,8 +366,24 @@ class Machine(MachineDisplay):
 
     @property
     def cost(self) -> Cost:
-        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs."""
-        return cast(Cost, self._ledger) if self._running else self._cost
+        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs.
+
+        A batched machine keeps one ledger per instance (:attr:`costs`); its ``m.cost`` is
+        that ledger when it is the same for every instance (before any run, with
+        ``batch=1``, or after a program whose counts do not depend on data), and refused with
+        the fix otherwise (while a program runs it shows time and sizes, as on one machine).
+        """
+        if self._running:
+            return cast(Cost, self._ledger)
+        if self._batch is not None:
+            costs = self.costs
+            if any(cost != costs[0] for cost in costs[1:]):
+                raise InputError(
+                    f"the {self._batch.batch} instances of this batched machine have "
+                    "different ledgers; read m.costs[i] for instance i"
+                )
+            return costs[0]
+        return self._cost
 
     @cost.setter
     def cost(self, cost: Cost) -> None:
@@ -339,8 +392,25 @@ class Machine(MachineDisplay):
                 "m.cost = ... while a program runs replaces the ledger; only the machine "
                 "counts: run steps, and read m.cost after the run"
             )
+        if self._batch is not None:
+            raise InputError(
+                "m.cost = ... on a batched machine: its ledgers are counted per instance "
+                "(m.costs); make a fresh Machine(batch=...) to count from zero"
+            )
         self._cost = cost
         self._ledger = Ledger(cost)
+
+    @property
+    def costs(self) -> tuple[Cost, ...]:
+        """One ledger per instance: the machine's own on a single machine, one
+        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
+        instance's input); refused while a program runs."""
+        self._closed("m.costs")
+        batch = self._batch
+        if batch is None:
+            return (self._cost,)
+        cost = self._cost
+        return batch.ledgers.costs(cost.memory_cells, cost.peak_cells)
 
     @property
     def trace(self) -> Trace:
@@ -375,7 +445,9 @@ class Machine(MachineDisplay):
                 "Machine.run of a machine whose program is running would answer questions "
                 "about data outside the run's steps; compose programs with yield from"
             )
-        execute = self._engine.execute  # what self.execute calls, one call fewer per step
+        batch = self._batch
+        # what self.execute calls, one call fewer per step
+        execute = self._engine.execute if batch is None else batch.execute
         if self._recorder is not None:
             self._recorder.start(self.arrays, self._cost.time)
         token = Run(self, self.observer)
@@ -414,7 +486,11 @@ class Machine(MachineDisplay):
                         break
                 if self._failure is not None:
                     raise self._failure  # in the machine, not in the program: it cannot catch it
-                _charge_local(cost, token)
+                if batch is None:
+                    _charge_local(cost, token)
+                else:
+                    batch.ledgers.operations(token._operations, batch.alive)
+                    token._operations = 0
                 replies = execute(steps)
                 token.step(cost.time, steps, replies)
                 reply: Values | list[Values] = (
@@ -426,7 +502,11 @@ class Machine(MachineDisplay):
                 raise self._failure from None  # the work after the last step overflowed
             return stop.value  # type: ignore[no-any-return]
         finally:
-            _charge_local(cost, token)
+            if batch is None:
+                _charge_local(cost, token)
+            else:
+                batch.ledgers.operations(token._operations, batch.alive)
+                token._operations = 0
             self._running -= 1
             self._token = None
             self._failure = None  # raised above, or the program's own error goes first
@@ -456,6 +536,8 @@ class Machine(MachineDisplay):
                 "Machine.execute while a program runs on the machine is a step outside the "
                 "program's steps; yield the Step instead"
             )
+        if self._batch is not None:
+            return self._batch.execute(steps)
         return self._engine.execute(steps)
 
 

@@ -149,6 +149,55 @@ def contents(values: Any, name: str, dtype: np.dtype[Any], ndim: int = 1) -> npt
     return words(values, name, ndim=ndim, floats="pass dtype=float to keep them real, or ")
 
 
+def rows(
+    values: Any, batch: int, shape: tuple[int, int] | None, name: str,
+    dtype: np.dtype[Any] | None = None,
+) -> tuple[npt.NDArray[Any], tuple[int, int] | None]:
+    """``values`` as ``(batch, size)`` cells of ``dtype``, one row per instance of a batched
+    machine, and the shape of a two-dimensional array (None for a flat one).
+
+    A flat array is given as ``(batch, size)`` rows, or one flat row every instance starts
+    from; a two-dimensional one (``shape=(r, c)``, or values of three dimensions) as
+    ``(batch, r, c)``, or one ``(r, c)`` matrix for all, each instance's cells row-major.
+
+    In memory a cell's instances lie side by side (Fortran order: the array is the transpose
+    of a ``(size, batch)`` one), so a step's gather or scatter of n cells moves n runs of
+    ``batch`` words, not ``batch * n`` scattered words: measured at n = 512 of 1,024 cells, a
+    gather by a cell index is 3 (B = 64) to 10 (B = 1,024) times quicker than along rows, a
+    scatter 5 to 17 times."""
+    try:
+        given = np.ndim(values)
+    except (TypeError, ValueError):
+        given = 1  # refused by contents, with the message for flat arrays
+    grid = shape is not None or given == 3
+    one = given == (2 if grid else 1)  # one instance's values, the same for all
+    ndim = (2 if grid else 1) + (0 if one else 1)
+    cells = contents(values, name, np.dtype(np.int64) if dtype is None else dtype, ndim)
+    if not one and cells.shape[0] != batch:
+        form = f"({batch}, r, c)" if grid else f"({batch}, size)"
+        raise InputError(
+            f"{name} has {cells.shape[0]} rows but the machine runs a batch of {batch} "
+            f"instances; pass one per instance, shape {form}, or one for all"
+        )
+    if one:
+        cells = np.broadcast_to(cells, (batch, *cells.shape))
+    found = (int(cells.shape[1]), int(cells.shape[2])) if grid else None
+    if shape is not None and found != shape:
+        raise InputError(
+            f"{name} have shape {found} per instance but shape {shape} was given; pass one of "
+            "them"
+        )
+    return np.array(cells.reshape(batch, -1), order="F"), found  # writeable, even if shared
+
+
+def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """A batched machine's ``(batch, size)`` cells as ``(batch, *shape)``, a view."""
+    if len(shape) == 1:
+        return cells
+    rows_, columns = shape
+    return cells.T.reshape(rows_, columns, cells.shape[0]).transpose(2, 0, 1)
+
+
 class Array:
     """A named array of ``size`` cells in a machine's shared memory: int64 words (the
     default) or float64 reals (:attr:`dtype`), flat or of two dimensions (:attr:`shape`).
@@ -171,9 +220,11 @@ class Array:
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
     ) -> None:
         self.name = name
-        self.size = len(values)
+        #: The cells of one instance (a batched machine keeps ``(batch, size)`` cells, one row
+        #: per instance).
+        self.size = values.shape[-1] if values.ndim else 0
         #: ``(size,)`` for a flat array, ``(rows, columns)`` for a two-dimensional one.
-        self.shape = shape or (self.size,)
+        self.shape: tuple[int, ...] = shape or (self.size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
@@ -214,12 +265,25 @@ class Array:
         if self._sealed:
             self._refuse(f"reading {self.name}.values")
         self._exposed = True
+        if self._cells.ndim == 2:
+            return batch_view(self._cells, self.shape)
         return self._cells if len(self.shape) == 1 else self._cells.reshape(self.shape)
 
     @values.setter
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
+        if self._cells.ndim == 2:  # a batched machine's array: one row per instance
+            grid = self.shape if len(self.shape) == 2 else None
+            batched, _ = rows(values, self._cells.shape[0], grid,
+                              f"values of array {self.name!r}", self._cells.dtype)
+            if batched.shape[1] != self.size:
+                raise InputError(
+                    f"{self.name}.values needs {self.size} values per instance (got "
+                    f"{batched.shape[1]}); pass one per cell, or allocate another array"
+                )
+            self._cells = batched
+            return
         cells = contents(values, f"values of array {self.name!r}", self._cells.dtype,
                          len(self.shape))
         if cells.shape != self.shape:
@@ -234,19 +298,28 @@ class Array:
         the flags of which cells hold a value (both were handed out by :attr:`values` and
         :attr:`defined`), so an alias taken before the run sees none of its writes."""
         if self._exposed:
-            self._cells = self._cells.copy()
+            self._cells = self._cells.copy(order="K")  # a batch's layout kept
             if self._defined is not None:
-                self._defined = self._defined.copy()
+                self._defined = self._defined.copy(order="K")
             self._exposed = False
 
+    @property
+    def batch(self) -> int | None:
+        """The instances of a batched machine, one row of cells each; None on a single one."""
+        return self._cells.shape[0] if self._cells.ndim == 2 else None
+
     def to_numpy(self) -> Words:
-        """A copy of the array's current contents (refused while a program runs)."""
+        """A copy of the array's current contents (refused while a program runs): its shape,
+        and on a batched machine one row per instance before it (``(batch, size)``, or
+        ``(batch, r, c)`` for a two-dimensional array)."""
         if self._sealed:
             self._refuse(f"{self.name}.to_numpy()")
         if self.freed:
             raise InputError(
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
+        if self._cells.ndim == 2:
+            return np.array(batch_view(self._cells, self.shape), order="C")
         copied = self._cells.copy()
         return copied if len(self.shape) == 1 else copied.reshape(self.shape)
 

@@ -6,7 +6,7 @@ local work and told to the observer. :mod:`pram.registers` binds its class here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy as np
 
@@ -155,8 +155,29 @@ def _wrap(name: str, operands: tuple[Any, ...], result: Any, owners: Ids, run: R
     return wrapped
 
 
+def _batch(run: Run | None) -> int | None:
+    """The instances of the batched machine ``run`` runs on (None: a single machine)."""
+    return None if run is None else getattr(run._machine, "batch", None)
+
+
+def _kept(run: Run | None, before: Any, after: Any) -> Any:
+    """``after``, a register's new values in place of ``before``, except in the rows of the
+    instances of a batch idling in a loop they ended: a change in place during the loop's
+    later rounds leaves their registers as they were, as in their single runs."""
+    if run is None:
+        return after
+    engine = getattr(run._machine, "_batch", None)
+    alive = None if engine is None else engine.alive
+    if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
+        return after
+    shape = (len(alive),) + (1,) * (after.ndim - 1)
+    return np.where(alive.reshape(shape), after, np.broadcast_to(before, after.shape))
+
+
 def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
-    if type(result) is not np.ndarray or result.shape != owners.shape:
+    if type(result) is not np.ndarray or (result.shape != owners.shape and not (
+            result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
+            and result.shape[0] == _batch(run))):
         shape = f"shape {getattr(result, 'shape', ())} from registers of shape {owners.shape}"
         if type(owners) is Chosen:
             shape = "another shape from registers of processors chosen by data"
@@ -195,7 +216,8 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
         if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
                             f"{target._values.dtype}")
-        target._values = kept.astype(target._values.dtype, copy=False)
+        target._values = _kept(run, target._values,
+                               kept.astype(target._values.dtype, copy=False))
         target._selections = None
     run._operations += 1
     if run._observer is not None:
@@ -233,6 +255,10 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
                 "compute an address from its own registers and read it in a step: "
                 f"{THROUGH_MEMORY}",
             )
+        batch = _batch(key._run) or _batch(register._run)
+        if batch is not None and (sealed or key._sealed()):
+            chosen = _choose_rows(owners, key, batch)  # every instance's own selection
+            return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
             return key._values, owners[key._values]
         return key._values, _chosen(owners, key)
@@ -258,6 +284,28 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
                     "index by a slice, an integer or a plain array computed from sizes, or by "
                     "a boolean register of the same processors")
     return key, owners[key]
+
+
+def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
+    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
+    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
+    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
+    chosen = key._selections
+    if chosen is not None:
+        return chosen
+    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    above = getattr(owners, "rows", None) if type(owners) is Chosen else None
+    rows = flags.copy() if above is None else flags & above
+    rows.flags.writeable = False
+    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
+    made = plain.view(Chosen)
+    made.flags.writeable = False
+    made.parent = owners
+    made.key = key
+    made.mask = rows
+    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
+    key._selections = made
+    return cast(Chosen, made)
 
 
 def _chosen(owners: Ids, key: Register) -> Chosen:
@@ -294,10 +342,12 @@ def _extremes(x: Any) -> tuple[int, int]:
     return int(x), int(x)
 
 
-def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
-    """Which entries of an operation's result overflow, computed exactly (Python integers
-    over the candidates only: asked once a bound said an overflow is possible)."""
-    columns = [np.broadcast_to(np.asarray(x), (size,)) for x in operands]
+def _exact(name: str, operands: Sequence[Any], shape: tuple[int, ...]) -> Any:
+    """Which entries of an operation's result (of ``shape``, flattened) overflow, computed
+    exactly (Python integers over the candidates only: asked once a bound said an overflow
+    is possible)."""
+    size = int(np.prod(shape))
+    columns = [np.broadcast_to(np.asarray(x), shape).reshape(-1) for x in operands]
     as_float = [c.astype(np.float64) for c in columns]
     with np.errstate(all="ignore"):
         if name in ("negative", "absolute"):
@@ -336,6 +386,37 @@ def _exact(name: str, operands: Sequence[Any], size: int) -> Any:
             exact = (a ** b if b * abs(a).bit_length() <= 128 else _HIGH + 1) if b >= 0 else 0
         wrong[i] = not _LOW <= exact <= _HIGH
     return wrong
+
+
+def _live(owners: Ids, run: Run, shape: tuple[int, ...]) -> Any:
+    """On a batched machine, which entries (flattened) of a result of ``shape`` belong to a
+    processor that acts in an instance taking steps: not those a selection by data left
+    out (a batch keeps its full width) nor those of an instance idling in a loop it ended;
+    None when every entry does."""
+    engine = getattr(run._machine, "_batch", None)
+    if engine is None or len(shape) <= owners.ndim:
+        return None
+    rows = getattr(owners, "rows", None) if type(owners) is Chosen else None
+    alive = engine.alive
+    if rows is None and alive is None:
+        return None
+    live = np.ones(shape, dtype=np.bool_)
+    if rows is not None:
+        live &= rows
+    if alive is not None:
+        live &= alive.reshape((len(alive),) + (1,) * (len(shape) - 1))
+    return live.reshape(-1)
+
+
+def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[str, int, int]:
+    """For the flat entry ``first`` of a result: ``"instance i: "`` on a batched machine (or
+    nothing), the processor, and the step the work came before (the instance's own)."""
+    n = int(owners.size) or 1
+    if result.ndim > owners.ndim:
+        i = first // n
+        engine = machine._batch
+        return f"instance {i}: ", int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
+    return "", int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
 
 
 def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: Run) -> None:
@@ -401,14 +482,18 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
             low = -high
         if low >= _LOW and high <= _HIGH:
             return
-    wrong = _exact(name, operands, result.size)
+    wrong = _exact(name, operands, result.shape)
+    live = _live(owners, run, result.shape)
+    if live is not None:
+        wrong &= live
     if not wrong.any():
         return
     machine = run._machine
     if getattr(machine, "_failure", None) is not None:
         return  # the run has failed already: the first overflow is the one reported
     first = int(np.flatnonzero(wrong)[0])
-    values = tuple(int(np.broadcast_to(np.asarray(x), result.shape)[first]) for x in operands)
+    values = tuple(int(np.broadcast_to(np.asarray(x), result.shape).reshape(-1)[first])
+                   for x in operands)
     symbol = _SYMBOLS.get(name)
     if name == "negative":
         shown = f"-({values[0]})"
@@ -418,11 +503,10 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
         shown = f"{values[0]} ** 2"
     else:
         shown = f"{values[0]} {symbol} {values[-1]}"
-    processor = int(owners[first])
-    step = int(machine._cost.time) + 1  # type: ignore[attr-defined]
+    instance, processor, step = _who(first, owners, result, machine)
     machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
-        f"int64 overflow in {name}: processor {processor} computed {shown}, beyond the int64 "
-        f"range, in the work before step {step}; use dtype=float for reals, or reduce "
+        f"{instance}int64 overflow in {name}: processor {processor} computed {shown}, beyond "
+        f"the int64 range, in the work before step {step}; use dtype=float for reals, or reduce "
         "modulo a bound (np.remainder) before the values outgrow 2**63 - 1",
         operation=name, processor=processor, operands=values, step=step,
     )
@@ -437,17 +521,19 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
         return
     with np.errstate(all="ignore"):
         wrong = ~((source >= -(2.0 ** 63)) & (source < 2.0 ** 63))
+    live = _live(owners, run, wrong.shape)
+    if live is not None:
+        wrong = wrong.reshape(-1) & live
     if not wrong.any():
         return
     machine = run._machine
     if getattr(machine, "_failure", None) is not None:
         return
     first = int(np.flatnonzero(wrong)[0])
-    value = float(source[first])
-    processor = int(owners[first])
-    step = int(machine._cost.time) + 1  # type: ignore[attr-defined]
+    value = float(source.reshape(-1)[first])
+    instance, processor, step = _who(first, owners, result, machine)
     machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
-        f"int64 overflow in astype: processor {processor} converted {value!r} to int64, "
+        f"{instance}int64 overflow in astype: processor {processor} converted {value!r} to int64, "
         f"beyond the int64 range, in the work before step {step}; keep the values real "
         "(dtype=float), or clip them into the int64 range first (np.clip) and test for NaN "
         "(np.isnan) before converting",

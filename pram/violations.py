@@ -55,6 +55,11 @@ def when(step: int, *phases: str) -> str:
     return f"in step {step} (phases {', '.join(labels[:-1])} and {labels[-1]})"
 
 
+def _in(instance: int | None) -> str:
+    """``"instance 17: "`` before a record of a batched run, nothing on a single machine."""
+    return "" if instance is None else f"instance {instance}: "
+
+
 @attrs.frozen
 class Violation:
     """Two or more processors touched one cell in one step in a way the model forbids.
@@ -77,10 +82,16 @@ class Violation:
     phases: tuple[str, ...] = ()
     #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
     columns: int = 0
+    #: The instance of a batched run (``Machine(batch=B)``) it happened in; None on a single
+    #: machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
         """The violation in one sentence: the rule, who broke it, which cell, and when."""
+        return _in(self.instance) + self._message()
+
+    def _message(self) -> str:
         who = listing(self.processors)
         cell = cell_name(self.array, self.index, self.columns)
         at = when(self.step, *(self.phases or (self.phase,)))
@@ -127,6 +138,8 @@ class Resolution:
     phases: tuple[str, ...] = ()
     #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
     columns: int = 0
+    #: The instance of a batched run it happened in; None on a single machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
@@ -134,8 +147,9 @@ class Resolution:
         cell = cell_name(self.array, self.index, self.columns)
         done = (f"kept {cell} as it was" if self.outcome == "kept"
                 else f"wrote the collision symbol to {cell}")
-        return (f"{self.model} {done}: processors {listing(self.processors)} wrote "
-                f"{listing(self.values)} {when(self.step, *(self.phases or (self.phase,)))}")
+        return (f"{_in(self.instance)}{self.model} {done}: processors "
+                f"{listing(self.processors)} wrote {listing(self.values)} "
+                f"{when(self.step, *(self.phases or (self.phase,)))}")
 
     def __str__(self) -> str:
         return self.message
@@ -152,12 +166,14 @@ class UndefinedRead:
     processor: int
     #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
     columns: int = 0
+    #: The instance of a batched run it happened in; None on a single machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
         """The read in one sentence, with the fix."""
         return (
-            f"undefined read: processor {self.processor} read "
+            f"{_in(self.instance)}undefined read: processor {self.processor} read "
             f"{cell_name(self.array, self.index, self.columns)} "
             f"{when(self.step, self.phase)} "
             "before anything was written there; give the array initial values or write it first"

@@ -1,0 +1,1261 @@
+"""Batched runs: many instances of one program in lockstep on one machine.
+
+Under the honesty rules a program's host control flow cannot depend on data, so every honest
+program takes the same steps, with the same processors, on every input of the same sizes.
+``Machine(batch=B)`` runs B instances together: every array holds one row of cells per
+instance, every register one row of values per instance (or one row shared by all, for
+values computed from sizes), and each global step is one pass of numpy over all instances.
+Python's cost is paid once per step for the whole batch.
+
+Each instance is still its own PRAM: its own memory, its own ledger (:class:`Ledgers`), its
+own violations, resolutions and undefined reads (each with its ``instance``), and its own
+random choices (CRCW arbitrary: one generator per instance, seeded like a single machine's).
+The counts of an instance equal those of a single run on its input, exactly; the differential
+test (tests/test_batch.py) checks that on random programs under every model.
+
+What differs between instances, and how the engine (:class:`BatchEngine`) takes it:
+
+- indices, values and masks from registers (one row per instance), and processors chosen by
+  data (``hold(pid, pid)[x > 4]``): a selection keeps the full width of the processors it was
+  chosen from, with one row of flags per instance (the processors that chose themselves); a
+  step taken by them counts, per instance, only those;
+- a cell two processors met at: the step's accesses are tested for every instance at once, and
+  only the instances in which two processors met go through the single machine's slow path
+  (:func:`pram._conflicts.resolve`), in one call with their cells side by side as one array's
+  (under CRCW arbitrary one call per instance, each drawing its own random choices);
+- loop tests (:class:`pram.Until`): the batch ends a loop when every instance has ended it. An
+  instance that has ended idles until then: the loop's later steps are neither executed nor
+  charged for it (nor the local work between them), so its counts equal its single run's.
+  Loops are told apart by the array and phase of their test: a loop nested in another is
+  ended for the batch before the outer one is tested again. Registers a program computes in
+  the loop's body hold nothing for an idle instance; carry what a loop computes across its end
+  through memory (as the project's programs do).
+
+A step whose processors would differ between instances in a way a batch cannot express does
+not reach the engine: a host decision on data is refused by the registers. What is refused
+here is named in the error, with the instance.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pram import _conflicts, _validate
+from pram._engine import in_range
+from pram._memo import Scratch, StepMemo
+from pram.cost import Cost, PhaseCost
+from pram.errors import (
+    AddressError,
+    ConflictError,
+    HonestyError,
+    InputError,
+    StepError,
+    UndefinedReadError,
+)
+from pram.ids import Chosen, same_choice, same_processors
+from pram.loop import is_test
+from pram.memory import Array, Flags, Words
+from pram.models import Arbitrary
+from pram.registers import THROUGH_MEMORY, Register
+from pram.step import Read, Step, Values, Write
+from pram.violations import UndefinedRead, when
+
+if TYPE_CHECKING:
+    from pram.machine import Machine
+
+Counts = npt.NDArray[np.int64]
+
+__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows", "root", "run_instances"]
+
+
+# ---- registers of a batch -------------------------------------------------------------------
+
+
+def batched(values: npt.NDArray[Any], processors: npt.NDArray[Any]) -> bool:
+    """Whether register ``values`` over ``processors`` hold one row per instance."""
+    return values.ndim > processors.ndim
+
+
+def chosen_rows(ids: Any) -> Flags | None:
+    """The flags ``(batch, n)`` of processors chosen by data in a batch (which of the full
+    width of ``ids`` chose themselves, per instance), or None for other ids."""
+    if type(ids) is Chosen:
+        return getattr(ids, "rows", None)
+    return None
+
+
+def root(ids: Any) -> Any:
+    """The ids a (possibly nested) selection in a batch was first chosen from."""
+    while chosen_rows(ids) is not None:
+        ids = ids.parent
+    return ids
+
+
+# ---- host functions over many instances --------------------------------------------------
+
+
+class _Ran(Exception):
+    """A host function reached (or finished) its run: what it does after is the host's."""
+
+
+def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
+                  **keywords: Any) -> None:
+    """Run a host function of the project, ``function(m, *inputs, **keywords)`` (which allocates its
+    arrays from its inputs, then runs its program on ``m``, as the catalogue's do), for
+    every instance's ``inputs`` in one batched run on ``m`` (``Machine(batch=B)``, B the
+    number of instances).
+
+    Each instance's inputs are first given to the function on a scratch machine that stops
+    at its program's first step, to learn the values it allocates its arrays with; on ``m``
+    the k-th array allocated with values then gets, row by row, every instance's k-th values
+    (an array the program allocates after its first step is taken as it makes it: from
+    sizes, the same for every instance). The function
+    stops when its run ends (what it does afterwards reads the output as one machine's): read
+    the answers from ``m.arrays[name].to_numpy()[i]`` and the ledgers from ``m.costs``. The
+    instances must allocate alike (the same names and sizes), as inputs of one size do.
+    """
+    if m.batch is None or m.batch != len(instances):
+        raise InputError(
+            f"run_instances needs a machine made with batch={len(instances)}, one instance "
+            f"per input (got batch={m.batch!r})"
+        )
+    given: list[list[tuple[str, Any]]] = []
+    for inputs in instances:
+        scratch = type(m)(m.model)
+        calls: list[tuple[str, Any]] = []
+        allocate = scratch.array
+
+        def recording(name: str, size: Any = None, values: Any = None, *,
+                      _calls: list[tuple[str, Any]] = calls, _allocate: Any = allocate,
+                      **more: Any) -> Any:
+            _calls.append((name, None if values is None else np.array(values)))
+            return _allocate(name, size, values, **more)
+
+        def stop(program: Any) -> Any:
+            with contextlib.suppress(StopIteration):
+                next(program)  # what the program allocates before its first step
+            program.close()
+            raise _Ran
+
+        scratch.array = recording  # type: ignore[method-assign]
+        scratch.run = stop  # type: ignore[method-assign]
+        with contextlib.suppress(_Ran):
+            function(scratch, *inputs, **keywords)
+        given.append(calls)
+    first = given[0]
+    for i, calls in enumerate(given[1:], 1):
+        if [(name, None if v is None else v.shape) for name, v in calls] != \
+                [(name, None if v is None else v.shape) for name, v in first]:
+            raise InputError(
+                f"instance {i} allocates other arrays than instance 0 (names or sizes); a "
+                "batch runs instances of one size: group the inputs by size"
+            )
+    allocate, run, count = m.array, m.run, [0]
+
+    def substituting(name: str, size: Any = None, values: Any = None, **more: Any) -> Any:
+        k = count[0]
+        count[0] += 1
+        if values is not None and k < len(first):
+            values = np.stack([calls[k][1] for calls in given])  # shapes checked alike
+        return allocate(name, size, values, **more)
+
+    def once(program: Any) -> Any:
+        run(program)
+        raise _Ran
+
+    m.array = substituting  # type: ignore[method-assign]
+    m.run = once  # type: ignore[method-assign]
+    try:
+        function(m, *instances[0], **keywords)
+    except _Ran:
+        pass
+    finally:
+        del m.array, m.run
+
+
+# ---- the ledgers ---------------------------------------------------------------------------
+
+
+class _Tally:
+    """One count of every instance: a part the same for all (a Python int) plus, once some
+    step charged instances differently, one entry per instance."""
+
+    __slots__ = ("base", "each")
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.each: Counts | None = None
+
+    def add(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
+        if alive is None and type(amount) is int:
+            self.base += amount
+            return
+        if self.each is None:
+            self.each = np.zeros(batch, dtype=np.int64)
+        self.each += amount if alive is None else amount * alive
+
+    def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
+        if alive is None and type(amount) is int:
+            if amount > self.base:
+                self.base = amount
+            return
+        if self.each is None:
+            self.each = np.zeros(batch, dtype=np.int64)
+        np.maximum(self.each, amount if alive is None else amount * alive, out=self.each)
+
+    def total(self, i: int) -> int:
+        return self.base + (0 if self.each is None else int(self.each[i]))
+
+    def highest(self, i: int) -> int:
+        return max(self.base, 0 if self.each is None else int(self.each[i]))
+
+
+class _Share:
+    """A phase's share of every instance's ledger (see :class:`pram.PhaseCost`)."""
+
+    __slots__ = ("max_processors", "reads", "time", "work", "writes")
+
+    def __init__(self) -> None:
+        self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
+        self.writes, self.max_processors = _Tally(), _Tally()
+
+    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
+               batch: int) -> None:
+        self.time.add(1, alive, batch)
+        self.work.add(n, alive, batch)
+        self.reads.add(r, alive, batch)
+        self.writes.add(w, alive, batch)
+        self.max_processors.peak(n, alive, batch)
+
+
+class Ledgers:
+    """The ledgers of a batch's instances, counted together: what is the same for all once,
+    what differs as one entry per instance. :meth:`cost` makes instance ``i``'s
+    :class:`pram.Cost`, equal to the ledger of a single run on its input."""
+
+    def __init__(self, batch: int) -> None:
+        self.batch = batch
+        self.all = _Share()
+        self.loop_tests = _Tally()
+        self.local = _Tally()
+        self.max_local = _Tally()
+        self.phases: dict[str, _Share] = {}
+        #: Per global step: its active processors (an int, or one per instance), its phase
+        #: labels, and which instances took it (None: all).
+        self.steps: list[tuple[int | Counts, tuple[str, ...], Flags | None]] = []
+
+    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
+               labels: tuple[str, ...], shares: dict[str, list[Any]] | None) -> None:
+        """Charge one global step: ``n`` processors, ``r`` reads, ``w`` writes (ints, or one
+        per instance) to the instances ``alive`` (None: all), and each phase its share."""
+        batch = self.batch
+        self.all.charge(n, r, w, alive, batch)
+        if shares:
+            for label, (pn, pr, pw) in shares.items():
+                share = self.phases.get(label)
+                if share is None:
+                    share = self.phases[label] = _Share()
+                share.charge(pn, pr, pw, alive, batch)
+        self.steps.append((n, labels, alive))
+
+    def operations(self, count: int, alive: Flags | None) -> None:
+        """Charge ``count`` elementwise register operations done between two steps."""
+        self.local.add(count, alive, self.batch)
+        self.max_local.peak(count, alive, self.batch)
+
+    def time(self, i: int) -> int:
+        """The steps instance ``i`` took so far."""
+        return self.all.time.total(i)
+
+    def costs(self, memory_cells: int, peak_cells: int) -> tuple[Cost, ...]:
+        """Every instance's ledger, made together: the counts as columns of one array per
+        field, the profile and phase labels shared while every instance took every step."""
+        batch = self.batch
+
+        def column(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return (tally.each + tally.base).tolist()  # type: ignore[no-any-return]
+
+        def highest(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return np.maximum(tally.each, tally.base).tolist()  # type: ignore[no-any-return]
+
+        every = self.all
+        fields = [column(every.time), column(every.work), column(every.reads),
+                  column(every.writes), highest(every.max_processors),
+                  column(self.loop_tests), column(self.local), highest(self.max_local)]
+        shares = {label: (column(share.time), column(share.work), column(share.reads),
+                          column(share.writes), highest(share.max_processors))
+                  for label, share in self.phases.items()}
+        uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
+        if uniform:
+            profile = [int(n) for n, _, _ in self.steps]
+            labels = [labels for _, labels, _ in self.steps]
+        else:
+            counts = np.array([np.broadcast_to(n, (batch,)) for n, _, _ in self.steps],
+                              dtype=np.int64).reshape(len(self.steps), batch)
+            took = np.array([np.ones(batch, np.bool_) if alive is None else alive
+                             for _, _, alive in self.steps]).reshape(len(self.steps), batch)
+        made = []
+        for i in range(batch):
+            if uniform:
+                mine, phases_of = list(profile), list(labels)
+            else:
+                kept = np.flatnonzero(took[:, i])
+                mine = counts[kept, i].tolist()
+                phases_of = [self.steps[k][1] for k in kept.tolist()]
+            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i])
+                      for label, (t, w, r, x, p) in shares.items() if t[i]}
+            made.append(Cost(
+                time=fields[0][i], work=fields[1][i], reads=fields[2][i],
+                writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
+                peak_cells=peak_cells, loop_tests=fields[5][i], local=fields[6][i],
+                max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
+            ))
+        return tuple(made)
+
+    def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
+        """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
+        every = self.all
+        profile: list[int] = []
+        step_phases: list[tuple[str, ...]] = []
+        for n, labels, alive in self.steps:
+            if alive is not None and not alive[i]:
+                continue
+            profile.append(n if type(n) is int else int(n[i]))  # type: ignore[index]
+            step_phases.append(labels)
+        phases = {}
+        for label, share in self.phases.items():
+            if share.time.total(i):
+                phases[label] = PhaseCost(
+                    share.time.total(i), share.work.total(i), share.reads.total(i),
+                    share.writes.total(i), share.max_processors.highest(i))
+        return Cost(
+            time=every.time.total(i), work=every.work.total(i), reads=every.reads.total(i),
+            writes=every.writes.total(i), max_processors=every.max_processors.highest(i),
+            memory_cells=memory_cells, peak_cells=peak_cells,
+            loop_tests=self.loop_tests.total(i), local=self.local.total(i),
+            max_local=self.max_local.highest(i), profile=profile, step_phases=step_phases,
+            phases=phases,
+        )
+
+
+# ---- the engine ----------------------------------------------------------------------------
+
+
+class _Port:
+    """One Read or Write of one step of a batch, validated: indices ``(n,)`` shared by every
+    instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
+    values likewise (or one integer)."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "pid", "rank", "step", "value",
+                 "where")
+
+    def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
+                 index: Words, where: Flags | None, value: Words | int | None) -> None:
+        self.step, self.branch, self.rank, self.pid = step, branch, rank, pid
+        self.array, self.index, self.where, self.value = array, index, where, value
+        self.is_write = value is not None
+
+    def count(self) -> int | Counts:
+        """The accesses through this port, per instance (an int when the same for all)."""
+        where = self.where
+        if where is None:
+            return len(self.pid)
+        if where.ndim == 1:
+            return int(np.count_nonzero(where))
+        counted: Counts = np.count_nonzero(where, axis=1).astype(np.int64)
+        return counted
+
+
+class _One:
+    """One instance's view of a port, shaped as the single machine's slow path reads it
+    (:func:`pram._conflicts.resolve`): compressed to the processors that act."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
+
+    def __init__(self, port: _Port, i: int, array: _Row, acting: Flags | None) -> None:
+        index = port.index if port.index.ndim == 1 else port.index[i]
+        pid = port.pid
+        value = port.value
+        if value is not None:
+            given = np.asarray(value, dtype=array._cells.dtype)
+            value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
+        if acting is not None:
+            index, pid = index[acting], pid[acting]
+            value = None if value is None else value[acting]
+        self.array, self.branch, self.is_write = array, port.branch, port.is_write
+        self.index = np.ascontiguousarray(index)
+        self.processors = np.ascontiguousarray(pid).astype(np.int64, copy=False)
+        self.value = None if value is None else np.ascontiguousarray(value)
+
+
+class _Row:
+    """One instance's row of an array, named like it (what the slow path reads of it)."""
+
+    __slots__ = ("_array", "_cells", "name", "shape", "size")
+
+    def __init__(self, array: Array, i: int) -> None:
+        self.name, self.size, self._array = array.name, array.size, array
+        self.shape = getattr(array, "shape", (array.size,))
+        self._cells = array._cells[i]
+
+    def cell(self, index: int) -> str:
+        """Cell ``index`` by name, as the array names it (for messages)."""
+        name: Any = getattr(self._array, "cell", None)
+        return f"{self.name}[{index}]" if name is None else str(name(index))
+
+
+class _Many:
+    """A port of several instances as one array's port (:meth:`BatchEngine._resolve_together`):
+    instance ``rows[j]``'s cell c as cell ``j * size + c``, only the processors that act."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
+
+    def __init__(self, port: _Port, rows: Words, size: int, batch: int,
+                 array: _Together) -> None:
+        n = len(port.pid)
+        shape = (len(rows), n)
+        index = np.broadcast_to(port.index, (batch, n))[rows]
+        index = index + (np.arange(len(rows), dtype=np.int64) * size)[:, None]
+        acting = None if port.where is None else np.broadcast_to(port.where, (batch, n))[rows]
+        pid = np.broadcast_to(port.pid.astype(np.int64, copy=False), shape)
+        value = port.value
+        if value is not None:
+            given = np.asarray(value, dtype=array._array._cells.dtype)
+            value = np.broadcast_to(given, (batch, n))[rows] if given.ndim == 2 else \
+                np.broadcast_to(given, shape)
+        if acting is None:
+            self.index, self.processors = index.reshape(-1), np.ascontiguousarray(pid).reshape(-1)
+            self.value = None if value is None else np.ascontiguousarray(value).reshape(-1)
+        else:
+            self.index, self.processors = index[acting], pid[acting]
+            self.value = None if value is None else value[acting]
+        self.array, self.branch, self.is_write = array, port.branch, port.is_write
+
+
+class _Together:
+    """The instances ``rows`` of an array, side by side as one array (what the slow path
+    reads of it: its name, its shape for the cells' names, and old contents by cell)."""
+
+    __slots__ = ("_array", "_cells", "name", "rows", "shape", "size")
+
+    def __init__(self, array: Array, rows: Words) -> None:
+        self._array, self.rows, self.name = array, rows, array.name
+        self.shape = getattr(array, "shape", (array.size,))
+        self.size = array.size * len(rows)
+        self._cells = self  # indexed by cell: see __getitem__
+
+    def __getitem__(self, cells: Words) -> Any:
+        size = self._array.size
+        return self._array._cells[self.rows[cells // size], cells % size]
+
+
+def _no_choice() -> np.random.Generator:
+    """The slow path's random generator where no model draws from it."""
+    return np.random.default_rng(0)
+
+
+def _apart(record: Any, rows: Words, size: int, ledgers: Ledgers) -> Any:
+    """A record of the instances side by side, as its own instance's (its cell, and the
+    step by the instance's own count: an instance that idled in a loop took fewer)."""
+    import attrs
+
+    j, cell = divmod(int(record.index), size)
+    i = int(rows[j])
+    return attrs.evolve(record, index=cell, instance=i, step=ledgers.time(i) + 1)
+
+
+class _Draw:
+    """Instance ``i``'s random generator, made at its first choice (what the slow path
+    calls)."""
+
+    __slots__ = ("engine", "i")
+
+    def __init__(self, engine: BatchEngine, i: int) -> None:
+        self.engine, self.i = engine, i
+
+    def __call__(self) -> np.random.Generator:
+        return self.engine._generator(self.i)
+
+
+class _Loop:
+    """A loop being ended by :class:`pram.Until` tests: its test's site, and the instances
+    that were taking steps when it started."""
+
+    __slots__ = ("entry", "site")
+
+    def __init__(self, site: tuple[str, str], entry: Flags | None) -> None:
+        self.site, self.entry = site, entry
+
+
+class BatchEngine:
+    """Executes global steps for a batched machine: every instance in one pass."""
+
+    def __init__(self, host: Machine, batch: int) -> None:
+        self.host = host
+        self.batch = batch
+        self.ledgers = Ledgers(batch)
+        self.scratch = Scratch()
+        #: The instances taking steps (None: all); the others idle in a loop they ended.
+        self.alive: Flags | None = None
+        self.loops: list[_Loop] = []
+        self._random: list[np.random.Generator | None] = [None] * batch
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+
+    # ---- the step --------------------------------------------------------------------------
+
+    def execute(self, steps: Sequence[Step]) -> list[Values]:
+        """Execute one global step of every instance taking steps; see
+        :meth:`pram.Machine.execute`."""
+        host = self.host
+        number = host._cost.time + 1
+        alive = self.alive
+        memo = StepMemo()
+        # 0. The fast path: the usual step, shared indices.
+        if alive is None:
+            fast = self._fast(steps, memo)
+            if fast is not None:
+                return fast
+        # 1. Normalise ports.
+        ports: list[_Port] = []
+        actors: list[int | Counts] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            pid = _validate.processors_of(step, number)
+            _validate.this_run(step.reads, step.writes, number, host._token)
+            if len(step.reads) > _MAX or len(step.writes) > _MAX:
+                raise StepError(
+                    f"step {number} asks each processor for {len(step.reads)} reads and "
+                    f"{len(step.writes)} writes; at most {_MAX} of each are allowed, so "
+                    "split the work over more steps",
+                    number,
+                )
+            rows = chosen_rows(pid)
+            plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
+            actors.append(len(plain) if rows is None
+                          else np.count_nonzero(rows, axis=1).astype(np.int64))
+            for read in step.reads:
+                if type(read) is not Read:
+                    raise StepError(
+                        f"reads of step {number} must be Read objects (got {read!r})", number
+                    )
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
+                                        number))
+            for write in step.writes:
+                if type(write) is not Write:
+                    raise StepError(
+                        f"writes of step {number} must be Write objects (got {write!r})",
+                        number,
+                    )
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
+                                        write.value, number))
+            ranked += len(plain)
+        if alive is not None:  # an idle instance takes no access
+            for port in ports:
+                idle = np.broadcast_to(alive[:, None], (self.batch, len(port.pid)))
+                port.where = idle if port.where is None else port.where & idle
+        for port in ports:
+            self._check_bounds(port, number)
+        # 2. Check: no processor listed twice, and each array's ports against the model.
+        if host.distinct_processors:
+            if any(chosen_rows(s.processors) is not None for s in steps):
+                self._check_chosen(steps, number)
+            else:
+                _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[_Port]] = {}
+        for port in ports:
+            groups.setdefault(id(port.array), []).append(port)
+        resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
+        for key, group in groups.items():
+            met = self._met(group, ranked)
+            if met is not None:
+                resolved[key] = self._resolve(group, met, steps)
+        # 3. Read.
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads: list[int | Counts] = [0] * len(steps)
+        writes: list[int | Counts] = [0] * len(steps)
+        for port in ports:
+            if not port.is_write:
+                reads[port.branch] = reads[port.branch] + port.count()
+                replies[port.branch].append(self._read(port, number))
+        # 4. Commit.
+        for port in ports:
+            if port.is_write:
+                writes[port.branch] = writes[port.branch] + port.count()
+                settled = resolved.get(id(port.array))
+                self._store(port, None if settled is None else settled)
+        for key, settled in resolved.items():
+            array = groups[key][0].array
+            for i, outcome in settled.items():
+                if outcome is not None:
+                    cells, values = outcome
+                    array._cells[i, cells] = values
+                    if array._defined is not None:
+                        array._defined[i, cells] = True
+        # 5. Account.
+        self._account(steps, actors, reads, writes, alive)
+        answers: list[Any] = [tuple(reply) for reply in replies]
+        for branch, step in enumerate(steps):
+            if is_test(step):
+                answers[branch] = self._test(step, answers[branch], alive)
+        return answers
+
+    # ---- 0. the fast path ------------------------------------------------------------------
+
+    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+        """Execute the global step if it is the usual one for every instance at once, or
+        return None having changed nothing: the single machine's fast path (its tests, on
+        the indices every instance shares), with values one row per instance.
+
+        That is: word processor ids not chosen by data, distinct; no ``where`` masks; indices
+        plain arrays or integers (shared by every instance), ascending and in range; values
+        integers, plain arrays or registers of the step's processors; the checked ports into
+        one array meeting at no cell; no undefined cell read. Every instance then takes the
+        same accesses, so one test answers for all of them.
+        """
+        token = self.host._token
+        for step in steps:
+            if type(step) is not Step:
+                return None
+            who = step.processors
+            if type(who) is not np.ndarray or who.dtype is not _WORD or who.ndim != 1 \
+                    or not len(who) or len(step.reads) > _MAX or len(step.writes) > _MAX:
+                return None
+            n = len(who)
+            for read in step.reads:
+                if type(read) is not Read or read.where is not None or not _shared(
+                        read.index, n):
+                    return None
+            for write in step.writes:
+                if type(write) is not Write or write.where is not None or not _shared(
+                        write.index, n):
+                    return None
+                value, held = write.value, write.array._cells.dtype
+                if type(value) is Register:
+                    if value._processors is not who or value._run is not token \
+                            or value._values.dtype != held:
+                        return None
+                elif not (_validate.word_constant(value) and held is _WORD) and not (
+                        type(value) is np.ndarray and value.dtype == held
+                        and value.shape == (n,)):
+                    return None
+        host = self.host
+        if host.distinct_processors and not _conflicts.ids_distinct(steps, memo):
+            return None
+        checks_reads = host.model.checks_reads
+        checked: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+        ranked = 0
+        arrays = host.arrays
+        for step in steps:
+            n = len(step.processors)
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array, index = port.array, port.index
+                    if type(array) is not Array or arrays.get(array.name) is not array \
+                            or len(getattr(array, "shape", ())) > 1:
+                        return None  # a two-dimensional array: the general path
+                    if type(index) is int:
+                        if not 0 <= index < array.size or (n > 1 and checks):
+                            return None  # one cell for all: the general path judges it
+                        continue
+                    if not _ascending_in(index, array, memo):  # type: ignore[arg-type]
+                        return None
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append(
+                            (index, ranked, None))  # type: ignore[arg-type]
+            ranked += n
+        for array, cells in checked.values():
+            if len(cells) > 1 and not _conflicts.distinct_cells(
+                cells, array.size, ranked, memo, self.scratch,
+                each_ascending=True, last_ascending=True,
+            ):
+                return None
+        replies: list[Values] = []
+        for step in steps:
+            values = []
+            for read in step.reads:
+                array = read.array
+                index = read.index if type(read.index) is not int else np.full(
+                    len(step.processors), read.index, np.int64)
+                if array._defined is not None and not _columns(array, "_defined").take(
+                        index, axis=0).all():
+                    return None  # the general path reports the undefined cells
+                values.append(index)
+            replies.append(tuple(values))  # type: ignore[arg-type]
+        answers: list[Values] = []
+        for step, indices in zip(steps, replies, strict=True):
+            taken = []
+            for read, index in zip(step.reads, indices, strict=True):
+                taken.append(Register(_columns(read.array, "_cells").take(index, axis=0).T,
+                                      step.processors, token))  # type: ignore[arg-type]
+            answers.append(tuple(taken))
+        for step in steps:
+            for write in step.writes:
+                columns = _columns(write.array, "_cells")
+                value = write.value
+                raw = value._values if type(value) is Register else value
+                columns[write.index] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
+                    else (raw[:, None] if type(raw) is np.ndarray else raw)
+                if write.array._defined is not None:
+                    _columns(write.array, "_defined")[write.index] = True
+        actors = [len(s.processors) for s in steps]
+        self._account(steps, actors,  # type: ignore[arg-type]
+                      [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], None)
+        return answers
+
+    # ---- 1. normalise ----------------------------------------------------------------------
+
+    def _port(self, step: Step, branch: int, rank: int, pid: Words, plain: Words,
+              rows: Flags | None, access: Read | Write, value: Any, number: int) -> _Port:
+        array = access.array
+        if type(array) is not Array or self.host.arrays.get(array.name) is not array:
+            self._refuse_array(array, number)
+        n = len(plain)
+        where: Flags | None = rows
+        if access.where is not None:
+            mask, held = self._operand(access.where, pid, plain, "the where mask of an access to",
+                                       array, number)
+            if mask.dtype != np.bool_ or mask.shape[-1:] != (n,):
+                raise StepError(
+                    f"where of an access to {array.name} in step {number} must be a boolean "
+                    f"array of shape ({n},), one flag per processor (got "
+                    f"{_validate.describe(mask)})",
+                    number,
+                )
+            where = _and(_and(where, mask), held)
+        shape: tuple[int, ...] = getattr(array, "shape", (array.size,))
+        key: Any = access.index
+        if (type(key) is tuple) != (len(shape) == 2):
+            if type(key) is tuple:
+                raise StepError(
+                    f"the index into {array.name} in step {number} is a pair, but "
+                    f"{array.name} is flat ({_validate.cells(array)}); pass one index per "
+                    f"processor, e.g. Read({array.name}, i)",
+                    number,
+                )
+            raise StepError(
+                f"the index into {array.name} in step {number} is one index per processor, but "
+                f"{array.name} is two-dimensional, shape {shape}; pass a pair "
+                f"Read({array.name}, (i, j)) of row and column indices",
+                number,
+            )
+        parts = key if type(key) is tuple else (key,)
+        if len(parts) != len(shape):
+            raise StepError(f"the index into {array.name} in step {number} must be a pair "
+                            f"(got {len(parts)} parts)", number)
+        axes = []
+        for part in parts:
+            index, held = self._operand(part, pid, plain, "the index into", array, number)
+            where = _and(where, held)
+            axes.append(self._cells_of(index, n, array, number))
+        if len(axes) == 2:
+            self._check_pair(axes[0], axes[1], shape, where, plain, array, step, number,
+                             value is not None)
+            index = axes[0] * shape[1] + axes[1]
+        else:
+            index = axes[0]
+        if value is not None:
+            value, held = self._operand(value, pid, plain, "the value written to", array,
+                                        number)
+            where = _and(where, held)
+            value = self._value_of(value, n, array, number)
+        return _Port(step, branch, rank, plain, array, index, where, value)
+
+    @staticmethod
+    def _cells_of(index: Any, n: int, array: Array, number: int) -> Words:
+        """One index per processor (shared, or one row per instance) as words."""
+        if isinstance(index, np.ndarray):
+            if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
+                raise StepError(
+                    f"index into {array.name} in step {number} must be an integer array of "
+                    f"shape ({n},), one cell per processor (got {_validate.describe(index)})",
+                    number,
+                )
+            return index.astype(np.int64, copy=False)
+        if isinstance(index, float):
+            raise StepError(f"index into {array.name} in step {number} must be an integer "
+                            f"(got the real {index!r})", number)
+        return np.full(n, index, dtype=np.int64)
+
+    @staticmethod
+    def _value_of(value: Any, n: int, array: Array, number: int) -> Any:
+        """A port's values as the array's dtype: int64 words (reals refused, never cut) or
+        float64 reals (integers taken as the reals they are)."""
+        real = array._cells.dtype == np.float64
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind == "f" and not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} holds reals (dtype "
+                    f"{value.dtype}), but {array.name} holds int64 words; allocate the array "
+                    "with dtype=float to hold reals, or round explicitly, e.g. "
+                    "np.rint(x).astype(np.int64)",
+                    number,
+                )
+            if value.dtype.kind not in ("iubf" if real else "iub") or value.shape[-1:] != (n,):
+                kind = "a numeric" if real else "an integer"
+                raise StepError(
+                    f"value written to {array.name} in step {number} must be {kind} array of "
+                    f"shape ({n},) or one {'number' if real else 'integer'} (got "
+                    f"{_validate.describe(value)})",
+                    number,
+                )
+            return value.astype(array._cells.dtype, copy=False)
+        if isinstance(value, float):
+            if not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} is the real {value!r}, "
+                    f"but {array.name} holds int64 words; allocate the array with dtype=float "
+                    "to hold reals, or round explicitly, e.g. np.rint(x).astype(np.int64)",
+                    number,
+                )
+            return value
+        return float(value) if real else value
+
+    def _check_pair(self, i: Words, j: Words, shape: tuple[int, ...], where: Flags | None,
+                    pid: Words, array: Array, step: Step, number: int, write: bool) -> None:
+        """Refuse a pair outside a two-dimensional array's shape, each axis on its own."""
+        rows, columns = shape
+        outside = (i < 0) | (i >= rows) | (j < 0) | (j >= columns)
+        if where is not None:
+            outside = outside & where
+        if not outside.any():
+            return
+        full = np.broadcast_to(outside, (self.batch, outside.shape[-1]))
+        k, bad = (int(x) for x in np.argwhere(full)[0])
+        row = int(i[bad] if i.ndim == 1 else i[k, bad])
+        column = int(j[bad] if j.ndim == 1 else j[k, bad])
+        processor = int(pid[bad])
+        at = self.ledgers.time(k) + 1
+        raise AddressError(
+            f"instance {k}: processor {processor} tried to {'write' if write else 'read'} "
+            f"{array.name}[{row}, {column}] {when(at, step.phase)}, which is outside shape "
+            f"{shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
+            step=at, array=array.name, index=row * columns + column, processor=processor,
+        )
+
+    def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
+                 number: int) -> tuple[Any, Flags | None]:
+        """An index, value or mask as raw values (and, for a register of another selection of
+        the step's processors, the flags of who holds it)."""
+        if type(x) is Register:
+            owners = x._processors
+            if owners is pid:
+                return x._values, None
+            if (chosen_rows(owners) is not None and chosen_rows(pid) is not None \
+                    and root(owners) is root(pid)) or (
+                        chosen_rows(owners) is not None and chosen_rows(pid) is not None
+                        and same_choice(root(owners), root(pid))):
+                return x._values, chosen_rows(owners)
+            if type(owners) is not Chosen and type(pid) is not Chosen \
+                    and same_processors(owners, pid):
+                return x._values, None
+            raise HonestyError(
+                f"{what} {array.name} in step {number} is a register of other processors than "
+                f"the step's (or in another order); {THROUGH_MEMORY}"
+            )
+        if isinstance(x, np.ndarray):
+            if type(pid) is Chosen:
+                _validate.opaque(x, pid, number, what, array)
+            if x.ndim != 1:
+                raise StepError(
+                    f"{what} {array.name} in step {number} is a plain array of shape {x.shape}; "
+                    "a batch shares plain arrays (computed from sizes) between its instances: "
+                    "pass one entry per processor, and per-instance data through memory",
+                    number,
+                )
+            return x, None
+        if isinstance(x, float | np.floating) and array._cells.dtype == np.float64 \
+                and what == "the value written to":
+            return float(x), None
+        if isinstance(x, int | np.integer) and not isinstance(x, bool):
+            if not _validate.word_constant(int(x)):
+                raise StepError(f"{what} {array.name} in step {number} must fit in int64 "
+                                f"(got {int(x)})", number)
+            return int(x), None
+        raise StepError(
+            f"{what} {array.name} in step {number} must be a register, an integer array or one "
+            f"integer (got {_validate.describe(x)})",
+            number,
+        )
+
+    def _refuse_array(self, array: object, number: int) -> None:
+        if not isinstance(array, Array):
+            raise StepError(
+                f"an access in step {number} names {array!r}, which is not a pram Array; "
+                "allocate arrays with Machine.array",
+                number,
+            )
+        if array.freed:
+            raise StepError(
+                f"array {array.name!r} accessed in step {number} was freed; free an array "
+                "only after the last step that accesses it",
+                number,
+            )
+        raise StepError(
+            f"array {array.name!r} accessed in step {number} belongs to another machine; "
+            "allocate it on this one",
+            number,
+        )
+
+    def _check_bounds(self, port: _Port, number: int) -> None:
+        """Refuse an index outside the array, in the first instance (and by the first
+        processor) that gave one."""
+        index, size = port.index, port.array.size
+        if not index.size:
+            return
+        outside = (index < 0) | (index >= size)
+        if port.where is not None:
+            outside = outside & port.where
+        if not outside.any():
+            return
+        if outside.ndim == 1:
+            outside = np.broadcast_to(outside, (self.batch, len(outside)))
+        i, bad = (int(x) for x in np.argwhere(outside)[0])
+        cell = int(index[bad] if index.ndim == 1 else index[i, bad])
+        processor = int(port.pid[bad])
+        verb = "write" if port.is_write else "read"
+        name = port.array.name
+        raise AddressError(
+            f"instance {i}: processor {processor} tried to {verb} {name}[{cell}] "
+            f"{when(self.ledgers.time(i) + 1, port.step.phase)}, but {name} has "
+            f"{_validate.cells(port.array)}",
+            step=self.ledgers.time(i) + 1, array=name, index=cell, processor=processor,
+        )
+
+    # ---- 2. check --------------------------------------------------------------------------
+
+    def _check_chosen(self, steps: Sequence[Step], number: int) -> None:
+        """Refuse a processor listed twice among the processors acting in one instance, when
+        some of them chose themselves by data (a batch keeps the full width of a selection,
+        so the ids listed are compared only where they act)."""
+        batch = self.batch
+        ids = np.concatenate([s.processors.view(np.ndarray).astype(np.int64, copy=False)
+                              for s in steps])
+        acting = np.concatenate([
+            np.ones((batch, len(s.processors)), np.bool_) if chosen_rows(s.processors) is None
+            else chosen_rows(s.processors) for s in steps], axis=1)
+        twice = _two_meet(np.broadcast_to(ids, acting.shape), np.zeros(len(ids), np.int64),
+                          1, acting, same=True)
+        if not twice.any():
+            return
+        i = int(np.flatnonzero(twice)[0])
+        mine = np.sort(ids[acting[i]])
+        pid = int(mine[np.flatnonzero(mine[1:] == mine[:-1])[0]])
+        try:
+            _conflicts.acts_twice(pid, [s for s, a in zip(steps, np.split(
+                acting[i], np.cumsum([len(s.processors) for s in steps])[:-1]), strict=True)
+                if a.any()], number)
+        except StepError as error:
+            raise StepError(f"instance {i}: {error}", number) from None
+
+    def _met(self, group: list[_Port], ranked: int) -> Flags | None:
+        """The instances in which two processors met at a cell of ``group``'s array through
+        the ports the model checks (None: in none)."""
+        checks_reads = self.host.model.checks_reads
+        checked = [p for p in group if p.is_write or checks_reads]
+        if sum(len(p.pid) for p in checked) < 2:
+            return None
+        shared = all(p.index.ndim == 1 and (p.where is None or p.where.ndim == 1)
+                     for p in checked)
+        if shared:
+            cells = np.concatenate([p.index if p.where is None else p.index[p.where]
+                                    for p in checked])
+            ranks = np.concatenate([
+                np.arange(p.rank, p.rank + len(p.pid)) if p.where is None
+                else np.arange(p.rank, p.rank + len(p.pid))[p.where] for p in checked])
+            if not _two_meet(cells[None, :], ranks[None, :], ranked)[0]:
+                return None
+            return np.ones(self.batch, dtype=np.bool_)
+        cells2 = np.concatenate([np.broadcast_to(p.index, (self.batch, len(p.pid)))
+                                 for p in checked], axis=1)
+        ranks1 = np.concatenate([np.arange(p.rank, p.rank + len(p.pid)) for p in checked])
+        acting = np.concatenate([
+            np.ones((self.batch, len(p.pid)), np.bool_) if p.where is None
+            else np.broadcast_to(p.where, (self.batch, len(p.pid))) for p in checked], axis=1)
+        met = _two_meet(cells2, ranks1, ranked, acting)
+        return met if met.any() else None
+
+    def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+                 ) -> dict[int, tuple[Words, Words] | None]:
+        """The single machine's slow path, for each instance in which two processors met:
+        one call for all of them (their cells side by side, as one array's), unless each
+        instance draws its own random choices (CRCW arbitrary)."""
+        if not isinstance(self.host.model, Arbitrary):
+            return self._resolve_together(group, met, steps)
+        host = self.host
+        settled: dict[int, tuple[Words, Words] | None] = {}
+        array = group[0].array
+        for i in np.flatnonzero(met).tolist():
+            row = _Row(array, i)
+            ones = [_One(p, i, row, None if p.where is None else
+                         (p.where if p.where.ndim == 1 else p.where[i])) for p in group]
+            found: list[Any] = []
+            resolutions: list[Any] = []
+            number = self.ledgers.time(i) + 1
+            try:
+                outcome = _conflicts.resolve(
+                    ones,  # type: ignore[arg-type]
+                    number, steps, host.model, host.mode == "raise", found,
+                    _Draw(self, i), resolutions)
+            except ConflictError as error:
+                tagged = _tag(error.violation, i)
+                host._violations.append(tagged)
+                raise ConflictError(tagged) from None
+            if outcome is not None:  # else every write lands as written
+                settled[i] = outcome
+            host._violations.extend(_tag(v, i) for v in found)
+            host._resolutions.extend(_tag(r, i) for r in resolutions)
+        return settled
+
+    def _resolve_together(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+                          ) -> dict[int, tuple[Words, Words] | None]:
+        """:meth:`_resolve` in one call: instance ``rows[j]``'s cell c is cell ``j * size +
+        c`` of one array of the instances that met, so the slow path judges and settles
+        each cell as in a single run (its records come in instance order, by cell within)."""
+        host = self.host
+        array = group[0].array
+        size = array.size
+        rows = np.flatnonzero(met)
+        together = _Together(array, rows)
+        ports = [_Many(p, rows, size, self.batch, together) for p in group]
+        found: list[Any] = []
+        resolutions: list[Any] = []
+        try:
+            outcome = _conflicts.resolve(
+                ports,  # type: ignore[arg-type]
+                host._cost.time + 1, steps, host.model, host.mode == "raise", found,
+                _no_choice, resolutions)
+        except ConflictError as error:
+            tagged = _apart(error.violation, rows, size, self.ledgers)
+            host._violations.append(tagged)
+            raise ConflictError(tagged) from None
+        host._violations.extend(_apart(v, rows, size, self.ledgers) for v in found)
+        host._resolutions.extend(_apart(r, rows, size, self.ledgers) for r in resolutions)
+        settled: dict[int, tuple[Words, Words] | None] = {}
+        if outcome is None:
+            return settled
+        cells, values = outcome
+        which = cells // size if size else np.zeros_like(cells)
+        bounds = np.searchsorted(which, np.arange(len(rows) + 1))  # cells come sorted
+        for j, i in enumerate(rows.tolist()):
+            start, end = int(bounds[j]), int(bounds[j + 1])
+            settled[i] = (cells[start:end] - j * size, values[start:end])
+        return settled
+
+    def _generator(self, i: int) -> np.random.Generator:
+        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's."""
+        made = self._random[i]
+        if made is None:
+            made = self._random[i] = np.random.default_rng(self.host._seed)
+        return made
+
+    # ---- 3. read, 4. commit ----------------------------------------------------------------
+
+    def _read(self, port: _Port, number: int) -> Register:
+        """The values read, one row per instance (0 where a processor does not act)."""
+        array, index, where = port.array, port.index, port.where
+        if array.size == 0:  # nothing can be read (an access would have been refused)
+            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
+            return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+        if where is not None:
+            index = np.where(where, index, 0)  # a processor that does not act reads nothing
+        values = self._gather(_columns(array, "_cells"), index)
+        if array._defined is not None:
+            known = self._gather(_columns(array, "_defined"), index)
+            unknown = ~known if where is None else ~known & where
+            if unknown.any():
+                self._undefined(port, unknown, index)
+        if where is not None:
+            values = np.where(where, values, 0)
+        return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+
+    def _gather(self, columns: npt.NDArray[Any], index: Words) -> npt.NDArray[Any]:
+        """``(batch, n)`` cells of ``columns`` (the ``(size, batch)`` memory): by a shared
+        index, n runs of ``batch`` words; by one index
+        per instance, one word each."""
+        if index.ndim == 1:
+            return columns.take(index, axis=0).T
+        batch = self.batch
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        return columns.reshape(-1).take(flat)
+
+    def _undefined(self, port: _Port, unknown: Flags, index: Words) -> None:
+        host = self.host
+        unknown = np.broadcast_to(unknown, (self.batch, unknown.shape[-1]))
+        for i in np.flatnonzero(unknown.any(axis=1)).tolist():
+            row = index if index.ndim == 1 else index[i]
+            for j in np.flatnonzero(unknown[i]).tolist():
+                record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
+                                       port.array.name, int(row[j]), int(port.pid[j]),
+                                       instance=i)
+                if host.strict:
+                    raise UndefinedReadError(
+                        record.message, step=record.step, array=record.array,
+                        index=record.index, processor=record.processor,
+                    )
+                host._undefined_reads.append(record)
+
+    def _store(self, port: _Port, settled: dict[int, Any] | None) -> None:
+        """Write ``port``'s values in every instance whose writes to the array were not
+        resolved by the model (those are stored from the resolution)."""
+        array, index, where = port.array, port.index, port.where
+        value: Any = port.value
+        if settled:
+            keep = np.ones(self.batch, dtype=np.bool_)
+            keep[list(settled)] = False
+            kept = np.broadcast_to(keep[:, None], (self.batch, len(port.pid)))
+            where = kept if where is None else where & kept
+        cells, defined = _columns(array, "_cells"), _columns(array, "_defined")
+        if where is None and index.ndim == 1:
+            target = index
+            cells[target] = value.T if isinstance(value, np.ndarray) and value.ndim == 2 \
+                else (value[:, None] if isinstance(value, np.ndarray) else value)
+            if defined is not None:
+                defined[target] = True
+            return
+        batch, n = self.batch, index.shape[-1]
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        full = np.broadcast_to(np.asarray(value, dtype=cells.dtype), (batch, n))
+        if where is not None:
+            acting = np.broadcast_to(where, (batch, n))
+            flat, full = flat[acting], full[acting]
+        cells.reshape(-1)[flat] = full
+        if defined is not None:
+            defined.reshape(-1)[flat] = True
+
+    # ---- 5. account, and loop tests --------------------------------------------------------
+
+    def _account(self, steps: Sequence[Step], actors: list[int | Counts],
+                 reads: list[int | Counts], writes: list[int | Counts],
+                 alive: Flags | None) -> None:
+        shares: dict[str, list[Any]] = {}
+        n: int | Counts = 0
+        r: int | Counts = 0
+        w: int | Counts = 0
+        for step, pn, pr, pw in zip(steps, actors, reads, writes, strict=True):
+            n, r, w = n + pn, r + pr, w + pw
+            if step.phase:
+                for label in self._prefix(step.phase):
+                    tally = shares.get(label)
+                    if tally is None:
+                        shares[label] = [pn, pr, pw]
+                    else:
+                        tally[0] = tally[0] + pn
+                        tally[1] = tally[1] + pr
+                        tally[2] = tally[2] + pw
+        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
+                            {k: [_int(x) for x in v] for k, v in shares.items()})
+        self.host._cost.time += 1
+
+    def _prefix(self, path: str) -> tuple[str, ...]:
+        prefixes = self._prefixes.get(path)
+        if prefixes is None:
+            parts = path.split("/")
+            prefixes = tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+            self._prefixes[path] = prefixes
+        return prefixes
+
+    def _test(self, step: Any, values: Values, alive: Flags | None) -> bool:
+        """A loop test in a batch: each instance taking steps learns whether its loop ended;
+        the program is sent True once every instance has ended the loop."""
+        (read,) = values
+        ended = np.all(np.broadcast_to(read._values, (self.batch, read._values.shape[-1]))
+                       == step.value, axis=1)
+        self.ledgers.loop_tests.add(1, alive, self.batch)
+        site = (step.reads[0].array.name, step.phase)
+        loops = self.loops
+        if not loops or loops[-1].site != site:
+            loops.append(_Loop(site, alive))
+        going = ~ended if alive is None else alive & ~ended
+        if not going.any():
+            self.alive = loops.pop().entry
+            return True
+        self.alive = None if going.all() else going
+        return False
+
+
+#: Accesses of one kind a processor may make in one step (pram._engine.MAX_ACCESSES).
+_MAX = 8
+
+
+def _columns(array: Array, part: str) -> Any:
+    """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
+    as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
+    writes reach; a batch's array in another layout is put in this one first."""
+    rows = getattr(array, part)
+    if rows is None:
+        return None
+    if not rows.T.flags.c_contiguous:
+        rows = np.asfortranarray(rows)
+        setattr(array, part, rows)
+    return rows.T
+
+
+#: The dtype of a machine word.
+_WORD = np.dtype(np.int64)
+
+
+def _shared(index: Any, n: int) -> bool:
+    """Whether a fast step's index is one every instance shares: a word array of ``n``
+    cells, or one integer."""
+    if type(index) is int:
+        return True
+    return type(index) is np.ndarray and index.dtype is _WORD and index.shape == (n,)
+
+
+def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
+    """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
+    return in_range(index, array, memo)
+
+
+def _and(a: Flags | None, b: Flags | None) -> Flags | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _int(x: int | Counts) -> int | Counts:
+    """``x`` as a Python int when it is one count for every instance."""
+    if type(x) is int:
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None, *,
+              same: bool = False) -> Flags:
+    """Per row of ``cells`` (accesses of one instance, ``ranks`` the processors' ranks):
+    whether two processors of different ranks touched one cell (``acting`` masks accesses);
+    with ``same``, whether any cell appears twice at all."""
+    key = cells * ranked + ranks
+    if acting is not None:
+        low = min(int(key.min()), 0) if key.size else 0
+        spare = low - (np.arange(1, cells.shape[1] + 1, dtype=np.int64) * ranked)
+        key = np.where(acting, key, spare)
+    key = np.sort(key, axis=1)
+    cell = key // ranked
+    same_cell = cell[:, 1:] == cell[:, :-1]
+    if same:
+        return same_cell.any(axis=1)  # type: ignore[no-any-return]
+    other = key[:, 1:] != key[:, :-1]
+    return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+def _tag(record: Any, i: int) -> Any:
+    """``record`` (a violation or resolution) of instance ``i``."""
+    import attrs
+
+    return attrs.evolve(record, instance=i)
