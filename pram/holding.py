@@ -67,6 +67,14 @@ def widen(register: Register, fill: Any = 0) -> Register:
     chosen = register._processors
     if type(chosen) is not Chosen:
         return register.copy()
+    rows = getattr(chosen, "rows", None)
+    if rows is not None:  # a batch's selection keeps the full width: fill the others
+        fill = _operand(fill, "widen", False)
+        values = register._values
+        data = np.where(rows, values, np.asarray(fill).astype(
+            np.result_type(values.dtype, np.min_scalar_type(fill))))
+        made: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
+        return made
     data = np.full(chosen.parent.shape, _operand(fill, "widen", False),
                    dtype=np.result_type(register._values.dtype, np.min_scalar_type(fill)))
     data[chosen.key._values] = register._values

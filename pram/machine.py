@@ -24,10 +24,11 @@ import numpy as np
 from pram._engine import MAX_ACCESSES, Engine
 from pram._memo import handed_out
 from pram._validate import acting
+from pram.batch import BatchEngine
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, StepError
-from pram.memory import Array, Flags, Words, words, zeros
+from pram.memory import Array, Flags, Words, rows, words, zeros
 from pram.models import Model, model
 from pram.run import Observer, Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
@@ -100,7 +101,19 @@ class Machine(MachineDisplay):
         fast_path: bool = True,
         trace: bool = False,
         trace_cells: int = CEILING,
+        batch: int | None = None,
     ) -> None:
+        if batch is not None and (isinstance(batch, bool) or not isinstance(
+                batch, int | np.integer) or batch < 1):
+            raise InputError(
+                f"batch must be a positive integer number of instances, or None for one "
+                f"(got {batch!r})"
+            )
+        if batch is not None and trace:
+            raise InputError(
+                "a batched machine keeps no trace; trace one instance on Machine(trace=True) "
+                "(without batch=)"
+            )
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -133,6 +146,10 @@ class Machine(MachineDisplay):
         self._next_processor = 0
         self._alive_cells = 0
         self._engine = Engine(self)
+        #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
+        self.batch: int | None = None if batch is None else int(batch)
+        self._batch: BatchEngine | None = None if batch is None else BatchEngine(
+            self, int(batch))
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -147,8 +164,16 @@ class Machine(MachineDisplay):
                 raise InputError(
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
-            cells = zeros(int(size), np.int64)
-            defined: Flags | None = zeros(int(size), np.bool_)
+            if self.batch is not None:
+                cells = np.zeros((self.batch, int(size)), np.int64)
+                defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_)
+            else:
+                cells = zeros(int(size), np.int64)
+                defined = zeros(int(size), np.bool_)
+        elif self.batch is not None:
+            cells = rows(values, self.batch, None if size is None else int(size),
+                         f"values of array {name!r}")
+            defined = None
         else:
             cells = words(values, f"values of array {name!r}")
             if size is not None and size != len(cells):
@@ -244,8 +269,35 @@ class Machine(MachineDisplay):
 
     @property
     def cost(self) -> Cost:
-        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs."""
-        return cast(Cost, self._ledger) if self._running else self._cost
+        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs.
+
+        A batched machine keeps one ledger per instance (:attr:`costs`); its ``m.cost`` is
+        the one instance's when ``batch=1``, and refused otherwise (while a program runs it
+        shows time and sizes, the same for every instance taking steps).
+        """
+        if self._running:
+            return cast(Cost, self._ledger)
+        if self._batch is not None:
+            if self._batch.batch != 1:
+                raise InputError(
+                    f"a batched machine keeps one ledger per instance ({self._batch.batch} "
+                    "of them); read m.costs[i] for instance i"
+                )
+            return self.costs[0]
+        return self._cost
+
+    @property
+    def costs(self) -> tuple[Cost, ...]:
+        """One ledger per instance: the machine's own on a single machine, one
+        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
+        instance's input); refused while a program runs."""
+        self._closed("m.costs")
+        batch = self._batch
+        if batch is None:
+            return (self._cost,)
+        cost = self._cost
+        return tuple(batch.ledgers.cost(i, cost.memory_cells, cost.peak_cells)
+                     for i in range(batch.batch))
 
     @cost.setter
     def cost(self, cost: Cost) -> None:
@@ -253,6 +305,11 @@ class Machine(MachineDisplay):
             raise HonestyError(
                 "m.cost = ... while a program runs replaces the ledger; only the machine "
                 "counts: run steps, and read m.cost after the run"
+            )
+        if self._batch is not None:
+            raise InputError(
+                "m.cost = ... on a batched machine: its ledgers are counted per instance "
+                "(m.costs); make a fresh Machine(batch=...) to count from zero"
             )
         self._cost = cost
         self._ledger = Ledger(cost)
@@ -290,7 +347,9 @@ class Machine(MachineDisplay):
                 "Machine.run of a machine whose program is running would answer questions "
                 "about data outside the run's steps; compose programs with yield from"
             )
-        execute = self._engine.execute  # what self.execute calls, one call fewer per step
+        batch = self._batch
+        # what self.execute calls, one call fewer per step
+        execute = self._engine.execute if batch is None else batch.execute
         if self._recorder is not None:
             self._recorder.start(self.arrays, self._cost.time)
         token = Run(self, self.observer)
@@ -325,7 +384,11 @@ class Machine(MachineDisplay):
                     if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
                         steps = acting(steps, cost.time + 1, token)
                         break
-                _charge_local(cost, token)
+                if batch is None:
+                    _charge_local(cost, token)
+                else:
+                    batch.ledgers.operations(token._operations, batch.alive)
+                    token._operations = 0
                 replies = execute(steps)
                 token.step(cost.time, steps, replies)
                 reply: Values | list[Values] = (
@@ -335,7 +398,11 @@ class Machine(MachineDisplay):
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
         finally:
-            _charge_local(cost, token)
+            if batch is None:
+                _charge_local(cost, token)
+            else:
+                batch.ledgers.operations(token._operations, batch.alive)
+                token._operations = 0
             self._running -= 1
             self._token = None
             _end(token)
@@ -364,6 +431,8 @@ class Machine(MachineDisplay):
                 "Machine.execute while a program runs on the machine is a step outside the "
                 "program's steps; yield the Step instead"
             )
+        if self._batch is not None:
+            return self._batch.execute(steps)
         return self._engine.execute(steps)
 
 

@@ -91,6 +91,29 @@ def _too_big(value: int, name: str) -> NoReturn:
     raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
 
 
+def rows(values: Any, batch: int, size: int | None, name: str) -> Words:
+    """``values`` as ``(batch, size)`` words, one row per instance of a batched machine: given
+    as such, or as one flat row every instance starts from; ``size`` None takes the row's."""
+    array = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    if getattr(array, "ndim", 1) == 2:
+        cells = words(array, name, ndim=2)
+        if cells.shape[0] != batch:
+            raise InputError(
+                f"{name} has {cells.shape[0]} rows but the machine runs a batch of {batch} "
+                f"instances; pass one row per instance, shape ({batch}, size), or one flat row "
+                "for all"
+            )
+    else:
+        row = words(array, name)
+        cells = np.array(np.broadcast_to(row, (batch, len(row))))
+    if size is not None and cells.shape[1] != size:
+        raise InputError(
+            f"{name} needs {size} values per instance (got {cells.shape[1]}); pass one per "
+            "cell, or allocate another array"
+        )
+    return cells
+
+
 class Array:
     """A named array of ``size`` int64 cells in a machine's shared memory.
 
@@ -108,7 +131,9 @@ class Array:
 
     def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
         self.name = name
-        self.size = len(values)
+        #: The cells of one instance (a batched machine keeps ``(batch, size)`` cells, one row
+        #: per instance).
+        self.size = values.shape[-1] if values.ndim else 0
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
@@ -150,6 +175,10 @@ class Array:
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
+        if self._cells.ndim == 2:  # a batched machine's array: one row per instance
+            self._cells = rows(values, self._cells.shape[0], self.size,
+                               f"values of array {self.name!r}")
+            return
         cells = words(values, f"values of array {self.name!r}")
         if len(cells) != self.size:
             raise InputError(
@@ -168,8 +197,14 @@ class Array:
                 self._defined = self._defined.copy()
             self._exposed = False
 
+    @property
+    def batch(self) -> int | None:
+        """The instances of a batched machine, one row of cells each; None on a single one."""
+        return self._cells.shape[0] if self._cells.ndim == 2 else None
+
     def to_numpy(self) -> Words:
-        """A copy of the array's current contents (refused while a program runs)."""
+        """A copy of the array's current contents (refused while a program runs): shape
+        ``(size,)``, or ``(batch, size)`` on a batched machine (one row per instance)."""
         if self._sealed:
             self._refuse(f"{self.name}.to_numpy()")
         if self.freed:

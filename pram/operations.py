@@ -155,8 +155,15 @@ def _wrap(name: str, operands: tuple[Any, ...], result: Any, owners: Ids, run: R
     return wrapped
 
 
+def _batch(run: Run | None) -> int | None:
+    """The instances of the batched machine ``run`` runs on (None: a single machine)."""
+    return None if run is None else getattr(run._machine, "batch", None)
+
+
 def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
-    if type(result) is not np.ndarray or result.shape != owners.shape:
+    if type(result) is not np.ndarray or result.shape != owners.shape and not (
+            result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
+            and result.shape[0] == _batch(run)):
         shape = f"shape {getattr(result, 'shape', ())} from registers of shape {owners.shape}"
         if type(owners) is Chosen:
             shape = "another shape from registers of processors chosen by data"
@@ -233,6 +240,12 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
                 "compute an address from its own registers and read it in a step: "
                 f"{THROUGH_MEMORY}",
             )
+        batch = _batch(key._run) or _batch(register._run)
+        if batch is not None and (sealed or key._sealed()):
+            from pram.batch import choose  # a batch keeps every instance's own selection
+
+            chosen = choose(owners, key, batch)
+            return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
             return key._values, owners[key._values]
         return key._values, _chosen(owners, key)

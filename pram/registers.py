@@ -53,6 +53,7 @@ from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, same, same_processors
 from pram.operations import (
     _ANOTHER_RUN,
+    _batch,
     _dtype,
     _host,
     _into,
@@ -189,15 +190,21 @@ class Register(NDArrayOperatorsMixin):
     @property
     def shape(self) -> tuple[int, ...]:
         self._sized("the shape of a register of processors chosen by data")
+        if self._values.ndim > self._processors.ndim and self._sealed():
+            return self._processors.shape  # a batch's register: one row per instance
         return self._values.shape
 
     @property
     def ndim(self) -> int:
+        if self._values.ndim > self._processors.ndim and self._sealed():
+            return self._processors.ndim
         return self._values.ndim
 
     @property
     def size(self) -> int:
         self._sized("the size of a register of processors chosen by data")
+        if self._values.ndim > self._processors.ndim and self._sealed():
+            return self._processors.size
         return self._values.size
 
     @property
@@ -206,6 +213,8 @@ class Register(NDArrayOperatorsMixin):
 
     def __len__(self) -> int:
         self._sized("len() of a register of processors chosen by data")
+        if self._values.ndim > self._processors.ndim and self._sealed():
+            return len(self._processors)
         return len(self._values)
 
     def __repr__(self) -> str:
@@ -398,7 +407,12 @@ class Register(NDArrayOperatorsMixin):
         if (type(key) is int or isinstance(key, np.integer)) and not self._sealed():
             return self._values[key]  # output, after the run: the value itself
         raw, owners = _key(self, key, "reading")
-        values = owners if self._values is self._processors else self._values[raw]
+        if getattr(owners, "rows", None) is not None:  # a batch's selection: full width kept
+            values = owners if self._values is self._processors else self._values
+        elif self._values.ndim > self._processors.ndim:  # a batch's register, by a plain key
+            values = self._values[(Ellipsis, *(raw if type(raw) is tuple else (raw,)))]
+        else:
+            values = owners if self._values is self._processors else self._values[raw]
         if type(owners) is Chosen and type(values) is not np.ndarray:
             values = values.view(np.ndarray)
         result = Register(values, owners, run)
@@ -421,7 +435,10 @@ class Register(NDArrayOperatorsMixin):
                 # value of z; comparing the masks would tell the program about data, so
                 # nothing is compared and nothing refused.
                 both = raw & chosen.mask
-                given = value._values[both[chosen.mask]]
+                if getattr(chosen, "rows", None) is not None:  # a batch: full width kept
+                    given = value._values
+                else:
+                    given = value._values[both[chosen.mask]]
                 raw = both
             elif chosen is not target and not same(chosen, target):
                 _refuse(
@@ -433,6 +450,18 @@ class Register(NDArrayOperatorsMixin):
         else:
             given = _operand(value, "register[key] = value", type(target) is Chosen)
         before = Register(self._values, self._processors, run)
+        if getattr(target, "rows", None) is not None or self._values.ndim > \
+                self._processors.ndim or (type(value) is Register and value._values.ndim
+                                          > value._processors.ndim):
+            self._values = _batched_set(self._values, self._processors, raw, given,
+                                        getattr(target, "rows", None) is not None,
+                                        _batch(run) or len(self._values))
+            self._selections = None
+            if run is not None:
+                run._operations += 1
+                if run._observer is not None:
+                    run.operation("setitem", (before, key, value), self)
+            return
         values = self._values.copy()
         if values.dtype.kind in "biu" and not _inexact((given,)):
             values[raw] = given
@@ -552,6 +581,24 @@ def processors(register: Register) -> Ids:
 
 
 # ---- the machinery -----------------------------------------------------------------------
+
+def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,
+                 rows: bool, batch: int) -> npt.NDArray[Any]:
+    """``values[raw] = given`` for a register of a batch (one row of values per instance, or
+    one row for all): ``raw`` the flags ``(batch, n)`` of a selection by data, which keeps
+    the full width, or a plain key over the processors (the last axis)."""
+    given = np.asarray(given)
+    if rows:
+        shape = raw.shape
+        result = np.array(np.broadcast_to(values, shape), dtype=np.result_type(values.dtype))
+        with np.errstate(all="ignore"):
+            result[raw] = np.broadcast_to(given, shape)[raw]
+        return result
+    result = np.array(np.broadcast_to(values, (batch, *owners.shape)))
+    with np.errstate(all="ignore"):
+        result[(Ellipsis, *(raw if type(raw) is tuple else (raw,)))] = given
+    return result
+
 
 def _inexact(values: Sequence[Any]) -> bool:
     """Whether any of ``values`` is a float or complex array or number (may report)."""

@@ -1,4 +1,5 @@
-"""Assertions for users' own tests: a run was EREW-clean, a measure stays within its bound.
+"""Assertions for users' own tests: a run was EREW-clean, a measure stays within its bound,
+a program is right on many random inputs (:func:`check_batch`, one batched run).
 
 Both fail with an :class:`AssertionError` whose message shows what went wrong in full (the
 first violations named, the table of a sweep), so a failing test explains itself.
@@ -155,3 +156,110 @@ def _shift(finding: str, filename: str, by: int) -> str:
 
 
 __all__ = ["assert_bound", "assert_erew", "assert_honest_source"]
+
+
+def check_batch(
+    program: Any,
+    inputs: dict[str, Any],
+    reference: Any,
+    *,
+    model: str = "erew",
+    output: str | None = None,
+    clean: bool = True,
+    shown: int = SHOWN,
+    **options: Any,
+) -> Machine:
+    """Check ``program`` on many inputs in one batched run (``Machine(model, batch=B)``).
+
+    ``inputs`` maps array names to values with one row per instance, shape ``(B, size)``
+    (``B`` the instances); ``program(m, **arrays)`` makes the program. The answer of
+    instance ``i`` is row ``i`` of the array named ``output`` after the run, or row ``i`` of
+    the register (or tuple of registers) the program returned when ``output`` is None;
+    ``reference(**rows)`` gives the expected answer from instance ``i``'s input rows (a
+    sequential reference: numpy, ``bisect``, brute force). Fails with an AssertionError
+    naming the first ``shown`` instances whose answer differs, and, with ``clean`` (the
+    default), those that broke the model or read an undefined cell. Returns the machine:
+    ``m.costs[i]`` is instance ``i``'s ledger, equal to a single run's on its input.
+
+    >>> import numpy as np
+    >>> from pram import Read, Step, Write
+    >>> def double(m, a):
+    ...     pid = m.processors(a.size)
+    ...     x, = yield Step(pid, reads=[Read(a, pid)])
+    ...     yield Step(pid, writes=[Write(a, pid, 2 * x)])
+    >>> rows = np.arange(12).reshape(4, 3)
+    >>> m = check_batch(double, {"a": rows}, lambda a: 2 * a, output="a")
+    >>> [c.work for c in m.costs]
+    [6, 6, 6, 6]
+    """
+    import numpy as np
+
+    if not isinstance(inputs, dict) or not inputs:
+        raise InputError(
+            "inputs of check_batch must be a dict of array names to values, one row per "
+            f"instance (got {inputs!r})"
+        )
+    rows = {name: np.asarray(values) for name, values in inputs.items()}
+    counts = {len(values) for values in rows.values() if values.ndim == 2}
+    if len(counts) != 1:
+        raise InputError(
+            "inputs of check_batch need one row per instance in every two-dimensional array, "
+            f"the same number of rows in each (got shapes "
+            f"{ {k: v.shape for k, v in rows.items()} }); pass arrays of shape (B, size)"
+        )
+    batch = counts.pop()
+    m = Machine(model, batch=batch, **options)
+    arrays = {name: m.array(name, values=values) for name, values in rows.items()}
+    result = m.run(program(m, **arrays))
+    if output is not None:
+        if output not in arrays:
+            raise InputError(
+                f"output {output!r} of check_batch names no input array; choose one of "
+                f"{sorted(arrays)}"
+            )
+        answers: Any = arrays[output].to_numpy()
+    else:
+        answers = result
+    wrong: list[str] = []
+    for i in range(batch):
+        mine = _row(answers, i)
+        expected = reference(**{name: values[i] if values.ndim == 2 else values
+                                for name, values in rows.items()})
+        if not _same(mine, expected):
+            wrong.append(f"  instance {i}: got {_show(mine)}, expected {_show(expected)}")
+    if clean:
+        for record in (*m.violations, *m.undefined_reads):
+            wrong.append(f"  {record.message}")
+    if wrong:
+        raise AssertionError(
+            f"{len(wrong)} problem(s) in a batch of {batch} instances:\n"
+            + "\n".join(wrong[:shown])
+            + (f"\n  ... ({len(wrong) - shown} more)" if len(wrong) > shown else "")
+        )
+    return m
+
+
+def _row(answers: Any, i: int) -> Any:
+    """Instance ``i``'s row of a batch's answer (a register, an array, or a tuple of them)."""
+    import numpy as np
+
+    if isinstance(answers, tuple | list):
+        return tuple(_row(a, i) for a in answers)
+    values = np.asarray(answers)
+    return values[i] if values.ndim >= 2 else values
+
+
+def _same(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    if isinstance(a, tuple) or isinstance(b, tuple | list) and isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+def _show(x: Any) -> str:
+    import numpy as np
+
+    text = repr(np.asarray(x).tolist()) if not isinstance(x, tuple) else repr(
+        tuple(np.asarray(y).tolist() for y in x))
+    return text if len(text) <= 80 else text[:77] + "..."

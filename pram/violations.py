@@ -47,6 +47,11 @@ def when(step: int, *phases: str) -> str:
     return f"in step {step} (phases {', '.join(labels[:-1])} and {labels[-1]})"
 
 
+def _in(instance: int | None) -> str:
+    """``"instance 17: "`` before a record of a batched run, nothing on a single machine."""
+    return "" if instance is None else f"instance {instance}: "
+
+
 @attrs.frozen
 class Violation:
     """Two or more processors touched one cell in one step in a way the model forbids.
@@ -67,10 +72,16 @@ class Violation:
     processors: tuple[int, ...]
     values: tuple[int, ...] = ()
     phases: tuple[str, ...] = ()
+    #: The instance of a batched run (``Machine(batch=B)``) it happened in; None on a single
+    #: machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
         """The violation in one sentence: the rule, who broke it, which cell, and when."""
+        return _in(self.instance) + self._message()
+
+    def _message(self) -> str:
         who = listing(self.processors)
         cell = f"{self.array}[{self.index}]"
         at = when(self.step, *(self.phases or (self.phase,)))
@@ -115,6 +126,8 @@ class Resolution:
     processors: tuple[int, ...]
     values: tuple[int, ...]
     phases: tuple[str, ...] = ()
+    #: The instance of a batched run it happened in; None on a single machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
@@ -122,7 +135,7 @@ class Resolution:
         cell = f"{self.array}[{self.index}]"
         done = (f"kept {cell} as it was" if self.outcome == "kept"
                 else f"wrote the collision symbol to {cell}")
-        return (f"{self.model} {done}: processors {listing(self.processors)} wrote "
+        return (f"{_in(self.instance)}{self.model} {done}: processors {listing(self.processors)} wrote "
                 f"{listing(self.values)} {when(self.step, *(self.phases or (self.phase,)))}")
 
     def __str__(self) -> str:
@@ -138,12 +151,14 @@ class UndefinedRead:
     array: str
     index: int
     processor: int
+    #: The instance of a batched run it happened in; None on a single machine.
+    instance: int | None = None
 
     @property
     def message(self) -> str:
         """The read in one sentence, with the fix."""
         return (
-            f"undefined read: processor {self.processor} read {self.array}[{self.index}] "
+            f"{_in(self.instance)}undefined read: processor {self.processor} read {self.array}[{self.index}] "
             f"{when(self.step, self.phase)} "
             "before anything was written there; give the array initial values or write it first"
         )

@@ -1,0 +1,778 @@
+"""Batched runs: many instances of one program in lockstep on one machine.
+
+Under the honesty rules a program's host control flow cannot depend on data, so every honest
+program takes the same steps, with the same processors, on every input of the same sizes.
+``Machine(batch=B)`` runs B instances together: every array holds one row of cells per
+instance, every register one row of values per instance (or one row shared by all, for
+values computed from sizes), and each global step is one pass of numpy over all instances.
+Python's cost is paid once per step for the whole batch.
+
+Each instance is still its own PRAM: its own memory, its own ledger (:class:`Ledgers`), its
+own violations, resolutions and undefined reads (each with its ``instance``), and its own
+random choices (CRCW arbitrary: one generator per instance, seeded like a single machine's).
+The counts of an instance equal those of a single run on its input, exactly; the differential
+test (tests/test_batch.py) checks that on random programs under every model.
+
+What differs between instances, and how the engine (:class:`BatchEngine`) takes it:
+
+- indices, values and masks from registers (one row per instance), and processors chosen by
+  data (``hold(pid, pid)[x > 4]``): a selection keeps the full width of the processors it was
+  chosen from, with one row of flags per instance (the processors that chose themselves); a
+  step taken by them counts, per instance, only those;
+- a cell two processors met at: the step's accesses are tested for every instance at once, and
+  only an instance in which two processors met goes through the single machine's slow path
+  (:func:`pram._conflicts.resolve`), on its own row;
+- loop tests (:class:`pram.Until`): the batch ends a loop when every instance has ended it. An
+  instance that has ended idles until then: the loop's later steps are neither executed nor
+  charged for it (nor the local work between them), so its counts equal its single run's.
+  Loops are told apart by the array and phase of their test: a loop nested in another is
+  ended for the batch before the outer one is tested again. Registers a program computes in
+  the loop's body hold nothing for an idle instance; carry what a loop computes across its end
+  through memory (as the project's programs do).
+
+A step whose processors would differ between instances in a way a batch cannot express does
+not reach the engine: a host decision on data is refused by the registers. What is refused
+here is named in the error, with the instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pram import _conflicts, _validate
+from pram._memo import Scratch, StepMemo
+from pram.cost import Cost, PhaseCost
+from pram.errors import AddressError, ConflictError, HonestyError, StepError, UndefinedReadError
+from pram.ids import Chosen, same_choice, same_processors
+from pram.loop import is_test
+from pram.memory import Array, Flags, Words
+from pram.registers import THROUGH_MEMORY, Register
+from pram.step import Read, Step, Values, Write
+from pram.violations import UndefinedRead, when
+
+if TYPE_CHECKING:
+    from pram.machine import Machine
+
+Counts = npt.NDArray[np.int64]
+
+__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows"]
+
+
+# ---- registers of a batch -------------------------------------------------------------------
+
+
+def batched(values: npt.NDArray[Any], processors: npt.NDArray[Any]) -> bool:
+    """Whether register ``values`` over ``processors`` hold one row per instance."""
+    return values.ndim > processors.ndim
+
+
+def chosen_rows(ids: Any) -> Flags | None:
+    """The flags ``(batch, n)`` of processors chosen by data in a batch (which of the full
+    width of ``ids`` chose themselves, per instance), or None for other ids."""
+    if type(ids) is Chosen:
+        return getattr(ids, "rows", None)
+    return None
+
+
+def choose(owners: Any, key: Register, batch: int) -> Chosen:
+    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
+    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
+    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
+    chosen = key._selections
+    if chosen is not None:
+        return chosen
+    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    above = chosen_rows(owners)
+    rows = flags.copy() if above is None else flags & above
+    rows.flags.writeable = False
+    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
+    made = plain.view(Chosen)
+    made.flags.writeable = False
+    made.parent = owners
+    made.key = key
+    made.mask = rows
+    made.rows = rows  # type: ignore[attr-defined]
+    key._selections = made
+    return made  # type: ignore[no-any-return]
+
+
+def root(ids: Any) -> Any:
+    """The ids a (possibly nested) selection in a batch was first chosen from."""
+    while chosen_rows(ids) is not None:
+        ids = ids.parent
+    return ids
+
+
+# ---- the ledgers ---------------------------------------------------------------------------
+
+
+class _Tally:
+    """One count of every instance: a part the same for all (a Python int) plus, once some
+    step charged instances differently, one entry per instance."""
+
+    __slots__ = ("base", "each")
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.each: Counts | None = None
+
+    def add(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
+        if alive is None and type(amount) is int:
+            self.base += amount
+            return
+        if self.each is None:
+            self.each = np.zeros(batch, dtype=np.int64)
+        share = np.broadcast_to(amount, (batch,))
+        self.each += share if alive is None else np.where(alive, share, 0)
+
+    def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
+        if alive is None and type(amount) is int:
+            if amount > self.base:
+                self.base = amount
+            return
+        if self.each is None:
+            self.each = np.zeros(batch, dtype=np.int64)
+        share = np.broadcast_to(amount, (batch,))
+        np.maximum(self.each, share if alive is None else np.where(alive, share, 0),
+                   out=self.each)
+
+    def total(self, i: int) -> int:
+        return self.base + (0 if self.each is None else int(self.each[i]))
+
+    def highest(self, i: int) -> int:
+        return max(self.base, 0 if self.each is None else int(self.each[i]))
+
+
+class _Share:
+    """A phase's share of every instance's ledger (see :class:`pram.PhaseCost`)."""
+
+    __slots__ = ("max_processors", "reads", "time", "work", "writes")
+
+    def __init__(self) -> None:
+        self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
+        self.writes, self.max_processors = _Tally(), _Tally()
+
+    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
+               batch: int) -> None:
+        self.time.add(1, alive, batch)
+        self.work.add(n, alive, batch)
+        self.reads.add(r, alive, batch)
+        self.writes.add(w, alive, batch)
+        self.max_processors.peak(n, alive, batch)
+
+
+class Ledgers:
+    """The ledgers of a batch's instances, counted together: what is the same for all once,
+    what differs as one entry per instance. :meth:`cost` makes instance ``i``'s
+    :class:`pram.Cost`, equal to the ledger of a single run on its input."""
+
+    def __init__(self, batch: int) -> None:
+        self.batch = batch
+        self.all = _Share()
+        self.loop_tests = _Tally()
+        self.local = _Tally()
+        self.max_local = _Tally()
+        self.phases: dict[str, _Share] = {}
+        #: Per global step: its active processors (an int, or one per instance), its phase
+        #: labels, and which instances took it (None: all).
+        self.steps: list[tuple[int | Counts, tuple[str, ...], Flags | None]] = []
+
+    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
+               labels: tuple[str, ...], shares: dict[str, list[Any]] | None) -> None:
+        """Charge one global step: ``n`` processors, ``r`` reads, ``w`` writes (ints, or one
+        per instance) to the instances ``alive`` (None: all), and each phase its share."""
+        batch = self.batch
+        self.all.charge(n, r, w, alive, batch)
+        if shares:
+            for label, (pn, pr, pw) in shares.items():
+                share = self.phases.get(label)
+                if share is None:
+                    share = self.phases[label] = _Share()
+                share.charge(pn, pr, pw, alive, batch)
+        self.steps.append((n, labels, alive))
+
+    def operations(self, count: int, alive: Flags | None) -> None:
+        """Charge ``count`` elementwise register operations done between two steps."""
+        self.local.add(count, alive, self.batch)
+        self.max_local.peak(count, alive, self.batch)
+
+    def time(self, i: int) -> int:
+        """The steps instance ``i`` took so far."""
+        return self.all.time.total(i)
+
+    def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
+        """Instance ``i``'s ledger."""
+        every = self.all
+        profile: list[int] = []
+        step_phases: list[tuple[str, ...]] = []
+        for n, labels, alive in self.steps:
+            if alive is not None and not alive[i]:
+                continue
+            profile.append(n if type(n) is int else int(n[i]))  # type: ignore[index]
+            step_phases.append(labels)
+        phases = {}
+        for label, share in self.phases.items():
+            if share.time.total(i):
+                phases[label] = PhaseCost(
+                    share.time.total(i), share.work.total(i), share.reads.total(i),
+                    share.writes.total(i), share.max_processors.highest(i))
+        return Cost(
+            time=every.time.total(i), work=every.work.total(i), reads=every.reads.total(i),
+            writes=every.writes.total(i), max_processors=every.max_processors.highest(i),
+            memory_cells=memory_cells, peak_cells=peak_cells,
+            loop_tests=self.loop_tests.total(i), local=self.local.total(i),
+            max_local=self.max_local.highest(i), profile=profile, step_phases=step_phases,
+            phases=phases,
+        )
+
+
+# ---- the engine ----------------------------------------------------------------------------
+
+
+class _Port:
+    """One Read or Write of one step of a batch, validated: indices ``(n,)`` shared by every
+    instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
+    values likewise (or one integer)."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "pid", "rank", "step", "value",
+                 "where")
+
+    def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
+                 index: Words, where: Flags | None, value: Words | int | None) -> None:
+        self.step, self.branch, self.rank, self.pid = step, branch, rank, pid
+        self.array, self.index, self.where, self.value = array, index, where, value
+        self.is_write = value is not None
+
+    def count(self) -> int | Counts:
+        """The accesses through this port, per instance (an int when the same for all)."""
+        where = self.where
+        if where is None:
+            return len(self.pid)
+        if where.ndim == 1:
+            return int(np.count_nonzero(where))
+        return np.count_nonzero(where, axis=1).astype(np.int64)
+
+
+class _One:
+    """One instance's view of a port, shaped as the single machine's slow path reads it
+    (:func:`pram._conflicts.resolve`): compressed to the processors that act."""
+
+    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
+
+    def __init__(self, port: _Port, i: int, array: _Row, acting: Flags | None) -> None:
+        index = port.index if port.index.ndim == 1 else port.index[i]
+        pid = port.pid
+        value = port.value
+        if value is not None:
+            given = np.asarray(value, dtype=np.int64)
+            value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
+        if acting is not None:
+            index, pid = index[acting], pid[acting]
+            value = None if value is None else value[acting]
+        self.array, self.branch, self.is_write = array, port.branch, port.is_write
+        self.index = np.ascontiguousarray(index)
+        self.processors = np.ascontiguousarray(pid).astype(np.int64, copy=False)
+        self.value = None if value is None else np.ascontiguousarray(value)
+
+
+class _Row:
+    """One instance's row of an array, named like it (what the slow path reads of it)."""
+
+    __slots__ = ("_cells", "name", "size")
+
+    def __init__(self, array: Array, i: int) -> None:
+        self.name, self.size = array.name, array.size
+        self._cells = array._cells[i]
+
+
+class _Loop:
+    """A loop being ended by :class:`pram.Until` tests: its test's site, and the instances
+    that were taking steps when it started."""
+
+    __slots__ = ("entry", "site")
+
+    def __init__(self, site: tuple[str, str], entry: Flags | None) -> None:
+        self.site, self.entry = site, entry
+
+
+class BatchEngine:
+    """Executes global steps for a batched machine: every instance in one pass."""
+
+    def __init__(self, host: Machine, batch: int) -> None:
+        self.host = host
+        self.batch = batch
+        self.ledgers = Ledgers(batch)
+        self.scratch = Scratch()
+        #: The instances taking steps (None: all); the others idle in a loop they ended.
+        self.alive: Flags | None = None
+        self.loops: list[_Loop] = []
+        self._random: list[np.random.Generator | None] = [None] * batch
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+
+    # ---- the step --------------------------------------------------------------------------
+
+    def execute(self, steps: Sequence[Step]) -> list[Values]:
+        """Execute one global step of every instance taking steps; see
+        :meth:`pram.Machine.execute`."""
+        host = self.host
+        number = host._cost.time + 1
+        alive = self.alive
+        memo = StepMemo()
+        # 1. Normalise ports.
+        ports: list[_Port] = []
+        actors: list[int | Counts] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            pid = _validate.processors_of(step, number)
+            _validate.this_run(step.reads, step.writes, number, host._token)
+            if len(step.reads) > _MAX or len(step.writes) > _MAX:
+                raise StepError(
+                    f"step {number} asks each processor for {len(step.reads)} reads and "
+                    f"{len(step.writes)} writes; at most {_MAX} of each are allowed, so "
+                    "split the work over more steps",
+                    number,
+                )
+            rows = chosen_rows(pid)
+            plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
+            actors.append(len(plain) if rows is None
+                          else np.count_nonzero(rows, axis=1).astype(np.int64))
+            for read in step.reads:
+                if type(read) is not Read:
+                    raise StepError(
+                        f"reads of step {number} must be Read objects (got {read!r})", number
+                    )
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
+                                        number))
+            for write in step.writes:
+                if type(write) is not Write:
+                    raise StepError(
+                        f"writes of step {number} must be Write objects (got {write!r})",
+                        number,
+                    )
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
+                                        write.value, number))
+            ranked += len(plain)
+        if alive is not None:  # an idle instance takes no access
+            for port in ports:
+                port.where = _and(port.where, alive[:, None])
+        for port in ports:
+            self._check_bounds(port, number)
+        # 2. Check: no processor listed twice, and each array's ports against the model.
+        if host.distinct_processors:
+            plain_steps = [s if type(s.processors) is not Chosen else Step(
+                s.processors.view(np.ndarray), s.reads, s.writes, s.phase) for s in steps]
+            _conflicts.check_processors(plain_steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[_Port]] = {}
+        for port in ports:
+            groups.setdefault(id(port.array), []).append(port)
+        resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
+        for key, group in groups.items():
+            met = self._met(group, ranked)
+            if met is not None:
+                resolved[key] = self._resolve(group, met, steps)
+        # 3. Read.
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads: list[int | Counts] = [0] * len(steps)
+        writes: list[int | Counts] = [0] * len(steps)
+        for port in ports:
+            if not port.is_write:
+                reads[port.branch] = reads[port.branch] + port.count()
+                replies[port.branch].append(self._read(port, number))
+        # 4. Commit.
+        for port in ports:
+            if port.is_write:
+                writes[port.branch] = writes[port.branch] + port.count()
+                settled = resolved.get(id(port.array))
+                self._store(port, None if settled is None else settled)
+        for key, settled in resolved.items():
+            array = groups[key][0].array
+            for i, outcome in settled.items():
+                if outcome is not None:
+                    cells, values = outcome
+                    array._cells[i, cells] = values
+                    if array._defined is not None:
+                        array._defined[i, cells] = True
+        # 5. Account.
+        self._account(steps, actors, reads, writes, alive)
+        answers: list[Any] = [tuple(reply) for reply in replies]
+        for branch, step in enumerate(steps):
+            if is_test(step):
+                answers[branch] = self._test(step, answers[branch], alive)
+        return answers
+
+    # ---- 1. normalise ----------------------------------------------------------------------
+
+    def _port(self, step: Step, branch: int, rank: int, pid: Words, plain: Words,
+              rows: Flags | None, access: Read | Write, value: Any, number: int) -> _Port:
+        array = access.array
+        if type(array) is not Array or self.host.arrays.get(array.name) is not array:
+            self._refuse_array(array, number)
+        n = len(plain)
+        where: Flags | None = rows
+        if access.where is not None:
+            mask, held = self._operand(access.where, pid, plain, "the where mask of an access to",
+                                       array, number)
+            if mask.dtype != np.bool_ or mask.shape[-1:] != (n,):
+                raise StepError(
+                    f"where of an access to {array.name} in step {number} must be a boolean "
+                    f"array of shape ({n},), one flag per processor (got "
+                    f"{_validate.describe(mask)})",
+                    number,
+                )
+            where = _and(_and(where, mask), held)
+        index, held = self._operand(access.index, pid, plain, "the index into", array, number)
+        where = _and(where, held)
+        if isinstance(index, np.ndarray):
+            if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
+                raise StepError(
+                    f"index into {array.name} in step {number} must be an integer array of "
+                    f"shape ({n},), one cell per processor (got {_validate.describe(index)})",
+                    number,
+                )
+            index = index.astype(np.int64, copy=False)
+        else:
+            index = np.full(n, index, dtype=np.int64)
+        if value is not None:
+            value, held = self._operand(value, pid, plain, "the value written to", array,
+                                        number)
+            where = _and(where, held)
+            if isinstance(value, np.ndarray):
+                if value.dtype.kind not in "iub" or value.shape[-1:] != (n,):
+                    raise StepError(
+                        f"value written to {array.name} in step {number} must be an integer "
+                        f"array of shape ({n},) or one integer (got "
+                        f"{_validate.describe(value)})",
+                        number,
+                    )
+                value = value.astype(np.int64, copy=False)
+        return _Port(step, branch, rank, plain, array, index, where, value)
+
+    def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
+                 number: int) -> tuple[Any, Flags | None]:
+        """An index, value or mask as raw values (and, for a register of another selection of
+        the step's processors, the flags of who holds it)."""
+        if type(x) is Register:
+            owners = x._processors
+            if owners is pid:
+                return x._values, None
+            if chosen_rows(owners) is not None and chosen_rows(pid) is not None \
+                    and root(owners) is root(pid) or (
+                        chosen_rows(owners) is not None and chosen_rows(pid) is not None
+                        and same_choice(root(owners), root(pid))):
+                return x._values, chosen_rows(owners)
+            if type(owners) is not Chosen and type(pid) is not Chosen \
+                    and same_processors(owners, pid):
+                return x._values, None
+            raise HonestyError(
+                f"{what} {array.name} in step {number} is a register of other processors than "
+                f"the step's (or in another order); {THROUGH_MEMORY}"
+            )
+        if isinstance(x, np.ndarray):
+            if type(pid) is Chosen:
+                _validate.opaque(x, pid, number, what, array)
+            if x.ndim != 1:
+                raise StepError(
+                    f"{what} {array.name} in step {number} is a plain array of shape {x.shape}; "
+                    "a batch shares plain arrays (computed from sizes) between its instances: "
+                    "pass one entry per processor, and per-instance data through memory",
+                    number,
+                )
+            return x, None
+        if isinstance(x, int | np.integer) and not isinstance(x, bool):
+            if not _validate.word_constant(int(x)):
+                raise StepError(f"{what} {array.name} in step {number} must fit in int64 "
+                                f"(got {int(x)})", number)
+            return int(x), None
+        raise StepError(
+            f"{what} {array.name} in step {number} must be a register, an integer array or one "
+            f"integer (got {_validate.describe(x)})",
+            number,
+        )
+
+    def _refuse_array(self, array: object, number: int) -> None:
+        if not isinstance(array, Array):
+            raise StepError(
+                f"an access in step {number} names {array!r}, which is not a pram Array; "
+                "allocate arrays with Machine.array",
+                number,
+            )
+        if array.freed:
+            raise StepError(
+                f"array {array.name!r} accessed in step {number} was freed; free an array "
+                "only after the last step that accesses it",
+                number,
+            )
+        raise StepError(
+            f"array {array.name!r} accessed in step {number} belongs to another machine; "
+            "allocate it on this one",
+            number,
+        )
+
+    def _check_bounds(self, port: _Port, number: int) -> None:
+        """Refuse an index outside the array, in the first instance (and by the first
+        processor) that gave one."""
+        index, size = port.index, port.array.size
+        if not index.size:
+            return
+        outside = (index < 0) | (index >= size)
+        if port.where is not None:
+            outside = outside & port.where
+        if not outside.any():
+            return
+        if outside.ndim == 1:
+            outside = np.broadcast_to(outside, (self.batch, len(outside)))
+        i, bad = (int(x) for x in np.argwhere(outside)[0])
+        cell = int(index[bad] if index.ndim == 1 else index[i, bad])
+        processor = int(port.pid[bad])
+        verb = "write" if port.is_write else "read"
+        name = port.array.name
+        raise AddressError(
+            f"instance {i}: processor {processor} tried to {verb} {name}[{cell}] "
+            f"{when(self.ledgers.time(i) + 1, port.step.phase)}, but {name} has "
+            f"{_validate.cells(port.array)}",
+            step=self.ledgers.time(i) + 1, array=name, index=cell, processor=processor,
+        )
+
+    # ---- 2. check --------------------------------------------------------------------------
+
+    def _met(self, group: list[_Port], ranked: int) -> Flags | None:
+        """The instances in which two processors met at a cell of ``group``'s array through
+        the ports the model checks (None: in none)."""
+        checks_reads = self.host.model.checks_reads
+        checked = [p for p in group if p.is_write or checks_reads]
+        if sum(len(p.pid) for p in checked) < 2:
+            return None
+        shared = all(p.index.ndim == 1 and (p.where is None or p.where.ndim == 1)
+                     for p in checked)
+        if shared:
+            cells = np.concatenate([p.index if p.where is None else p.index[p.where]
+                                    for p in checked])
+            ranks = np.concatenate([
+                np.arange(p.rank, p.rank + len(p.pid)) if p.where is None
+                else np.arange(p.rank, p.rank + len(p.pid))[p.where] for p in checked])
+            if not _two_meet(cells[None, :], ranks[None, :], ranked)[0]:
+                return None
+            return np.ones(self.batch, dtype=np.bool_)
+        cells2 = np.concatenate([np.broadcast_to(p.index, (self.batch, len(p.pid)))
+                                 for p in checked], axis=1)
+        ranks1 = np.concatenate([np.arange(p.rank, p.rank + len(p.pid)) for p in checked])
+        acting = np.concatenate([
+            np.ones((self.batch, len(p.pid)), np.bool_) if p.where is None
+            else np.broadcast_to(p.where, (self.batch, len(p.pid))) for p in checked], axis=1)
+        met = _two_meet(cells2, ranks1, ranked, acting)
+        return met if met.any() else None
+
+    def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+                 ) -> dict[int, tuple[Words, Words] | None]:
+        """The single machine's slow path, for each instance in which two processors met."""
+        host = self.host
+        settled: dict[int, tuple[Words, Words] | None] = {}
+        array = group[0].array
+        for i in np.flatnonzero(met).tolist():
+            row = _Row(array, i)
+            ones = [_One(p, i, row, None if p.where is None else
+                         (p.where if p.where.ndim == 1 else p.where[i])) for p in group]
+            found: list[Any] = []
+            resolutions: list[Any] = []
+            number = self.ledgers.time(i) + 1
+            try:
+                settled[i] = _conflicts.resolve(
+                    ones,  # type: ignore[arg-type]
+                    number, steps, host.model, host.mode == "raise", found,
+                    lambda i=i: self._generator(i), resolutions)
+            except ConflictError as error:
+                tagged = _tag(error.violation, i)
+                host._violations.append(tagged)
+                raise ConflictError(tagged) from None
+            host._violations.extend(_tag(v, i) for v in found)
+            host._resolutions.extend(_tag(r, i) for r in resolutions)
+        return settled
+
+    def _generator(self, i: int) -> np.random.Generator:
+        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's."""
+        made = self._random[i]
+        if made is None:
+            made = self._random[i] = np.random.default_rng(self.host._seed)
+        return made
+
+    # ---- 3. read, 4. commit ----------------------------------------------------------------
+
+    def _read(self, port: _Port, number: int) -> Register:
+        array, index, where = port.array, port.index, port.where
+        cells = array._cells
+        if array.size == 0:  # nothing can be read (an access would have been refused)
+            values = np.zeros((self.batch, len(port.pid)), dtype=np.int64)
+            return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+        if where is not None:
+            index = np.where(where, index, 0)  # a processor that does not act reads nothing
+        if index.ndim == 1:
+            view = _progression(index)
+            values = cells[:, view].copy() if view is not None else cells.take(index, axis=1)
+        else:
+            values = np.take_along_axis(cells, index, axis=1)
+        if array._defined is not None:
+            defined = array._defined
+            if index.ndim == 1:
+                known = defined[:, view] if view is not None else defined.take(index, axis=1)
+            else:
+                known = np.take_along_axis(defined, index, axis=1)
+            unknown = ~known if where is None else ~known & where
+            if unknown.any():
+                self._undefined(port, unknown, index)
+        if where is not None:
+            values = np.where(where, values, 0)
+        return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+
+    def _undefined(self, port: _Port, unknown: Flags, index: Words) -> None:
+        host = self.host
+        unknown = np.broadcast_to(unknown, (self.batch, unknown.shape[-1]))
+        for i in np.flatnonzero(unknown.any(axis=1)).tolist():
+            row = index if index.ndim == 1 else index[i]
+            for j in np.flatnonzero(unknown[i]).tolist():
+                record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
+                                       port.array.name, int(row[j]), int(port.pid[j]), i)
+                if host.strict:
+                    raise UndefinedReadError(
+                        record.message, step=record.step, array=record.array,
+                        index=record.index, processor=record.processor,
+                    )
+                host._undefined_reads.append(record)
+
+    def _store(self, port: _Port, settled: dict[int, Any] | None) -> None:
+        """Write ``port``'s values in every instance whose writes to the array were not
+        resolved by the model (those are stored from the resolution)."""
+        array, index, where, value = port.array, port.index, port.where, port.value
+        if settled:
+            keep = np.ones(self.batch, dtype=np.bool_)
+            keep[list(settled)] = False
+            where = _and(where, keep[:, None])
+        cells, defined = array._cells, array._defined
+        if where is None and index.ndim == 1:
+            view = _progression(index)
+            target = view if view is not None else index
+            cells[:, target] = value
+            if defined is not None:
+                defined[:, target] = True
+            return
+        batch, n = self.batch, index.shape[-1]
+        flat = (np.arange(batch, dtype=np.int64)[:, None] * array.size + index)
+        full = np.broadcast_to(np.asarray(value, dtype=np.int64), (batch, n))
+        if where is not None:
+            acting = np.broadcast_to(where, (batch, n))
+            flat, full = flat[acting], full[acting]
+        else:
+            flat, full = flat.reshape(-1), full.reshape(-1)
+        cells.reshape(-1)[flat] = full
+        if defined is not None:
+            defined.reshape(-1)[flat] = True
+
+    # ---- 5. account, and loop tests --------------------------------------------------------
+
+    def _account(self, steps: Sequence[Step], actors: list[int | Counts],
+                 reads: list[int | Counts], writes: list[int | Counts],
+                 alive: Flags | None) -> None:
+        shares: dict[str, list[Any]] = {}
+        n: int | Counts = 0
+        r: int | Counts = 0
+        w: int | Counts = 0
+        for step, pn, pr, pw in zip(steps, actors, reads, writes, strict=True):
+            n, r, w = n + pn, r + pr, w + pw
+            if step.phase:
+                for label in self._prefix(step.phase):
+                    tally = shares.get(label)
+                    if tally is None:
+                        shares[label] = [pn, pr, pw]
+                    else:
+                        tally[0] = tally[0] + pn
+                        tally[1] = tally[1] + pr
+                        tally[2] = tally[2] + pw
+        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
+                            {k: [_int(x) for x in v] for k, v in shares.items()})
+        self.host._cost.time += 1
+
+    def _prefix(self, path: str) -> tuple[str, ...]:
+        prefixes = self._prefixes.get(path)
+        if prefixes is None:
+            parts = path.split("/")
+            prefixes = tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+            self._prefixes[path] = prefixes
+        return prefixes
+
+    def _test(self, step: Any, values: Values, alive: Flags | None) -> bool:
+        """A loop test in a batch: each instance taking steps learns whether its loop ended;
+        the program is sent True once every instance has ended the loop."""
+        (read,) = values
+        ended = np.all(np.broadcast_to(read._values, (self.batch, read._values.shape[-1]))
+                       == step.value, axis=1)
+        self.ledgers.loop_tests.add(1, alive, self.batch)
+        site = (step.reads[0].array.name, step.phase)
+        loops = self.loops
+        if not loops or loops[-1].site != site:
+            loops.append(_Loop(site, alive))
+        going = ~ended if alive is None else alive & ~ended
+        if not going.any():
+            self.alive = loops.pop().entry
+            return True
+        self.alive = None if going.all() else going
+        return False
+
+
+#: Accesses of one kind a processor may make in one step (pram._engine.MAX_ACCESSES).
+_MAX = 8
+
+
+def _and(a: Flags | None, b: Flags | None) -> Flags | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+def _int(x: int | Counts) -> int | Counts:
+    """``x`` as a Python int when it is one count for every instance."""
+    if type(x) is int:
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
+def _progression(index: Words) -> slice | None:
+    """A slice for ``index`` when it is an arithmetic progression of non-negative cells with a
+    positive step (cells from sizes: ``2 * pid + 1``), so a read is a strided view."""
+    n = len(index)
+    if n < 2:
+        return None if n == 0 else slice(int(index[0]), int(index[0]) + 1)
+    first, step = int(index[0]), int(index[1]) - int(index[0])
+    if step <= 0 or first < 0 or int(index[-1]) != first + step * (n - 1):
+        return None
+    if n > 2 and not np.array_equal(np.diff(index), np.broadcast_to(step, (n - 1,))):
+        return None
+    return slice(first, first + step * (n - 1) + 1, step)
+
+
+def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None) -> Flags:
+    """Per row of ``cells`` (accesses of one instance, ``ranks`` the processors' ranks):
+    whether two processors of different ranks touched one cell (``acting`` masks accesses)."""
+    key = cells * ranked + ranks
+    if acting is not None:
+        spare = -(np.arange(1, cells.shape[1] + 1, dtype=np.int64) * ranked)
+        key = np.where(acting, key, spare)
+    key = np.sort(key, axis=1)
+    cell = key // ranked
+    same_cell = cell[:, 1:] == cell[:, :-1]
+    other = key[:, 1:] != key[:, :-1]
+    return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+def _tag(record: Any, i: int) -> Any:
+    """``record`` (a violation or resolution) of instance ``i``."""
+    import attrs
+
+    return attrs.evolve(record, instance=i)
