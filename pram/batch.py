@@ -38,7 +38,7 @@ here is named in the error, with the instance.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -95,9 +95,9 @@ def choose(owners: Any, key: Register, batch: int) -> Chosen:
     made.parent = owners
     made.key = key
     made.mask = rows
-    made.rows = rows  # type: ignore[attr-defined]
+    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
     key._selections = made
-    return made  # type: ignore[no-any-return]
+    return cast(Chosen, made)
 
 
 def root(ids: Any) -> Any:
@@ -254,7 +254,8 @@ class _Port:
             return len(self.pid)
         if where.ndim == 1:
             return int(np.count_nonzero(where))
-        return np.count_nonzero(where, axis=1).astype(np.int64)
+        counted: Counts = np.count_nonzero(where, axis=1).astype(np.int64)
+        return counted
 
 
 class _One:
@@ -287,6 +288,19 @@ class _Row:
     def __init__(self, array: Array, i: int) -> None:
         self.name, self.size = array.name, array.size
         self._cells = array._cells[i]
+
+
+class _Draw:
+    """Instance ``i``'s random generator, made at its first choice (what the slow path
+    calls)."""
+
+    __slots__ = ("engine", "i")
+
+    def __init__(self, engine: BatchEngine, i: int) -> None:
+        self.engine, self.i = engine, i
+
+    def __call__(self) -> np.random.Generator:
+        return self.engine._generator(self.i)
 
 
 class _Loop:
@@ -459,8 +473,8 @@ class BatchEngine:
             owners = x._processors
             if owners is pid:
                 return x._values, None
-            if chosen_rows(owners) is not None and chosen_rows(pid) is not None \
-                    and root(owners) is root(pid) or (
+            if (chosen_rows(owners) is not None and chosen_rows(pid) is not None \
+                    and root(owners) is root(pid)) or (
                         chosen_rows(owners) is not None and chosen_rows(pid) is not None
                         and same_choice(root(owners), root(pid))):
                 return x._values, chosen_rows(owners)
@@ -583,7 +597,7 @@ class BatchEngine:
                 settled[i] = _conflicts.resolve(
                     ones,  # type: ignore[arg-type]
                     number, steps, host.model, host.mode == "raise", found,
-                    lambda i=i: self._generator(i), resolutions)
+                    _Draw(self, i), resolutions)
             except ConflictError as error:
                 tagged = _tag(error.violation, i)
                 host._violations.append(tagged)
@@ -645,7 +659,8 @@ class BatchEngine:
     def _store(self, port: _Port, settled: dict[int, Any] | None) -> None:
         """Write ``port``'s values in every instance whose writes to the array were not
         resolved by the model (those are stored from the resolution)."""
-        array, index, where, value = port.array, port.index, port.where, port.value
+        array, index, where = port.array, port.index, port.where
+        value: Any = port.value
         if settled:
             keep = np.ones(self.batch, dtype=np.bool_)
             keep[list(settled)] = False

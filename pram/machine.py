@@ -286,19 +286,6 @@ class Machine(MachineDisplay):
             return self.costs[0]
         return self._cost
 
-    @property
-    def costs(self) -> tuple[Cost, ...]:
-        """One ledger per instance: the machine's own on a single machine, one
-        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
-        instance's input); refused while a program runs."""
-        self._closed("m.costs")
-        batch = self._batch
-        if batch is None:
-            return (self._cost,)
-        cost = self._cost
-        return tuple(batch.ledgers.cost(i, cost.memory_cells, cost.peak_cells)
-                     for i in range(batch.batch))
-
     @cost.setter
     def cost(self, cost: Cost) -> None:
         if self._running:
@@ -313,6 +300,19 @@ class Machine(MachineDisplay):
             )
         self._cost = cost
         self._ledger = Ledger(cost)
+
+    @property
+    def costs(self) -> tuple[Cost, ...]:
+        """One ledger per instance: the machine's own on a single machine, one
+        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
+        instance's input); refused while a program runs."""
+        self._closed("m.costs")
+        batch = self._batch
+        if batch is None:
+            return (self._cost,)
+        cost = self._cost
+        return tuple(batch.ledgers.cost(i, cost.memory_cells, cost.peak_cells)
+                     for i in range(batch.batch))
 
     @property
     def trace(self) -> Trace:

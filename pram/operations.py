@@ -161,9 +161,9 @@ def _batch(run: Run | None) -> int | None:
 
 
 def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
-    if type(result) is not np.ndarray or result.shape != owners.shape and not (
+    if type(result) is not np.ndarray or (result.shape != owners.shape and not (
             result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
-            and result.shape[0] == _batch(run)):
+            and result.shape[0] == _batch(run))):
         shape = f"shape {getattr(result, 'shape', ())} from registers of shape {owners.shape}"
         if type(owners) is Chosen:
             shape = "another shape from registers of processors chosen by data"

@@ -228,8 +228,8 @@ def check_batch(
         if not _same(mine, expected):
             wrong.append(f"  instance {i}: got {_show(mine)}, expected {_show(expected)}")
     if clean:
-        for record in (*m.violations, *m.undefined_reads):
-            wrong.append(f"  {record.message}")
+        wrong.extend(f"  {v.message}" for v in m.violations)
+        wrong.extend(f"  {u.message}" for u in m.undefined_reads)
     if wrong:
         raise AssertionError(
             f"{len(wrong)} problem(s) in a batch of {batch} instances:\n"
@@ -252,7 +252,7 @@ def _row(answers: Any, i: int) -> Any:
 def _same(a: Any, b: Any) -> bool:
     import numpy as np
 
-    if isinstance(a, tuple) or isinstance(b, tuple | list) and isinstance(a, tuple):
+    if isinstance(a, tuple) or (isinstance(b, tuple | list) and isinstance(a, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     return bool(np.array_equal(np.asarray(a), np.asarray(b)))
 

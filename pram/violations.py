@@ -135,8 +135,9 @@ class Resolution:
         cell = f"{self.array}[{self.index}]"
         done = (f"kept {cell} as it was" if self.outcome == "kept"
                 else f"wrote the collision symbol to {cell}")
-        return (f"{_in(self.instance)}{self.model} {done}: processors {listing(self.processors)} wrote "
-                f"{listing(self.values)} {when(self.step, *(self.phases or (self.phase,)))}")
+        return (f"{_in(self.instance)}{self.model} {done}: processors "
+                f"{listing(self.processors)} wrote {listing(self.values)} "
+                f"{when(self.step, *(self.phases or (self.phase,)))}")
 
     def __str__(self) -> str:
         return self.message
@@ -158,7 +159,7 @@ class UndefinedRead:
     def message(self) -> str:
         """The read in one sentence, with the fix."""
         return (
-            f"{_in(self.instance)}undefined read: processor {self.processor} read {self.array}[{self.index}] "
-            f"{when(self.step, self.phase)} "
+            f"{_in(self.instance)}undefined read: processor {self.processor} read "
+            f"{self.array}[{self.index}] {when(self.step, self.phase)} "
             "before anything was written there; give the array initial values or write it first"
         )
