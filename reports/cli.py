@@ -583,11 +583,11 @@ def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.bench import measure
+    from pram.reports.bench import BATCHES, measure
     from pram.reports.render import BenchReport, bench_rows
 
     err.print("measuring simulator throughput ...", highlight=False)
-    figures = measure()
+    figures = measure(batches=BATCHES)
     if args.json:
         _json(figures)
     else:

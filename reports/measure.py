@@ -748,11 +748,72 @@ def run_batch(
     ``batched=False`` runs each instance on its own fresh machine, one after the other (the
     reference a batched run is compared with: the trials are the same either way).
     """
+    from pram.reports.batched import solver
+
     single = attrs.evolve(options, instances=None)
     start = time.perf_counter()
-    trials = tuple(trial_of(execute(name, attrs.evolve(single, seed=s))) for s in seeds)
+    solve = solver(name, single) if batched else None
+    if solve is None or options.distinct_processors is not None or options.weakest_model:
+        trials = tuple(trial_of(execute(name, attrs.evolve(single, seed=s))) for s in seeds)
+    else:
+        trials = _lockstep(name, single, seeds, solve)
     share = (time.perf_counter() - start) / max(1, len(trials))
     return tuple(attrs.evolve(t, seconds=share) for t in trials)
+
+
+def _lockstep(
+    name: str, options: Options, seeds: Sequence[int], solve: Callable[..., Any]
+) -> tuple[Trial, ...]:
+    """The instances of ``seeds`` on one ``Machine(batch=B)``, solved by ``solve`` (a batched
+    solver of :mod:`pram.reports.batched`): one trial each, as :func:`trial_of` makes them."""
+    entry = algorithm(name)
+    instances = [build(name, attrs.evolve(options, seed=s)) for s in seeds]
+    machine = Machine(options.model, mode=options.mode,  # type: ignore[arg-type]
+                      seed=options.seed, batch=len(seeds))
+    solutions = solve(machine, instances, options)
+    violations: list[list[Violation]] = [[] for _ in seeds]
+    for v in machine.violations:
+        violations[_instance(v)].append(v)
+    undefined = [0] * len(seeds)
+    for u in machine.undefined_reads:
+        undefined[_instance(u)] += 1
+    out = []
+    for b, (seed, instance, solution) in enumerate(zip(seeds, instances, solutions,
+                                                       strict=True)):
+        cost = machine.costs[b]
+        correct: bool | None = None
+        mismatch: str | None = None
+        if options.check:
+            mismatch = _compare(solution.output, entry.expected(instance))
+            correct = mismatch is None
+        out.append(Trial(
+            seed=seed,
+            sizes=dict(instance.sizes),
+            bound_sizes=dict(solution.bound_sizes),
+            counts={k: int(getattr(cost, k)) for k in MEASURES},
+            violations=len(violations[b]),
+            first_violations=tuple(_unnumbered(v.message)
+                                   for v in violations[b][:SHOWN_VIOLATIONS]),
+            undefined_reads=undefined[b],
+            correct=correct,
+            mismatch=mismatch,
+            notes=(*instance.notes, *solution.notes),
+        ))
+    return tuple(out)
+
+
+def _instance(record: Any) -> int:
+    """The instance a batched machine's violation or undefined read belongs to."""
+    instance = record.instance
+    assert instance is not None, "a batched machine names the instance of every record"
+    return int(instance)
+
+
+def _unnumbered(message: str) -> str:
+    """A batched machine's message without its ``instance 17: `` prefix (a summary names the
+    instance by its seed, as for a single run)."""
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("instance ") else message
 
 
 @attrs.frozen

@@ -595,7 +595,9 @@ def bench_rows(
 
     Rows named ``... over numpy`` hold the machine's time over numpy's (at most the target),
     ``tiny`` and ``small, per step`` seconds per step, ``..., whole program`` seconds per run
-    (n is in the processors column), the others processor-steps per second.
+    (n is in the processors column), ``..., per instance`` seconds per instance of a batched
+    run and ``..., speedup`` a single run's time over that (at least the target), the others
+    processor-steps per second.
     """
     large, tiny = figures["large_step"], figures["tiny_step"]
     small, ratios = figures["small_step"], figures["ratios"]
@@ -618,11 +620,19 @@ def bench_rows(
     ]
     rows += [(f"{name}, whole program", int(run["n"]), float(run["seconds"]), None)
              for name, run in figures.get("programs", {}).items()]
+    for name, run in figures.get("batched", {}).items():
+        for size, row in run["batches"].items():
+            rows += [
+                (f"{name}, batched B = {size}, per instance", int(run["n"]),
+                 float(row["seconds_per_instance"]), None),
+                (f"{name}, batched B = {size}, speedup", int(run["n"]), float(row["speedup"]),
+                 row["target"]),
+            ]
     out = []
     for step, processors, figure, target in rows:
         if target is None:
             met = True
-        elif step.startswith("large") and "numpy" not in step:
+        elif (step.startswith("large") and "numpy" not in step) or step.endswith("speedup"):
             met = figure >= target
         else:
             met = figure <= target
@@ -643,6 +653,10 @@ class BenchReport:
         for step, processors, figure, target, met in bench_rows(self.figures):
             if "numpy" in step:
                 shown, goal = f"{figure:.1f}x", "" if target is None else f"<= {target:g}x"
+            elif step.endswith("speedup"):
+                shown, goal = f"{figure:.1f}x", "" if target is None else f">= {target:g}x"
+            elif step.endswith("per instance"):
+                shown, goal = f"{figure * 1e6:.1f} µs", ""
             elif step == "tiny" or step.startswith("small"):
                 shown = f"{figure * 1e6:.1f} µs"
                 goal = "" if target is None else f"<= {target * 1e6:g} µs"
@@ -657,5 +671,9 @@ class BenchReport:
                          "x: the machine's time per step over raw numpy's doing the same gather "
                          "and scatter, measured in the same run; ms: milliseconds per run of a "
                          "whole program at n = 1,024 (in the processors column)")
+        if self.figures.get("batched"):
+            table.caption += ("; batched: B instances in lockstep on one machine, µs per "
+                              "instance, and speedup: a single run's time over that, measured "
+                              "in the same run")
         table.caption_justify = "left"
         return table

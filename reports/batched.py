@@ -1,0 +1,142 @@
+"""The entries that run batched: many instances of one size on one machine, in lockstep.
+
+An entry's ``solve`` takes one instance and calls an algorithm's front door, which checks its
+host input as one flat array; a batched run hands the same program one row per instance
+instead. Each solver here stacks the instances' arrays (:func:`pram.reports.registry.stack`),
+allocates them on a ``Machine(batch=B)``, runs the entry's program once for all of them and
+returns one :class:`Solution` per instance: the same answer and bound sizes as the entry's own
+``solve`` on that instance (tests/test_instances.py compares every count of every instance with
+its single run).
+
+Entries without a solver here (and options a solver does not take, such as bit keys) run one
+instance per machine; the summary is the same either way, only slower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pram import Array, Machine, Program, phase
+from pram.algorithms import catalogue, pbs, primitives, sorting
+from pram.algorithms.keys import WordKeys
+from pram.reports.registry import Instance, Options, Solution, stack
+
+#: A batched solver: the instances (one size) on a batched machine, one solution each.
+Solver = Callable[[Machine, Sequence[Instance], Options], list[Solution]]
+
+
+def _sort(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """:func:`pram.algorithms.sorting.sort` on every instance at once (word keys)."""
+    values = stack(instances, "values")
+    n = values.shape[1]
+    size = 1 << (n - 1).bit_length()
+    keys = WordKeys()
+    filler = np.full((len(instances), size - n), keys.largest, dtype=np.int64)
+    key = m.array("sort/key", values=np.concatenate([values, filler], axis=1))
+    index = m.array("sort/index", values=np.arange(size, dtype=np.int64))
+    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    m.run(sorting.sort_blocks(m, keys, key, index, size=size, network=network))
+    notes: tuple[str, ...] = ()
+    if size > n:
+        notes = (f"n = {n} padded with {size - n} records to {size}, a power of two; padding "
+                 "sorts after every real record",)
+    sizes = {"n": float(size), "d": 1.0}
+    return [Solution(row[:n], sizes, notes) for row in key.to_numpy()]
+
+
+def _search(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """Algorithm 10 (:func:`pram.algorithms.pbs.search`) on every instance at once (word
+    keys)."""
+    queries, keys = stack(instances, "queries"), stack(instances, "keys")
+    n, size = queries.shape[1], keys.shape[1]
+    word = WordKeys()
+    zero = np.zeros(1, dtype=np.int64)
+    found = m.run(pbs.search_blocks(
+        m, word, m.array("pbs.queries", values=queries), m.array("pbs.keys", values=keys),
+        q_start=zero, q_count=np.array([n]), k_start=zero, k_count=np.array([size]),
+        name="pbs"))
+    sizes = _search_sizes(instances[0])
+    return [Solution(row, sizes) for row in found.index.to_numpy()]
+
+
+def _naive(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """The naive CREW search (:func:`pram.algorithms.pbs.naive_search`) on every instance."""
+    word = WordKeys()
+    query_array = m.array("pbs-naive.queries", values=stack(instances, "queries"))
+    key_array = m.array("pbs-naive.keys", values=stack(instances, "keys"))
+    index = m.run(pbs.naive_blocks(m, word, query_array, key_array, name="pbs-naive"))
+    sizes = _search_sizes(instances[0])
+    return [Solution(row, sizes) for row in index.to_numpy()]
+
+
+def _search_sizes(instance: Instance) -> dict[str, float]:
+    return {"n": float(instance.sizes["n"]), "m": float(instance.sizes["m"]), "d": 1.0}
+
+
+def _catalogue(
+    label: str, program: Callable[[Machine, Array, int, Array], Program[None]], out: int | None
+) -> Solver:
+    """A batched solver for a catalogue program of one ``values`` array written to ``label/out``
+    (``out`` cells, None: n), as :mod:`pram.algorithms.catalogue`'s front doors run it."""
+
+    def solve(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+        values = stack(instances, "values")
+        n = values.shape[1]
+        cells = m.array(f"{label}/values", values=values)
+        answer = m.array(f"{label}/out", size=n if out is None else out)
+        m.run(phase(label, program(m, cells, n, answer)))
+        sizes = {k: float(v) for k, v in instances[0].sizes.items()}
+        return [Solution(row, sizes) for row in answer.to_numpy()]
+
+    return solve
+
+
+def _sums(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """The catalogue's prefix sums (Brent and Kung) on every instance at once."""
+    values = stack(instances, "values")
+    sums = m.array("prefix-sums", values=values)
+    m.run(phase("prefix-sums", primitives.prefix_sums(m, sums, values.shape[1])))
+    sizes = {k: float(v) for k, v in instances[0].sizes.items()}
+    return [Solution(row, sizes) for row in sums.to_numpy()]
+
+
+def _word_keys(options: Options) -> bool:
+    return options.keys == "word"
+
+
+def _any(options: Options) -> bool:
+    return True
+
+
+#: The batched solvers by entry name, each with the options it takes (others run one by one).
+SOLVERS: dict[str, tuple[Solver, Callable[[Options], bool]]] = {
+    "sort": (_sort, _word_keys),
+    "prefix-sums": (_sums, _any),
+    "max": (_catalogue("max", catalogue.find_max, 2), _any),
+    "rank-sort": (_catalogue("rank-sort", catalogue.sort_by_rank, None), _any),
+    "pbs-naive": (_naive, _word_keys),
+}
+
+#: Solvers written and checked against the entries' own ``solve``, which the batched machine
+#: of this version refuses (a processor it counts twice in Algorithm 10's pipelined steps);
+#: they join :data:`SOLVERS` once it runs them (tests/test_instances.py fails when it does).
+AWAITING: dict[str, tuple[Solver, Callable[[Options], bool]]] = {
+    "pbs": (_search, _word_keys),
+}
+
+
+def solver(name: str, options: Options) -> Solver | None:
+    """The batched solver of entry ``name`` for ``options``, or None (run one by one).
+
+    CRCW arbitrary draws its choices from the machine's seed, which a single run takes from the
+    instance's seed; a batched machine has one seed, so those runs go one by one.
+    """
+    found = SOLVERS.get(name)
+    if found is None or not found[1](options) or options.model == "crcw-arbitrary":
+        return None
+    return found[0]
+
+
+__all__ = ["AWAITING", "SOLVERS", "Solver", "solver"]
