@@ -720,6 +720,8 @@ class Trial:
     notes: tuple[str, ...] = ()
     #: This instance's share of its batch's wall clock (the batch's seconds over its size).
     seconds: float = attrs.field(default=0.0, eq=False)
+    #: Whether it ran in lockstep with its batch on one machine (else on its own machine).
+    lockstep: bool = attrs.field(default=False, eq=False)
 
 
 def trial_of(run: Run) -> Trial:
@@ -798,6 +800,7 @@ def _lockstep(
             correct=correct,
             mismatch=mismatch,
             notes=(*instance.notes, *solution.notes),
+            lockstep=True,
         ))
     return tuple(out)
 
@@ -889,6 +892,12 @@ class Summary:
         return [k for k, s in self.counts().items() if s["min"] != s["max"]]
 
     @property
+    def lockstep(self) -> bool:
+        """Whether every batch ran in lockstep on one machine (else one machine per instance:
+        the entry has no batched solver in :mod:`pram.reports.batched` for these options)."""
+        return all(t.lockstep for t in self.trials)
+
+    @property
     def checked(self) -> int:
         """How many answers were compared with the reference."""
         return sum(t.correct is not None for t in self.trials)
@@ -965,6 +974,7 @@ class Summary:
         out["bounds"] = self.bounds()
         out["notes"] = sorted({n for t in self.trials for n in t.notes})
         out["batches"] = self.batches
+        out["lockstep"] = self.lockstep
         if wall_clock:
             out["seconds"] = self.seconds
         return out

@@ -432,8 +432,10 @@ class SummaryReport:
                           stat(stats["max"]), COUNT_UNITS.get(measure, "")
                           + (" (data-dependent)" if measure in varying else ""))
         counted = "machine" if s.algorithm.on_machine else "program"
+        how = ("each in lockstep on one machine" if s.lockstep
+               else "one machine per instance (no batched run for these options)")
         table.caption = (f"every count by the {counted} while each instance ran; "
-                         f"{number(s.batches)} batch{'es' if s.batches != 1 else ''} in lockstep, "
+                         f"{number(s.batches)} batch{'es' if s.batches != 1 else ''}, {how}; "
                          f"{s.seconds:.3f} s")
         table.caption_justify = "left"
         parts.append(table)
