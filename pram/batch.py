@@ -372,14 +372,16 @@ class BatchEngine:
             ranked += len(plain)
         if alive is not None:  # an idle instance takes no access
             for port in ports:
-                port.where = _and(port.where, alive[:, None])
+                idle = np.broadcast_to(alive[:, None], (self.batch, len(port.pid)))
+                port.where = idle if port.where is None else port.where & idle
         for port in ports:
             self._check_bounds(port, number)
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
-            plain_steps = [s if type(s.processors) is not Chosen else Step(
-                s.processors.view(np.ndarray), s.reads, s.writes, s.phase) for s in steps]
-            _conflicts.check_processors(plain_steps, ranked, number, memo, self.scratch)
+            if any(chosen_rows(s.processors) is not None for s in steps):
+                self._check_chosen(steps, number)
+            else:
+                _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
         groups: dict[int, list[_Port]] = {}
         for port in ports:
             groups.setdefault(id(port.array), []).append(port)
@@ -553,6 +555,30 @@ class BatchEngine:
 
     # ---- 2. check --------------------------------------------------------------------------
 
+    def _check_chosen(self, steps: Sequence[Step], number: int) -> None:
+        """Refuse a processor listed twice among the processors acting in one instance, when
+        some of them chose themselves by data (a batch keeps the full width of a selection,
+        so the ids listed are compared only where they act)."""
+        batch = self.batch
+        ids = np.concatenate([s.processors.view(np.ndarray).astype(np.int64, copy=False)
+                              for s in steps])
+        acting = np.concatenate([
+            np.ones((batch, len(s.processors)), np.bool_) if chosen_rows(s.processors) is None
+            else chosen_rows(s.processors) for s in steps], axis=1)
+        twice = _two_meet(np.broadcast_to(ids, acting.shape), np.zeros(len(ids), np.int64),
+                          1, acting, same=True)
+        if not twice.any():
+            return
+        i = int(np.flatnonzero(twice)[0])
+        mine = np.sort(ids[acting[i]])
+        pid = int(mine[np.flatnonzero(mine[1:] == mine[:-1])[0]])
+        try:
+            _conflicts.acts_twice(pid, [s for s, a in zip(steps, np.split(
+                acting[i], np.cumsum([len(s.processors) for s in steps])[:-1]), strict=True)
+                if a.any()], number)
+        except StepError as error:
+            raise StepError(f"instance {i}: {error}", number) from None
+
     def _met(self, group: list[_Port], ranked: int) -> Flags | None:
         """The instances in which two processors met at a cell of ``group``'s array through
         the ports the model checks (None: in none)."""
@@ -664,7 +690,8 @@ class BatchEngine:
         if settled:
             keep = np.ones(self.batch, dtype=np.bool_)
             keep[list(settled)] = False
-            where = _and(where, keep[:, None])
+            kept = np.broadcast_to(keep[:, None], (self.batch, len(port.pid)))
+            where = kept if where is None else where & kept
         cells, defined = array._cells, array._defined
         if where is None and index.ndim == 1:
             view = _progression(index)
@@ -772,16 +799,21 @@ def _progression(index: Words) -> slice | None:
     return slice(first, first + step * (n - 1) + 1, step)
 
 
-def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None) -> Flags:
+def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None, *,
+              same: bool = False) -> Flags:
     """Per row of ``cells`` (accesses of one instance, ``ranks`` the processors' ranks):
-    whether two processors of different ranks touched one cell (``acting`` masks accesses)."""
+    whether two processors of different ranks touched one cell (``acting`` masks accesses);
+    with ``same``, whether any cell appears twice at all."""
     key = cells * ranked + ranks
     if acting is not None:
-        spare = -(np.arange(1, cells.shape[1] + 1, dtype=np.int64) * ranked)
+        low = min(int(key.min()), 0) if key.size else 0
+        spare = low - (np.arange(1, cells.shape[1] + 1, dtype=np.int64) * ranked)
         key = np.where(acting, key, spare)
     key = np.sort(key, axis=1)
     cell = key // ranked
     same_cell = cell[:, 1:] == cell[:, :-1]
+    if same:
+        return same_cell.any(axis=1)  # type: ignore[no-any-return]
     other = key[:, 1:] != key[:, :-1]
     return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
 

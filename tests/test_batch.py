@@ -17,6 +17,9 @@ import numpy as np
 import pytest
 
 from pram import MODELS, HonestyError, InputError, Machine, Read, Step, Until, Write, hold
+from pram.algorithms import mqar, networks, sorting
+from pram.algorithms.bits import BitKeys
+from pram.algorithms.contraction import parse_expression
 from pram.testing import check_batch
 
 Factory = Callable[..., Any]
@@ -217,3 +220,197 @@ def test_a_register_of_other_processors_is_refused() -> None:
     a = m.array("a", values=np.zeros((2, 3), dtype=np.int64))
     with pytest.raises(HonestyError, match="register of other processors"):
         m.run(program(m, a))
+
+
+# ---- the project's programs ------------------------------------------------------------------
+
+
+class _Ran(Exception):
+    """Raised after a host function's first run, to compare what it left (its reading of
+    the output afterwards is the host's, not the machine's)."""
+
+
+def _first_run(m: Machine) -> dict[str, Any]:
+    """Make ``m.run`` stop the host function after the first run, recording what it left."""
+    seen: dict[str, Any] = {}
+    run = m.run
+
+    def stopping(program: Any) -> Any:
+        run(program)
+        seen["memory"] = {name: (a.to_numpy(), a._defined) for name, a in m.arrays.items()}
+        seen["costs"] = m.costs
+        raise _Ran
+
+    m.run = stopping  # type: ignore[method-assign]
+    return seen
+
+
+def same_as_single_host(function: Callable[..., Any], instances: list[tuple[Any, ...]],
+                        model: str, **keywords: Any) -> Machine:
+    """Run a host function of the catalogue (``function(m, *inputs, **keywords)``, which
+    allocates its arrays from its inputs and runs its program on ``m``) once per instance on a
+    single machine, then once on a batched machine whose k-th array allocated with values gets
+    the rows of every instance's k-th; compare memory, ledgers and records after the run."""
+    singles: list[tuple[Machine, dict[str, Any]]] = []
+    given: list[list[Any]] = []
+    for inputs in instances:
+        s = Machine(model, strict=False)
+        calls: list[Any] = []
+        allocate = s.array
+
+        def recording(name: str, size: Any = None, values: Any = None,
+                      _calls: list[Any] = calls, _allocate: Any = allocate) -> Any:
+            _calls.append(None if values is None else np.array(values))
+            return _allocate(name, size, values)
+
+        s.array = recording  # type: ignore[method-assign]
+        seen = _first_run(s)
+        with pytest.raises(_Ran):
+            function(s, *inputs, **keywords)
+        singles.append((s, seen))
+        given.append(calls)
+    batch = len(instances)
+    m = Machine(model, batch=batch, strict=False)
+    allocate = m.array
+    count = [0]
+
+    def substituting(name: str, size: Any = None, values: Any = None) -> Any:
+        k = count[0]
+        count[0] += 1
+        if values is not None:
+            values = np.stack([np.broadcast_to(calls[k], np.shape(values))
+                               for calls in given])
+        return allocate(name, size, values)
+
+    m.array = substituting  # type: ignore[method-assign]
+    ours = _first_run(m)
+    with pytest.raises(_Ran):
+        function(m, *instances[0], **keywords)
+    for i, (s, seen) in enumerate(singles):
+        assert sorted(ours["memory"]) == sorted(seen["memory"])
+        for name, (cells, defined) in seen["memory"].items():
+            mine, known = ours["memory"][name]
+            assert mine[i].tolist() == cells.tolist(), f"{name} of instance {i}"
+            assert (known is None or known[i].all()) if defined is None else \
+                known is not None and known[i].tolist() == defined.tolist(), name
+        assert ours["costs"][i] == seen["costs"][0], f"ledger of instance {i}"
+        assert _plain(m.violations, i) == s.violations, f"violations of instance {i}"
+        assert _plain(m.resolutions, i) == s.resolutions, f"resolutions of instance {i}"
+        assert _plain(m.undefined_reads, i) == s.undefined_reads, f"undefined of {i}"
+    return m
+
+
+def permutation_list(rng: np.random.Generator, n: int) -> Any:
+    """A random linked list through n nodes (successors, -1 for the tail)."""
+    order = rng.permutation(n)
+    successors = np.full(n, -1, dtype=np.int64)
+    successors[order[:-1]] = order[1:]
+    return successors
+
+
+def random_tree(rng: np.random.Generator, n: int) -> Any:
+    """The edges of a random tree on n nodes, one (u, v) per row."""
+    parents = [int(rng.integers(0, i)) for i in range(1, n)]
+    return np.array([[p, i + 1] for i, p in enumerate(parents)], dtype=np.int64)
+
+
+CATALOGUE = [
+    # (name, module, function, model, weaker model, inputs of one instance)
+    ("list ranking", "catalogue", "list_ranking", "erew", None,
+     lambda r: (permutation_list(r, 9),)),
+    ("prefix sums", "catalogue", "prefix_sums", "erew", None,
+     lambda r: (r.integers(0, 9, 13),)),
+    ("merge", "catalogue", "merge", "crew", "erew",
+     lambda r: (np.sort(r.integers(0, 20, 6)), np.sort(r.integers(0, 20, 5)))),
+    ("matrix product", "catalogue", "matrix_multiply", "crew", "erew",
+     lambda r: (r.integers(0, 5, (3, 3)), r.integers(0, 5, (3, 3)))),
+    ("maximum", "catalogue", "maximum", "crcw-common", "crew",
+     lambda r: (r.integers(0, 6, 7),)),
+    ("rank sort", "catalogue", "rank_sort", "crcw-sum", "crcw-common",
+     lambda r: (r.permutation(8),)),
+    ("compaction", "compaction", "compact", "erew", None,
+     lambda r: (r.integers(0, 50, 11), r.integers(0, 2, 11))),
+    ("doubly logarithmic max", "cascading", "doubly_log_max", "crcw-common", "crew",
+     lambda r: (r.integers(0, 30, 17),)),
+    ("cascading max", "cascading", "cascade_max", "crcw-common", "crew",
+     lambda r: (r.integers(0, 30, 20),)),
+    ("selection", "selection", "select", "erew", None,
+     lambda r: (r.integers(0, 30, 12), 5)),
+    ("random-mate ranking", "ranking", "random_mate_ranking", "erew", None,
+     lambda r: (permutation_list(r, 10),)),
+    ("connected components", "tests.test_batch", "components", "crcw-arbitrary",
+     "crew", lambda r: (8, r.integers(0, 8, (6, 2)))),
+    ("euler tour", "euler", "euler_tour", "erew", None, lambda r: (random_tree(r, 7),)),
+    ("expression trees", "contraction", "evaluate", "erew", None,
+     lambda r: parse_expression(random_expression(r, 6))),
+    ("pbs", "pbs", "search", "erew", None,
+     lambda r: (np.sort(r.integers(0, 30, 8)), np.sort(r.integers(0, 30, 8)))),
+    ("mqar, word keys", "mqar", "recall", "erew", None, lambda r: (r.integers(0, 6, 12),)),
+    ("sorting, bitonic", "sorting", "sort", "erew", None, lambda r: (r.integers(0, 9, 8),)),
+    ("sorting, odd-even", "tests.test_batch", "sort_odd_even", "erew", None,
+     lambda r: (r.integers(0, 9, 8),)),
+]
+
+
+def random_expression(rng: np.random.Generator, leaves: int) -> str:
+    """A random expression of ``leaves`` integers, ``+`` and ``*``, fully bracketed."""
+    if leaves == 1:
+        return str(int(rng.integers(0, 5)))
+    left = int(rng.integers(1, leaves))
+    op = "+*"[int(rng.integers(0, 2))]
+    return (f"({random_expression(rng, left)} {op} "
+            f"{random_expression(rng, leaves - left)})")
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=[e[0] for e in CATALOGUE])
+def test_catalogue_entries_equal_single_runs(entry: Any) -> None:
+    """Every catalogue entry, under its model and a weaker one: memory, ledgers and
+    violations of each instance as its single run's."""
+    import importlib
+
+    name, module, function, model, weaker, make = entry
+    place = module if module.startswith("tests.") else f"pram.algorithms.{module}"
+    host = getattr(importlib.import_module(place), function)
+    rng = np.random.default_rng(len(name))
+    instances = [make(rng) for _ in range(3)]
+    same_as_single_host(host, instances, model)
+    if weaker is not None:
+        m = same_as_single_host(host, instances, weaker)
+        assert m.violations, f"{name} under {weaker} is flagged"
+
+
+def components(m: Machine, n: int, edges: Any) -> Any:
+    """Shiloach and Vishkin's connected components, as pram.algorithms.components runs them
+    (without reading the ledger before the run, which a batch keeps per instance)."""
+    from pram import phase
+    from pram.algorithms.components import _edges, hook_and_shortcut, sv_rounds
+
+    pairs = _edges(n, edges)
+    parent = m.array("components/parent", values=np.arange(n, dtype=np.int64))
+    us = m.array("components/u", values=pairs[:, 0].copy())
+    vs = m.array("components/v", values=pairs[:, 1].copy())
+    changed = m.array("components/changed", values=np.zeros(sv_rounds(n) + 1, dtype=np.int64))
+    return m.run(phase("components", hook_and_shortcut(m, parent, us, vs, n, len(pairs),
+                                                       changed)))
+
+
+def sort_odd_even(m: Machine, values: Any) -> Any:
+    """The odd-even merge sort network on ``values``."""
+    return sorting.sort(m, values, network="odd-even")
+
+
+@pytest.mark.parametrize("comparator", ["serial", "tree"])
+def test_bit_keys_equal_single_runs(comparator: str) -> None:
+    """MQAR and a sorting network with d-bit keys (processors chosen by their bits)."""
+    rng = np.random.default_rng(7)
+
+    def recall(m: Machine, tokens: Any) -> Any:
+        return mqar.recall(m, tokens, keys=BitKeys(3, comparator))
+
+    same_as_single_host(recall, [(rng.integers(0, 8, 12),) for _ in range(3)], "erew")
+
+    def bits(m: Machine, values: Any) -> Any:
+        a = networks.store_bits(m, "keys", values, 3)
+        m.run(networks.sort(m, a, "bitonic", d=3))
+
+    same_as_single_host(bits, [(rng.integers(0, 8, 8),) for _ in range(3)], "erew")
