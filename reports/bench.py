@@ -273,6 +273,43 @@ def batched(
     return out
 
 
+#: The batch of ``pram zoology``'s must-show: 512 examples of 256 tokens (32 pairs each).
+ZOOLOGY_BATCH = {"examples": 512, "length": 256, "num_kv_pairs": 32, "vocab": 8192}
+
+#: The least speedup of ``pram zoology`` grouped over one example per machine (issue 24).
+ZOOLOGY_TARGET = 10.0
+
+
+def zoology(
+    *, examples: int = 512, length: int = 256, num_kv_pairs: int = 32, vocab: int = 8192,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Seconds of ``pram zoology``'s scoring of one generated batch, grouped (each group of one
+    layout size batched on one machine) and one example per machine, measured in this run, and
+    the speedup; the two scores must agree on accuracy, violations and counts."""
+    from pram.algorithms.zoology import batch
+    from pram.reports.zoology import Batch, score
+
+    inputs, labels = batch(examples, length, num_kv_pairs, vocab, seed=seed)
+    pairs = np.full(examples, num_kv_pairs, dtype=np.int64)
+    loaded = Batch(inputs, labels, pairs)
+    start = time.perf_counter()
+    grouped = score(loaded)
+    middle = time.perf_counter()
+    apart = score(loaded, grouped=False)
+    end = time.perf_counter()
+    same = ("examples", "labeled", "correct", "accuracy", "violations", "time", "work")
+    if any(grouped[k] != apart[k] for k in same):
+        raise AssertionError("grouped and one-by-one zoology scores must agree")
+    seconds, alone = middle - start, end - middle
+    return {
+        "examples": examples, "length": length, "num_kv_pairs": num_kv_pairs,
+        "accuracy": grouped["accuracy"], "violations": grouped["violations"],
+        "grouped_seconds": seconds, "one_by_one_seconds": alone, "speedup": alone / seconds,
+        "target": ZOOLOGY_TARGET,
+    }
+
+
 def tiny_steps(sizes: tuple[int, ...] = (1, 2, 4, 8), steps: int = 2000) -> dict[int, float]:
     """Seconds per tiny step for each number of processors in ``sizes`` (1 to 8 by default)."""
     return {p: _tiny_step(p, steps) for p in sizes}

@@ -780,9 +780,10 @@ def _lockstep(
     for u in machine.undefined_reads:
         undefined[_instance(u)] += 1
     out = []
+    costs = machine.costs  # one ledger per instance (built on each access: take it once)
     for b, (seed, instance, solution) in enumerate(zip(seeds, instances, solutions,
                                                        strict=True)):
-        cost = machine.costs[b]
+        cost = costs[b]
         correct: bool | None = None
         mismatch: str | None = None
         if options.check:

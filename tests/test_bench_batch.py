@@ -3,7 +3,7 @@ are benchmarks, never asserted beyond being positive)."""
 
 from __future__ import annotations
 
-from pram.reports.bench import BATCH_TARGETS, BATCHES, batched, measure
+from pram.reports.bench import BATCH_TARGETS, BATCHES, batched, measure, zoology
 from pram.reports.render import bench_rows
 
 
@@ -36,3 +36,12 @@ def test_bench_rows_judge_the_speedup_against_its_target() -> None:
     assert rows["prefix-sums, batched B = 64, speedup"] == (20.0, 10.0, True)
     assert rows["prefix-sums, batched B = 1024, speedup"] == (10.0, 25.0, False)
     assert rows["prefix-sums, batched B = 64, per instance"] == (5e-5, None, True)
+
+
+def test_zoology_times_both_paths_on_one_batch() -> None:
+    """The zoology measurement scores one small batch both ways: the same accuracy and
+    violations, and the speedup is one time over the other."""
+    result = zoology(examples=4, length=32, num_kv_pairs=4, vocab=64)
+    assert (result["examples"], result["accuracy"], result["violations"]) == (4, 1.0, 0)
+    assert result["speedup"] == result["one_by_one_seconds"] / result["grouped_seconds"]
+    assert result["target"] == 10.0

@@ -9,15 +9,14 @@ import attrs
 import numpy as np
 import pytest
 
-from pram import InputError, Machine, StepError
-from pram.reports.batched import AWAITING, solver
+from pram import InputError
+from pram.reports.batched import solver
 from pram.reports.entries import algorithm
 from pram.reports.measure import (
     BATCH_LIMIT,
     Summary,
     Trial,
     batches_of,
-    build,
     execute,
     run_batch,
     run_instances,
@@ -59,12 +58,12 @@ def test_the_summary_is_min_mean_max_of_single_runs() -> None:
 @pytest.mark.parametrize(("name", "model"), [
     ("sort", "erew"), ("prefix-sums", "erew"), ("max", "crcw-common"), ("max", "erew"),
     ("rank-sort", "crcw-sum"), ("rank-sort", "crew"), ("pbs-naive", "crew"),
-    ("pbs-naive", "erew"),
+    ("pbs-naive", "erew"), ("pbs", "erew"), ("mqar", "erew"),
 ])
 def test_batched_and_one_by_one_give_the_same_trials(name: str, model: str) -> None:
     """Every instance of a batched run (one machine in lockstep) has the counts, violations
     and answer of its own single run, under the entry's model and under a weaker one."""
-    options = Options(n=12, model=model)
+    options = Options(n=12 if name != "mqar" else 40, model=model)
     assert solver(name, options) is not None
     together = run_batch(name, options, (4, 5, 6, 7))
     apart = run_batch(name, options, (4, 5, 6, 7), batched=False)
@@ -74,29 +73,27 @@ def test_batched_and_one_by_one_give_the_same_trials(name: str, model: str) -> N
     assert all((t.violations > 0) == flagged for t in together)  # a weaker model flags each
 
 
+@pytest.mark.parametrize("options", [
+    Options(n=30, sort="per-block", network="odd-even"), Options(n=48, keys="bits", d=5),
+    Options(n=48, search="oblivious"), Options(n=20, m=9),
+])
+def test_every_option_gives_the_single_runs_trials(options: Options) -> None:
+    """Algorithm 11's other sort and network, and pbs with fewer keys, run batched; bit keys
+    and the oblivious search run one machine per instance: the trials are the single runs'."""
+    name = "pbs" if options.m is not None else "mqar"
+    lockstep = options.keys == "word" and options.search == "pbs"
+    assert (solver(name, options) is not None) == lockstep
+    together = run_batch(name, options, (1, 2, 3))
+    assert together == run_batch(name, options, (1, 2, 3), batched=False)
+    assert all(t.lockstep == lockstep for t in together)
+
+
 def test_batched_and_one_by_one_give_the_same_summary() -> None:
     """The batched path and the one-by-one path agree on every figure of the summary."""
     options = Options(n=10, model="erew", instances=6)
     together, apart = run_instances("max", options), run_instances("max", options, batched=False)
     assert (together.lockstep, apart.lockstep) == (True, False)
     assert {**bare(together), "lockstep": False} == bare(apart)
-
-
-@pytest.mark.xfail(raises=StepError, strict=True,
-                   reason="the batched machine does not run Algorithm 10's steps yet")
-@pytest.mark.parametrize("name", sorted(AWAITING))
-def test_the_awaiting_solvers_wait_for_the_batched_machine(name: str) -> None:
-    """pbs's batched solver, once the batched machine runs them, give the single runs'
-    trials (this fails, strictly, the day they run: then they join SOLVERS)."""
-    options = Options(n=16, model="crew")
-    solve, _ = AWAITING[name]
-    instances = [build(name, attrs.evolve(options, seed=s)) for s in range(3)]
-    m = Machine("crew", batch=3)
-    solutions = solve(m, instances, options)
-    singles = run_batch(name, options, (0, 1, 2), batched=False)
-    for b, trial in enumerate(singles):
-        assert m.costs[b].reads == trial.counts["reads"]
-        assert list(solutions[b].output) == list(algorithm(name).expected(instances[b]))
 
 
 def test_the_summary_is_the_same_whatever_the_split() -> None:

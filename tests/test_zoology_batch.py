@@ -4,9 +4,7 @@ one batched machine; the same accuracy, violations and counts as one example per
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from pram import StepError
 from pram.algorithms.zoology import IGNORE, batch, to_triples
 from pram.reports.zoology import GROUP_LIMIT, groups_of, load_batch, score
 
@@ -24,8 +22,6 @@ def test_examples_are_grouped_by_the_size_of_their_layout(tmp_path: object) -> N
     assert [len(g) for g in groups_of(many)] == [GROUP_LIMIT, 1]
 
 
-@pytest.mark.xfail(raises=StepError, strict=True,
-                   reason="the batched machine does not run Algorithm 10's steps yet")
 def test_grouped_and_one_by_one_score_the_same(tmp_path: object) -> None:
     """Grouped (batched) and one-by-one scores agree on every field but the notes."""
     inputs, labels = batch(6, 64, 8, 128, seed=4)
