@@ -336,6 +336,11 @@ class BatchEngine:
         number = host._cost.time + 1
         alive = self.alive
         memo = StepMemo()
+        # 0. The fast path: the usual step, shared indices.
+        if alive is None:
+            fast = self._fast(steps, memo)
+            if fast is not None:
+                return fast
         # 1. Normalise ports.
         ports: list[_Port] = []
         actors: list[int | Counts] = []
@@ -418,6 +423,109 @@ class BatchEngine:
         for branch, step in enumerate(steps):
             if is_test(step):
                 answers[branch] = self._test(step, answers[branch], alive)
+        return answers
+
+    # ---- 0. the fast path ------------------------------------------------------------------
+
+    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+        """Execute the global step if it is the usual one for every instance at once, or
+        return None having changed nothing: the single machine's fast path (its tests, on
+        the indices every instance shares), with values one row per instance.
+
+        That is: word processor ids not chosen by data, distinct; no ``where`` masks; indices
+        plain arrays or integers (shared by every instance), ascending and in range; values
+        integers, plain arrays or registers of the step's processors; the checked ports into
+        one array meeting at no cell; no undefined cell read. Every instance then takes the
+        same accesses, so one test answers for all of them.
+        """
+        token = self.host._token
+        for step in steps:
+            if type(step) is not Step:
+                return None
+            who = step.processors
+            if type(who) is not np.ndarray or who.dtype is not _WORD or who.ndim != 1 \
+                    or not len(who) or len(step.reads) > _MAX or len(step.writes) > _MAX:
+                return None
+            n = len(who)
+            for read in step.reads:
+                if type(read) is not Read or read.where is not None or not _shared(
+                        read.index, n):
+                    return None
+            for write in step.writes:
+                if type(write) is not Write or write.where is not None or not _shared(
+                        write.index, n):
+                    return None
+                value = write.value
+                if type(value) is Register:
+                    if value._processors is not who or value._run is not token \
+                            or value._values.dtype is not _WORD:
+                        return None
+                elif not _validate.word_constant(value) and not (
+                        type(value) is np.ndarray and value.dtype is _WORD
+                        and value.shape == (n,)):
+                    return None
+        host = self.host
+        if host.distinct_processors and not _conflicts.ids_distinct(steps, memo):
+            return None
+        checks_reads = host.model.checks_reads
+        checked: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+        ranked = 0
+        arrays = host.arrays
+        for step in steps:
+            n = len(step.processors)
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array, index = port.array, port.index
+                    if type(array) is not Array or arrays.get(array.name) is not array:
+                        return None
+                    if type(index) is int:
+                        if not 0 <= index < array.size or (n > 1 and checks):
+                            return None  # one cell for all: the general path judges it
+                        continue
+                    if not _ascending_in(index, array, memo):  # type: ignore[arg-type]
+                        return None
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append(
+                            (index, ranked, None))  # type: ignore[arg-type]
+            ranked += n
+        for array, cells in checked.values():
+            if len(cells) > 1 and not _conflicts.distinct_cells(
+                cells, array.size, ranked, memo, self.scratch,
+                each_ascending=True, last_ascending=True,
+            ):
+                return None
+        replies: list[Values] = []
+        for step in steps:
+            values = []
+            for read in step.reads:
+                array = read.array
+                index = read.index if type(read.index) is not int else np.full(
+                    len(step.processors), read.index, np.int64)
+                if array._defined is not None and not _columns(array, "_defined").take(
+                        index, axis=0).all():
+                    return None  # the general path reports the undefined cells
+                values.append(index)
+            replies.append(tuple(values))  # type: ignore[arg-type]
+        answers: list[Values] = []
+        for step, indices in zip(steps, replies, strict=True):
+            taken = []
+            for read, index in zip(step.reads, indices, strict=True):
+                taken.append(Register(_columns(read.array, "_cells").take(index, axis=0).T,
+                                      step.processors, token))  # type: ignore[arg-type]
+            answers.append(tuple(taken))
+        for step in steps:
+            for write in step.writes:
+                columns = _columns(write.array, "_cells")
+                value = write.value
+                raw = value._values if type(value) is Register else value
+                columns[write.index] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
+                    else (raw[:, None] if type(raw) is np.ndarray else raw)
+                if write.array._defined is not None:
+                    _columns(write.array, "_defined")[write.index] = True
+        actors = [len(s.processors) for s in steps]
+        self._account(steps, actors,  # type: ignore[arg-type]
+                      [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], None)
         return answers
 
     # ---- 1. normalise ----------------------------------------------------------------------
@@ -642,30 +750,32 @@ class BatchEngine:
     # ---- 3. read, 4. commit ----------------------------------------------------------------
 
     def _read(self, port: _Port, number: int) -> Register:
+        """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
-        cells = array._cells
         if array.size == 0:  # nothing can be read (an access would have been refused)
             values = np.zeros((self.batch, len(port.pid)), dtype=np.int64)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
-        if index.ndim == 1:
-            view = _progression(index)
-            values = cells[:, view].copy() if view is not None else cells.take(index, axis=1)
-        else:
-            values = np.take_along_axis(cells, index, axis=1)
+        values = self._gather(_columns(array, "_cells"), index)
         if array._defined is not None:
-            defined = array._defined
-            if index.ndim == 1:
-                known = defined[:, view] if view is not None else defined.take(index, axis=1)
-            else:
-                known = np.take_along_axis(defined, index, axis=1)
+            known = self._gather(_columns(array, "_defined"), index)
             unknown = ~known if where is None else ~known & where
             if unknown.any():
                 self._undefined(port, unknown, index)
         if where is not None:
             values = np.where(where, values, 0)
         return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+
+    def _gather(self, columns: npt.NDArray[Any], index: Words) -> npt.NDArray[Any]:
+        """``(batch, n)`` cells of ``columns`` (the ``(size, batch)`` memory): by a shared
+        index, n runs of ``batch`` words (a strided view for a progression); by one index
+        per instance, one word each."""
+        if index.ndim == 1:
+            return columns.take(index, axis=0).T
+        batch = self.batch
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        return columns.reshape(-1).take(flat)
 
     def _undefined(self, port: _Port, unknown: Flags, index: Words) -> None:
         host = self.host
@@ -692,22 +802,20 @@ class BatchEngine:
             keep[list(settled)] = False
             kept = np.broadcast_to(keep[:, None], (self.batch, len(port.pid)))
             where = kept if where is None else where & kept
-        cells, defined = array._cells, array._defined
+        cells, defined = _columns(array, "_cells"), _columns(array, "_defined")
         if where is None and index.ndim == 1:
-            view = _progression(index)
-            target = view if view is not None else index
-            cells[:, target] = value
+            target = index
+            cells[target] = value.T if isinstance(value, np.ndarray) and value.ndim == 2 \
+                else (value[:, None] if isinstance(value, np.ndarray) else value)
             if defined is not None:
-                defined[:, target] = True
+                defined[target] = True
             return
         batch, n = self.batch, index.shape[-1]
-        flat = (np.arange(batch, dtype=np.int64)[:, None] * array.size + index)
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
         full = np.broadcast_to(np.asarray(value, dtype=np.int64), (batch, n))
         if where is not None:
             acting = np.broadcast_to(where, (batch, n))
             flat, full = flat[acting], full[acting]
-        else:
-            flat, full = flat.reshape(-1), full.reshape(-1)
         cells.reshape(-1)[flat] = full
         if defined is not None:
             defined.reshape(-1)[flat] = True
@@ -768,6 +876,38 @@ class BatchEngine:
 _MAX = 8
 
 
+def _columns(array: Array, part: str) -> Any:
+    """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
+    as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
+    writes reach; a batch's array in another layout is put in this one first."""
+    rows = getattr(array, part)
+    if rows is None:
+        return None
+    if not rows.T.flags.c_contiguous:
+        rows = np.asfortranarray(rows)
+        setattr(array, part, rows)
+    return rows.T
+
+
+#: The dtype of a machine word.
+_WORD = np.dtype(np.int64)
+
+
+def _shared(index: Any, n: int) -> bool:
+    """Whether a fast step's index is one every instance shares: a word array of ``n``
+    cells, or one integer."""
+    if type(index) is int:
+        return True
+    return type(index) is np.ndarray and index.dtype is _WORD and index.shape == (n,)
+
+
+def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
+    """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
+    from pram._engine import in_range
+
+    return in_range(index, array, memo)
+
+
 def _and(a: Flags | None, b: Flags | None) -> Flags | None:
     if a is None:
         return b
@@ -783,20 +923,6 @@ def _int(x: int | Counts) -> int | Counts:
     if isinstance(x, np.integer):
         return int(x)
     return x
-
-
-def _progression(index: Words) -> slice | None:
-    """A slice for ``index`` when it is an arithmetic progression of non-negative cells with a
-    positive step (cells from sizes: ``2 * pid + 1``), so a read is a strided view."""
-    n = len(index)
-    if n < 2:
-        return None if n == 0 else slice(int(index[0]), int(index[0]) + 1)
-    first, step = int(index[0]), int(index[1]) - int(index[0])
-    if step <= 0 or first < 0 or int(index[-1]) != first + step * (n - 1):
-        return None
-    if n > 2 and not np.array_equal(np.diff(index), np.broadcast_to(step, (n - 1,))):
-        return None
-    return slice(first, first + step * (n - 1) + 1, step)
 
 
 def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None, *,

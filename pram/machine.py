@@ -165,8 +165,9 @@ class Machine(MachineDisplay):
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
             if self.batch is not None:
-                cells = np.zeros((self.batch, int(size)), np.int64)
-                defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_)
+                # instances side by side in memory (see pram.memory.rows)
+                cells = np.zeros((self.batch, int(size)), np.int64, order="F")
+                defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_, order="F")
             else:
                 cells = zeros(int(size), np.int64)
                 defined = zeros(int(size), np.bool_)
