@@ -27,6 +27,9 @@ from pram.reports.registry import MAX_D, Options, bits_needed, read_archive
 #: How many disagreeing positions a score names (the first ones, in example order).
 SHOWN = 5
 
+#: The most examples one machine solves in lockstep (a larger group is split).
+GROUP_LIMIT = 1024
+
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
     "and 'num_kv_pairs'"
@@ -55,11 +58,17 @@ class Batch:
 
 def batch_need(examples: int, length: int) -> float:
     """The bytes ``pram zoology`` needs for a batch of ``examples`` sequences of ``length``
-    tokens: its two arrays as read and checked, and the run of one example (its triples,
-    padded to 3 * 2^L tokens, at most 3 * the next power of two of ``length``)."""
+    tokens: its two arrays as read and checked, and the run of its largest group, up to
+    :data:`GROUP_LIMIT` examples in lockstep (each example's triples padded to 3 * 2^L
+    tokens, at most 3 * the next power of two of ``length``): one run's need, and for each
+    further example of the group that need without the fixed part of a run."""
+    from pram.reports.algorithms import MQAR_FIXED_BYTES
+
     arrays = 2 * guard.array_bytes(examples, length) * guard.LOAD_FACTOR
     padded = 1 << max(0, length - 1).bit_length()
-    return arrays + guard.need_of("mqar", Options(n=3 * padded))
+    one = guard.need_of("mqar", Options(n=3 * padded))
+    together = min(examples, GROUP_LIMIT)
+    return arrays + one + (together - 1) * max(0.0, one - MQAR_FIXED_BYTES)
 
 
 def refuse_oversized_batch(path: str, max_memory: int | None) -> None:
@@ -172,10 +181,6 @@ def _validate(
             f"'labels' in {path!r} hold no query (every entry is {IGNORE}); nothing to score"
         )
     return Batch(inputs, labels, per_example, path)
-
-
-#: The most examples one machine solves in lockstep (a larger group is split).
-GROUP_LIMIT = 1024
 
 
 @attrs.frozen
