@@ -1,7 +1,10 @@
-"""Run an algorithm on a fresh machine and record what it cost; sweep it over sizes.
+"""Run an algorithm on a fresh machine and record what it cost; sweep it over sizes; run many
+random instances of it (``--instances K``) and summarise them.
 
 Every figure of a :class:`Run` is the machine's ledger (or, for an algorithm outside the
-machine, the operations it counted itself); the bound formulas only divide it.
+machine, the operations it counted itself); the bound formulas only divide it. A
+:class:`Summary` holds one :class:`Trial` per instance, each counted by its own ledger (on a
+batched machine, one per instance), and only takes minima, means and maxima of them.
 """
 
 from __future__ import annotations
@@ -755,7 +758,7 @@ def run_batch(
     single = attrs.evolve(options, instances=None)
     start = time.perf_counter()
     solve = solver(name, single) if batched else None
-    if solve is None or options.distinct_processors is not None or options.weakest_model:
+    if solve is None:
         trials = tuple(trial_of(execute(name, attrs.evolve(single, seed=s))) for s in seeds)
     else:
         trials = _lockstep(name, single, seeds, solve)
@@ -770,8 +773,11 @@ def _lockstep(
     solver of :mod:`pram.reports.batched`): one trial each, as :func:`trial_of` makes them."""
     entry = algorithm(name)
     instances = [build(name, attrs.evolve(options, seed=s)) for s in seeds]
+    extra: dict[str, Any] = {} if options.distinct_processors is None else {
+        "distinct_processors": options.distinct_processors
+    }
     machine = Machine(options.model, mode=options.mode,  # type: ignore[arg-type]
-                      seed=options.seed, batch=len(seeds))
+                      seed=options.seed, batch=len(seeds), **extra)
     solutions = solve(machine, instances, options)
     violations: list[list[Violation]] = [[] for _ in seeds]
     for v in machine.violations:
@@ -996,6 +1002,11 @@ def refuse_instances(name: str, options: Options) -> None:
             f"--instances {count} does not apply with --input {options.input!r}: a file is one "
             "instance, --instances draws random ones from --seed; leave one of them out"
         )
+    if options.weakest_model:
+        raise InputError(
+            f"--weakest-model does not apply with --instances {count}: it names the weakest "
+            "clean model of one run; leave one of them out"
+        )
     refuse_inapplicable(name, options)
     refuse_oversized(name, options)
     from pram.reports.guard import ceiling, largest, need_of, refuse_bytes
@@ -1024,6 +1035,12 @@ def batches_of(seeds: Sequence[int], parts: int) -> list[tuple[int, ...]]:
         out.append(tuple(seeds[start:end]))
         start = end
     return out
+
+
+def _trials(done: Run | tuple[Trial, ...]) -> tuple[Trial, ...]:
+    """A finished :class:`Batch`'s trials (a runner hands back what :func:`perform` made)."""
+    assert not isinstance(done, Run), "a Batch task gives its trials, not a run"
+    return done
 
 
 def _parts(by: Runner | None) -> int:
@@ -1055,7 +1072,7 @@ def run_instances(
     start = time.perf_counter()
     done = _ordered(tasks, runner, progress=progress, label=lambda task: task.label)
     seconds = time.perf_counter() - start
-    trials = tuple(t for batch in done for t in batch)  # type: ignore[union-attr]
+    trials = tuple(t for batch in done for t in _trials(batch))
     return Summary(entry, options, trials, len(tasks), seconds)
 
 
@@ -1153,7 +1170,7 @@ def sweep_instances(
     summaries = []
     for i, point in enumerate(sized):
         trials = tuple(t for j, batch in enumerate(done) if owner[j] == i
-                       for t in batch)  # type: ignore[union-attr]
+                       for t in _trials(batch))
         summaries.append(Summary(entry, point, trials, owner.count(i),
                                  sum(t.seconds for t in trials)))
     if progress is not None:

@@ -4,7 +4,9 @@ A task (:class:`pram.reports.measure.Task`) is what one run needs, an algorithm'
 :class:`Options`; a worker rebuilds the instance and a fresh machine from it and runs it, so no
 machine ever travels between processes, only options out and the finished run's figures back.
 A runner yields runs as they finish; :func:`run_all` puts them back in the order of the tasks,
-so a sweep's counts and output order are the same whichever runner ran it.
+so a sweep's counts and output order are the same whichever runner ran it. A
+:class:`pram.reports.measure.Batch` task (``--instances K``) is a batch of seeds: its worker
+runs them in lockstep on one batched machine and sends back their trials (plain values).
 
 >>> from pram.reports.registry import Options
 >>> from pram.reports.measure import Task, run_all

@@ -161,8 +161,9 @@ def test_the_report_shows_the_counts_and_the_answers(capsys: pytest.CaptureFixtu
 
 
 def test_bad_instances_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """K = 0, --instances with --input, --workers without --instances, --output with
-    --instances, and more instances in lockstep than memory holds: one line, exit 2."""
+    """K = 0, --instances with --input, --workers without --instances, --output or
+    --weakest-model with --instances, and more instances in lockstep than memory holds: one
+    line, exit 2."""
     assert one_line_error(capsys, "run", "pbs", "--instances", "0") == (
         "pram run: argument --instances: invalid instance count '0'; give a positive integer, "
         "e.g. --instances 100")
@@ -175,6 +176,9 @@ def test_bad_instances_are_refused_in_one_line(capsys: pytest.CaptureFixture[str
     assert one_line_error(capsys, "run", "sort", "--instances", "2", "--output", "a.npy") == (
         "pram run: error: --output 'a.npy' does not apply with --instances: K instances have "
         "K answers, each checked against the reference; leave --output out")
+    assert one_line_error(capsys, "run", "sort", "--instances", "2", "--weakest-model") == (
+        "pram run: error: --weakest-model does not apply with --instances 2: it names the "
+        "weakest clean model of one run; leave one of them out")
     message = one_line_error(capsys, "run", "mqar", "--instances", "1024", "--max-memory",
                              "1G")
     assert message.startswith("pram run: error: --instances 1024 (1024 instances of mqar in "
