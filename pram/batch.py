@@ -37,16 +37,25 @@ here is named in the error, with the instance.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
+from pram._engine import in_range
 from pram._memo import Scratch, StepMemo
 from pram.cost import Cost, PhaseCost
-from pram.errors import AddressError, ConflictError, HonestyError, StepError, UndefinedReadError
+from pram.errors import (
+    AddressError,
+    ConflictError,
+    HonestyError,
+    InputError,
+    StepError,
+    UndefinedReadError,
+)
 from pram.ids import Chosen, same_choice, same_processors
 from pram.loop import is_test
 from pram.memory import Array, Flags, Words
@@ -59,7 +68,7 @@ if TYPE_CHECKING:
 
 Counts = npt.NDArray[np.int64]
 
-__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows"]
+__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows", "root", "run_instances"]
 
 
 # ---- registers of a batch -------------------------------------------------------------------
@@ -78,33 +87,92 @@ def chosen_rows(ids: Any) -> Flags | None:
     return None
 
 
-def choose(owners: Any, key: Register, batch: int) -> Chosen:
-    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
-    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
-    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
-    chosen = key._selections
-    if chosen is not None:
-        return chosen
-    flags = np.broadcast_to(key._values, (batch, *owners.shape))
-    above = chosen_rows(owners)
-    rows = flags.copy() if above is None else flags & above
-    rows.flags.writeable = False
-    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
-    made = plain.view(Chosen)
-    made.flags.writeable = False
-    made.parent = owners
-    made.key = key
-    made.mask = rows
-    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
-    key._selections = made
-    return cast(Chosen, made)
-
-
 def root(ids: Any) -> Any:
     """The ids a (possibly nested) selection in a batch was first chosen from."""
     while chosen_rows(ids) is not None:
         ids = ids.parent
     return ids
+
+
+# ---- host functions over many instances --------------------------------------------------
+
+
+class _Ran(Exception):
+    """A host function reached (or finished) its run: what it does after is the host's."""
+
+
+def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
+                  **keywords: Any) -> None:
+    """Run a host function of the project, ``function(m, *inputs, **keywords)`` (which allocates its
+    arrays from its inputs, then runs its program on ``m``, as the catalogue's do), for
+    every instance's ``inputs`` in one batched run on ``m`` (``Machine(batch=B)``, B the
+    number of instances).
+
+    Each instance's inputs are first given to the function on a scratch machine that stops
+    at its program's first step, to learn the values it allocates its arrays with; on ``m``
+    the k-th array allocated with values then gets, row by row, every instance's k-th values
+    (an array the program allocates after its first step is taken as it makes it: from
+    sizes, the same for every instance). The function
+    stops when its run ends (what it does afterwards reads the output as one machine's): read
+    the answers from ``m.arrays[name].to_numpy()[i]`` and the ledgers from ``m.costs``. The
+    instances must allocate alike (the same names and sizes), as inputs of one size do.
+    """
+    if m.batch is None or m.batch != len(instances):
+        raise InputError(
+            f"run_instances needs a machine made with batch={len(instances)}, one instance "
+            f"per input (got batch={m.batch!r})"
+        )
+    given: list[list[tuple[str, Any]]] = []
+    for inputs in instances:
+        scratch = type(m)(m.model)
+        calls: list[tuple[str, Any]] = []
+        allocate = scratch.array
+
+        def recording(name: str, size: Any = None, values: Any = None,
+                      _calls: list[tuple[str, Any]] = calls, _allocate: Any = allocate) -> Any:
+            _calls.append((name, None if values is None else np.array(values)))
+            return _allocate(name, size, values)
+
+        def stop(program: Any) -> Any:
+            with contextlib.suppress(StopIteration):
+                next(program)  # what the program allocates before its first step
+            program.close()
+            raise _Ran
+
+        scratch.array = recording  # type: ignore[method-assign]
+        scratch.run = stop  # type: ignore[method-assign]
+        with contextlib.suppress(_Ran):
+            function(scratch, *inputs, **keywords)
+        given.append(calls)
+    first = given[0]
+    for i, calls in enumerate(given[1:], 1):
+        if [(name, None if v is None else v.shape) for name, v in calls] != \
+                [(name, None if v is None else v.shape) for name, v in first]:
+            raise InputError(
+                f"instance {i} allocates other arrays than instance 0 (names or sizes); a "
+                "batch runs instances of one size: group the inputs by size"
+            )
+    allocate, run, count = m.array, m.run, [0]
+
+    def substituting(name: str, size: Any = None, values: Any = None) -> Any:
+        k = count[0]
+        count[0] += 1
+        if values is not None and k < len(first):
+            values = np.stack([calls[k][1] for calls in given])  # shapes checked alike
+        return allocate(name, size, values)
+
+    def once(program: Any) -> Any:
+        run(program)
+        raise _Ran
+
+    m.array = substituting  # type: ignore[method-assign]
+    m.run = once  # type: ignore[method-assign]
+    try:
+        function(m, *instances[0], **keywords)
+    except _Ran:
+        pass
+    finally:
+        del m.array, m.run
 
 
 # ---- the ledgers ---------------------------------------------------------------------------
@@ -126,8 +194,7 @@ class _Tally:
             return
         if self.each is None:
             self.each = np.zeros(batch, dtype=np.int64)
-        share = np.broadcast_to(amount, (batch,))
-        self.each += share if alive is None else np.where(alive, share, 0)
+        self.each += amount if alive is None else amount * alive
 
     def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
         if alive is None and type(amount) is int:
@@ -136,9 +203,7 @@ class _Tally:
             return
         if self.each is None:
             self.each = np.zeros(batch, dtype=np.int64)
-        share = np.broadcast_to(amount, (batch,))
-        np.maximum(self.each, share if alive is None else np.where(alive, share, 0),
-                   out=self.each)
+        np.maximum(self.each, amount if alive is None else amount * alive, out=self.each)
 
     def total(self, i: int) -> int:
         return self.base + (0 if self.each is None else int(self.each[i]))
@@ -728,7 +793,7 @@ class BatchEngine:
             resolutions: list[Any] = []
             number = self.ledgers.time(i) + 1
             try:
-                settled[i] = _conflicts.resolve(
+                outcome = _conflicts.resolve(
                     ones,  # type: ignore[arg-type]
                     number, steps, host.model, host.mode == "raise", found,
                     _Draw(self, i), resolutions)
@@ -736,6 +801,8 @@ class BatchEngine:
                 tagged = _tag(error.violation, i)
                 host._violations.append(tagged)
                 raise ConflictError(tagged) from None
+            if outcome is not None:  # else every write lands as written
+                settled[i] = outcome
             host._violations.extend(_tag(v, i) for v in found)
             host._resolutions.extend(_tag(r, i) for r in resolutions)
         return settled
@@ -903,8 +970,6 @@ def _shared(index: Any, n: int) -> bool:
 
 def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
     """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
-    from pram._engine import in_range
-
     return in_range(index, array, memo)
 
 

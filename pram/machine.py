@@ -273,18 +273,20 @@ class Machine(MachineDisplay):
         """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs.
 
         A batched machine keeps one ledger per instance (:attr:`costs`); its ``m.cost`` is
-        the one instance's when ``batch=1``, and refused otherwise (while a program runs it
-        shows time and sizes, the same for every instance taking steps).
+        that ledger when it is the same for every instance (before any run, with
+        ``batch=1``, or after a program whose counts do not depend on data), and refused with
+        the fix otherwise (while a program runs it shows time and sizes, as on one machine).
         """
         if self._running:
             return cast(Cost, self._ledger)
         if self._batch is not None:
-            if self._batch.batch != 1:
+            costs = self.costs
+            if any(cost != costs[0] for cost in costs[1:]):
                 raise InputError(
-                    f"a batched machine keeps one ledger per instance ({self._batch.batch} "
-                    "of them); read m.costs[i] for instance i"
+                    f"the {self._batch.batch} instances of this batched machine have "
+                    "different ledgers; read m.costs[i] for instance i"
                 )
-            return self.costs[0]
+            return costs[0]
         return self._cost
 
     @cost.setter

@@ -6,7 +6,7 @@ local work and told to the observer. :mod:`pram.registers` binds its class here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy as np
 
@@ -160,6 +160,20 @@ def _batch(run: Run | None) -> int | None:
     return None if run is None else getattr(run._machine, "batch", None)
 
 
+def _kept(run: Run | None, before: Any, after: Any) -> Any:
+    """``after``, a register's new values in place of ``before``, except in the rows of the
+    instances of a batch idling in a loop they ended: a change in place during the loop's
+    later rounds leaves their registers as they were, as in their single runs."""
+    if run is None:
+        return after
+    engine = getattr(run._machine, "_batch", None)
+    alive = None if engine is None else engine.alive
+    if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
+        return after
+    shape = (len(alive),) + (1,) * (after.ndim - 1)
+    return np.where(alive.reshape(shape), after, np.broadcast_to(before, after.shape))
+
+
 def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
     if type(result) is not np.ndarray or (result.shape != owners.shape and not (
             result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
@@ -202,7 +216,8 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
         if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
                             f"{target._values.dtype}")
-        target._values = kept.astype(target._values.dtype, copy=False)
+        target._values = _kept(run, target._values,
+                               kept.astype(target._values.dtype, copy=False))
         target._selections = None
     run._operations += 1
     if run._observer is not None:
@@ -242,9 +257,7 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
             )
         batch = _batch(key._run) or _batch(register._run)
         if batch is not None and (sealed or key._sealed()):
-            from pram.batch import choose  # a batch keeps every instance's own selection
-
-            chosen = choose(owners, key, batch)
+            chosen = _choose_rows(owners, key, batch)  # every instance's own selection
             return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
             return key._values, owners[key._values]
@@ -271,6 +284,28 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
                     "index by a slice, an integer or a plain array computed from sizes, or by "
                     "a boolean register of the same processors")
     return key, owners[key]
+
+
+def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
+    """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
+    ``batch`` instances: the full width of ``owners`` with one row of flags per instance
+    (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
+    chosen = key._selections
+    if chosen is not None:
+        return chosen
+    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    above = getattr(owners, "rows", None) if type(owners) is Chosen else None
+    rows = flags.copy() if above is None else flags & above
+    rows.flags.writeable = False
+    plain = owners.view(np.ndarray) if type(owners) is Chosen else owners
+    made = plain.view(Chosen)
+    made.flags.writeable = False
+    made.parent = owners
+    made.key = key
+    made.mask = rows
+    setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
+    key._selections = made
+    return cast(Chosen, made)
 
 
 def _chosen(owners: Ids, key: Register) -> Chosen:

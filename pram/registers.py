@@ -57,6 +57,7 @@ from pram.operations import (
     _dtype,
     _host,
     _into,
+    _kept,
     _key,
     _made,
     _operand,
@@ -115,7 +116,8 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
                 f"{ufunc.__name__}= would turn a register of {self._values.dtype} into "
                 f"{values.dtype}; write register = register {ufunc.__name__} other instead"
             )
-        self._values = values.astype(self._values.dtype, copy=False)
+        self._values = _kept(self._run, self._values,
+                             values.astype(self._values.dtype, copy=False))
         self._selections = None
         return self
 
@@ -453,9 +455,9 @@ class Register(NDArrayOperatorsMixin):
         if getattr(target, "rows", None) is not None or self._values.ndim > \
                 self._processors.ndim or (type(value) is Register and value._values.ndim
                                           > value._processors.ndim):
-            self._values = _batched_set(self._values, self._processors, raw, given,
-                                        getattr(target, "rows", None) is not None,
-                                        _batch(run) or len(self._values))
+            self._values = _kept(run, self._values, _batched_set(
+                self._values, self._processors, raw, given,
+                getattr(target, "rows", None) is not None, _batch(run) or len(self._values)))
             self._selections = None
             if run is not None:
                 run._operations += 1

@@ -15,11 +15,26 @@ from typing import Any
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pram import MODELS, HonestyError, InputError, Machine, Read, Step, Until, Write, hold
+from pram import (
+    MODELS,
+    Bundle,
+    HonestyError,
+    InputError,
+    Machine,
+    PRAMError,
+    Read,
+    Step,
+    Until,
+    Write,
+    hold,
+)
 from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
+from pram.batch import run_instances
 from pram.testing import check_batch
 
 Factory = Callable[..., Any]
@@ -103,10 +118,13 @@ def test_a_batch_runs_each_instance_as_a_single_run() -> None:
 
 
 def test_a_batched_cost_is_refused_with_the_fix() -> None:
-    """m.cost names m.costs[i] on a batch of more than one instance; batch=1 gives it."""
+    """m.cost is the ledger every instance shares, and names m.costs[i] once they differ."""
     m = Machine(batch=2)
-    m.array("a", values=np.zeros((2, 4), dtype=np.int64))
-    with pytest.raises(InputError, match=r"read m.costs\[i\] for instance i"):
+    a = m.array("a", values=np.array([[1, 2, 3, 4], [0, 0, 9, 0]]))
+    assert m.cost == m.costs[0] == m.costs[1]
+    m.run(swap_and_select(m, a))
+    with pytest.raises(InputError, match=r"^the 2 instances of this batched machine have "
+                       r"different ledgers; read m.costs\[i\] for instance i$"):
         _ = m.cost
     one = Machine(batch=1)
     a = one.array("a", values=np.arange(4))
@@ -148,6 +166,77 @@ def test_check_batch_names_the_wrong_instances() -> None:
     check_batch(double, {"a": values}, lambda a: 2 * a, output="a")
     with pytest.raises(AssertionError, match="instance 0: got"):
         check_batch(double, {"a": values}, lambda a: 2 * a + (a[0] == 0), output="a")
+
+
+def test_errors_name_the_instance() -> None:
+    """An address out of range in one instance stops the batch, naming the instance; so does
+    a strict undefined read and, in raise mode, a forbidden access."""
+    from pram import AddressError, ConflictError, UndefinedReadError
+
+    def reads_at(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        yield Step(pid, reads=[Read(a, x)])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.array([[0, 1, 0], [1, 5, 0]]))
+    with pytest.raises(AddressError, match=r"^instance 1: processor 1 tried to read a\[5\] "
+                       r"in step 2, but a has indices 0 to 2$"):
+        m.run(reads_at(m, a))
+    m = Machine(batch=2, mode="raise")
+    a = m.array("a", values=np.array([[0, 1, 0], [1, 1, 0]]))
+    with pytest.raises(ConflictError, match=r"^instance 1: EREW forbids concurrent reads: "
+                       r"processors 0 and 1 read a\[1\] in step 2$"):
+        m.run(reads_at(m, a))
+
+    def undefined(m: Machine, a: Any, b: Any) -> Any:
+        pid = m.processors(1)
+        (x,) = yield Step(pid, reads=[Read(a, 0)])
+        yield Step(pid, reads=[Read(b, x)])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.array([[0], [1]]))
+    b = m.array("b", size=2)
+    with pytest.raises(UndefinedReadError, match=r"^instance 0: undefined read: processor 0 "
+                       r"read b\[0\] in step 2"):
+        m.run(undefined(m, a, b))
+
+
+def test_a_single_machine_has_one_ledger_and_no_instance() -> None:
+    """m.costs of a single machine is its one ledger; its records have no instance."""
+    m = Machine()
+    a = m.array("a", values=np.array([2, 2, 0, 0]))
+    m.run(swap_and_select(m, a))
+    assert m.costs == (m.cost,)
+    assert all(v.instance is None for v in m.violations)
+
+
+def test_a_plain_array_per_instance_is_refused() -> None:
+    """Per-instance data reaches a step through memory, not as a plain (B, n) array."""
+    from pram import StepError
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        yield Step(pid, reads=[Read(a, np.zeros((2, 2), dtype=np.int64))])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.zeros((2, 2), dtype=np.int64))
+    with pytest.raises(StepError, match="a batch shares plain arrays"):
+        m.run(program(m, a))
+
+
+def test_check_batch_fails_on_a_broken_model() -> None:
+    """check_batch names an instance that broke the model."""
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        (y,) = yield Step(pid, reads=[Read(a, x % 2)])
+        return y
+
+    values = np.array([[0, 1], [1, 1]])
+    with pytest.raises(AssertionError, match="instance 1: EREW forbids concurrent reads"):
+        check_batch(program, {"a": values}, lambda a: a[a % 2])
 
 
 # ---- loop tests ------------------------------------------------------------------------------
@@ -249,43 +338,19 @@ def same_as_single_host(function: Callable[..., Any], instances: list[tuple[Any,
                         model: str, **keywords: Any) -> Machine:
     """Run a host function of the catalogue (``function(m, *inputs, **keywords)``, which
     allocates its arrays from its inputs and runs its program on ``m``) once per instance on a
-    single machine, then once on a batched machine whose k-th array allocated with values gets
-    the rows of every instance's k-th; compare memory, ledgers and records after the run."""
+    single machine, then for all instances at once (:func:`pram.batch.run_instances`);
+    compare memory, ledgers and records after the run."""
     singles: list[tuple[Machine, dict[str, Any]]] = []
-    given: list[list[Any]] = []
     for inputs in instances:
         s = Machine(model, strict=False)
-        calls: list[Any] = []
-        allocate = s.array
-
-        def recording(name: str, size: Any = None, values: Any = None,
-                      _calls: list[Any] = calls, _allocate: Any = allocate) -> Any:
-            _calls.append(None if values is None else np.array(values))
-            return _allocate(name, size, values)
-
-        s.array = recording  # type: ignore[method-assign]
         seen = _first_run(s)
         with pytest.raises(_Ran):
             function(s, *inputs, **keywords)
         singles.append((s, seen))
-        given.append(calls)
-    batch = len(instances)
-    m = Machine(model, batch=batch, strict=False)
-    allocate = m.array
-    count = [0]
-
-    def substituting(name: str, size: Any = None, values: Any = None) -> Any:
-        k = count[0]
-        count[0] += 1
-        if values is not None:
-            values = np.stack([np.broadcast_to(calls[k], np.shape(values))
-                               for calls in given])
-        return allocate(name, size, values)
-
-    m.array = substituting  # type: ignore[method-assign]
-    ours = _first_run(m)
-    with pytest.raises(_Ran):
-        function(m, *instances[0], **keywords)
+    m = Machine(model, batch=len(instances), strict=False)
+    run_instances(m, function, instances, **keywords)
+    ours = {"memory": {name: (a.to_numpy(), a._defined) for name, a in m.arrays.items()},
+            "costs": m.costs}
     for i, (s, seen) in enumerate(singles):
         assert sorted(ours["memory"]) == sorted(seen["memory"])
         for name, (cells, defined) in seen["memory"].items():
@@ -414,3 +479,173 @@ def test_bit_keys_equal_single_runs(comparator: str) -> None:
         m.run(networks.sort(m, a, "bitonic", d=3))
 
     same_as_single_host(bits, [(rng.integers(0, 8, 8),) for _ in range(3)], "erew")
+
+
+# ---- random programs, every model ------------------------------------------------------------
+
+
+
+def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[str, Any]]:
+    """A random program (the same host control flow for every instance) of one to five global
+    steps of one or two branches, with indices, values and masks plain or from registers,
+    processors now and then chosen by data, and now and then a loop ended by a test of
+    memory after a number of rounds each instance reads from memory; its inputs for four
+    instances, and machine options."""
+    rng = np.random.default_rng(seed)
+    batch = 4
+    sizes = [int(rng.integers(1, 10)) for _ in range(int(rng.integers(1, 4)))]
+    inputs: dict[str, Any] = {}
+    for k, size in enumerate(sizes):
+        inputs[f"a{k}"] = size if rng.random() < 0.2 else rng.integers(-3, 12, (batch, size))
+    inputs["limit"] = rng.integers(1, 4, (batch, 1))
+    inputs["flag"] = np.zeros((batch, 1), dtype=np.int64)
+    widths = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 3)))]
+    plan = []
+    for _ in range(int(rng.integers(1, 6))):
+        branches = []
+        for _ in widths:
+            ports = []
+            for write in [False] * int(rng.integers(0, 3)) + [True] * int(rng.integers(0, 3)):
+                ports.append({
+                    "write": write, "array": int(rng.integers(0, len(sizes))),
+                    "index": str(rng.choice(["ascending", "plain", "constant", "register",
+                                             "register", "out"], p=[.25, .15, .1, .2, .25,
+                                                                    .05])),
+                    "stride": int(rng.integers(1, 3)), "shift": int(rng.integers(0, 5)),
+                    "where": str(rng.choice(["none", "plain", "register"], p=[.6, .2, .2])),
+                    "value": str(rng.choice(["int", "plain", "register"])),
+                    "seed": int(rng.integers(0, 1 << 30)),
+                })
+            branches.append({"ports": ports, "chosen": bool(rng.random() < 0.25)})
+        plan.append(branches)
+    looped = (int(rng.integers(0, len(plan))), int(rng.integers(0, len(plan)))) \
+        if rng.random() < 0.4 else None
+    options = {"strict": bool(rng.random() < 0.3), "mode": "raise" if rng.random() < 0.15
+               else "collect", "seed": int(rng.integers(0, 5))}
+
+    def program(m: Machine, **arrays: Any) -> Any:
+        data = [arrays[f"a{k}"] for k in range(len(sizes))]
+        pids = [m.processors(w) for w in widths]
+        xs = [hold(pid, pid) for pid in pids]
+        control = m.processors(1)
+
+        def port(spec: dict[str, Any], pid: Any, x: Any, chosen: Any) -> Any:
+            array = data[spec["array"]]
+            size, n = array.size, len(pid)
+            local = np.random.default_rng(spec["seed"])
+            kind = spec["index"]
+            if chosen is not None and kind in ("ascending", "plain", "out"):
+                kind = "register"  # a plain array has no length beside chosen processors
+            if kind == "ascending":
+                index: Any = (spec["shift"] + spec["stride"] * np.arange(n)) % size
+            elif kind == "plain":
+                index = local.integers(0, size, n)
+            elif kind == "out":
+                index = local.integers(-1, size + 1, n)
+            elif kind == "constant":
+                index = int(local.integers(0, size))
+            else:
+                index = (x + spec["shift"]) % size
+            where: Any = None
+            if spec["where"] == "plain" and chosen is None:
+                where = local.integers(0, 2, n).astype(bool)
+            elif spec["where"] == "register":
+                where = (x + spec["shift"]) % 3 != 0
+            if not spec["write"]:
+                return Read(array, index, where=where)
+            value: Any
+            if spec["value"] == "int":
+                value = spec["shift"]
+            elif spec["value"] == "plain" and chosen is None:
+                value = local.integers(-2, 3, n)
+            else:
+                value = (x * 2 + spec["shift"]) % 5
+            return Write(array, index, value, where=where)
+
+        def global_step(branches: list[dict[str, Any]]) -> Any:
+            steps, owners = [], []
+            for b, branch in enumerate(branches):
+                pid, x = pids[b], xs[b]
+                chosen = None
+                who: Any = pid
+                if branch["chosen"]:
+                    mask = x % 2 == 0
+                    who, chosen = hold(pid, pid)[mask], mask
+                    x = x[mask]
+                ports = [port(p, pid, x, chosen) for p in branch["ports"]]
+                steps.append(Step(who, reads=[p for p in ports if isinstance(p, Read)],
+                                  writes=[p for p in ports if isinstance(p, Write)],
+                                  phase=f"b{b}" if b else ""))
+                owners.append(chosen)
+            replies = yield (steps[0] if len(steps) == 1 else Bundle(tuple(steps)))
+            if len(steps) == 1:
+                replies = [replies]
+            for b, (reply, chosen) in enumerate(zip(replies, owners, strict=True)):
+                for value in reply:
+                    if chosen is None:
+                        xs[b] = xs[b] + value
+                    else:
+                        xs[b][chosen] = value + 1
+
+        counter = m.array("counter", values=np.zeros(1, dtype=np.int64))
+        t = 0
+        while t < len(plan):
+            if looped is not None and t == looped[0]:
+                first, last = looped[0], max(looped)
+                one = m.processors(1)
+                # Registers the loop's body computes are the loop's own (an instance that
+                # ended the loop idles, and its rows of them hold nothing): what the steps
+                # after the loop use was computed before it, or is carried through memory.
+                kept = list(xs)
+                while True:
+                    for u in range(first, last + 1):
+                        yield from global_step(plan[u])
+                    (c, top) = yield Step(one, reads=[Read(counter, 0),
+                                                      Read(arrays["limit"], 0)])
+                    yield Step(one, writes=[Write(counter, 0, c + 1),
+                                            Write(arrays["flag"], 0, (c + 1 >= top) * 1)])
+                    if (yield Until(arrays["flag"], 0, control)):
+                        break
+                xs[:] = kept
+                t = last + 1
+                continue
+            yield from global_step(plan[t])
+            t += 1
+        return None
+
+    return program, inputs, options
+
+
+def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: str,
+                    options: dict[str, Any]) -> None:
+    """As :func:`same_as_single`, or, when some instance's single run raises, the batch raises
+    an error of the same kind."""
+    failures = []
+    for i in range(4):
+        s = Machine(model, **options)
+        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(name, values=v[i])
+                for name, v in inputs.items()}
+        try:
+            s.run(program(s, **mine))
+        except PRAMError as error:
+            failures.append(type(error))
+    if not failures:
+        same_as_single(program, inputs, model, **options)
+        return
+    m = Machine(model, batch=4, **options)
+    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(name, values=v)
+              for name, v in inputs.items()}
+    with pytest.raises(PRAMError) as caught:
+        m.run(program(m, **arrays))
+    assert caught.type in failures or isinstance(caught.value, HonestyError | InputError), \
+        caught.value
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_programs_equal_single_runs(model: str, seed: int) -> None:
+    """Every instance's answers, memory, ledger and records equal its single run's, on random
+    programs under every model (or both refuse)."""
+    program, inputs, options = random_program(seed)
+    same_or_refused(program, inputs, model, options)
