@@ -269,8 +269,57 @@ class Ledgers:
         """The steps instance ``i`` took so far."""
         return self.all.time.total(i)
 
+    def costs(self, memory_cells: int, peak_cells: int) -> tuple[Cost, ...]:
+        """Every instance's ledger, made together: the counts as columns of one array per
+        field, the profile and phase labels shared while every instance took every step."""
+        batch = self.batch
+
+        def column(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return (tally.each + tally.base).tolist()  # type: ignore[no-any-return]
+
+        def highest(tally: _Tally) -> list[int]:
+            if tally.each is None:
+                return [tally.base] * batch
+            return np.maximum(tally.each, tally.base).tolist()  # type: ignore[no-any-return]
+
+        every = self.all
+        fields = [column(every.time), column(every.work), column(every.reads),
+                  column(every.writes), highest(every.max_processors),
+                  column(self.loop_tests), column(self.local), highest(self.max_local)]
+        shares = {label: (column(share.time), column(share.work), column(share.reads),
+                          column(share.writes), highest(share.max_processors))
+                  for label, share in self.phases.items()}
+        uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
+        if uniform:
+            profile = [int(n) for n, _, _ in self.steps]
+            labels = [labels for _, labels, _ in self.steps]
+        else:
+            counts = np.array([np.broadcast_to(n, (batch,)) for n, _, _ in self.steps],
+                              dtype=np.int64).reshape(len(self.steps), batch)
+            took = np.array([np.ones(batch, np.bool_) if alive is None else alive
+                             for _, _, alive in self.steps]).reshape(len(self.steps), batch)
+        made = []
+        for i in range(batch):
+            if uniform:
+                mine, phases_of = list(profile), list(labels)
+            else:
+                kept = np.flatnonzero(took[:, i])
+                mine = counts[kept, i].tolist()
+                phases_of = [self.steps[k][1] for k in kept.tolist()]
+            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i])
+                      for label, (t, w, r, x, p) in shares.items() if t[i]}
+            made.append(Cost(
+                time=fields[0][i], work=fields[1][i], reads=fields[2][i],
+                writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
+                peak_cells=peak_cells, loop_tests=fields[5][i], local=fields[6][i],
+                max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
+            ))
+        return tuple(made)
+
     def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
-        """Instance ``i``'s ledger."""
+        """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
         every = self.all
         profile: list[int] = []
         step_phases: list[tuple[str, ...]] = []
@@ -334,7 +383,7 @@ class _One:
         pid = port.pid
         value = port.value
         if value is not None:
-            given = np.asarray(value, dtype=np.int64)
+            given = np.asarray(value, dtype=array._cells.dtype)
             value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
         if acting is not None:
             index, pid = index[acting], pid[acting]
@@ -348,11 +397,17 @@ class _One:
 class _Row:
     """One instance's row of an array, named like it (what the slow path reads of it)."""
 
-    __slots__ = ("_cells", "name", "size")
+    __slots__ = ("_array", "_cells", "name", "shape", "size")
 
     def __init__(self, array: Array, i: int) -> None:
-        self.name, self.size = array.name, array.size
+        self.name, self.size, self._array = array.name, array.size, array
+        self.shape = getattr(array, "shape", (array.size,))
         self._cells = array._cells[i]
+
+    def cell(self, index: int) -> str:
+        """Cell ``index`` by name, as the array names it (for messages)."""
+        name: Any = getattr(self._array, "cell", None)
+        return f"{self.name}[{index}]" if name is None else str(name(index))
 
 
 class _Draw:
@@ -520,13 +575,13 @@ class BatchEngine:
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value = write.value
+                value, held = write.value, write.array._cells.dtype
                 if type(value) is Register:
                     if value._processors is not who or value._run is not token \
-                            or value._values.dtype is not _WORD:
+                            or value._values.dtype != held:
                         return None
-                elif not _validate.word_constant(value) and not (
-                        type(value) is np.ndarray and value.dtype is _WORD
+                elif not (_validate.word_constant(value) and held is _WORD) and not (
+                        type(value) is np.ndarray and value.dtype == held
                         and value.shape == (n,)):
                     return None
         host = self.host
@@ -541,8 +596,9 @@ class BatchEngine:
             for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
                 for port in kind:
                     array, index = port.array, port.index
-                    if type(array) is not Array or arrays.get(array.name) is not array:
-                        return None
+                    if type(array) is not Array or arrays.get(array.name) is not array \
+                            or len(getattr(array, "shape", ())) > 1:
+                        return None  # a two-dimensional array: the general path
                     if type(index) is int:
                         if not 0 <= index < array.size or (n > 1 and checks):
                             return None  # one cell for all: the general path judges it
@@ -613,8 +669,47 @@ class BatchEngine:
                     number,
                 )
             where = _and(_and(where, mask), held)
-        index, held = self._operand(access.index, pid, plain, "the index into", array, number)
-        where = _and(where, held)
+        shape: tuple[int, ...] = getattr(array, "shape", (array.size,))
+        key: Any = access.index
+        if (type(key) is tuple) != (len(shape) == 2):
+            if type(key) is tuple:
+                raise StepError(
+                    f"the index into {array.name} in step {number} is a pair, but "
+                    f"{array.name} is flat ({_validate.cells(array)}); pass one index per "
+                    f"processor, e.g. Read({array.name}, i)",
+                    number,
+                )
+            raise StepError(
+                f"the index into {array.name} in step {number} is one index per processor, but "
+                f"{array.name} is two-dimensional, shape {shape}; pass a pair "
+                f"Read({array.name}, (i, j)) of row and column indices",
+                number,
+            )
+        parts = key if type(key) is tuple else (key,)
+        if len(parts) != len(shape):
+            raise StepError(f"the index into {array.name} in step {number} must be a pair "
+                            f"(got {len(parts)} parts)", number)
+        axes = []
+        for part in parts:
+            index, held = self._operand(part, pid, plain, "the index into", array, number)
+            where = _and(where, held)
+            axes.append(self._cells_of(index, n, array, number))
+        if len(axes) == 2:
+            self._check_pair(axes[0], axes[1], shape, where, plain, array, step, number,
+                             value is not None)
+            index = axes[0] * shape[1] + axes[1]
+        else:
+            index = axes[0]
+        if value is not None:
+            value, held = self._operand(value, pid, plain, "the value written to", array,
+                                        number)
+            where = _and(where, held)
+            value = self._value_of(value, n, array, number)
+        return _Port(step, branch, rank, plain, array, index, where, value)
+
+    @staticmethod
+    def _cells_of(index: Any, n: int, array: Array, number: int) -> Words:
+        """One index per processor (shared, or one row per instance) as words."""
         if isinstance(index, np.ndarray):
             if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
                 raise StepError(
@@ -622,23 +717,67 @@ class BatchEngine:
                     f"shape ({n},), one cell per processor (got {_validate.describe(index)})",
                     number,
                 )
-            index = index.astype(np.int64, copy=False)
-        else:
-            index = np.full(n, index, dtype=np.int64)
-        if value is not None:
-            value, held = self._operand(value, pid, plain, "the value written to", array,
-                                        number)
-            where = _and(where, held)
-            if isinstance(value, np.ndarray):
-                if value.dtype.kind not in "iub" or value.shape[-1:] != (n,):
-                    raise StepError(
-                        f"value written to {array.name} in step {number} must be an integer "
-                        f"array of shape ({n},) or one integer (got "
-                        f"{_validate.describe(value)})",
-                        number,
-                    )
-                value = value.astype(np.int64, copy=False)
-        return _Port(step, branch, rank, plain, array, index, where, value)
+            return index.astype(np.int64, copy=False)
+        if isinstance(index, float):
+            raise StepError(f"index into {array.name} in step {number} must be an integer "
+                            f"(got the real {index!r})", number)
+        return np.full(n, index, dtype=np.int64)
+
+    @staticmethod
+    def _value_of(value: Any, n: int, array: Array, number: int) -> Any:
+        """A port's values as the array's dtype: int64 words (reals refused, never cut) or
+        float64 reals (integers taken as the reals they are)."""
+        real = array._cells.dtype == np.float64
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind == "f" and not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} holds reals (dtype "
+                    f"{value.dtype}), but {array.name} holds int64 words; allocate the array "
+                    "with dtype=float to hold reals, or round explicitly, e.g. "
+                    "np.rint(x).astype(np.int64)",
+                    number,
+                )
+            if value.dtype.kind not in ("iubf" if real else "iub") or value.shape[-1:] != (n,):
+                kind = "a numeric" if real else "an integer"
+                raise StepError(
+                    f"value written to {array.name} in step {number} must be {kind} array of "
+                    f"shape ({n},) or one {'number' if real else 'integer'} (got "
+                    f"{_validate.describe(value)})",
+                    number,
+                )
+            return value.astype(array._cells.dtype, copy=False)
+        if isinstance(value, float):
+            if not real:
+                raise StepError(
+                    f"value written to {array.name} in step {number} is the real {value!r}, "
+                    f"but {array.name} holds int64 words; allocate the array with dtype=float "
+                    "to hold reals, or round explicitly, e.g. np.rint(x).astype(np.int64)",
+                    number,
+                )
+            return value
+        return float(value) if real else value
+
+    def _check_pair(self, i: Words, j: Words, shape: tuple[int, ...], where: Flags | None,
+                    pid: Words, array: Array, step: Step, number: int, write: bool) -> None:
+        """Refuse a pair outside a two-dimensional array's shape, each axis on its own."""
+        rows, columns = shape
+        outside = (i < 0) | (i >= rows) | (j < 0) | (j >= columns)
+        if where is not None:
+            outside = outside & where
+        if not outside.any():
+            return
+        full = np.broadcast_to(outside, (self.batch, outside.shape[-1]))
+        k, bad = (int(x) for x in np.argwhere(full)[0])
+        row = int(i[bad] if i.ndim == 1 else i[k, bad])
+        column = int(j[bad] if j.ndim == 1 else j[k, bad])
+        processor = int(pid[bad])
+        at = self.ledgers.time(k) + 1
+        raise AddressError(
+            f"instance {k}: processor {processor} tried to {'write' if write else 'read'} "
+            f"{array.name}[{row}, {column}] {when(at, step.phase)}, which is outside shape "
+            f"{shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
+            step=at, array=array.name, index=row * columns + column, processor=processor,
+        )
 
     def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
                  number: int) -> tuple[Any, Flags | None]:
@@ -671,6 +810,9 @@ class BatchEngine:
                     number,
                 )
             return x, None
+        if isinstance(x, float | np.floating) and array._cells.dtype == np.float64 \
+                and what == "the value written to":
+            return float(x), None
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not _validate.word_constant(int(x)):
                 raise StepError(f"{what} {array.name} in step {number} must fit in int64 "
@@ -820,7 +962,7 @@ class BatchEngine:
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
-            values = np.zeros((self.batch, len(port.pid)), dtype=np.int64)
+            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
@@ -836,7 +978,7 @@ class BatchEngine:
 
     def _gather(self, columns: npt.NDArray[Any], index: Words) -> npt.NDArray[Any]:
         """``(batch, n)`` cells of ``columns`` (the ``(size, batch)`` memory): by a shared
-        index, n runs of ``batch`` words (a strided view for a progression); by one index
+        index, n runs of ``batch`` words; by one index
         per instance, one word each."""
         if index.ndim == 1:
             return columns.take(index, axis=0).T
@@ -851,7 +993,8 @@ class BatchEngine:
             row = index if index.ndim == 1 else index[i]
             for j in np.flatnonzero(unknown[i]).tolist():
                 record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
-                                       port.array.name, int(row[j]), int(port.pid[j]), i)
+                                       port.array.name, int(row[j]), int(port.pid[j]),
+                                       instance=i)
                 if host.strict:
                     raise UndefinedReadError(
                         record.message, step=record.step, array=record.array,
@@ -879,7 +1022,7 @@ class BatchEngine:
             return
         batch, n = self.batch, index.shape[-1]
         flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
-        full = np.broadcast_to(np.asarray(value, dtype=np.int64), (batch, n))
+        full = np.broadcast_to(np.asarray(value, dtype=cells.dtype), (batch, n))
         if where is not None:
             acting = np.broadcast_to(where, (batch, n))
             flat, full = flat[acting], full[acting]

@@ -16,9 +16,10 @@ reading one cell under EREW are a violation), an undefined cell refused (or reco
 cell read holds ``value``, and nothing else: exactly one bit per loop test, and the ledger
 counts the tests (``Cost.loop_tests``). The values themselves never reach the host.
 
-With several processors (one control processor per instance, when a batch of instances
-runs side by side), the bit is *every instance has ended*: a batch ends its loop when every
-instance has ended. (Batched runs do not exist yet; that is the rule they will follow.)
+On a batched machine (``Machine(batch=B)``, :mod:`pram.batch`) each instance's control
+processor reads its own cell, and the bit is *every instance has ended*: the batch ends its
+loop when every instance has ended it. An instance that has ended idles until then: the loop's
+later steps are neither executed nor charged for it, so its counts equal its single run's.
 
 >>> import numpy as np
 >>> from pram import Machine, Step, Write

@@ -71,6 +71,13 @@ class Machine(MachineDisplay):
     cells recorded (a refusal above them). Tracing changes no count; its steps all take the
     general path.
 
+    ``batch=B`` makes a batched machine (:mod:`pram.batch`): B instances of one program run
+    in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
+    per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
+    registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
+    single run's on the instance's input; violations, resolutions and undefined reads carry
+    their ``instance``. ``batch=None`` (the default) is the single machine.
+
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
     ``to_numpy``, ``values`` or ``defined``), ``violations``, ``undefined_reads``, a nested
@@ -314,8 +321,7 @@ class Machine(MachineDisplay):
         if batch is None:
             return (self._cost,)
         cost = self._cost
-        return tuple(batch.ledgers.cost(i, cost.memory_cells, cost.peak_cells)
-                     for i in range(batch.batch))
+        return batch.ledgers.costs(cost.memory_cells, cost.peak_cells)
 
     @property
     def trace(self) -> Trace:
