@@ -130,10 +130,44 @@ def _catalogue(
         cells = m.array(f"{label}/values", values=values)
         answer = m.array(f"{label}/out", size=n if out is None else out)
         m.run(phase(label, program(m, cells, n, answer)))
-        sizes = {k: float(v) for k, v in instances[0].sizes.items()}
-        return [Solution(row, sizes) for row in answer.to_numpy()]
+        return [Solution(row, _sizes(instances[0])) for row in answer.to_numpy()]
 
     return solve
+
+
+def _sizes(instance: Instance) -> dict[str, float]:
+    return {k: float(v) for k, v in instance.sizes.items()}
+
+
+def _list_ranking(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """The catalogue's list ranking (pointer jumping, EREW) on every instance at once."""
+    successors = stack(instances, "successors")
+    n = successors.shape[1]
+    nxt = m.array("list-ranking/next", values=successors)
+    rank = m.array("list-ranking/rank", size=n)
+    m.run(phase("list-ranking", catalogue.rank_list(m, nxt, rank, n)))
+    return [Solution(row, _sizes(instances[0])) for row in rank.to_numpy()]
+
+
+def _merge(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """The catalogue's merge by ranks (CREW) on every instance at once."""
+    a, b = stack(instances, "a"), stack(instances, "b")
+    p, q = a.shape[1], b.shape[1]
+    a_cells, b_cells = m.array("merge/a", values=a), m.array("merge/b", values=b)
+    out = m.array("merge/out", size=p + q)
+    m.run(phase("merge", catalogue.merge_arrays(m, a_cells, p, b_cells, q, out)))
+    return [Solution(row, _sizes(instances[0])) for row in out.to_numpy()]
+
+
+def _matrix(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
+    """The catalogue's matrix product (CREW) on every instance at once."""
+    a, b = stack(instances, "a"), stack(instances, "b")
+    count, n = len(instances), a.shape[1]
+    a_cells = m.array("matrix-multiply/a", values=a.reshape(count, n * n))
+    b_cells = m.array("matrix-multiply/b", values=b.reshape(count, n * n))
+    c_cells = m.array("matrix-multiply/c", size=n * n)
+    m.run(phase("matrix-multiply", catalogue.multiply(m, a_cells, b_cells, c_cells, n)))
+    return [Solution(row.reshape(n, n), _sizes(instances[0])) for row in c_cells.to_numpy()]
 
 
 def _sums(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
@@ -141,8 +175,7 @@ def _sums(m: Machine, instances: Sequence[Instance], options: Options) -> list[S
     values = stack(instances, "values")
     sums = m.array("prefix-sums", values=values)
     m.run(phase("prefix-sums", primitives.prefix_sums(m, sums, values.shape[1])))
-    sizes = {k: float(v) for k, v in instances[0].sizes.items()}
-    return [Solution(row, sizes) for row in sums.to_numpy()]
+    return [Solution(row, _sizes(instances[0])) for row in sums.to_numpy()]
 
 
 def _word_keys(options: Options) -> bool:
@@ -161,6 +194,9 @@ SOLVERS: dict[str, tuple[Solver, Callable[[Options], bool]]] = {
     "rank-sort": (_catalogue("rank-sort", catalogue.sort_by_rank, None), _any),
     "pbs-naive": (_naive, _word_keys),
     "pbs": (_search, _word_keys),
+    "list-ranking": (_list_ranking, _any),
+    "merge": (_merge, _any),
+    "matrix-multiply": (_matrix, _any),
     "mqar": (_recall, lambda options: options.keys == "word" and options.search == "pbs"),
 }
 

@@ -58,7 +58,9 @@ def test_the_summary_is_min_mean_max_of_single_runs() -> None:
 @pytest.mark.parametrize(("name", "model"), [
     ("sort", "erew"), ("prefix-sums", "erew"), ("max", "crcw-common"), ("max", "erew"),
     ("rank-sort", "crcw-sum"), ("rank-sort", "crew"), ("pbs-naive", "crew"),
-    ("pbs-naive", "erew"), ("pbs", "erew"), ("mqar", "erew"),
+    ("pbs-naive", "erew"), ("pbs", "erew"), ("mqar", "erew"), ("list-ranking", "erew"),
+    ("merge", "crew"), ("merge", "erew"), ("matrix-multiply", "crew"),
+    ("matrix-multiply", "erew"),
 ])
 def test_batched_and_one_by_one_give_the_same_trials(name: str, model: str) -> None:
     """Every instance of a batched run (one machine in lockstep) has the counts, violations
@@ -69,7 +71,8 @@ def test_batched_and_one_by_one_give_the_same_trials(name: str, model: str) -> N
     apart = run_batch(name, options, (4, 5, 6, 7), batched=False)
     assert together == apart
     assert all(isinstance(t, Trial) for t in together)
-    flagged = (name, model) in {("max", "erew"), ("rank-sort", "crew"), ("pbs-naive", "erew")}
+    flagged = (name, model) in {("max", "erew"), ("rank-sort", "crew"), ("pbs-naive", "erew"),
+                                ("merge", "erew"), ("matrix-multiply", "erew")}
     assert all((t.violations > 0) == flagged for t in together)  # a weaker model flags each
 
 
