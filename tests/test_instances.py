@@ -8,6 +8,8 @@ import bisect
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pram import InputError
 from pram.reports.batched import solver
@@ -221,3 +223,35 @@ def test_a_sweep_of_instances_is_the_same_over_workers() -> None:
     strip = lambda s: {**s.as_dict(wall_clock=False),  # noqa: E731
                        "runs": [{**r, "batches": 0} for r in s.as_dict(wall_clock=False)["runs"]]}
     assert strip(here) == strip(pooled)
+
+
+@settings(max_examples=8, deadline=None)
+@given(count=st.integers(1, 6), seed=st.integers(0, 10**6), parts=st.integers(1, 4))
+def test_any_count_seed_and_split_give_the_single_runs_summary(
+    count: int, seed: int, parts: int
+) -> None:
+    """For any K, first seed and split, the batched summary equals the one-by-one summary in
+    one batch, and its min / mean / max are numpy's over the single runs."""
+    options = Options(n=8, instances=count, seed=seed)
+    split = run_instances("sort", options, parts=parts)
+    alone = run_instances("sort", options, batched=False)
+    ignored = {"batches": 0, "lockstep": False}
+    assert {**bare(split), **ignored} == {**bare(alone), **ignored}
+    singles = [execute("sort", attrs.evolve(options, instances=None, seed=s))
+               for s in range(seed, seed + count)]
+    reads = np.array([r.cost.reads for r in singles])
+    assert split.counts()["reads"] == {"min": reads.min(), "mean": reads.mean(),
+                                       "max": reads.max()}
+    assert split.correct == count
+
+
+def test_a_sweep_exits_1_when_an_instance_breaks_the_model(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The naive search swept under EREW: every size's instances flagged, exit 1."""
+    status, obj = run_json(capsys, "sweep", "pbs-naive", "--n", "8,16", "--instances", "2",
+                           "--model", "erew")
+    assert status == 1
+    runs = obj["runs"]
+    assert isinstance(runs, list)
+    assert [r["violations"]["instances_with"] for r in runs] == [2, 2]
