@@ -62,16 +62,6 @@ def _search(m: Machine, instances: Sequence[Instance], options: Options) -> list
     return [Solution(row, sizes) for row in found.index.to_numpy()]
 
 
-def _naive(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
-    """The naive CREW search (:func:`pram.algorithms.pbs.naive_search`) on every instance."""
-    word = WordKeys()
-    query_array = m.array("pbs-naive.queries", values=stack(instances, "queries"))
-    key_array = m.array("pbs-naive.keys", values=stack(instances, "keys"))
-    index = m.run(pbs.naive_blocks(m, word, query_array, key_array, name="pbs-naive"))
-    sizes = _search_sizes(instances[0])
-    return [Solution(row, sizes) for row in index.to_numpy()]
-
-
 @attrs.frozen
 class Stacked(mqar.Layout):
     """The layouts of instances of one size, one row per instance (``(B, T)`` columns), for
@@ -149,27 +139,6 @@ def _list_ranking(m: Machine, instances: Sequence[Instance], options: Options) -
     return [Solution(row, _sizes(instances[0])) for row in rank.to_numpy()]
 
 
-def _merge(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
-    """The catalogue's merge by ranks (CREW) on every instance at once."""
-    a, b = stack(instances, "a"), stack(instances, "b")
-    p, q = a.shape[1], b.shape[1]
-    a_cells, b_cells = m.array("merge/a", values=a), m.array("merge/b", values=b)
-    out = m.array("merge/out", size=p + q)
-    m.run(phase("merge", catalogue.merge_arrays(m, a_cells, p, b_cells, q, out)))
-    return [Solution(row, _sizes(instances[0])) for row in out.to_numpy()]
-
-
-def _matrix(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
-    """The catalogue's matrix product (CREW) on every instance at once."""
-    a, b = stack(instances, "a"), stack(instances, "b")
-    count, n = len(instances), a.shape[1]
-    a_cells = m.array("matrix-multiply/a", values=a.reshape(count, n * n))
-    b_cells = m.array("matrix-multiply/b", values=b.reshape(count, n * n))
-    c_cells = m.array("matrix-multiply/c", size=n * n)
-    m.run(phase("matrix-multiply", catalogue.multiply(m, a_cells, b_cells, c_cells, n)))
-    return [Solution(row.reshape(n, n), _sizes(instances[0])) for row in c_cells.to_numpy()]
-
-
 def _sums(m: Machine, instances: Sequence[Instance], options: Options) -> list[Solution]:
     """The catalogue's prefix sums (Brent and Kung) on every instance at once."""
     values = stack(instances, "values")
@@ -187,16 +156,19 @@ def _any(options: Options) -> bool:
 
 
 #: The batched solvers by entry name, each with the options it takes (others run one by one).
+#: Only where a batch pays (the whole of ``run_instances``, batched against one by one, one
+#: run each on the shared machine): 128 instances of prefix sums at n = 1,024 took 11x less
+#: time, 64 sorts of 1,024 values 14x, 100 pbs searches of 1,024 queries 10x, 20 runs of
+#: Algorithm 11 at N = 3,072 5x, 64 list rankings of 256 links 3.6x, 128 rank sorts of 64 values
+#: 1.4x. The programs whose steps are large and read concurrently
+#: took as long or longer batched (merge 0.6x to 1.5x, matrix multiply 0.8x, max 0.8x to 1.0x,
+#: the naive search 0.9x), so they run one by one.
 SOLVERS: dict[str, tuple[Solver, Callable[[Options], bool]]] = {
     "sort": (_sort, _word_keys),
     "prefix-sums": (_sums, _any),
-    "max": (_catalogue("max", catalogue.find_max, 2), _any),
     "rank-sort": (_catalogue("rank-sort", catalogue.sort_by_rank, None), _any),
-    "pbs-naive": (_naive, _word_keys),
     "pbs": (_search, _word_keys),
     "list-ranking": (_list_ranking, _any),
-    "merge": (_merge, _any),
-    "matrix-multiply": (_matrix, _any),
     "mqar": (_recall, lambda options: options.keys == "word" and options.search == "pbs"),
 }
 
