@@ -300,7 +300,8 @@ class Register(NDArrayOperatorsMixin):
             for arg in args:
                 if type(arg) is Register:
                     arg._sized(f"np.{name} of a register of processors chosen by data")
-            return func(*[a._values if type(a) is Register else a for a in args], **kwargs)
+            return func(*[_per_instance(a) if type(a) is Register else a for a in args],
+                        **kwargs)
         if func is np.select:
             return _select_function(args, kwargs, run)
         if "dtype" in kwargs:
@@ -583,6 +584,13 @@ def processors(register: Register) -> Ids:
 
 
 # ---- the machinery -----------------------------------------------------------------------
+
+def _per_instance(register: Register) -> npt.NDArray[Any]:
+    """A register's values as one instance sees them: a batch's register by its first row
+    (sizes and dtype, the same in every row)."""
+    values = register._values
+    return values[0] if values.ndim > register._processors.ndim else values
+
 
 def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,
                  rows: bool, batch: int) -> npt.NDArray[Any]:

@@ -168,6 +168,23 @@ def test_check_batch_names_the_wrong_instances() -> None:
         check_batch(double, {"a": values}, lambda a: 2 * a + (a[0] == 0), output="a")
 
 
+def test_a_batch_register_shows_one_instance_sizes() -> None:
+    """While a program runs, a register of a batch has the shape of its processors."""
+    seen = []
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(3)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        seen.append((np.shape(x), np.size(x), np.ndim(x), x.shape, len(x), x.ndim))
+        return x
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.zeros((2, 3), dtype=np.int64))
+    result = m.run(program(m, a))
+    assert seen == [((3,), 3, 1, (3,), 3, 1)]
+    assert result.shape == (2, 3)  # after the run, output: one row per instance
+
+
 def test_errors_name_the_instance() -> None:
     """An address out of range in one instance stops the batch, naming the instance; so does
     a strict undefined read and, in raise mode, a forbidden access."""
@@ -260,6 +277,35 @@ def test_an_instance_that_ended_its_loop_idles_uncharged() -> None:
     limits = np.array([[1], [4], [2]])
     m = same_as_single(count_to, {"limit": limits, "flag": 1})
     assert [c.loop_tests for c in m.costs] == [1, 4, 2]
+
+
+def test_nested_loops_end_per_instance() -> None:
+    """An inner loop ended by each instance after its own rounds, inside an outer loop ended
+    after its own: every instance's counts as its single run's."""
+
+    def program(m: Machine, limits: Any, inner: Any, outer: Any) -> Any:
+        pid, control = m.processors(1), m.processors(1)
+        counts = m.array("counts", values=np.zeros(3, dtype=np.int64))
+        while True:
+            yield Step(pid, writes=[Write(counts, 0, 0)])
+            while True:
+                (k, top, total) = yield Step(pid, reads=[
+                    Read(counts, 0), Read(limits, 0), Read(counts, 2)])
+                yield Step(pid, writes=[Write(counts, 0, k + 1), Write(counts, 2, total + 1),
+                                        Write(inner, 0, (k + 1 >= top) * 1)])
+                if (yield Until(inner, 0, control)):
+                    break
+            (o, top) = yield Step(pid, reads=[Read(counts, 1), Read(limits, 1)])
+            yield Step(pid, writes=[Write(counts, 1, o + 1), Write(outer, 0, (o + 1 >= top) * 1)])
+            if (yield Until(outer, 0, control)):
+                break
+        (total,) = yield Step(pid, reads=[Read(counts, 2)])
+        return total
+
+    limits = np.array([[1, 3], [3, 1], [2, 2], [1, 1]])
+    zeros = np.zeros((4, 1), dtype=np.int64)
+    m = same_as_single(program, {"limits": limits, "inner": zeros, "outer": zeros})
+    assert [c.loop_tests for c in m.costs] == [6, 4, 6, 2]
 
 
 # ---- every model, random programs ------------------------------------------------------------
