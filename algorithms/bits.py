@@ -92,7 +92,10 @@ _Bits = npt.NDArray[np.uint64]
 
 #: Outcome codes of the reduction: the tokens are equal so far, the first is less, or greater.
 _EQUAL, _LESS, _GREATER = 0, 1, 2
-_CONVERT = "convert them with numpy.asarray(x, dtype=numpy.uint64)"
+_CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.uint64) for reals (a plain "
+    "cast would truncate them)"
+)
 
 
 class BitKeys:

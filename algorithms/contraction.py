@@ -7,8 +7,9 @@ and its parent, and the leaf's sibling takes the parent's place. Every node carr
 function ``x -> a x + b`` of the value it passes up; a rake folds the leaf's value and the
 parent's operator and function into the sibling's, which stays linear for + and *. Two leaves
 raked in the same half-round are never close enough to touch the same node, so the rakes of
-one half-round are exclusive (EREW), and every round halves the leaves. Arithmetic is int64's,
-which wraps: the results are exact modulo 2^64, where + and * still form a ring.
+one half-round are exclusive (EREW), and every round halves the leaves. Arithmetic is int64's
+modulo 2^64 (declared with :func:`pram.modular`, so a wrap is not an overflow error): the
+results are exact modulo 2^64, where + and * still form a ring.
 
 References: K. Abrahamson, N. Dadoun, D. Kirkpatrick and T. Przytycka, "A simple parallel tree
 contraction algorithm", J. Algorithms 10 (1989); G. L. Miller and J. H. Reif, "Parallel tree
@@ -30,7 +31,20 @@ from typing import Any
 
 import numpy as np
 
-from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, hold, iota, phase
+from pram import (
+    Array,
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Step,
+    Words,
+    Write,
+    hold,
+    iota,
+    modular,
+    phase,
+)
 from pram import words as to_words
 from pram.algorithms.acting import NIL, coins, first_true, log2_ceil, pick
 from pram.algorithms.ranking import mate_rounds, rank_randomly
@@ -67,7 +81,16 @@ def contract(
     coin: Array,
 ) -> Program[None]:
     """Write the value of the tree rooted at node 0 to ``out[0]``; ``left`` and ``right`` are
-    changed by the rakes (EREW). Phases ``tour``, ``rank``, ``contract``."""
+    changed by the rakes (EREW). Phases ``tour``, ``rank``, ``contract``. The arithmetic is
+    modulo 2**64 (:func:`pram.modular`), where + and * form a ring: an intermediate
+    coefficient may wrap, and the value is still exact modulo 2**64."""
+    return modular(_contract(m, left, right, op, value, n, out, coin))
+
+
+def _contract(
+    m: Machine, left: Array, right: Array, op: Array, value: Array, n: int, out: Array,
+    coin: Array,
+) -> Program[None]:
     family = out.name.rsplit("/", 1)[0]
     leaves = (n + 1) // 2
     parent = m.array(f"{family}/parent", values=np.full(n, NIL, dtype=np.int64))

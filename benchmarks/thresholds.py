@@ -12,6 +12,9 @@ and prints where the faster side changes. The comments beside the thresholds cit
 - ``probe``: ``pram._memo.PROBE_ABOVE`` (4096). Index arrays longer than this are probed in
   Python (their first eight entries) before the numpy order test. Timed: the order test of an
   array of n entries in random order, with and without the probe, and the probe's own cost.
+- ``order``: ``pram._memo.ORDER_IN_PYTHON`` (24). Index arrays of at most this many entries
+  are tested for order in Python; longer ones by numpy. Timed: the order test of n ascending
+  entries, both ways.
 - ``id-table``: ``pram._conflicts.ID_TABLE_FLOOR`` (2^23). Processor ids spread over a span of
   at most this many (or 4 per processor) are checked with a table indexed by id, wider spreads
   are sorted. Timed: the processor check of n ids in random order spread over a span, both ways.
@@ -113,6 +116,21 @@ def probe() -> None:
         _memo.PROBE_ABOVE = saved
 
 
+def order() -> None:
+    print("order: the order test of n ascending entries (us): in Python, by numpy")
+    saved = _memo.ORDER_IN_PYTHON
+    try:
+        for n in (2, 8, 16, 24, 32, 48, 64, 128):
+            values = np.arange(0, 2 * n, 2, dtype=np.int64)
+            times = []
+            for limit in (10**9, 0):
+                _memo.ORDER_IN_PYTHON = limit
+                times.append(best(partial(order_test, values)))
+            print(f"  n={n:4}  {times[0]:6.2f}  {times[1]:6.2f}")
+    finally:
+        _memo.ORDER_IN_PYTHON = saved
+
+
 def id_table() -> None:
     print("id-table: the processor check of n ids in random order over a span (ms): table, sort")
     saved = _conflicts.ID_TABLE_FLOOR
@@ -138,4 +156,5 @@ def id_table() -> None:
 if __name__ == "__main__":
     python_or_numpy()
     probe()
+    order()
     id_table()

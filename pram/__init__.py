@@ -10,7 +10,8 @@ The public names, by role (``__all__`` lists them in the same order):
   machine records, :class:`Trace` (:mod:`pram.trace`);
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
-  :func:`iota`, and :class:`Until`, the loop test that ends a loop on a value in memory;
+  :func:`modular` (int64 arithmetic modulo 2**64 instead of overflow errors), :func:`iota`,
+  and :class:`Until`, the loop test that ends a loop on a value in memory;
 - memory: shared :class:`Array` of :data:`Words` (and :data:`Flags`), checked input
   :func:`words`, and each processor's :class:`Register`, made by :func:`hold`;
 - models and what they report: :class:`Model`, :func:`model`, :data:`MODELS`, the
@@ -21,7 +22,7 @@ The public names, by role (``__all__`` lists them in the same order):
 - the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
-  :class:`ConflictError`, :class:`HonestyError`.
+  :class:`ConflictError`, :class:`HonestyError`, :class:`IntegerOverflowError`.
 """
 
 from pram.bounds import Check, Formula, check
@@ -32,6 +33,7 @@ from pram.errors import (
     ConflictError,
     HonestyError,
     InputError,
+    IntegerOverflowError,
     PRAMError,
     StepError,
     UndefinedReadError,
@@ -50,6 +52,7 @@ from pram.step import (
     Values,
     Write,
     iota,
+    modular,
     parallel,
     parallel_all,
     phase,
@@ -75,6 +78,7 @@ __all__ = [  # noqa: RUF022
     "parallel",
     "parallel_all",
     "phase",
+    "modular",
     "iota",
     "Until",
     # memory
@@ -111,5 +115,6 @@ __all__ = [  # noqa: RUF022
     "AddressError",
     "UndefinedReadError",
     "ConflictError",
+    "IntegerOverflowError",
     "HonestyError",
 ]

@@ -256,7 +256,7 @@ def _settled(
         resolutions.append(Resolution(
             model.name, str(model.resolution), number, steps[branch[s]].phase, array.name,
             int(writes.cells[s]), tuple(pids[s:e]), tuple(values[s:e]),
-            phases if len(phases) > 1 else ()))
+            phases if len(phases) > 1 else (), _columns(array)))
 
 
 def _judge(
@@ -341,11 +341,17 @@ def _judge(
             tuple(pid_list[s_j:e_j]),
             shown,
             phases if len(phases) > 1 else (),
+            _columns(array),
         )
         # Recorded before it is raised, so a caught ConflictError still fails assert_erew.
         violations.append(violation)
         if raises:
             raise ConflictError(violation)
+
+
+def _columns(array: Array) -> int:
+    """The columns of a two-dimensional array, 0 for a flat one (for the cells' names)."""
+    return array.shape[1] if len(array.shape) == 2 else 0
 
 
 class _Flat:

@@ -116,7 +116,7 @@ class Engine:
         # 0. The fast path: the usual step, with the first-branch tests of the phases below
         # (off while tracing: the recorder reads the ports phase 1 normalises).
         if host.fast_path and recorder is None:
-            fast = self._fast(steps, memo)
+            fast = self._fast_one(steps[0], memo) if len(steps) == 1 else self._fast(steps, memo)
             if fast is not None:
                 return fast
         # 1. Normalise ports: validate each port once, as words of the processors acting.
@@ -224,8 +224,9 @@ class Engine:
                 for port in kind:
                     array = port.array
                     index = as_words(port.index, pid, n, token)
-                    if index is None or not self.owns(array) or not in_range(index, array, memo):
-                        return None
+                    if index is None or not self.owns(array) or len(array.shape) != 1 \
+                            or not in_range(index, array, memo):
+                        return None  # a pair into a 2-D array: the general path
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
             for write in step.writes:
@@ -262,6 +263,82 @@ class Engine:
                                    len(s.processors) * len(s.writes)) for s in steps])
         return replies
 
+    def _fast_one(self, step: Step, memo: StepMemo) -> list[Values] | None:
+        """:meth:`_fast` for a global step of one step (no parallel branches), the usual
+        case: the same tests in the same order, in one pass over the ports, with no
+        bookkeeping for branches (a step's fixed cost is what small steps pay)."""
+        if type(step) is not Step:
+            return None
+        pid, reads, writes = step.processors, step.reads, step.writes
+        if type(pid) is not np.ndarray or pid.dtype is not _validate.WORD or pid.ndim != 1:
+            return None  # processors chosen by data (or to convert): the general path's
+        n = len(pid)
+        if not n or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
+            return None
+        for read in reads:
+            if type(read) is not Read or read.where is not None:
+                return None
+        for write in writes:
+            if type(write) is not Write or write.where is not None:
+                return None
+        host = self.host
+        if host.distinct_processors and n > 1 and not ascending(pid, memo):
+            return None  # _conflicts.ids_distinct of one step
+        token, arrays = host._token, host.arrays
+        checks_reads = host.model.checks_reads
+        # The checked ports' arrays and indices, in the order _fast collects them.
+        checked: list[tuple[Array, Words]] = []
+        read_cells: list[Words] = []
+        for read in reads:
+            array = read.array
+            index = as_words(read.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or not in_range(index, array, memo):
+                return None
+            read_cells.append(index)
+            if checks_reads:
+                checked.append((array, index))
+        stores: list[tuple[Array, Words, Words | int]] = []
+        for write in writes:
+            array = write.array
+            index = as_words(write.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or not in_range(index, array, memo):
+                return None
+            checked.append((array, index))
+            value = write.value
+            if word_constant(value):
+                stores.append((array, index, value))  # type: ignore[arg-type]  # an int
+            else:
+                words = as_words(value, pid, n, token)
+                if words is None:
+                    return None
+                stores.append((array, index, words))
+        if len(checked) > 1 and len({id(array) for array, _ in checked}) < len(checked):
+            ports: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+            for array, index in checked:
+                ports.setdefault(id(array), (array, []))[1].append((index, 0, None))
+            for array, cells in ports.values():
+                if len(cells) > 1 and not _conflicts.distinct_cells(
+                    cells, array.size, n, memo, self.scratch,
+                    each_ascending=True, last_ascending=True,
+                ):
+                    return None  # the general path names the processors that met
+        values = []
+        for read, index in zip(reads, read_cells, strict=True):
+            array = read.array
+            if array._defined is not None and undefined(array, index) is not None:
+                return None  # the general path reports the undefined cells
+            values.append(Register(array._cells.take(index), pid, token))
+        if values and pid.flags.writeable:
+            pid.flags.writeable = False  # bound(pid): registers are bound to it now
+        for array, index, written in stores:
+            array._cells[index] = written
+            if array._defined is not None:
+                array._defined[index] = True
+        self._account_one(n, n * len(reads), n * len(writes), step.phase)
+        return [tuple(values)]
+
     # ---- 1. normalise ports ---------------------------------------------------------------
 
     def owns(self, array: object) -> bool:
@@ -297,7 +374,8 @@ class Engine:
             )
             if type(pid) is Chosen:
                 where = _held(where, _validate.presence((read.index, read.where), pid))
-            index = _validate.index(read.index, n, number, array, where, pid)
+            index = _validate.address(read.index, n, number, array, where, pid, "read",
+                                      step.phase)
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
@@ -316,7 +394,8 @@ class Engine:
                 where = _held(
                     where, _validate.presence((write.index, write.value, write.where), pid)
                 )
-            index = _validate.index(write.index, n, number, array, where, pid)
+            index = _validate.address(write.index, n, number, array, where, pid, "write",
+                                      step.phase)
             value = _validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
             self._check_bounds(port, number, "write", memo)
@@ -427,7 +506,7 @@ class Engine:
             self._undefined(port, known, number)
         values: Words = array._cells.take(index)
         if port.where is not None:
-            full = np.zeros(len(port.where), dtype=np.int64)
+            full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values
             values = full
         return Register(
@@ -437,8 +516,10 @@ class Engine:
     def _undefined(self, port: Port, known: Flags, number: int) -> None:
         pids = port.processors
         for i in np.flatnonzero(~known).tolist():
+            array = port.array
             record = UndefinedRead(
-                number, port.step.phase, port.array.name, int(port.index[i]), int(pids[i])
+                number, port.step.phase, array.name, int(port.index[i]), int(pids[i]),
+                array.shape[1] if len(array.shape) == 2 else 0,
             )
             if self.host.strict:
                 raise UndefinedReadError(

@@ -14,18 +14,27 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
-from pram.errors import HonestyError, StepError
+from pram.errors import AddressError, HonestyError, StepError
 from pram.ids import Chosen, freeze, same_choice, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import THROUGH_MEMORY, Register
 from pram.run import Run
 from pram.step import Read, Step, Write, is_step
+from pram.violations import when
 
 INT64_MIN = int(np.iinfo(np.int64).min)
 INT64_MAX = int(np.iinfo(np.int64).max)
 #: The dtype of a machine word (numpy's int64 dtype is one object, so ``is`` compares it).
 WORD = np.dtype(np.int64)
+#: The dtype of a real (float64), the other dtype an array may hold.
+REAL = np.dtype(np.float64)
+#: The fix for reals bound for an int64 array: never a silent truncation.
+ROUND = (
+    "allocate the array with dtype=float to hold reals, or round explicitly, e.g. "
+    "np.rint(x).astype(np.int64)"
+)
 
 
 class Port:
@@ -126,7 +135,7 @@ def presence(step_ports: Sequence[Any], pid: Words) -> Flags | None:
     if type(pid) is not Chosen:
         return None
     held: Flags | None = None
-    for x in step_ports:
+    for x in _spread(step_ports):
         if type(x) is not Register or x._processors is pid:
             continue
         owners = x._processors
@@ -183,7 +192,16 @@ def value(
     """A port's values written to ``array``, compressed to the processors ``where`` selects."""
     opaque(value, pid, number, "the value written to", array)
     words = as_words(value, pid, n, _any_run(value))
+    if words is None and array.dtype is REAL:
+        reals = cast(Words, _converted_real(value, n, number, array, where, pid))
+        return reals if where is None else reals[where]
     if words is None:
+        if isinstance(value, float | np.floating):
+            raise StepError(
+                f"value written to {array.name} in step {number} is the real {value!r}, but "
+                f"{array.name} holds int64 words; {ROUND}",
+                number,
+            )
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
             if not word_constant(int(value)):
                 raise StepError(
@@ -201,6 +219,12 @@ def _converted_value(
 ) -> Words:
     if isinstance(value, Register):
         value = own_register(value, pid, number, "the value written to", array)
+    if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype.kind == "f":
+        raise StepError(
+            f"value written to {array.name} in step {number} holds reals (dtype "
+            f"{value.dtype}), but {array.name} holds int64 words; {ROUND}",
+            number,
+        )
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
         raise StepError(
             f"value written to {array.name} in step {number} must be an integer array of shape "
@@ -213,6 +237,65 @@ def _converted_value(
                  "use values below 2**63")
         value = value.astype(np.int64)
     return cast(Words, value)
+
+
+def _converted_real(
+    value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
+) -> npt.NDArray[np.float64]:
+    """A port's values written to the float64 ``array``: one number for every processor, or a
+    register or array of numbers of one per processor (integers taken as the reals they are)."""
+    if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
+        return np.full(n, float(value), dtype=np.float64)
+    if isinstance(value, Register):
+        value = own_register(value, pid, number, "the value written to", array)
+    if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iuf":
+        raise StepError(
+            f"value written to {array.name} in step {number} must be a numeric array of shape "
+            f"({n},) or one number (got {describe(value)})",
+            number,
+        )
+    return value.astype(np.float64, copy=False)
+
+
+def address(
+    key: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words, verb: str,
+    phase: str = "",
+) -> Words:
+    """A port's cells in ``array``, compressed to the processors ``where`` selects: one index
+    per processor into a flat array, a pair ``(i, j)`` into a two-dimensional one (row-major,
+    each axis checked against the shape)."""
+    flat = len(array.shape) == 1
+    if flat and type(key) is not tuple:
+        return index(key, n, number, array, where, pid)
+    if flat:
+        raise StepError(
+            f"the index into {array.name} in step {number} is a pair, but {array.name} is flat "
+            f"({cells(array)}); pass one index per processor, e.g. Read({array.name}, i)",
+            number,
+        )
+    rows, columns = array.shape
+    if type(key) is not tuple or len(key) != 2:
+        raise StepError(
+            f"the index into {array.name} in step {number} is one index per processor, but "
+            f"{array.name} is two-dimensional, shape {array.shape}; pass a pair "
+            f"Read({array.name}, (i, j)) of row and column indices (for a flat cell k, "
+            f"(k // {columns}, k % {columns}))",
+            number,
+        )
+    i = index(key[0], n, number, array, where, pid)
+    j = index(key[1], n, number, array, where, pid)
+    outside = (i < 0) | (i >= rows) | (j < 0) | (j >= columns)
+    if outside.any():
+        bad = int(np.flatnonzero(outside)[0])
+        who = pid if where is None else pid[where]
+        row, column, processor = int(i[bad]), int(j[bad]), int(who[bad])
+        raise AddressError(
+            f"processor {processor} tried to {verb} {array.name}[{row}, {column}] "
+            f"{when(number, phase)}, which is outside shape "
+            f"{array.shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
+            step=number, array=array.name, index=row * columns + column, processor=processor,
+        )
+    return cast(Words, i * columns + j)
 
 
 def fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
@@ -250,13 +333,23 @@ def this_run(reads: Sequence[Read], writes: Sequence[Write], number: int,
     """Refuse a register of another run (or machine) as an index, value or mask of step
     ``number``, which belongs to the run ``token``."""
     for port in (*reads, *writes):
-        for x in (getattr(port, "index", None), getattr(port, "value", None),
-                  getattr(port, "where", None)):
+        for x in _spread((getattr(port, "index", None), getattr(port, "value", None),
+                          getattr(port, "where", None))):
             if type(x) is Register and x._run is not None and x._run is not token:
                 raise HonestyError(
                     f"a register of another run (or machine) is used in step {number}; "
                     f"registers live for one run of one machine: {THROUGH_MEMORY}"
                 )
+
+
+def _spread(operands: Sequence[Any]) -> Sequence[Any]:
+    """``operands`` with a pair of indices (into a two-dimensional array) as its two parts."""
+    if not any(type(x) is tuple for x in operands):
+        return operands
+    spread: list[Any] = []
+    for x in operands:
+        spread.extend(x if type(x) is tuple else (x,))
+    return spread
 
 
 def processors_of(step: Any, number: int) -> Words:

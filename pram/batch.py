@@ -128,10 +128,11 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
         calls: list[tuple[str, Any]] = []
         allocate = scratch.array
 
-        def recording(name: str, size: Any = None, values: Any = None,
-                      _calls: list[tuple[str, Any]] = calls, _allocate: Any = allocate) -> Any:
+        def recording(name: str, size: Any = None, values: Any = None, *,
+                      _calls: list[tuple[str, Any]] = calls, _allocate: Any = allocate,
+                      **more: Any) -> Any:
             _calls.append((name, None if values is None else np.array(values)))
-            return _allocate(name, size, values)
+            return _allocate(name, size, values, **more)
 
         def stop(program: Any) -> Any:
             with contextlib.suppress(StopIteration):
@@ -154,12 +155,12 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
             )
     allocate, run, count = m.array, m.run, [0]
 
-    def substituting(name: str, size: Any = None, values: Any = None) -> Any:
+    def substituting(name: str, size: Any = None, values: Any = None, **more: Any) -> Any:
         k = count[0]
         count[0] += 1
         if values is not None and k < len(first):
             values = np.stack([calls[k][1] for calls in given])  # shapes checked alike
-        return allocate(name, size, values)
+        return allocate(name, size, values, **more)
 
     def once(program: Any) -> Any:
         run(program)

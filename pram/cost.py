@@ -88,6 +88,8 @@ class Cost(CostDisplay):
             "max_processors": self.max_processors,
             "memory_cells": self.memory_cells,
             "peak_cells": self.peak_cells,
+            "local": self.local,
+            "max_local": self.max_local,
         }
 
 

@@ -70,6 +70,13 @@ class CostDisplay:
         return "\n".join(text_table(*t) for t in self._tables())
 
 
+def _described(array: Any) -> str:
+    """``a[8]``, ``A[3, 4]``, with `` float64`` after an array of reals."""
+    size = ", ".join(map(str, array.shape))
+    kind = "" if array.dtype == "int64" else f" {array.dtype}"
+    return f"{array.name}[{size}]{kind}"
+
+
 class MachineDisplay:
     """``_repr_html_`` and ``__rich__`` for :class:`pram.Machine`: model, arrays, the ledger
     and what was reported."""
@@ -78,7 +85,7 @@ class MachineDisplay:
 
     def _rows(self) -> list[list[object]]:
         m: Any = self
-        arrays = ", ".join(f"{a.name}[{a.size}]" for a in m.arrays.values()) or "none"
+        arrays = ", ".join(_described(a) for a in m.arrays.values()) or "none"
         return [
             ["model", m.model.name], ["mode", m.mode], ["arrays", arrays],
             ["violations", len(m.violations)], ["undefined reads", len(m.undefined_reads)],

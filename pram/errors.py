@@ -71,3 +71,23 @@ class ConflictError(PRAMError):
     def __init__(self, violation: Violation) -> None:
         super().__init__(violation.message)
         self.violation = violation
+
+
+class IntegerOverflowError(PRAMError, OverflowError):
+    """An elementwise operation on int64 registers overflowed: the run failed.
+
+    The machine raises it from :meth:`pram.Machine.run` before the next step (or as the run
+    ends), never inside the program, so a program's ``try``/``except`` learns nothing from
+    it. ``operation`` is the ufunc's name, ``processor`` the first processor whose result
+    overflowed, ``operands`` its operands and ``step`` the step the work came before.
+    """
+
+    def __init__(
+        self, message: str, *, operation: str, processor: int, operands: tuple[int, ...],
+        step: int,
+    ) -> None:
+        super().__init__(message)
+        self.operation = operation
+        self.processor = processor
+        self.operands = operands
+        self.step = step

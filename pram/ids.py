@@ -35,21 +35,30 @@ class Chosen(np.ndarray):
 
 def freeze(ids: Ids) -> Ids:
     """``ids`` in immutable memory: the array itself if nothing can change it (the ids
-    :meth:`pram.Machine.processors` hands out, and views of them), else a copy whose memory
-    nothing can write, made once per array and checked against it at every later use (a
-    view or base array may have changed it since)."""
-    if isinstance(ids.base, bytes) or type(ids) is Chosen:
+    :meth:`pram.Machine.processors` hands out, what this function made, and views of them),
+    else a copy whose memory nothing can write, made once per array and checked against it at
+    every later use (a view or base array may have changed it since)."""
+    if type(ids) is Chosen or immutable(ids):
         return ids
     key = id(ids)
     seen = _FROZEN.get(key)
     if seen is not None and seen[0]() is ids and seen[1].shape == ids.shape \
             and _equal(ids.astype(np.int64, copy=False), seen[1]):
         return seen[1]
-    frozen: Ids = np.frombuffer(
-        ids.astype(np.int64, copy=False).tobytes(), dtype=np.int64
-    ).reshape(ids.shape)
+    frozen: Ids = np.frombuffer(ids.astype(np.int64, copy=False).tobytes(), dtype=np.int64)
+    if ids.ndim != 1:
+        frozen = frozen.reshape(ids.shape)
     _FROZEN[key] = (weakref.ref(ids, lambda _: _FROZEN.pop(key, None)), frozen)
     return frozen
+
+
+def immutable(ids: npt.NDArray[Any]) -> bool:
+    """Whether nothing can change ``ids``: its memory is a ``bytes`` object (numpy refuses to
+    make any array over it writeable), directly or through the plain arrays it is a view of."""
+    base = ids.base
+    while type(base) is np.ndarray:
+        base = base.base
+    return isinstance(base, bytes)
 
 
 #: The frozen copy of each array of ids frozen so far, for as long as the array lives.
@@ -57,12 +66,30 @@ _FROZEN: dict[int, tuple[weakref.ref[Ids], Ids]] = {}
 
 
 def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
-    """Whether two arrays of processor ids are the same ids in the same order (cheap first)."""
+    """Whether two arrays of processor ids are the same ids in the same order (cheap first).
+
+    Two large arrays that nothing can change (:func:`immutable`: the ids registers are bound
+    to) are compared once; the answer is kept for as long as both live."""
     if a is b:
         return True
     if a.shape != b.shape:
         return False
-    return _equal(a, b)
+    if a.size <= _SMALL:
+        return _equal(a, b)
+    key = (id(a), id(b))
+    known = _SAME.get(key)
+    if known is not None and known[0]() is a and known[1]() is b:
+        return known[2]
+    equal = _equal(a, b)
+    if immutable(a) and immutable(b):
+        def forget(_: object) -> None:
+            _SAME.pop(key, None)
+        _SAME[key] = (weakref.ref(a, forget), weakref.ref(b, forget), equal)
+    return equal
+
+
+#: The answers of :func:`same_processors` for pairs of large immutable arrays that both live.
+_SAME: dict[tuple[int, int], tuple[weakref.ref[Any], weakref.ref[Any], bool]] = {}
 
 
 def _equal(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
@@ -70,12 +97,14 @@ def _equal(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
     one dtype by their bytes (numpy's comparison costs more than the work on them)."""
     if a.dtype is b.dtype and a.size <= _SMALL and a.flags.c_contiguous \
             and b.flags.c_contiguous:
-        return a.data == b.data
+        return a.tobytes() == b.tobytes()
     return bool(np.array_equal(a, b))
 
 
-#: Up to this many ids, arrays are compared by their memory.
-_SMALL = 4096
+#: Up to this many ids, arrays are compared by their bytes (copied, then compared in one
+#: memcmp): 0.1 us for 8 ids, 1.1 us for 2,048, against numpy's 1.7 and 2.3 us; from 8,192
+#: on numpy is faster (3.4 us against 5.0).
+_SMALL = 2048
 
 
 def same(a: Ids, b: Ids) -> bool:
@@ -102,4 +131,4 @@ def same_choice(a: Ids, b: Ids) -> bool:
     return same_processors(a, b)
 
 
-__all__ = ["Chosen", "Ids", "freeze", "same", "same_choice", "same_processors"]
+__all__ = ["Chosen", "Ids", "freeze", "immutable", "same", "same_choice", "same_processors"]

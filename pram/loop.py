@@ -84,7 +84,7 @@ class Until(Step):
         and the engine's resolution of self-selected processors ask of a step)."""
         return Until(
             self.reads[0].array,
-            self.reads[0].index,
+            self.reads[0].index,  # type: ignore[arg-type]  # flat: an Until reads a flat array
             self.processors if processors is None else processors,
             value=self.value,
             phase=self.phase if phase is None else phase,

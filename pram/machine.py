@@ -16,7 +16,8 @@ replies, memory, ledger, verdicts and errors are the same either way), only whic
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -27,8 +28,8 @@ from pram._validate import acting
 from pram.batch import BatchEngine
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
-from pram.errors import HonestyError, InputError, StepError
-from pram.memory import Array, Flags, Words, rows, words, zeros
+from pram.errors import HonestyError, InputError, PRAMError, StepError
+from pram.memory import Array, Flags, Words, contents, dtype_of, rows, zeros
 from pram.models import Model, model
 from pram.run import Observer, Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
@@ -85,13 +86,14 @@ class Machine(MachineDisplay):
     only the machine counts.
 
     >>> import numpy as np
-    >>> from pram import Machine, Read, Step, Write
+    >>> from pram import Machine, Read, Step, Write, iota
     >>> m = Machine()
     >>> a = m.array("a", values=np.array([1, 2]))
     >>> def swap(m, a):
     ...     pid = m.processors(2)
-    ...     x, = yield Step(pid, reads=[Read(a, pid)])
-    ...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+    ...     i = iota(2)  # each processor's rank: cells by rank, never by id
+    ...     x, = yield Step(pid, reads=[Read(a, i)])
+    ...     yield Step(pid, writes=[Write(a, 1 - i, x)])
     >>> m.run(swap(m, a)); a.to_numpy().tolist(), m.cost.time, m.cost.work
     ([2, 1], 2, 4)
     """
@@ -152,6 +154,14 @@ class Machine(MachineDisplay):
         self._seed = seed
         self._next_processor = 0
         self._alive_cells = 0
+        #: The arrays allocated inside each open :meth:`scope`, innermost last.
+        self._scopes: list[list[Array]] = []
+        #: The first error of the run in progress that the program must not see (an int64
+        #: overflow): raised by the machine before its next step, or as the run ends.
+        self._failure: PRAMError | None = None
+        #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
+        #: wraps instead of failing the run).
+        self._modular = 0
         self._engine = Engine(self)
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
         self.batch: int | None = None if batch is None else int(batch)
@@ -160,37 +170,89 @@ class Machine(MachineDisplay):
 
     # ---- memory and processors -------------------------------------------------------------
 
-    def array(self, name: str, size: int | None = None, values: Any = None) -> Array:
-        """Allocate a named array: ``size`` undefined cells, or a copy of ``values``."""
+    def array(
+        self,
+        name: str,
+        size: int | None = None,
+        values: Any = None,
+        *,
+        dtype: Any = None,
+        shape: tuple[int, int] | None = None,
+    ) -> Array:
+        """Allocate a named array: ``size`` undefined cells, or a copy of ``values``.
+
+        ``dtype`` is ``int`` (int64 words, the default) or ``float`` (float64 reals; also
+        ``np.float64`` or ``"float64"``). ``shape=(r, c)`` (or ``values`` of two dimensions)
+        makes a two-dimensional array of ``r * c`` cells, row-major, which steps address by
+        pairs: ``Read(A, (i, j))``. Reals given for an int64 array are refused: pass
+        ``dtype=float``, or round them explicitly (``np.rint(x).astype(np.int64)``).
+        """
         if not isinstance(name, str) or not name:
             raise InputError(f"array name must be a non-empty string (got {name!r})")
         if name in self.arrays:
-            raise InputError(f"array {name!r} already exists on this machine; choose another name")
+            raise InputError(
+                f"array {name!r} already exists on this machine (a program run before may "
+                f"have allocated it); free it first with m.free(m.arrays[{name!r}]), run the "
+                "program inside `with m.scope():` to free the arrays it allocates when the "
+                "block ends, or choose another name"
+            )
+        kind = dtype_of(dtype, name)
+        if shape is not None:
+            shape = _shape(shape, name)
         if values is None:
+            if shape is not None:
+                if size is not None and size != shape[0] * shape[1]:
+                    raise InputError(
+                        f"size of array {name!r} is {size} but its shape {shape} holds "
+                        f"{shape[0] * shape[1]} cells; pass one of them"
+                    )
+                size = shape[0] * shape[1]
             if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
                 raise InputError(
                     f"size of array {name!r} must be a non-negative integer (got {size!r})"
                 )
             if self.batch is not None:
                 # instances side by side in memory (see pram.memory.rows)
-                cells = np.zeros((self.batch, int(size)), np.int64, order="F")
+                cells = np.zeros((self.batch, int(size)), kind, order="F")
                 defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_, order="F")
             else:
-                cells = zeros(int(size), np.int64)
+                cells = zeros(int(size), kind.type)
                 defined = zeros(int(size), np.bool_)
         elif self.batch is not None:
-            cells = rows(values, self.batch, None if size is None else int(size),
-                         f"values of array {name!r}")
+            cells, shape = rows(values, self.batch, shape, f"values of array {name!r}", kind)
+            if size is not None and size != cells.shape[1]:
+                raise InputError(
+                    f"size of array {name!r} is {size} but {cells.shape[1]} values per "
+                    "instance were given; pass one of them"
+                )
             defined = None
         else:
-            cells = words(values, f"values of array {name!r}")
+            try:
+                given = np.ndim(values)
+            except (TypeError, ValueError):
+                given = 1  # refused by contents, with the message for flat arrays
+            if given > 2:
+                raise InputError(
+                    f"values of array {name!r} must be one- or two-dimensional (got "
+                    f"{given} dimensions); pass a flat array, or a matrix for shape=(r, c)"
+                )
+            ndim = 2 if shape is not None or given == 2 else 1
+            grid = contents(values, f"values of array {name!r}", kind, ndim)
+            if shape is not None and grid.shape != shape:
+                raise InputError(
+                    f"values of array {name!r} have shape {grid.shape} but shape {shape} was "
+                    "given; pass one of them"
+                )
+            if ndim == 2:
+                shape = (int(grid.shape[0]), int(grid.shape[1]))
+            cells = grid.reshape(-1)
             if size is not None and size != len(cells):
                 raise InputError(
                     f"size of array {name!r} is {size} but {len(cells)} values were given; "
                     "pass one of them"
                 )
             defined = None
-        array = Array(name, cells, defined)
+        array = Array(name, cells, defined, shape or ())
         if self._recorder is not None:
             self._recorder.allocated(array, self._cost.time)
         self.arrays[name] = array
@@ -198,7 +260,34 @@ class Machine(MachineDisplay):
         array._sealed = self._running > 0
         self._alive_cells += array.size
         self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
+        for scope in self._scopes:
+            scope.append(array)
         return array
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Free, when the block ends, every array allocated inside it (by the host or by a
+        program run inside it) and not freed already: a program's scratch arrays, so that the
+        program can run again on the same machine.
+
+        Copy what you need out with :meth:`Array.to_numpy` inside the block. Scopes nest.
+
+        >>> m = Machine()
+        >>> with m.scope():
+        ...     t = m.array("t", values=[1, 2])
+        ...     kept = t.to_numpy()
+        >>> "t" in m.arrays, kept.tolist()
+        (False, [1, 2])
+        """
+        mine: list[Array] = []
+        self._scopes.append(mine)
+        try:
+            yield
+        finally:
+            self._scopes.remove(mine)
+            for array in reversed(mine):
+                if self.arrays.get(array.name) is array:
+                    self.free(array)
 
     def free(self, array: Array) -> None:
         """Release ``array`` once no later step needs it: its cells stop counting as alive.
@@ -217,7 +306,7 @@ class Machine(MachineDisplay):
             self._recorder.freed(array, self._cost.time)
         array.freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
-        array._cells = np.zeros(0, dtype=np.int64)
+        array._cells = np.zeros(0, dtype=array._cells.dtype)
         array._defined = None
         self._alive_cells -= array.size
 
@@ -372,6 +461,8 @@ class Machine(MachineDisplay):
         self._resolutions = list(self._resolutions)
         self._undefined_reads = list(self._undefined_reads)
         self._running += 1
+        self._failure = None
+        self._modular = 0
         self._seal(True)
         try:
             request = next(program)
@@ -393,6 +484,8 @@ class Machine(MachineDisplay):
                     if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
                         steps = acting(steps, cost.time + 1, token)
                         break
+                if self._failure is not None:
+                    raise self._failure  # in the machine, not in the program: it cannot catch it
                 if batch is None:
                     _charge_local(cost, token)
                 else:
@@ -405,6 +498,8 @@ class Machine(MachineDisplay):
                 )
                 request = program.send(reply)
         except StopIteration as stop:
+            if self._failure is not None:
+                raise self._failure from None  # the work after the last step overflowed
             return stop.value  # type: ignore[no-any-return]
         finally:
             if batch is None:
@@ -414,6 +509,7 @@ class Machine(MachineDisplay):
                 token._operations = 0
             self._running -= 1
             self._token = None
+            self._failure = None  # raised above, or the program's own error goes first
             _end(token)
             if not self._running:
                 self._seal(False)
@@ -443,6 +539,18 @@ class Machine(MachineDisplay):
         if self._batch is not None:
             return self._batch.execute(steps)
         return self._engine.execute(steps)
+
+
+def _shape(shape: Any, name: str) -> tuple[int, int]:
+    """``shape`` as two non-negative ints, or an InputError naming array ``name``."""
+    if (not isinstance(shape, tuple | list) or len(shape) != 2
+            or any(isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0
+                   for n in shape)):
+        raise InputError(
+            f"shape of array {name!r} must be two non-negative integers (rows, columns) "
+            f"(got {shape!r}); pass e.g. shape=(4, 8), or size= for a flat array"
+        )
+    return int(shape[0]), int(shape[1])
 
 
 def _charge_local(cost: Cost, token: Run) -> None:

@@ -1,4 +1,4 @@
-"""Shared memory: named arrays of machine words (int64)."""
+"""Shared memory: named arrays of words (int64) or reals (float64), flat or two-dimensional."""
 
 from __future__ import annotations
 
@@ -17,11 +17,17 @@ Seats = npt.NDArray[np.int32]
 D = TypeVar("D", bound=np.generic)
 
 _INT64 = np.iinfo(np.int64)
-_CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+_CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
+#: The dtypes an array may hold: machine words (the default) and reals.
+DTYPES = {"int64": np.dtype(np.int64), "float64": np.dtype(np.float64)}
+Reals = npt.NDArray[np.float64]
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
 
 
-def words(values: Any, name: str, *, ndim: int = 1) -> Words:
+def words(values: Any, name: str, *, ndim: int = 1, floats: str = "") -> Words:
     """``values`` as a fresh int64 array of ``ndim`` dimensions, or an InputError naming ``name``.
 
     The one check every host-side input of integers passes through, so that every caller refuses
@@ -50,7 +56,8 @@ def words(values: Any, name: str, *, ndim: int = 1) -> Words:
     if kind in "fc" and array.size == 0:
         return np.zeros(array.shape, dtype=np.int64)
     if kind not in "iu":
-        raise InputError(f"{name} must be integers (got dtype {array.dtype}); {_CONVERT}")
+        hint = floats if kind == "f" else ""
+        raise InputError(f"{name} must be integers (got dtype {array.dtype}); {hint}{_CONVERT}")
     if kind == "u" and array.size and int(array.max()) > _INT64.max:
         _too_big(int(array.max()), name)
     return np.array(array, dtype=np.int64)
@@ -75,6 +82,48 @@ def zeros(n: int, dtype: type[D]) -> npt.NDArray[D]:
     return np.frombuffer(pages, dtype=dtype)
 
 
+def dtype_of(dtype: Any, name: str) -> np.dtype[Any]:
+    """The dtype an array of ``name`` asks for: int64 (``int``, ``np.int64``, ``"int64"``, or
+    None) or float64 (``float``, ``np.float64``, ``"float64"``); anything else refused."""
+    if dtype is None or dtype is int:
+        return DTYPES["int64"]
+    if dtype is float:
+        return DTYPES["float64"]
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError:
+        resolved = None
+    if resolved is None or resolved.name not in DTYPES:
+        raise InputError(
+            f"dtype of array {name!r} must be int (int64, the default) or float (float64) "
+            f"(got {dtype!r}); pass dtype=int or dtype=float"
+        )
+    return DTYPES[resolved.name]
+
+
+def reals(values: Any, name: str, *, ndim: int = 1) -> Reals:
+    """``values`` as a fresh float64 array of ``ndim`` dimensions, or an InputError naming
+    ``name``: integers are taken as the reals they are (exact up to 2**53), bools, complex
+    numbers, strings and objects are refused."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(
+            f"{name} must be an array of reals (got a {type(values).__name__} numpy cannot "
+            "turn into an array); pass a sequence of numbers"
+        ) from None
+    if array.ndim != ndim:
+        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
+        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
+        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    if array.dtype.kind not in "iuf" and array.size:
+        raise InputError(
+            f"{name} must be reals (got dtype {array.dtype}); pass integers or floats, e.g. "
+            "numpy.asarray(x, dtype=float)"
+        )
+    return np.array(array, dtype=np.float64)
+
+
 def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
     """An object array (numpy's choice for Python ints beyond 64 bits) checked item by item."""
     items = array.reshape(-1).tolist()
@@ -91,55 +140,91 @@ def _too_big(value: int, name: str) -> NoReturn:
     raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
 
 
-def rows(values: Any, batch: int, size: int | None, name: str) -> Words:
-    """``values`` as ``(batch, size)`` words, one row per instance of a batched machine: given
-    as such, or as one flat row every instance starts from; ``size`` None takes the row's.
+def contents(values: Any, name: str, dtype: np.dtype[Any], ndim: int = 1) -> npt.NDArray[Any]:
+    """``values`` as a fresh array of ``dtype`` (int64 or float64) and ``ndim`` dimensions, or
+    an InputError: reals for an int64 array are refused with both fixes (a float array, or
+    explicit rounding), never a truncating cast."""
+    if dtype == np.float64:
+        return reals(values, name, ndim=ndim)
+    return words(values, name, ndim=ndim, floats="pass dtype=float to keep them real, or ")
+
+
+def rows(
+    values: Any, batch: int, shape: tuple[int, int] | None, name: str,
+    dtype: np.dtype[Any] | None = None,
+) -> tuple[npt.NDArray[Any], tuple[int, int] | None]:
+    """``values`` as ``(batch, size)`` cells of ``dtype``, one row per instance of a batched
+    machine, and the shape of a two-dimensional array (None for a flat one).
+
+    A flat array is given as ``(batch, size)`` rows, or one flat row every instance starts
+    from; a two-dimensional one (``shape=(r, c)``, or values of three dimensions) as
+    ``(batch, r, c)``, or one ``(r, c)`` matrix for all, each instance's cells row-major.
 
     In memory a cell's instances lie side by side (Fortran order: the array is the transpose
     of a ``(size, batch)`` one), so a step's gather or scatter of n cells moves n runs of
     ``batch`` words, not ``batch * n`` scattered words: measured at n = 512 of 1,024 cells, a
     gather by a cell index is 3 (B = 64) to 10 (B = 1,024) times quicker than along rows, a
     scatter 5 to 17 times."""
-    array = np.asarray(values) if not isinstance(values, np.ndarray) else values
-    if getattr(array, "ndim", 1) == 2:
-        cells = words(array, name, ndim=2)
-        if cells.shape[0] != batch:
-            raise InputError(
-                f"{name} has {cells.shape[0]} rows but the machine runs a batch of {batch} "
-                f"instances; pass one row per instance, shape ({batch}, size), or one flat row "
-                "for all"
-            )
-    else:
-        row = words(array, name)
-        cells = np.array(np.broadcast_to(row, (batch, len(row))))
-    if size is not None and cells.shape[1] != size:
+    try:
+        given = np.ndim(values)
+    except (TypeError, ValueError):
+        given = 1  # refused by contents, with the message for flat arrays
+    grid = shape is not None or given == 3
+    one = given == (2 if grid else 1)  # one instance's values, the same for all
+    ndim = (2 if grid else 1) + (0 if one else 1)
+    cells = contents(values, name, np.dtype(np.int64) if dtype is None else dtype, ndim)
+    if not one and cells.shape[0] != batch:
+        form = f"({batch}, r, c)" if grid else f"({batch}, size)"
         raise InputError(
-            f"{name} needs {size} values per instance (got {cells.shape[1]}); pass one per "
-            "cell, or allocate another array"
+            f"{name} has {cells.shape[0]} rows but the machine runs a batch of {batch} "
+            f"instances; pass one per instance, shape {form}, or one for all"
         )
-    return np.asfortranarray(cells)
+    if one:
+        cells = np.broadcast_to(cells, (batch, *cells.shape))
+    found = (int(cells.shape[1]), int(cells.shape[2])) if grid else None
+    if shape is not None and found != shape:
+        raise InputError(
+            f"{name} have shape {found} per instance but shape {shape} was given; pass one of "
+            "them"
+        )
+    return np.array(cells.reshape(batch, -1), order="F"), found  # writeable, even if shared
+
+
+def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """A batched machine's ``(batch, size)`` cells as ``(batch, *shape)``, a view."""
+    if len(shape) == 1:
+        return cells
+    rows_, columns = shape
+    return cells.T.reshape(rows_, columns, cells.shape[0]).transpose(2, 0, 1)
 
 
 class Array:
-    """A named array of ``size`` int64 cells in a machine's shared memory.
+    """A named array of ``size`` cells in a machine's shared memory: int64 words (the
+    default) or float64 reals (:attr:`dtype`), flat or of two dimensions (:attr:`shape`).
 
-    Allocate it with :meth:`pram.Machine.array`. A cell allocated without a value is undefined
-    until written; reading it first is reported. :meth:`to_numpy` copies the contents out for
-    the host (input and output are not machine steps and cost nothing). While a program runs
-    the array is sealed: its contents reach the program only through the reads of a step, and
-    :meth:`to_numpy`, :attr:`values`, :attr:`defined` and host writes raise
-    :class:`pram.HonestyError`. No alias of the cells survives into a run: cells the host was
-    handed (:attr:`values`) are copied afresh when a run starts, and :attr:`values` assigned
-    are copied in.
+    Allocate it with :meth:`pram.Machine.array`. A two-dimensional array of shape ``(r, c)``
+    holds its ``r * c`` cells row-major (cell ``i * c + j`` is ``A[i, j]``), and steps address
+    it by pairs ``(i, j)``; :meth:`to_numpy` and :attr:`values` have its shape. A cell
+    allocated without a value is undefined until written; reading it first is reported.
+    :meth:`to_numpy` copies the contents out for the host (input and output are not machine
+    steps and cost nothing). While a program runs the array is sealed: its contents reach the
+    program only through the reads of a step, and :meth:`to_numpy`, :attr:`values`,
+    :attr:`defined` and host writes raise :class:`pram.HonestyError`. No alias of the cells
+    survives into a run: cells the host was handed (:attr:`values`) are copied afresh when a
+    run starts, and :attr:`values` assigned are copied in.
     """
 
-    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "size")
+    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "shape", "size")
 
-    def __init__(self, name: str, values: Words, defined: Flags | None) -> None:
+    def __init__(
+        self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
+    ) -> None:
         self.name = name
         #: The cells of one instance (a batched machine keeps ``(batch, size)`` cells, one row
         #: per instance).
         self.size = values.shape[-1] if values.ndim else 0
+        #: ``(size,)`` for a flat array, ``(rows, columns)`` for a two-dimensional one.
+        self.shape: tuple[int, ...] = shape or (self.size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
@@ -151,6 +236,11 @@ class Array:
         self._exposed = False
         #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
         self.freed = False
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """What the cells hold: ``int64`` words or ``float64`` reals (a size, not data)."""
+        return self._cells.dtype
 
     @property
     def sealed(self) -> bool:
@@ -175,23 +265,33 @@ class Array:
         if self._sealed:
             self._refuse(f"reading {self.name}.values")
         self._exposed = True
-        return self._cells
+        if self._cells.ndim == 2:
+            return batch_view(self._cells, self.shape)
+        return self._cells if len(self.shape) == 1 else self._cells.reshape(self.shape)
 
     @values.setter
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
         if self._cells.ndim == 2:  # a batched machine's array: one row per instance
-            self._cells = rows(values, self._cells.shape[0], self.size,
-                               f"values of array {self.name!r}")
+            grid = self.shape if len(self.shape) == 2 else None
+            batched, _ = rows(values, self._cells.shape[0], grid,
+                              f"values of array {self.name!r}", self._cells.dtype)
+            if batched.shape[1] != self.size:
+                raise InputError(
+                    f"{self.name}.values needs {self.size} values per instance (got "
+                    f"{batched.shape[1]}); pass one per cell, or allocate another array"
+                )
+            self._cells = batched
             return
-        cells = words(values, f"values of array {self.name!r}")
-        if len(cells) != self.size:
+        cells = contents(values, f"values of array {self.name!r}", self._cells.dtype,
+                         len(self.shape))
+        if cells.shape != self.shape:
             raise InputError(
-                f"{self.name}.values needs {self.size} values (got {len(cells)}); pass one per "
-                "cell, or allocate another array"
+                f"{self.name}.values needs shape {self.shape} (got {cells.shape}); pass one "
+                "value per cell, or allocate another array"
             )
-        self._cells = cells  # a copy: the buffer given stays the host's
+        self._cells = cells.reshape(-1)  # a copy: the buffer given stays the host's
 
     def begin(self) -> None:
         """Called by the machine as a run starts: the host keeps no alias of the cells or of
@@ -209,15 +309,19 @@ class Array:
         return self._cells.shape[0] if self._cells.ndim == 2 else None
 
     def to_numpy(self) -> Words:
-        """A copy of the array's current contents (refused while a program runs): shape
-        ``(size,)``, or ``(batch, size)`` on a batched machine (one row per instance)."""
+        """A copy of the array's current contents (refused while a program runs): its shape,
+        and on a batched machine one row per instance before it (``(batch, size)``, or
+        ``(batch, r, c)`` for a two-dimensional array)."""
         if self._sealed:
             self._refuse(f"{self.name}.to_numpy()")
         if self.freed:
             raise InputError(
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
-        return self._cells.copy()
+        if self._cells.ndim == 2:
+            return np.array(batch_view(self._cells, self.shape), order="C")
+        copied = self._cells.copy()
+        return copied if len(self.shape) == 1 else copied.reshape(self.shape)
 
     def _refuse(self, operation: str) -> NoReturn:
         raise HonestyError(
@@ -229,7 +333,15 @@ class Array:
         return self.size
 
     def __repr__(self) -> str:
-        return f"Array({self.name!r}, size={self.size})"
+        size = f"shape={self.shape}" if len(self.shape) > 1 else f"size={self.size}"
+        kind = "" if self._cells.dtype == np.int64 else f", dtype={self._cells.dtype}"
+        return f"Array({self.name!r}, {size}{kind})"
+
+    def cell(self, index: int) -> str:
+        """Cell ``index`` (a flat index) by name, for messages: ``A[5]`` or ``A[1, 2]``."""
+        if len(self.shape) == 1:
+            return f"{self.name}[{index}]"
+        return f"{self.name}[{index // self.shape[1]}, {index % self.shape[1]}]"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("pram.Array is final: the machine takes its own arrays only")

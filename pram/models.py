@@ -7,11 +7,22 @@ hold after several processors wrote it: the value :meth:`Model.resolve` picks, o
 contents?). The machine asks nothing else about the model.
 
 The models and the sources of their definitions are in docs/decisions.md ("Access models").
+
+Every model is defined for float64 arrays too. Values compare exactly, as ``==`` does: CRCW
+common (ERCW, weak, tolerant, collision+) takes writers as agreeing when their values are
+equal, so ``0.0`` and ``-0.0`` agree (the lowest id's lands) and NaN agrees with nothing, not
+even NaN. CRCW sum adds the values in processor-id order, one after another (never numpy's
+pairwise sum), so a result is reproducible bit for bit; CRCW max and min take the greatest
+and least value, and NaN if any writer wrote NaN. CRCW collision stores the collision symbol
+as the real ``-2.0**63`` in a float64 array.
 """
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
+import numpy.typing as npt
 
 from pram.errors import InputError
 from pram.memory import Flags, Words
@@ -197,7 +208,33 @@ class Combining(Model):
         self._reduce = {"sum": np.add, "max": np.maximum, "min": np.minimum}[combine]
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
+        if self.combine == "sum" and values.dtype.kind == "f":
+            return cast(Words, in_order(cast(npt.NDArray[np.float64], values), starts))
         return self._reduce.reduceat(values, starts)
+
+
+def in_order(values: npt.NDArray[np.float64], starts: Words) -> npt.NDArray[np.float64]:
+    """The sum of each run of ``values`` (runs start at ``starts``), added left to right:
+    ``((v0 + v1) + v2) + ...``, the writers sorted by processor id.
+
+    Floating-point addition is not associative, so the order is part of the result; numpy's
+    ``add.reduce`` sums in pairs in an order of its own. Python loops over the longest run's
+    length or over the runs, whichever is shorter.
+    """
+    ends = np.append(starts[1:], len(values))
+    sizes = ends - starts
+    if not len(starts):
+        return values[:0].copy()
+    longest = int(sizes.max())
+    if longest <= len(starts):
+        total = values[starts].copy()
+        for k in range(1, longest):
+            more = sizes > k
+            total[more] += values[starts[more] + k]
+        return total
+    return np.array([np.add.accumulate(values[s:e])[-1]
+                     for s, e in zip(starts.tolist(), ends.tolist(), strict=True)],
+                    dtype=values.dtype)
 
 
 MODELS: dict[str, type[Model] | tuple[type[Combining], str]] = {

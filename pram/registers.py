@@ -27,19 +27,20 @@ run is active, what it accepts is an allow-list (:mod:`pram.allowed`), nothing e
 After the run a register is output, like ``Array.to_numpy()``: numpy may do anything with it.
 
 >>> import numpy as np
->>> from pram import Machine, Read, Step, Write
+>>> from pram import Machine, Read, Step, Write, iota
 >>> m = Machine()
 >>> a = m.array("a", values=np.array([3, 4]))
 >>> def double(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, pid, np.where(x > 3, 2 * x, x))])
+...     x, = yield Step(pid, reads=[Read(a, iota(2))])
+...     yield Step(pid, writes=[Write(a, iota(2), np.where(x > 3, 2 * x, x))])
 >>> m.run(double(m, a)); a.to_numpy().tolist()
 [3, 8]
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,7 +51,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 from pram import allowed, operations
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError
-from pram.ids import Chosen, Ids, freeze, same, same_processors
+from pram.ids import Chosen, Ids, freeze, immutable, same, same_processors
 from pram.operations import (
     _ANOTHER_RUN,
     _batch,
@@ -73,9 +74,11 @@ from pram.run import Observer, Run, running
 def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """The forward and reflected operator of ``ufunc`` for :class:`Register`: registers of one
     array of processors and run, or a Python int or bool, without numpy's dispatch (every other
-    case takes it, and with it every check of :meth:`Register.__array_ufunc__`)."""
+    case takes it, and with it every check of :meth:`Register.__array_ufunc__`). An int64
+    result of an operation that can overflow is checked (:func:`pram.operations.checked`)."""
     name = ufunc.__name__
     quiet = ufunc in allowed.LOUD
+    overflows = ufunc in operations.CHECKED
 
     def forward(self: Register, other: Any) -> Any:
         run = self._run
@@ -84,11 +87,17 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
             if kind is Register:
                 if (other._processors is self._processors and other._run is run
                         and other._values.dtype.kind in "biu"):
-                    return _made(name, (self, other), ufunc(self._values, other._values),
-                                 self._processors, run)
+                    values = ufunc(self._values, other._values)
+                    if overflows:
+                        operations.checked(name, (self._values, other._values), values,
+                                           self._processors, run)
+                    return _made(name, (self, other), values, self._processors, run)
             elif kind is int or kind is bool:
-                return _made(name, (self, other), ufunc(self._values, other),
-                             self._processors, run)
+                values = ufunc(self._values, other)
+                if overflows:
+                    operations.checked(name, (self._values, other), values, self._processors,
+                                       run)
+                return _made(name, (self, other), values, self._processors, run)
         return ufunc(self, other)
 
     def reflected(self: Register, other: Any) -> Any:
@@ -96,7 +105,10 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
         kind = type(other)
         if (run is not None and run._active and not quiet and (kind is int or kind is bool)
                 and self._values.dtype.kind in "biu"):
-            return _made(name, (other, self), ufunc(other, self._values), self._processors, run)
+            values = ufunc(other, self._values)
+            if overflows:
+                operations.checked(name, (other, self._values), values, self._processors, run)
+            return _made(name, (other, self), values, self._processors, run)
         return ufunc(other, self)
 
     return forward, reflected
@@ -266,6 +278,8 @@ class Register(NDArrayOperatorsMixin):
                 result = ufunc(*args, **kwargs)
         else:  # integers and bools: no floating-point report can arise
             result = ufunc(*args, **kwargs)
+        if ufunc in operations.CHECKED:
+            operations.checked(name, args, result, owners, run)
         if out is None and where is not True:
             _refuse(f"np.{name}(..., where=...) without out=", "hands back memory other "
                     "processors held where the mask is False; pass out= a register of the "
@@ -380,6 +394,7 @@ class Register(NDArrayOperatorsMixin):
             _refuse("register.astype with order=, casting= or subok=", "takes dtype (and copy)")
         with np.errstate(all="ignore"):
             values = self._values.astype(dtype)
+        operations.checked_cast(self._values, values, self._processors, run)
         return _made("astype", (self, dtype), values, self._processors, run)
 
     def copy(self) -> Register:
@@ -425,6 +440,11 @@ class Register(NDArrayOperatorsMixin):
 
     def __setitem__(self, key: Any, value: Any) -> None:
         run = self._run
+        if sys.getrefcount(self) <= _TEMPORARY and run is not None and run._active:
+            _refuse("assigning into a selection of a register (chained, as in "
+                    "x[1:][mask] = 0)", "changes a temporary copy, which is then lost; assign "
+                    "with one key (x[mask] = 0, the mask over all of x's processors), or name "
+                    "the selection first (y = x[1:]; y[mask] = 0) and use y")
         raw, target = _key(self, key, "assigning")
         if type(value) is Register:
             if value._run is not run and value._run is not None and run is not None:
@@ -494,7 +514,11 @@ class Register(NDArrayOperatorsMixin):
 
     def __bool__(self) -> bool:
         if self._sealed():
-            _refuse("bool() of a register", allowed.HOST)
+            _refuse("bool() of a register (an if, while, and, or or not on register values, "
+                    "as in `if x[0] > 3:`, where x[0] is still a register: processor 0's "
+                    "value, not a number)", "would turn data into host control flow; decide "
+                    "per processor with np.where(x > 3, a, b) or where= masks, end a loop on "
+                    "data with a loop test (pram.Until), or read the value after the run")
         return bool(self._values)
 
     def __int__(self) -> int:
@@ -536,8 +560,11 @@ class Register(NDArrayOperatorsMixin):
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if self._sealed():
-            _refuse("np.asarray of a register (an escape to a plain array)", allowed.ESCAPE
-                    + "; a lookup in a constant table (np.take(table, x), table[x]) is "
+            _refuse("np.asarray of a register, or a plain array indexed by a register (an "
+                    "escape to a plain array)", allowed.ESCAPE
+                    + "; to select entries of a plain array by a register mask (i[mask]), "
+                    "make it a register of the same processors first: hold(pid, i)[mask]; a "
+                    "lookup in a constant table (np.take(table, x), table[x]) is "
                     "np.choose(x, table)")
         values = self._values if dtype is None else self._values.astype(dtype)
         return values.copy() if copy is not False else values
@@ -578,8 +605,13 @@ def processors(register: Register) -> Ids:
     run is active when they were chosen by data: their number is data)."""
     run = register._run
     ids = register._processors
-    if type(ids) is Chosen and run is not None and run._active and not run._observing:
-        _refuse("the processors of a register chosen by data", allowed.SIZE)
+    if type(ids) is Chosen:
+        if run is not None and run._active and not run._observing:
+            _refuse("the processors of a register chosen by data", allowed.SIZE)
+    elif not immutable(ids):
+        # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would
+        # rename the register's processors, so the register is bound to a frozen copy first.
+        ids = register._processors = freeze(ids)
     return ids
 
 
@@ -608,6 +640,33 @@ def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,
     with np.errstate(all="ignore"):
         result[(Ellipsis, *(raw if type(raw) is tuple else (raw,)))] = given
     return result
+
+
+def _references() -> int:
+    """The reference count :meth:`Register.__setitem__` sees on a temporary (``x[1:][m] = 0``),
+    measured on this interpreter with a class of the same shape; 0 (no check) where a named
+    target (``y[m] = 0``) shows no more."""
+    counts: list[int] = []
+
+    class Probe:
+        def __getitem__(self, key: Any) -> Probe:
+            return Probe()
+
+        def __setitem__(self, key: Any, value: Any) -> None:
+            counts.append(sys.getrefcount(self))
+
+    def assign(probe: Probe) -> None:
+        probe[1:][0] = 0
+        named = probe[1:]
+        named[0] = 0
+
+    assign(Probe())
+    chained, named = counts
+    return chained if chained < named else 0
+
+
+#: See :func:`_references`.
+_TEMPORARY = _references()
 
 
 def _inexact(values: Sequence[Any]) -> bool:

@@ -7,8 +7,9 @@ the values its reads returned. Parallel branches (:func:`parallel`) share global
 >>> import numpy as np
 >>> def swap_halves(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+...     i = iota(2)  # each processor's rank: cells by rank, never by id
+...     x, = yield Step(pid, reads=[Read(a, i)])
+...     yield Step(pid, writes=[Write(a, 1 - i, x)])
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ Values: TypeAlias = tuple[Register, ...]
 class Read:
     """Each processor of the step reads ``array[index[i]]`` (only where ``where[i]`` holds).
 
-    An integer ``index`` means the same cell for every processor.
+    An integer ``index`` means the same cell for every processor. A two-dimensional array
+    takes a pair ``(rows, columns)``, each an index array, a register or an integer: processor
+    ``k`` reads ``array[rows[k], columns[k]]``.
     """
 
     array: Array
-    index: Words | Register | int
+    index: Words | Register | int | tuple[Words | Register | int, Words | Register | int]
     where: Flags | Register | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -50,11 +53,12 @@ class Read:
 
 @attrs.frozen(slots=True)
 class Write:
-    """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``."""
+    """Each processor writes ``value[i]`` (a register, or one constant) to ``array[index[i]]``
+    (a pair ``(rows, columns)`` into a two-dimensional array, as for :class:`Read`)."""
 
     array: Array
-    index: Words | Register | int
-    value: Words | Register | int
+    index: Words | Register | int | tuple[Words | Register | int, Words | Register | int]
+    value: Words | Register | int | float
     where: Flags | Register | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -157,6 +161,40 @@ def _labelled(label: str, step: Step) -> Step:
     if type(step) is not Step:
         return step.replace(phase=path)  # type: ignore[attr-defined, no-any-return]  # Until
     return Step(step.processors, step.reads, step.writes, path)
+
+
+def modular(program: Program[T]) -> Program[T]:
+    """Run ``program`` with its int64 register arithmetic modulo 2**64: an overflow wraps, as
+    numpy's int64 does, instead of failing the run with :class:`pram.IntegerOverflowError`.
+
+    For algorithms that are exact in the ring of integers modulo 2**64 (an expression of ``+``
+    and ``*`` evaluated by tree contraction, a hash): the declaration is the program's text,
+    not data, so it tells the host nothing, and it changes no count (no step, no operation).
+    Everywhere else an overflow means the program is wrong, and the run fails.
+    """
+    _program(program, "modular")
+    return _modular(program)
+
+
+def _modular(program: Program[T]) -> Program[T]:
+    run = current()
+    machine: Any = run._machine if run is not None else None
+
+    def advance(reply: Any, first: bool) -> Step | Bundle:
+        if machine is not None:
+            machine._modular += 1
+        try:
+            return next(program) if first else program.send(reply)
+        finally:
+            if machine is not None:
+                machine._modular -= 1
+
+    try:
+        request = advance(None, True)
+        while True:
+            request = advance((yield request), False)
+    except StopIteration as stop:
+        return stop.value  # type: ignore[no-any-return]
 
 
 def parallel(*programs: Program[Any]) -> Program[list[Any]]:

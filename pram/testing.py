@@ -1,5 +1,6 @@
-"""Assertions for users' own tests: a run was EREW-clean, a measure stays within its bound,
-a program is right on many random inputs (:func:`check_batch`, one batched run).
+"""Assertions for users' own tests: a run was clean under its model (or EREW-clean), a negative
+control is flagged, a measure stays within its bound, a program is right on many random
+inputs (:func:`check_batch`, one batched run).
 
 Both fail with an :class:`AssertionError` whose message shows what went wrong in full (the
 first violations named, the table of a sweep), so a failing test explains itself.
@@ -23,15 +24,16 @@ from __future__ import annotations
 
 import inspect
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
 from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
 from pram.machine import Machine
-from pram.models import EREW
-from pram.violations import Kind
+from pram.models import EREW, Model, model
+from pram.step import Program
+from pram.violations import Kind, UndefinedRead, Violation
 
 #: How many violations and undefined reads a failure message names in full.
 SHOWN = 5
@@ -41,24 +43,67 @@ def _times(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
+def assert_model(machine: Machine, *, shown: int = SHOWN) -> None:
+    """Fail unless ``machine``'s runs recorded no violation of the machine's own model
+    (whatever it is: EREW, CREW, CRCW common, ...) and no undefined read.
+
+    The message names the model, the first ``shown`` violations (and undefined reads) in full
+    and counts the rest by kind. Run the program with ``mode="collect"`` and ``strict=False``
+    to see everything in one failure. A model that forbids nothing (CRCW priority, arbitrary,
+    the combining ones) fails only on undefined reads.
+    """
+    _clean(machine.model.name, machine.violations, machine.undefined_reads, shown)
+
+
 def assert_erew(machine: Machine, *, shown: int = SHOWN) -> None:
     """Fail unless ``machine`` runs the EREW model and recorded no violation and no undefined read.
 
-    The message names the first ``shown`` violations (and undefined reads) in full and counts
-    the rest by kind. Run the program with ``Machine("erew", mode="collect", strict=False)``
-    to see everything in one failure.
+    The shorthand of :func:`assert_model` for EREW, which also fails on a machine of another
+    model (which does not flag every concurrent access). The message names the first
+    ``shown`` violations (and undefined reads) in full and counts the rest by kind.
     """
     if not isinstance(machine.model, EREW):
         raise AssertionError(
             f"the machine runs {machine.model.name}, which does not flag every concurrent "
-            'access; run the program on Machine("erew") to check it is EREW'
+            'access; run the program on Machine("erew") to check it is EREW, or check it '
+            "under its own model with assert_model"
         )
-    violations, undefined = machine.violations, machine.undefined_reads
+    _clean("EREW", machine.violations, machine.undefined_reads, shown)
+
+
+def assert_flagged(
+    program: Callable[[Machine], Program[Any]], model_name: str | Model, *, seed: int = 0
+) -> list[Violation]:
+    """Fail unless ``program`` breaks ``model_name``: a negative control.
+
+    ``program`` is a callable taking a fresh machine and returning the program to run on it
+    (it allocates its arrays on that machine), e.g. ``lambda m: both_read_one(m,
+    m.array("a", values=[1, 2]))``. It runs on ``Machine(model_name, mode="collect",
+    strict=False, seed=seed)``; the assertion fails, naming the model, when the run recorded
+    no violation. Returns the violations, for a test to look at further.
+    """
+    rules = model(model_name)
+    machine = Machine(rules, mode="collect", strict=False, seed=seed)
+    made = program(machine)
+    machine.run(made)
+    if not machine.violations:
+        raise AssertionError(
+            f"expected the program to break {rules.name}, but it ran clean under it "
+            f"({machine.cost.time} steps, {machine.cost.work} work); a negative control must "
+            "make the accesses the model forbids"
+        )
+    return list(machine.violations)
+
+
+def _clean(
+    name: str, violations: list[Violation], undefined: list[UndefinedRead], shown: int
+) -> None:
+    """Fail, naming what was recorded, unless there are no violations and no undefined reads."""
     if not violations and not undefined:
         return
     lines: list[str] = []
     if violations:
-        lines.append(f"the run broke EREW {_times(len(violations), 'time')}:")
+        lines.append(f"the run broke {name} {_times(len(violations), 'time')}:")
         lines += [f"  {v.message}" for v in violations[:shown]]
         rest = violations[shown:]
         if rest:
@@ -155,7 +200,10 @@ def _shift(finding: str, filename: str, by: int) -> str:
     return f"{filename}:{int(line) + by}:{what}"
 
 
-__all__ = ["assert_bound", "assert_erew", "assert_honest_source"]
+__all__ = [
+    "assert_bound", "assert_erew", "assert_flagged", "assert_honest_source", "assert_model",
+    "check_batch",
+]
 
 
 def check_batch(

@@ -22,13 +22,14 @@ Host writes to memory between two traced runs are not steps and are not recorded
 replays faithfully the runs of a machine whose memory only its steps change.
 
 >>> import numpy as np
->>> from pram import Machine, Read, Step, Write
+>>> from pram import Machine, Read, Step, Write, iota
 >>> m = Machine(trace=True)
 >>> a = m.array("a", values=np.array([1, 2]))
 >>> def swap(m, a):
 ...     pid = m.processors(2)
-...     x, = yield Step(pid, reads=[Read(a, pid)])
-...     yield Step(pid, writes=[Write(a, 1 - pid, x)])
+...     i = iota(2)  # each processor's rank: cells by rank, never by id
+...     x, = yield Step(pid, reads=[Read(a, i)])
+...     yield Step(pid, writes=[Write(a, 1 - i, x)])
 >>> m.run(swap(m, a))
 >>> [(s.number, s.step_work, s.step_reads, s.step_writes, s.work) for s in m.trace.steps]
 [(1, 2, 2, 0, 2), (2, 2, 0, 2, 4)]
@@ -144,6 +145,8 @@ class TracedArray:
     defined: Flags | None = attrs.field(eq=False)
     since: int
     freed: int | None = None
+    #: ``(size,)``, or ``(rows, columns)`` for a two-dimensional array (cells row-major).
+    shape: tuple[int, ...] = ()
 
 
 class Trace:
@@ -210,10 +213,12 @@ class Trace:
         }
 
     def as_dict(self) -> dict[str, Any]:
-        """The trace as plain JSON data (lists of integers), for pages and exports."""
+        """The trace as plain JSON data (lists of numbers), for pages and exports; each array
+        carries its ``dtype`` (``"int64"`` or ``"float64"``) and ``shape`` (cells row-major)."""
         arrays = [
             {
                 "name": a.name, "size": a.size, "since": a.since, "freed": a.freed,
+                "dtype": a.values.dtype.name, "shape": list(a.shape or (a.size,)),
                 "values": a.values.tolist(),
                 "defined": None if a.defined is None else a.defined.astype(np.int8).tolist(),
             }
@@ -335,7 +340,7 @@ class Recorder:
         self._labels[id(array)] = label
         defined = None if array.defined is None else array.defined.copy()
         self.trace._arrays[label] = TracedArray(
-            label, array.size, array._cells.copy(), defined, step
+            label, array.size, array._cells.copy(), defined, step, shape=array.shape
         )
 
     def _charge(self, cells: int, step: int, what: str, *, now: bool = True) -> None:
@@ -379,7 +384,7 @@ class Recorder:
             if port.value is None:
                 accesses.append(Access("read", label, port.branch, pid, cells, before))
             else:
-                written = np.broadcast_to(port.value, cells.shape).astype(np.int64)
+                written = np.broadcast_to(port.value, cells.shape).astype(port.array.dtype)
                 after = port.array._cells.take(cells)
                 accesses.append(Access("write", label, port.branch, pid, cells, written,
                                        before, after))

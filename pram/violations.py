@@ -21,7 +21,7 @@ class Kind(Enum):
     READ_WRITE = "read/write"
 
 
-def listing(items: tuple[int, ...], limit: int = 6) -> str:
+def listing(items: tuple[int | float, ...], limit: int = 6) -> str:
     """``"3 and 9"``, ``"3, 9 and 12"``, or the first few and a count when there are many.
 
     Lists processor ids, or the values they wrote.
@@ -31,6 +31,14 @@ def listing(items: tuple[int, ...], limit: int = 6) -> str:
     if len(items) <= limit:
         return ", ".join(map(str, items[:-1])) + f" and {items[-1]}"
     return ", ".join(map(str, items[:limit])) + f", ... ({len(items)} in all)"
+
+
+def cell_name(array: str, index: int, columns: int = 0) -> str:
+    """Cell ``index`` of ``array`` by name: ``a[5]``, or ``A[1, 2]`` in a two-dimensional
+    array of ``columns`` columns (cells row-major)."""
+    if not columns:
+        return f"{array}[{index}]"
+    return f"{array}[{index // columns}, {index % columns}]"
 
 
 def when(step: int, *phases: str) -> str:
@@ -70,8 +78,10 @@ class Violation:
     array: str
     index: int
     processors: tuple[int, ...]
-    values: tuple[int, ...] = ()
+    values: tuple[int | float, ...] = ()
     phases: tuple[str, ...] = ()
+    #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
+    columns: int = 0
     #: The instance of a batched run (``Machine(batch=B)``) it happened in; None on a single
     #: machine.
     instance: int | None = None
@@ -83,7 +93,7 @@ class Violation:
 
     def _message(self) -> str:
         who = listing(self.processors)
-        cell = f"{self.array}[{self.index}]"
+        cell = cell_name(self.array, self.index, self.columns)
         at = when(self.step, *(self.phases or (self.phase,)))
         if self.kind is Kind.READ_READ:
             return f"{self.model} forbids concurrent reads: processors {who} read {cell} {at}"
@@ -124,15 +134,17 @@ class Resolution:
     array: str
     index: int
     processors: tuple[int, ...]
-    values: tuple[int, ...]
+    values: tuple[int | float, ...]
     phases: tuple[str, ...] = ()
+    #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
+    columns: int = 0
     #: The instance of a batched run it happened in; None on a single machine.
     instance: int | None = None
 
     @property
     def message(self) -> str:
         """The resolution in one sentence: the rule, the cell, who wrote what, and when."""
-        cell = f"{self.array}[{self.index}]"
+        cell = cell_name(self.array, self.index, self.columns)
         done = (f"kept {cell} as it was" if self.outcome == "kept"
                 else f"wrote the collision symbol to {cell}")
         return (f"{_in(self.instance)}{self.model} {done}: processors "
@@ -152,6 +164,8 @@ class UndefinedRead:
     array: str
     index: int
     processor: int
+    #: The columns of a two-dimensional array (0 for a flat one): the cell is named A[i, j].
+    columns: int = 0
     #: The instance of a batched run it happened in; None on a single machine.
     instance: int | None = None
 
@@ -160,6 +174,7 @@ class UndefinedRead:
         """The read in one sentence, with the fix."""
         return (
             f"{_in(self.instance)}undefined read: processor {self.processor} read "
-            f"{self.array}[{self.index}] {when(self.step, self.phase)} "
+            f"{cell_name(self.array, self.index, self.columns)} "
+            f"{when(self.step, self.phase)} "
             "before anything was written there; give the array initial values or write it first"
         )

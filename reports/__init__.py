@@ -15,8 +15,11 @@ if __name__ != "pram.reports":
     )
 
 
-from pram.reports.assertions import assert_bound, assert_erew
+from pram.reports.assertions import assert_bound, assert_erew, assert_flagged, assert_model
 from pram.reports.measure import Run, Sweep, execute, sweep
 from pram.reports.registry import Options
 
-__all__ = ["Options", "Run", "Sweep", "assert_bound", "assert_erew", "execute", "sweep"]
+__all__ = [
+    "Options", "Run", "Sweep", "assert_bound", "assert_erew", "assert_flagged", "assert_model",
+    "execute", "sweep",
+]

@@ -1,5 +1,6 @@
 """:mod:`pram.testing`'s assertions, extended to the runs and sweeps of :mod:`reports`.
 
+``assert_model`` and ``assert_flagged`` are :mod:`pram.testing`'s, re-exported here.
 ``assert_erew`` also takes a :class:`~reports.measure.Run` and ``assert_bound`` a
 :class:`~reports.measure.Sweep` with the name of one of its bounds; the failures read exactly as
 :mod:`pram.testing`'s (the violations named, or the table of sizes, measured values, ratios).
@@ -15,6 +16,7 @@ from __future__ import annotations
 from pram import Check, Formula, Machine
 from pram import testing as pram_testing
 from pram.reports.measure import Run, Sweep, bound_check
+from pram.testing import assert_flagged, assert_model
 
 
 def assert_erew(subject: Machine | Run) -> None:
@@ -60,4 +62,4 @@ def assert_bound(
     return pram_testing.assert_bound(outcome, holds=holds, allow_undetermined=allow_undetermined)
 
 
-__all__ = ["assert_bound", "assert_erew"]
+__all__ = ["assert_bound", "assert_erew", "assert_flagged", "assert_model"]

@@ -3,12 +3,13 @@
 :func:`measure` times one large step (2^20 processors, one read and one write each, every
 access checked under EREW), once with contiguous addresses and once with the addresses in
 random order, the cost of one tiny step (a single processor), the cost per step of a program
-of small steps (64 and 1024 processors), and two whole programs of small steps (prefix sums
-and a bitonic sort of 1024 values), and those two programs batched, B instances in lockstep on
-one machine, per instance beside a single run (:func:`batched`). Beside each large and small
-figure it times raw numpy doing the same gather and scatter in the same run, round for round,
-and reports the machine's time over numpy's. It returns the JSON shape of ``pram bench
---json``. These are benchmarks, never tests: nothing asserts on the figures.
+of small steps (64 and 1024 processors) and of tiny ones (1, 8 and 64), and two whole
+programs of small steps (prefix sums and a bitonic sort of 1024 values), and those two programs
+batched, B instances in lockstep on one machine, per instance beside a single run
+(:func:`batched`). Beside each large, small and tiny figure it times raw numpy doing the same
+gather and scatter in the same run, round for round, and reports the machine's time over
+numpy's. It returns the JSON shape of ``pram bench --json``. These are benchmarks, never tests:
+nothing asserts on the figures.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def _best(run: Callable[[], object], repeats: int) -> float:
 
 #: Processors of the small steps compared with numpy.
 SMALL = (64, 1024)
+
+#: Processors of the tiny steps compared with numpy (issue 24's target: at most 3 times a
+#: numpy gather and scatter of the same size).
+TINY = (1, 8, 64)
 
 
 def _paired(
@@ -151,6 +156,7 @@ def measure(
     """Time the machine and return the JSON of ``pram bench --json`` (cli.md): ``large_step``,
     ``tiny_step``, ``small_step`` (per step, machine and numpy, by processors), ``ratios``
     (machine time over numpy time at 64 and 1024 processors and on the large steps),
+    ``tiny_ratios`` (per step, machine and numpy and their ratio, at 1, 8 and 64 processors),
     ``programs`` (seconds for whole programs of small steps at n = 1024) and ``batched`` (the
     same programs batched, per instance, beside a single run, for each B of ``batches``:
     :func:`batched`; ``pram bench`` measures :data:`BATCHES`, and without ``batches`` there is
@@ -161,6 +167,7 @@ def measure(
     large_random, large_random_numpy = _large_step(shuffled, repeats)
     tiny = _tiny_step(1, steps)
     small = {p: _small_steps(p, steps, repeats) for p in SMALL}
+    tiny_pairs = {p: small[p] if p in small else _small_steps(p, steps, repeats) for p in TINY}
     out: dict[str, Any] = {
         "large_step": {
             "processors": processors,
@@ -174,6 +181,11 @@ def measure(
             str(p): {"processors": p, "seconds_per_step": machine,
                      "numpy_seconds_per_step": numpy}
             for p, (machine, numpy) in small.items()
+        },
+        "tiny_ratios": {
+            str(p): {"processors": p, "seconds_per_step": machine,
+                     "numpy_seconds_per_step": numpy, "ratio": machine / numpy}
+            for p, (machine, numpy) in tiny_pairs.items()
         },
         "ratios": {
             **{str(p): machine / numpy for p, (machine, numpy) in small.items()},

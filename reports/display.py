@@ -21,14 +21,16 @@ from pram.display import html_table, text_table
 
 __all__ = ["RunDisplay", "SweepDisplay", "figure_html"]
 
-_RUN_HEADER = ["sizes", "model", "time", "work", "reads", "writes", "violations", "correct"]
+_RUN_HEADER = ["sizes", "model", "time", "work", "reads", "writes", "local", "violations",
+               "correct"]
 
 
 def _run_row(run: Any) -> list[object]:
     c = run.cost
     sizes = ", ".join(f"{k}={v}" for k, v in run.sizes.items())
     correct = "not checked" if run.correct is None else ("yes" if run.correct else "NO")
-    return [sizes, run.model, c.time, c.work, c.reads, c.writes, run.violations, correct]
+    return [sizes, run.model, c.time, c.work, c.reads, c.writes, c.local, run.violations,
+            correct]
 
 
 def figure_html(figure: Any, caption: str) -> str:

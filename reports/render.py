@@ -103,6 +103,10 @@ class RunReport:
             table.add_row("writes", number(cost.writes), "cells")
             table.add_row("memory", number(cost.memory_cells), "cells allocated")
             table.add_row("peak memory", number(cost.peak_cells), "cells alive at once")
+            table.add_row("local work", number(cost.local),
+                          "elementwise register operations")
+            table.add_row("max local work", number(cost.max_local),
+                          "of them between two steps")
         table.add_row("wall clock", f"{run.seconds:.3f}", "seconds")
         return table
 
@@ -589,6 +593,11 @@ RATIO_TARGETS: dict[str, float | None] = {
     "64": 25.0, "1024": 8.0, "large_step": None, "large_step_random": 3.0,
 }
 
+#: The most a tiny step (1 to 64 processors) may cost over a numpy gather and scatter of the
+#: same size, measured in the same run (issue 24), per key of the bench JSON's
+#: ``tiny_ratios``.
+TINY_RATIO_TARGET = 3.0
+
 
 def bench_rows(
     figures: Mapping[str, Any],
@@ -614,6 +623,8 @@ def bench_rows(
     rows += [("small, per step", int(p), float(small[p]["seconds_per_step"]), None)
              for p in small]
     rows += [("small, over numpy", int(p), float(ratios[p]), RATIO_TARGETS.get(p)) for p in small]
+    rows += [("tiny, over numpy", int(t["processors"]), float(t["ratio"]), TINY_RATIO_TARGET)
+             for t in figures.get("tiny_ratios", {}).values()]
     rows += [
         ("large, contiguous, over numpy", large["processors"], float(ratios["large_step"]),
          RATIO_TARGETS["large_step"]),

@@ -62,6 +62,15 @@ def _is_batched(result: Any) -> bool:
     return type(result) is Register and result._values.ndim > result._processors.ndim
 
 
+def _allocate(m: Machine, name: str, v: Any, i: int | None = None) -> Any:
+    """An input array: ``v`` undefined cells (an int), else rows of values (row ``i`` for a
+    single machine), reals kept real."""
+    if isinstance(v, int):
+        return m.array(name, size=v)
+    values = v if i is None else v[i]
+    return m.array(name, values=values, dtype=float if v.dtype.kind == "f" else None)
+
+
 def same_as_single(
     factory: Factory, inputs: dict[str, Any], model: str = "erew", **options: Any
 ) -> Machine:
@@ -69,18 +78,17 @@ def same_as_single(
     undefined cells) and singly on each row; assert everything is equal."""
     batch = next(len(v) for v in inputs.values() if not isinstance(v, int))
     m = Machine(model, batch=batch, **options)
-    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(name, values=v)
-              for name, v in inputs.items()}
+    arrays = {name: _allocate(m, name, v) for name, v in inputs.items()}
     result = m.run(factory(m, **arrays))
     costs = m.costs
     for i in range(batch):
         s = Machine(model, **options)
-        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(name, values=v[i])
-                for name, v in inputs.items()}
+        mine = {name: _allocate(s, name, v, i) for name, v in inputs.items()}
         single = s.run(factory(s, **mine))
         assert _outcome(result, i) == _outcome(single, None), f"answer of instance {i}"
         for name, array in mine.items():
             assert arrays[name].to_numpy()[i].tolist() == array.to_numpy().tolist(), name
+            assert arrays[name].dtype == array.dtype and arrays[name].shape == array.shape
             ours, theirs = arrays[name]._defined, array._defined
             assert (ours is None or ours[i].all()) if theirs is None else \
                 ours is not None and ours[i].tolist() == theirs.tolist(), name
@@ -254,6 +262,78 @@ def test_check_batch_fails_on_a_broken_model() -> None:
     values = np.array([[0, 1], [1, 1]])
     with pytest.raises(AssertionError, match="instance 1: EREW forbids concurrent reads"):
         check_batch(program, {"a": values}, lambda a: a[a % 2])
+
+
+def test_reals_equal_single_runs_under_every_model() -> None:
+    """Float arrays: reads, arithmetic on reals, writes at cells from registers (concurrent
+    writers summed in processor order under CRCW sum), per instance as single runs."""
+
+    def program(m: Machine, a: Any, b: Any) -> Any:
+        pid = m.processors(6)
+        (x,) = yield Step(pid, reads=[Read(a, pid % a.size)])
+        cell = (x * 3).astype(np.int64) % b.size
+        yield Step(pid, writes=[Write(b, cell, x * 0.5 + 1)])
+        (y,) = yield Step(pid, reads=[Read(b, pid % b.size)])
+        return y
+
+    rng = np.random.default_rng(3)
+    for model in sorted(MODELS):
+        same_as_single(program, {"a": rng.random((4, 5)), "b": rng.random((4, 4))}, model)
+
+
+def test_two_dimensional_arrays_equal_single_runs() -> None:
+    """Pairs (i, j) from registers into (r, c) arrays, one matrix per instance; a pair outside
+    the shape names its instance."""
+    from pram import AddressError
+
+    def program(m: Machine, grid: Any, out: Any) -> Any:
+        pid = m.processors(3)
+        (x,) = yield Step(pid, reads=[Read(grid, (pid % 2, pid % 3))])
+        (y,) = yield Step(pid, reads=[Read(grid, (x % 2, (x + 1) % 3))])
+        yield Step(pid, writes=[Write(out, (pid % 2, x % 2), y)])
+
+    rng = np.random.default_rng(4)
+    m = same_as_single(program, {"grid": rng.integers(0, 9, (3, 2, 3)),
+                                 "out": np.zeros((3, 2, 2), dtype=np.int64)}, "crcw-common")
+    assert m.arrays["grid"].to_numpy().shape == (3, 2, 3)
+
+    def outside(m: Machine, grid: Any) -> Any:
+        pid = m.processors(1)
+        (x,) = yield Step(pid, reads=[Read(grid, (0, 0))])
+        yield Step(pid, reads=[Read(grid, (x, 0))])
+
+    m = Machine(batch=2)
+    grid = m.array("grid", values=np.array([[[1, 0]], [[0, 0]]]))
+    with pytest.raises(AddressError, match=r"^instance 0: processor 0 tried to read grid\[1, "
+                       r"0\] in step 2, which is outside shape \(1, 2\)"):
+        m.run(outside(m, grid))
+
+
+def test_an_overflow_names_its_instance_and_idle_rows_do_not_overflow() -> None:
+    """An int64 overflow in one instance fails the batch naming it; processors that did not
+    choose themselves hold values that never overflow the run."""
+    from pram import IntegerOverflowError
+
+    def program(m: Machine, a: Any) -> Any:
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=[Read(a, pid % a.size)])
+        small = hold(pid, pid)[x < 2**40]
+        y = x[x < 2**40] * 2**20  # only the processors that chose themselves compute it
+        yield Step(small, writes=[Write(a, hold(pid, pid)[x < 2**40] % a.size, y)])
+
+    m = same_as_single(program, {"a": np.array([[1, 2**62], [2**62, 3]])})
+    assert [c.writes for c in m.costs] == [1, 1]
+
+    def big(m: Machine, a: Any) -> Any:
+        pid = m.processors(1)
+        (x,) = yield Step(pid, reads=[Read(a, 0)])
+        yield Step(pid, writes=[Write(a, 0, x * 4)])
+
+    m = Machine(batch=2)
+    a = m.array("a", values=np.array([[1], [2**62]]))
+    with pytest.raises(IntegerOverflowError, match=r"^instance 1: int64 overflow in multiply: "
+                       r"processor 0 computed 4611686018427387904 \* 4"):
+        m.run(big(m, a))
 
 
 # ---- loop tests ------------------------------------------------------------------------------
@@ -460,6 +540,10 @@ CATALOGUE = [
     ("sorting, bitonic", "sorting", "sort", "erew", None, lambda r: (r.integers(0, 9, 8),)),
     ("sorting, odd-even", "tests.test_batch", "sort_odd_even", "erew", None,
      lambda r: (r.integers(0, 9, 8),)),
+    ("network, bitonic", "tests.test_batch", "network_bitonic", "erew", None,
+     lambda r: (r.integers(0, 9, 16),)),
+    ("network, odd-even merge", "tests.test_batch", "network_merge", "erew", None,
+     lambda r: (np.concatenate([np.sort(r.integers(0, 9, 8)), np.sort(r.integers(0, 9, 8))]),)),
 ]
 
 
@@ -505,6 +589,18 @@ def components(m: Machine, n: int, edges: Any) -> Any:
                                                        changed)))
 
 
+def network_bitonic(m: Machine, values: Any) -> Any:
+    """The bitonic network of pram.algorithms.networks on word keys."""
+    a = m.array("keys", values=values)
+    m.run(networks.sort(m, a, "bitonic"))
+
+
+def network_merge(m: Machine, values: Any) -> Any:
+    """The odd-even merge of two sorted halves (pram.algorithms.networks)."""
+    a = m.array("keys", values=values)
+    m.run(networks.merge(m, a, "odd-even"))
+
+
 def sort_odd_even(m: Machine, values: Any) -> Any:
     """The odd-even merge sort network on ``values``."""
     return sorting.sort(m, values, network="odd-even")
@@ -542,7 +638,10 @@ def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[
     sizes = [int(rng.integers(1, 10)) for _ in range(int(rng.integers(1, 4)))]
     inputs: dict[str, Any] = {}
     for k, size in enumerate(sizes):
-        inputs[f"a{k}"] = size if rng.random() < 0.2 else rng.integers(-3, 12, (batch, size))
+        draw = rng.random()
+        inputs[f"a{k}"] = size if draw < 0.2 else (
+            rng.integers(-3, 12, (batch, size)) / 2 if draw < 0.35  # reals, some halves
+            else rng.integers(-3, 12, (batch, size)))
     inputs["limit"] = rng.integers(1, 4, (batch, 1))
     inputs["flag"] = np.zeros((batch, 1), dtype=np.int64)
     widths = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 3)))]
@@ -628,6 +727,8 @@ def random_program(seed: int) -> tuple[Callable[..., Any], dict[str, Any], dict[
                 replies = [replies]
             for b, (reply, chosen) in enumerate(zip(replies, owners, strict=True)):
                 for value in reply:
+                    if value.dtype.kind == "f":  # a real read: its integer part, as a word
+                        value = np.floor(value).astype(np.int64)
                     if chosen is None:
                         xs[b] = xs[b] + value
                     else:
@@ -669,8 +770,7 @@ def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: 
     failures = []
     for i in range(4):
         s = Machine(model, **options)
-        mine = {name: s.array(name, size=v) if isinstance(v, int) else s.array(name, values=v[i])
-                for name, v in inputs.items()}
+        mine = {name: _allocate(s, name, v, i) for name, v in inputs.items()}
         try:
             s.run(program(s, **mine))
         except PRAMError as error:
@@ -679,8 +779,7 @@ def same_or_refused(program: Callable[..., Any], inputs: dict[str, Any], model: 
         same_as_single(program, inputs, model, **options)
         return
     m = Machine(model, batch=4, **options)
-    arrays = {name: m.array(name, size=v) if isinstance(v, int) else m.array(name, values=v)
-              for name, v in inputs.items()}
+    arrays = {name: _allocate(m, name, v) for name, v in inputs.items()}
     with pytest.raises(PRAMError) as caught:
         m.run(program(m, **arrays))
     assert caught.type in failures or isinstance(caught.value, HonestyError | InputError), \

@@ -356,7 +356,10 @@ def test_sixty_four_bit_tokens_round_trip_as_uint64() -> None:
     assert BitKeys(8).load(BitKeys(8).store(m, "b", [255])).dtype == np.int64
 
 
-UINT64 = "convert them with numpy.asarray(x, dtype=numpy.uint64)"
+UINT64 = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.uint64) for reals (a plain "
+    "cast would truncate them)"
+)
 
 
 def message(text: str) -> str:

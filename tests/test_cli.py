@@ -417,7 +417,8 @@ def test_invalid_input_files_give_one_line_and_exit_2(
     floats = str(tmp_path / "f.npy")
     assert one_line_error(capsys, "run", "mqar", "--input", floats) == (
         f"pram run: error: the array in {floats!r} must be integers (got dtype float64); "
-        "convert them with numpy.asarray(x, dtype=numpy.int64)"
+        "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a "
+        "plain cast would truncate them)"
     )
     np.save(tmp_path / "neg.npy", np.array([1, -4, 3]))
     assert one_line_error(capsys, "run", "mqar", "--input", str(tmp_path / "neg.npy")) == (

@@ -98,8 +98,8 @@ def test_run_html_shows_its_counts_and_violations() -> None:
     run = execute("pbs-naive", Options(n=16, model="erew"))
     html = run._repr_html_()
     cells = _cells(html)
-    assert cells[8:14] == ["n=16, m=16", "EREW", str(run.cost.time), str(run.cost.work),
-                           str(run.cost.reads), str(run.cost.writes)]
+    assert cells[9:16] == ["n=16, m=16", "EREW", str(run.cost.time), str(run.cost.work),
+                           str(run.cost.reads), str(run.cost.writes), str(run.cost.local)]
     assert run.first_violations[0].message in html.replace("&#x27;", "'")
     assert run.first_violations[0].message in run.__rich__()
 

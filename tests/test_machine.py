@@ -302,6 +302,8 @@ def test_exact_ledger(m: Machine) -> None:
         "max_processors": 4,
         "memory_cells": 12,
         "peak_cells": 12,
+        "local": 0,
+        "max_local": 0,
     }
     assert m.cost.profile == [4, 2, 3]
     assert m.cost.activity().tolist() == [4, 2, 3]
@@ -562,18 +564,21 @@ def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Ma
         ),
         (lambda: Machine().array("", size=1), "array name must be a non-empty string (got '')"),
         (
-            lambda: Machine().array("a", values=np.zeros((2, 2), dtype=np.int64)),
-            "values of array 'a' must be one-dimensional (got shape (2, 2)); pass a flat array",
+            lambda: Machine().array("a", values=np.zeros((2, 2, 2), dtype=np.int64)),
+            "values of array 'a' must be one- or two-dimensional (got 3 dimensions); pass a "
+            "flat array, or a matrix for shape=(r, c)",
         ),
         (
             lambda: Machine().array("a", values=np.array([1.5, 2.0])),
-            "values of array 'a' must be integers (got dtype float64); convert them with "
-            "numpy.asarray(x, dtype=numpy.int64)",
+            "values of array 'a' must be integers (got dtype float64); pass dtype=float to keep "
+            "them real, or make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) "
+            "for reals (a plain cast would truncate them)",
         ),
         (
             lambda: Machine().array("a", values=np.array([True])),
-            "values of array 'a' must be integers (got dtype bool); convert them with "
-            "numpy.asarray(x, dtype=numpy.int64)",
+            "values of array 'a' must be integers (got dtype bool); make them integers "
+            "explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain cast would "
+            "truncate them)",
         ),
         (
             lambda: Machine().array("a", values=np.array([2**63], dtype=np.uint64)),
@@ -600,7 +605,11 @@ def test_bad_input_is_refused_with_the_value_named(make: Callable[[], Any], mess
 def test_duplicate_array_names_are_refused(m: Machine) -> None:
     """Two arrays of one name on one machine are refused."""
     m.array("a", size=1)
-    message = "array 'a' already exists on this machine; choose another name"
+    message = (
+        "array 'a' already exists on this machine (a program run before may have allocated "
+        "it); free it first with m.free(m.arrays['a']), run the program inside `with "
+        "m.scope():` to free the arrays it allocates when the block ends, or choose another name"
+    )
     with pytest.raises(InputError, match=whole(message)):
         m.array("a", size=2)
 
@@ -639,8 +648,9 @@ def bad_steps(a: Array, other: Array) -> list[tuple[Any, str]]:
         ),
         (
             Step(two, writes=[Write(a, two, np.array([1.5, 2.5]))]),
-            "value written to a in step 1 must be an integer array of shape (2,) or one integer "
-            "(got array of dtype float64 and shape (2,))",
+            "value written to a in step 1 holds reals (dtype float64), but a holds int64 words; "
+            "allocate the array with dtype=float to hold reals, or round explicitly, e.g. "
+            "np.rint(x).astype(np.int64)",
         ),
         (
             Step(two, writes=[Write(a, two, 2**64)]),

@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 
 from pram import InputError, words
 
-CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
 
 
 @settings(max_examples=50, deadline=None)

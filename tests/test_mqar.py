@@ -307,13 +307,15 @@ def test_the_time_law_of_a_short_sweep_predicts_two_to_the_sixteen(
         ),
         (
             [1.5, 2.0, 3.0],
-            "tokens must be integers (got dtype float64); convert them with "
-            "numpy.asarray(x, dtype=numpy.int64)",
+            "tokens must be integers (got dtype float64); "
+            "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals "
+            "(a plain cast would truncate them)",
         ),
         (
             [True, False, True],
-            "tokens must be integers (got dtype bool); convert them with "
-            "numpy.asarray(x, dtype=numpy.int64)",
+            "tokens must be integers (got dtype bool); "
+            "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals "
+            "(a plain cast would truncate them)",
         ),
         (
             [4, 2],

@@ -20,7 +20,10 @@ from pram.fitting import fit
 from pram.violations import Kind
 
 WORD = WordKeys()
-CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
 
 
 def sorted_tokens(max_size: int, top: int) -> st.SearchStrategy[np.ndarray]:

@@ -210,8 +210,8 @@ def test_bad_starts_are_refused() -> None:
     m = Machine("erew")
     a = m.array("a", size=8)
     message = (
-        "starts must be integers (got dtype float64); convert them with "
-        "numpy.asarray(x, dtype=numpy.int64)"
+        "starts must be integers (got dtype float64); make them integers explicitly, e.g. "
+        "numpy.rint(x).astype(numpy.int64) for reals (a plain cast would truncate them)"
     )
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         broadcast_blocks(m, a, [0.0, 4.0], 4)  # type: ignore[arg-type]

@@ -66,7 +66,21 @@ Cheat = Callable[[Machine, Array, Register], Any]
 
 #: One cheat per refused form: (name, what the program does after reading a, whole message).
 #: What the escape's refusal adds: the lookup that is not an escape.
-LOOKUP = "; a lookup in a constant table (np.take(table, x), table[x]) is np.choose(x, table)"
+LOOKUP = (
+    "; to select entries of a plain array by a register mask (i[mask]), make it a register of "
+    "the same processors first: hold(pid, i)[mask]; a lookup in a constant table "
+    "(np.take(table, x), table[x]) is np.choose(x, table)"
+)
+ASARRAY = (
+    "np.asarray of a register, or a plain array indexed by a register (an escape to a plain "
+    "array)"
+)
+BRANCH = (
+    "bool() of a register (an if, while, and, or or not on register values, as in `if x[0] > "
+    "3:`, where x[0] is still a register: processor 0's value, not a number) would turn data "
+    "into host control flow; decide per processor with np.where(x > 3, a, b) or where= masks, "
+    "end a loop on data with a loop test (pram.Until), or read the value after the run"
+)
 
 CHEATS: list[tuple[str, Cheat, str]] = [
     ("np.sort", lambda m, a, x: np.sort(x), f"np.sort {SORT}"),
@@ -123,7 +137,7 @@ CHEATS: list[tuple[str, Cheat, str]] = [
      f"processors (an operand broadcast beyond the register's shape); {MOVE}"),
     ("int", lambda m, a, x: int(x[0:1]), f"int() of a register {HOST}"),
     ("a data-dependent branch", lambda m, a, x: 1 if x[0:1] > 4 else 0,
-     f"bool() of a register {HOST}"),
+     BRANCH),
     ("float", lambda m, a, x: float(x[0:1]), f"float() of a register {HOST}"),
     ("__index__", lambda m, a, x: [1, 2, 3][x[0:1]],
      f"using a register as a Python index (__index__) {HOST}"),
@@ -133,10 +147,13 @@ CHEATS: list[tuple[str, Cheat, str]] = [
      "Python function applied to register values would hand them to the host); use numpy's "
      "ufuncs"),
     ("np.asarray", lambda m, a, x: np.asarray(x),
-     f"np.asarray of a register (an escape to a plain array) {ESCAPE}{LOOKUP}"),
+     f"{ASARRAY} {ESCAPE}{LOOKUP}"),
     ("a plain array filled from a register", lambda m, a, x: np.zeros(4).__setitem__(
         slice(None), x),
-     f"np.asarray of a register (an escape to a plain array) {ESCAPE}{LOOKUP}"),
+     f"{ASARRAY} {ESCAPE}{LOOKUP}"),
+    ("a plain array indexed by a register mask", lambda m, a, x: np.arange(4)[x > 4],
+     f"{ASARRAY} {ESCAPE}{LOOKUP}"),
+    ("a host condition on one processor's value", lambda m, a, x: 1 if x[0] > 3 else 0, BRANCH),
 ]
 
 

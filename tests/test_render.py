@@ -38,6 +38,8 @@ cost
  writes             96  cells
  memory             16  cells allocated
  peak memory        16  cells alive at once
+ local work         66  elementwise register operations
+ max local work     11  of them between two steps
  wall clock      0.000  seconds
 
 phases

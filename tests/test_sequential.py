@@ -74,7 +74,10 @@ def test_tree_stays_balanced_on_sorted_keys() -> None:
 # ---- bounds ----------------------------------------------------------------------------------
 
 WORK = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
-CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
 
 
 def sweep_tokens(triples: int, rng: np.random.Generator) -> np.ndarray:

@@ -27,7 +27,10 @@ from pram.algorithms.sorting import (
 from pram.fitting import fit
 
 KEYS = WordKeys()
-CONVERT = "convert them with numpy.asarray(x, dtype=numpy.int64)"
+CONVERT = (
+    "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
+    "cast would truncate them)"
+)
 #: What one comparator level costs with word keys: one processor per comparator, two steps
 #: (read both records, write both back).
 STEPS_PER_LEVEL = 2

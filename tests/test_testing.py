@@ -56,7 +56,8 @@ def test_assert_erew_refuses_a_machine_of_another_model() -> None:
     m = Machine("crew")
     message = (
         "the machine runs CREW, which does not flag every concurrent access; run the program "
-        'on Machine("erew") to check it is EREW'
+        'on Machine("erew") to check it is EREW, or check it under its own model with '
+        "assert_model"
     )
     with pytest.raises(AssertionError, match=whole(message)):
         assert_erew(m)

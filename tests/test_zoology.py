@@ -189,8 +189,9 @@ def test_invalid_batches_are_refused_with_one_sentence(tmp_path: Path) -> None:
     )
     path = save(tmp_path / "f.npz", x.astype(float), y, 2)
     assert refused(path) == (
-        f"'inputs' in {path!r} must be integers (got dtype float64); convert them with "
-        "numpy.asarray(x, dtype=numpy.int64)"
+        f"'inputs' in {path!r} must be integers (got dtype float64); make them integers "
+        "explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain cast would "
+        "truncate them)"
     )
     path = save(tmp_path / "g.npz", x, np.full((2, 16), IGNORE), 2)
     assert refused(path) == (
@@ -229,8 +230,8 @@ def test_generator_refuses_impossible_shapes() -> None:
 def test_to_triples_refuses_float_tokens_and_unequal_labels() -> None:
     """Tokens that are not integers are refused, not truncated; labels must match the inputs."""
     with pytest.raises(InputError, match=re.escape(
-        "inputs must be integers (got dtype float64); "
-        "convert them with numpy.asarray(x, dtype=numpy.int64)"
+        "inputs must be integers (got dtype float64); make them integers explicitly, e.g. "
+        "numpy.rint(x).astype(numpy.int64) for reals (a plain cast would truncate them)"
     ) + "$"):
         to_triples(np.array([1.5, 2.0, 3.0, 4.0]), np.full(4, IGNORE), 1, 9)
     with pytest.raises(InputError, match=re.escape(
