@@ -130,7 +130,7 @@ class Algorithm:
 def stack(instances: Sequence[Instance], name: str) -> Words:
     """The array ``name`` of every instance, one row each (``(B, size)``): what a batched
     machine takes to hold one row per instance. The instances must be of one size."""
-    rows = [np.asarray(i.data[name], dtype=np.int64) for i in instances]
+    rows = [np.asarray(i.data[name]) for i in instances]  # words stay words, reals reals
     if len({r.shape for r in rows}) != 1:
         shapes = sorted({r.shape for r in rows})
         raise InputError(
