@@ -4,10 +4,12 @@
 access checked under EREW), once with contiguous addresses and once with the addresses in
 random order, the cost of one tiny step (a single processor), the cost per step of a program
 of small steps (64 and 1024 processors) and of tiny ones (1, 8 and 64), and two whole
-programs of small steps (prefix sums and a bitonic sort of 1024 values). Beside each large,
-small and tiny figure it times raw numpy doing the same gather and scatter in the same run,
-round for round, and reports the machine's time over numpy's. It returns the JSON shape of
-``pram bench --json``. These are benchmarks, never tests: nothing asserts on the figures.
+programs of small steps (prefix sums and a bitonic sort of 1024 values), and those two programs
+batched, B instances in lockstep on one machine, per instance beside a single run
+(:func:`batched`). Beside each large, small and tiny figure it times raw numpy doing the same
+gather and scatter in the same run, round for round, and reports the machine's time over
+numpy's. It returns the JSON shape of ``pram bench --json``. These are benchmarks, never tests:
+nothing asserts on the figures.
 """
 
 from __future__ import annotations
@@ -148,13 +150,17 @@ def _programs(repeats: int, seed: int) -> dict[str, dict[str, Any]]:
 
 
 def measure(
-    *, processors: int = LARGE, repeats: int = 5, seed: int = 0, steps: int = 2000
+    *, processors: int = LARGE, repeats: int = 5, seed: int = 0, steps: int = 2000,
+    batches: tuple[int, ...] = (),
 ) -> dict[str, Any]:
     """Time the machine and return the JSON of ``pram bench --json`` (cli.md): ``large_step``,
     ``tiny_step``, ``small_step`` (per step, machine and numpy, by processors), ``ratios``
     (machine time over numpy time at 64 and 1024 processors and on the large steps),
-    ``tiny_ratios`` (per step, machine and numpy and their ratio, at 1, 8 and 64 processors)
-    and ``programs`` (seconds for whole programs of small steps at n = 1024)."""
+    ``tiny_ratios`` (per step, machine and numpy and their ratio, at 1, 8 and 64 processors),
+    ``programs`` (seconds for whole programs of small steps at n = 1024) and ``batched`` (the
+    same programs batched, per instance, beside a single run, for each B of ``batches``:
+    :func:`batched`; ``pram bench`` measures :data:`BATCHES`, and without ``batches`` there is
+    no ``batched`` key)."""
     contiguous = np.arange(processors, dtype=np.int64)
     shuffled = np.random.default_rng(seed).permutation(processors).astype(np.int64)
     large, large_numpy = _large_step(contiguous, repeats)
@@ -162,7 +168,7 @@ def measure(
     tiny = _tiny_step(1, steps)
     small = {p: _small_steps(p, steps, repeats) for p in SMALL}
     tiny_pairs = {p: small[p] if p in small else _small_steps(p, steps, repeats) for p in TINY}
-    return {
+    out: dict[str, Any] = {
         "large_step": {
             "processors": processors,
             "processor_steps_per_second": processors / large,
@@ -187,6 +193,132 @@ def measure(
             "large_step_random": large_random / large_random_numpy,
         },
         "programs": _programs(repeats, seed),
+    }
+    if batches:
+        out["batched"] = batched(batches=batches, seed=seed)
+    return out
+
+
+# ---- batched runs: many instances in lockstep on one machine ---------------------------------
+
+#: Instances per batched machine the bench measures (issue 24's targets: at least 10 times
+#: cheaper per instance than a single run at 64, 25 times at 1024).
+BATCHES = (64, 1024)
+
+#: The least single-run time over per-instance batched time, per batch size.
+BATCH_TARGETS = {64: 10.0, 1024: 25.0}
+
+
+def _sort_once(m: Machine, values: Words) -> Words:
+    """Sort ``values`` (one row, or one row per instance) with the bitonic network on ``m``:
+    the records (value, position) of :func:`pram.algorithms.sorting.sort` at a power of two."""
+    from pram.algorithms import sorting
+    from pram.algorithms.keys import WordKeys
+
+    size = values.shape[-1]
+    key = m.array("sort/key", values=values)
+    index = m.array("sort/index", values=np.arange(size, dtype=np.int64))
+    m.run(sorting.sort_blocks(m, WordKeys(), key, index, size=size))
+    return key.to_numpy()
+
+
+def _sums_once(m: Machine, values: Words) -> Words:
+    """Prefix sums (Brent and Kung) of ``values`` (one row, or one row per instance) on ``m``."""
+    from pram.algorithms import primitives
+
+    a = m.array("a", values=values)
+    m.run(primitives.prefix_sums(m, a, values.shape[-1]))
+    return a.to_numpy()
+
+
+#: The whole programs the batched rows run, with what each must compute (numpy, per row).
+BATCHED_PROGRAMS: dict[str, tuple[Callable[[Machine, Words], Words],
+                                  Callable[[Words], Words]]] = {
+    "prefix-sums": (_sums_once, lambda v: np.cumsum(v, axis=-1)),
+    "bitonic-sort": (_sort_once, lambda v: np.sort(v, axis=-1)),
+}
+
+
+def batched(
+    *, batches: tuple[int, ...] = BATCHES, n: int = PROGRAM_N, repeats: int = 3, seed: int = 0
+) -> dict[str, dict[str, Any]]:
+    """Per-instance seconds of whole programs run batched (B instances in lockstep on one EREW
+    machine) beside a single run of the same program, measured in this run, for each program of
+    :data:`BATCHED_PROGRAMS` at ``n`` and each B of ``batches``.
+
+    Each figure is the shortest of ``repeats`` runs on a fresh machine (allocation, the run and
+    reading the answers back), a batch's divided by B; ``speedup`` is the single run's time
+    over that. The answers are checked against numpy (outside the timing), and the machines
+    must be clean under EREW.
+    """
+    rng = np.random.default_rng(seed)
+    out: dict[str, dict[str, Any]] = {}
+    for name, (program, expected) in BATCHED_PROGRAMS.items():
+        one = rng.permutation(n).astype(np.int64)
+
+        def single(values: Words = one, program: Callable[..., Words] = program) -> Words:
+            return program(Machine("erew"), values)
+
+        single()  # warm up
+        seconds = _best(single, 4 * repeats)
+        row: dict[str, Any] = {"n": n, "single_seconds": seconds, "batches": {}}
+        for size in batches:
+            values = np.stack([rng.permutation(n) for _ in range(size)]).astype(np.int64)
+            machines: list[Machine] = []
+
+            def run(values: Words = values, size: int = size,
+                    program: Callable[..., Words] = program,
+                    machines: list[Machine] = machines) -> Words:
+                m = Machine("erew", batch=size)
+                machines.append(m)
+                return program(m, values)
+
+            answers = run()  # warm up, and the answers checked
+            if not np.array_equal(answers, expected(values)) or machines[-1].violations:
+                raise AssertionError(f"the batched {name} must answer right, clean under EREW")
+            per = _best(run, repeats) / size
+            row["batches"][str(size)] = {
+                "instances": size, "seconds_per_instance": per, "speedup": seconds / per,
+                "target": BATCH_TARGETS.get(size),
+            }
+        out[name] = row
+    return out
+
+
+#: The batch of ``pram zoology``'s must-show: 512 examples of 256 tokens (32 pairs each).
+ZOOLOGY_BATCH = {"examples": 512, "length": 256, "num_kv_pairs": 32, "vocab": 8192}
+
+#: The least speedup of ``pram zoology`` grouped over one example per machine (issue 24).
+ZOOLOGY_TARGET = 10.0
+
+
+def zoology(
+    *, examples: int = 512, length: int = 256, num_kv_pairs: int = 32, vocab: int = 8192,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Seconds of ``pram zoology``'s scoring of one generated batch, grouped (each group of one
+    layout size batched on one machine) and one example per machine, measured in this run, and
+    the speedup; the two scores must agree on accuracy, violations and counts."""
+    from pram.algorithms.zoology import batch
+    from pram.reports.zoology import Batch, score
+
+    inputs, labels = batch(examples, length, num_kv_pairs, vocab, seed=seed)
+    pairs = np.full(examples, num_kv_pairs, dtype=np.int64)
+    loaded = Batch(inputs, labels, pairs)
+    start = time.perf_counter()
+    grouped = score(loaded)
+    middle = time.perf_counter()
+    apart = score(loaded, grouped=False)
+    end = time.perf_counter()
+    same = ("examples", "labeled", "correct", "accuracy", "violations", "time", "work")
+    if any(grouped[k] != apart[k] for k in same):
+        raise AssertionError("grouped and one-by-one zoology scores must agree")
+    seconds, alone = middle - start, end - middle
+    return {
+        "examples": examples, "length": length, "num_kv_pairs": num_kv_pairs,
+        "accuracy": grouped["accuracy"], "violations": grouped["violations"],
+        "grouped_seconds": seconds, "one_by_one_seconds": alone, "speedup": alone / seconds,
+        "target": ZOOLOGY_TARGET,
     }
 
 

@@ -201,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
                      "float64 for a declared algorithm's real answers)")
     run.add_argument("--phases", type=_depth, default=2, metavar="DEPTH",
                      help="nesting levels of phases to show (a number, or 'all'; default 2)")
+    _parallel_options(run)  # where the batches of --instances go
     run.set_defaults(handler=_run)
 
     sweep = commands.add_parser("sweep", help="run over sizes and check the bounds")
@@ -446,6 +447,8 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.render import RunReport
 
     options = _options(args)
+    if options.instances is not None or args.workers is not None or args.dask is not None:
+        return _run_instances(args, options, out, err)
     output = (
         writer.check_output(args.output, "--output", (".npy",), [("--input", args.input)])
         if args.output is not None else None
@@ -463,6 +466,35 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     return OK if run.ok else FAILED
 
 
+def _run_instances(args: argparse.Namespace, options: Options, out: Console, err: Console) -> int:
+    """``pram run ALGORITHM --instances K``: K random instances in lockstep batches (over
+    ``--workers`` or ``--dask`` if given), summarised."""
+    from pram.reports.measure import refuse_instances, run_instances
+    from pram.reports.parallel import runner
+    from pram.reports.render import SummaryReport
+
+    if options.instances is None:
+        flag = "--workers" if args.workers is not None else "--dask"
+        raise InputError(
+            f"{flag} applies to pram run only with --instances K (one run is one process); "
+            "add --instances, e.g. --instances 100, or leave it out"
+        )
+    if args.output is not None:
+        raise InputError(
+            f"--output {args.output!r} does not apply with --instances: K instances have K "
+            "answers, each checked against the reference; leave --output out"
+        )
+    refuse_instances(args.algorithm, options)
+    chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
+    with _progress(err, f"run {args.algorithm}") as tick:
+        summary = run_instances(args.algorithm, options, runner=chosen, progress=tick)
+    if args.json:
+        _json(summary.as_dict())
+    else:
+        out.print(SummaryReport(summary))
+    return OK if summary.ok else FAILED
+
+
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.measure import refuse_sweep, sweep
     from pram.reports.parallel import runner
@@ -475,6 +507,8 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         require_matplotlib()
     refuse_sweep(args.algorithm, args.n, options, args.d)
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
+    if options.instances is not None:
+        return _sweep_instances(args, options, chosen, plot, out, err)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen)
     if args.predict:
@@ -490,6 +524,28 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         _json(result.as_dict())
     else:
         out.print(SweepReport(result))
+    return OK if result.ok else FAILED
+
+
+def _sweep_instances(args: argparse.Namespace, options: Options, chosen: Any, plot: Any,
+                     out: Console, err: Console) -> int:
+    """``pram sweep ALGORITHM --instances K``: K instances at every size, and the laws and
+    verdicts of the mean and the maximum of each count."""
+    from pram.reports.measure import sweep_instances
+    from pram.reports.render import InstancesSweepReport
+
+    if plot is not None:
+        raise InputError(
+            f"--plot {args.plot!r} does not apply with --instances yet: the plot draws one run "
+            "per size; leave --plot out, or --instances"
+        )
+    with _progress(err, f"sweep {args.algorithm}") as tick:
+        result = sweep_instances(args.algorithm, args.n, options, args.d, progress=tick,
+                                 runner=chosen, predict=args.predict)
+    if args.json:
+        _json(result.as_dict())
+    else:
+        out.print(InstancesSweepReport(result))
     return OK if result.ok else FAILED
 
 
@@ -613,11 +669,11 @@ def _example(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.bench import measure
+    from pram.reports.bench import BATCHES, measure
     from pram.reports.render import BenchReport, bench_rows
 
     err.print("measuring simulator throughput ...", highlight=False)
-    figures = measure()
+    figures = measure(batches=BATCHES)
     if args.json:
         _json(figures)
     else:

@@ -1,7 +1,10 @@
-"""Run an algorithm on a fresh machine and record what it cost; sweep it over sizes.
+"""Run an algorithm on a fresh machine and record what it cost; sweep it over sizes; run many
+random instances of it (``--instances K``) and summarise them.
 
 Every figure of a :class:`Run` is the machine's ledger (or, for an algorithm outside the
-machine, the operations it counted itself); the bound formulas only divide it.
+machine, the operations it counted itself); the bound formulas only divide it. A
+:class:`Summary` holds one :class:`Trial` per instance, each counted by its own ledger (on a
+batched machine, one per instance), and only takes minima, means and maxima of them.
 """
 
 from __future__ import annotations
@@ -331,8 +334,8 @@ class Task:
         return f"n={o.n}" + (f" d={o.d}" if o.d is not None else "")
 
 
-#: A finished task: its run, or the error it raised.
-Outcome: TypeAlias = "Run | Exception"
+#: A finished task: its run (a batch's trials, for a :class:`Batch`), or the error it raised.
+Outcome: TypeAlias = "Run | tuple[Trial, ...] | Exception"
 
 
 class Runner(Protocol):
@@ -352,7 +355,7 @@ class Serial:
         """Run the tasks in order in this process."""
         for i, task in enumerate(tasks):
             try:
-                yield i, execute(task.name, task.options)
+                yield i, perform(task)
             except Exception as error:
                 yield i, error
 
@@ -364,7 +367,20 @@ def run_all(
     progress: Callable[[int, int, str], None] | None = None,
     label: Callable[[Task], str] = lambda task: task.label,
 ) -> list[Run]:
-    """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them.
+    """Every task's run, in the order of ``tasks``, whichever runner ``by`` ran them (see
+    :func:`_ordered`)."""
+    return [r for r in _ordered(tasks, by, progress=progress, label=label)
+            if isinstance(r, Run)]
+
+
+def _ordered(
+    tasks: Sequence[Task],
+    by: Runner | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    label: Callable[[Task], str] = lambda task: task.label,
+) -> list[Run | tuple[Trial, ...]]:
+    """Every task's result, in the order of ``tasks``, whichever runner ``by`` ran them.
 
     ``progress(done, total, label)`` is called once before the first run and once as each run
     finishes, with the finished run's label. When tasks raise, the error raised is the one of
@@ -373,7 +389,7 @@ def run_all(
     """
     if progress is not None:
         progress(0, len(tasks), label(tasks[0]) if tasks else "")
-    runs: dict[int, Run] = {}
+    runs: dict[int, Run | tuple[Trial, ...]] = {}
     errors: dict[int, Exception] = {}
     for i, outcome in (by or Serial()).results(tasks):
         if isinstance(outcome, Exception):
@@ -400,7 +416,7 @@ class Done:
         for i, task in enumerate(tasks):
             found = self.runs.get(task)
             try:
-                yield i, found if found is not None else execute(task.name, task.options)
+                yield i, found if found is not None else perform(task)
             except Exception as error:
                 yield i, error
 
@@ -434,18 +450,8 @@ class Sweep(SweepDisplay):
         out: dict[str, dict[str, Any]] = {}
         for key, c in {**self.checks, **self.phase_checks}.items():
             name = key if key in self.phase_checks else measure_of(key)
-            if name in out:
-                continue
-            law: dict[str, Any] = c.law.as_dict()
-            law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
-            law["predictions"] = {str(s): _predict(c.law, s) for s in self.predict}
-            if not law["exact"]:
-                law |= {
-                    "coefficients": [fitted(v) for v in law["coefficients"]],
-                    "max_residual": fitted(law["max_residual"]),
-                    "predictions": {s: fitted(v) for s, v in law["predictions"].items()},
-                }
-            out[name] = law
+            if name not in out:
+                out[name] = law_dict(name, c, self.predict)
         return out
 
     def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
@@ -459,6 +465,20 @@ class Sweep(SweepDisplay):
             "phase_bounds": {k: _check_dict(c) for k, c in self.phase_checks.items()},
             "laws": self.laws(),
         }
+
+
+def law_dict(name: str, c: Check, predict: Sequence[int]) -> dict[str, Any]:
+    """The law of check ``c`` as JSON, named ``name``, with its predictions at ``predict``."""
+    law: dict[str, Any] = c.law.as_dict()
+    law["text"] = f"{name} = {c.law.describe().split(' = ', 1)[1]}"
+    law["predictions"] = {str(s): _predict(c.law, s) for s in predict}
+    if not law["exact"]:
+        law |= {
+            "coefficients": [fitted(v) for v in law["coefficients"]],
+            "max_residual": fitted(law["max_residual"]),
+            "predictions": {s: fitted(v) for s, v in law["predictions"].items()},
+        }
+    return law
 
 
 #: Significant digits a least-squares figure carries: the fit's last few digits depend on the
@@ -671,3 +691,514 @@ def phase_rows(cost: Cost) -> list[tuple[str, int, PhaseCost]]:
         return tuple(order.get("/".join(parts[: i + 1]), 0) for i in range(len(parts)))
 
     return [(label, label.count("/"), cost.phases[label]) for label in sorted(cost.phases, key=key)]
+
+
+# ---- many random instances: --instances K ----------------------------------------------------
+#
+# K random instances (seeds s, s+1, ..., s+K-1) run in batches: each batch on one machine in
+# lockstep (:func:`run_batch`), the batches here or over workers (a runner of
+# :mod:`pram.reports.parallel`). What comes back is one :class:`Trial` per instance; the
+# :class:`Summary` orders them by seed, so it is the same whatever the split.
+
+#: The most instances one machine runs in lockstep; more are split into batches of this size.
+BATCH_LIMIT = 1024
+
+#: The counts a summary reports, for an algorithm on the machine and for one off it (RAM
+#: model: the program counts its operations itself, there are no cells).
+MEASURES = ("time", "work", "reads", "writes", "local", "max_local", "max_processors",
+            "memory_cells", "peak_cells", "loop_tests")
+RAM_MEASURES = ("time", "work", "max_processors")
+
+
+@attrs.frozen
+class Trial:
+    """What one instance of a batch gave: its seed, its counts, its violations and its answer.
+
+    Plain values only (no machine, no entry), so it travels back from a worker as it is.
+    """
+
+    seed: int
+    sizes: Mapping[str, int]
+    bound_sizes: Mapping[str, float]
+    #: The counts of :data:`MEASURES` (or :data:`RAM_MEASURES` off the machine), by name.
+    counts: Mapping[str, int]
+    violations: int
+    #: The first violations' messages (at most :data:`SHOWN_VIOLATIONS`).
+    first_violations: tuple[str, ...]
+    undefined_reads: int
+    correct: bool | None
+    mismatch: str | None
+    notes: tuple[str, ...] = ()
+    #: This instance's share of its batch's wall clock (the batch's seconds over its size).
+    seconds: float = attrs.field(default=0.0, eq=False)
+    #: Whether it ran in lockstep with its batch on one machine (else on its own machine).
+    lockstep: bool = attrs.field(default=False, eq=False)
+
+
+def trial_of(run: Run) -> Trial:
+    """The :class:`Trial` of a single run (its counts, violations and answer)."""
+    measures = MEASURES if run.algorithm.on_machine else RAM_MEASURES
+    return Trial(
+        seed=run.options.seed,
+        sizes=dict(run.sizes),
+        bound_sizes=dict(run.bound_sizes),
+        counts={k: int(getattr(run.cost, k)) for k in measures},
+        violations=run.violations,
+        first_violations=tuple(v.message for v in run.first_violations),
+        undefined_reads=run.undefined_reads,
+        correct=run.correct,
+        mismatch=run.mismatch,
+        notes=run.notes,
+        seconds=run.seconds,
+    )
+
+
+def run_batch(
+    name: str, options: Options, seeds: Sequence[int], *, batched: bool = True
+) -> tuple[Trial, ...]:
+    """Run the random instances of ``seeds`` of algorithm ``name``: their trials, in order.
+
+    ``batched=False`` runs each instance on its own fresh machine, one after the other (the
+    reference a batched run is compared with: the trials are the same either way).
+    """
+    from pram.reports.batched import solver
+
+    single = attrs.evolve(options, instances=None)
+    start = time.perf_counter()
+    solve = solver(name, single) if batched else None
+    if solve is None:
+        trials = tuple(trial_of(execute(name, attrs.evolve(single, seed=s))) for s in seeds)
+    else:
+        trials = _lockstep(name, single, seeds, solve)
+    share = (time.perf_counter() - start) / max(1, len(trials))
+    return tuple(attrs.evolve(t, seconds=share) for t in trials)
+
+
+def _lockstep(
+    name: str, options: Options, seeds: Sequence[int], solve: Callable[..., Any]
+) -> tuple[Trial, ...]:
+    """The instances of ``seeds`` on one ``Machine(batch=B)``, solved by ``solve`` (a batched
+    solver of :mod:`pram.reports.batched`): one trial each, as :func:`trial_of` makes them."""
+    entry = algorithm(name)
+    instances = [build(name, attrs.evolve(options, seed=s)) for s in seeds]
+    extra: dict[str, Any] = {} if options.distinct_processors is None else {
+        "distinct_processors": options.distinct_processors
+    }
+    machine = Machine(options.model, mode=options.mode,  # type: ignore[arg-type]
+                      seed=options.seed, batch=len(seeds), **extra)
+    solutions = solve(machine, instances, options)
+    violations: list[list[Violation]] = [[] for _ in seeds]
+    for v in machine.violations:
+        violations[_instance(v)].append(v)
+    undefined = [0] * len(seeds)
+    for u in machine.undefined_reads:
+        undefined[_instance(u)] += 1
+    out = []
+    costs = machine.costs  # one ledger per instance (built on each access: take it once)
+    for b, (seed, instance, solution) in enumerate(zip(seeds, instances, solutions,
+                                                       strict=True)):
+        cost = costs[b]
+        correct: bool | None = None
+        mismatch: str | None = None
+        if options.check:
+            mismatch = _compare(solution.output, entry.expected(instance))
+            correct = mismatch is None
+        out.append(Trial(
+            seed=seed,
+            sizes=dict(instance.sizes),
+            bound_sizes=dict(solution.bound_sizes),
+            counts={k: int(getattr(cost, k)) for k in MEASURES},
+            violations=len(violations[b]),
+            first_violations=tuple(_unnumbered(v.message)
+                                   for v in violations[b][:SHOWN_VIOLATIONS]),
+            undefined_reads=undefined[b],
+            correct=correct,
+            mismatch=mismatch,
+            notes=(*instance.notes, *solution.notes),
+            lockstep=True,
+        ))
+    return tuple(out)
+
+
+def _instance(record: Any) -> int:
+    """The instance a batched machine's violation or undefined read belongs to."""
+    instance = record.instance
+    assert instance is not None, "a batched machine names the instance of every record"
+    return int(instance)
+
+
+def _unnumbered(message: str) -> str:
+    """A batched machine's message without its ``instance 17: `` prefix (a summary names the
+    instance by its seed, as for a single run)."""
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("instance ") else message
+
+
+@attrs.frozen
+class Batch(Task):
+    """A batch of instances to run on one machine: the seeds, beside the task's options."""
+
+    seeds: tuple[int, ...] = ()
+    #: Run them one by one instead of in lockstep (for the comparison of the two).
+    batched: bool = True
+
+    @property
+    def label(self) -> str:
+        """The sizes and the seeds, e.g. ``n=96 seeds 0-63``."""
+        seeds = f"seed {self.seeds[0]}" if len(self.seeds) == 1 else (
+            f"seeds {self.seeds[0]}-{self.seeds[-1]}")
+        return f"{super().label} {seeds}"
+
+
+def perform(task: Task) -> Run | tuple[Trial, ...]:
+    """Do ``task`` here: a run, or for a :class:`Batch` its trials."""
+    if isinstance(task, Batch):
+        return run_batch(task.name, task.options, task.seeds, batched=task.batched)
+    return execute(task.name, task.options)
+
+
+def summary_stats(values: Sequence[float]) -> dict[str, float]:
+    """``{"min", "mean", "max"}`` of ``values`` (ints stay ints; the mean is a float)."""
+    return {"min": min(values), "mean": sum(values) / len(values), "max": max(values)}
+
+
+@attrs.frozen
+class Summary:
+    """K instances of one algorithm at one size: each count's min / mean / max over them, every
+    answer checked, the violations per instance."""
+
+    algorithm: Algorithm
+    options: Options
+    #: One trial per instance, by seed.
+    trials: tuple[Trial, ...]
+    #: How many batches (machines in lockstep) ran them.
+    batches: int = 1
+    seconds: float = attrs.field(default=0.0, eq=False)
+
+    @property
+    def seeds(self) -> list[int]:
+        """The seeds of the instances, in order."""
+        return [t.seed for t in self.trials]
+
+    @property
+    def sizes(self) -> Mapping[str, int]:
+        """The sizes the instances share (as the user gave them)."""
+        return self.trials[0].sizes
+
+    @property
+    def bound_sizes(self) -> Mapping[str, float]:
+        """The sizes the bound formulas are evaluated at (the first instance's)."""
+        return self.trials[0].bound_sizes
+
+    @property
+    def model(self) -> str:
+        """The model's display name, ``RAM`` for an algorithm off the machine."""
+        if not self.algorithm.on_machine:
+            return "RAM"
+        return model_named(self.options.model).name
+
+    def counts(self) -> dict[str, dict[str, float]]:
+        """Each count's min / mean / max over the instances, by measure."""
+        return {k: summary_stats([t.counts[k] for t in self.trials])
+                for k in self.trials[0].counts}
+
+    def varying(self) -> list[str]:
+        """The counts that differ between instances: the data-dependent ones."""
+        return [k for k, s in self.counts().items() if s["min"] != s["max"]]
+
+    @property
+    def lockstep(self) -> bool:
+        """Whether every batch ran in lockstep on one machine (else one machine per instance:
+        the entry has no batched solver in :mod:`pram.reports.batched` for these options)."""
+        return all(t.lockstep for t in self.trials)
+
+    @property
+    def checked(self) -> int:
+        """How many answers were compared with the reference."""
+        return sum(t.correct is not None for t in self.trials)
+
+    @property
+    def correct(self) -> int:
+        """How many answers equal the reference."""
+        return sum(t.correct is True for t in self.trials)
+
+    @property
+    def wrong(self) -> list[Trial]:
+        """The instances whose answer differs from the reference."""
+        return [t for t in self.trials if t.correct is False]
+
+    @property
+    def violations(self) -> int:
+        """Violations over every instance."""
+        return sum(t.violations for t in self.trials)
+
+    @property
+    def flagged(self) -> list[Trial]:
+        """The instances with at least one violation."""
+        return [t for t in self.trials if t.violations]
+
+    def first_violations(self) -> list[str]:
+        """The first violations (at most :data:`SHOWN_VIOLATIONS`), each naming its seed."""
+        found = [f"seed {t.seed}: {m}" for t in self.flagged for m in t.first_violations]
+        return found[:SHOWN_VIOLATIONS]
+
+    @property
+    def ok(self) -> bool:
+        """Whether every answer checked is right and no instance has a violation."""
+        return not self.wrong and self.violations == 0
+
+    def bounds(self) -> dict[str, dict[str, Any]]:
+        """Each bound that applies: its formula and measured / formula's min / mean / max."""
+        out: dict[str, dict[str, Any]] = {}
+        for key, bound in self.algorithm.bounds.items():
+            if not bound.applies(self.options):
+                continue
+            ratios = [t.counts[measure_of(key)] / bound.formula(t.bound_sizes)
+                      for t in self.trials]
+            out[key] = {"formula": bound.formula.text, "ratio": summary_stats(ratios)}
+        return out
+
+    def as_dict(self, *, wall_clock: bool = True) -> dict[str, Any]:
+        """The summary as the JSON of ``pram run --instances K --json`` (see the README)."""
+        o = self.options
+        wrong = self.wrong
+        out: dict[str, Any] = {"algorithm": self.algorithm.name, "instances": len(self.trials),
+                               "seeds": self.seeds}
+        out.update({k: int(v) for k, v in self.sizes.items()})
+        out.update(json_fields(self.algorithm, o))
+        out.pop("seed", None)
+        out["counts"] = self.counts()
+        out["data_dependent"] = self.varying()
+        out["answers"] = {
+            "checked": self.checked,
+            "correct": self.correct if o.check else None,
+            "reference": self.algorithm.checked_against,
+            "wrong_seeds": [t.seed for t in wrong],
+            "first_mismatch": f"seed {wrong[0].seed}: {wrong[0].mismatch}" if wrong else None,
+        }
+        out["violations"] = {
+            "instances_with": len(self.flagged),
+            "total": self.violations,
+            "per_instance": [t.violations for t in self.trials],
+            "first": self.first_violations(),
+        }
+        out["undefined_reads"] = sum(t.undefined_reads for t in self.trials)
+        out["correct"] = (not wrong) if o.check else None
+        out["ok"] = self.ok
+        out["bound_sizes"] = {k: float(v) for k, v in self.bound_sizes.items()}
+        out["bounds"] = self.bounds()
+        out["notes"] = sorted({n for t in self.trials for n in t.notes})
+        out["batches"] = self.batches
+        out["lockstep"] = self.lockstep
+        if wall_clock:
+            out["seconds"] = self.seconds
+        return out
+
+
+def instance_seeds(options: Options) -> list[int]:
+    """The seeds of ``--instances K``: ``seed`` to ``seed + K - 1``."""
+    return list(range(options.seed, options.seed + (options.instances or 1)))
+
+
+def refuse_instances(name: str, options: Options) -> None:
+    """Refuse ``--instances`` the run cannot take, before any work, in one line: with
+    ``--input`` (a file is one instance), or more instances in lockstep than memory holds."""
+    validate(options)
+    count = options.instances or 1
+    if options.input is not None:
+        raise InputError(
+            f"--instances {count} does not apply with --input {options.input!r}: a file is one "
+            "instance, --instances draws random ones from --seed; leave one of them out"
+        )
+    if options.weakest_model:
+        raise InputError(
+            f"--weakest-model does not apply with --instances {count}: it names the weakest "
+            "clean model of one run; leave one of them out"
+        )
+    refuse_inapplicable(name, options)
+    refuse_oversized(name, options)
+    from pram.reports.guard import ceiling, largest, need_of, refuse_bytes
+
+    at_once = min(count, BATCH_LIMIT)
+    one = need_of(name, options)
+    limit = ceiling(options.max_memory)
+    if one * at_once > limit:
+        fits = largest(lambda k: one * k <= limit, at_once)
+        refuse_bytes(
+            f"--instances {count} ({at_once} instances of {name} in lockstep)", one * at_once,
+            options.max_memory,
+            f"the most instances that fit at once is {fits}, so give --instances {fits} or less"
+            if fits else None,
+        )
+
+
+def batches_of(seeds: Sequence[int], parts: int) -> list[tuple[int, ...]]:
+    """``seeds`` in at least ``parts`` contiguous batches of nearly equal size, each at most
+    :data:`BATCH_LIMIT` (fewer batches when there are fewer seeds)."""
+    count = max(1, min(len(seeds), max(parts, -(-len(seeds) // BATCH_LIMIT))))
+    size, extra = divmod(len(seeds), count)
+    out, start = [], 0
+    for i in range(count):
+        end = start + size + (i < extra)
+        out.append(tuple(seeds[start:end]))
+        start = end
+    return out
+
+
+def _trials(done: Run | tuple[Trial, ...]) -> tuple[Trial, ...]:
+    """A finished :class:`Batch`'s trials (a runner hands back what :func:`perform` made)."""
+    assert not isinstance(done, Run), "a Batch task gives its trials, not a run"
+    return done
+
+
+def _parts(by: Runner | None) -> int:
+    """How many workers ``by`` runs at once (1 here)."""
+    return int(getattr(by, "parts", 1) or 1)
+
+
+def run_instances(
+    name: str,
+    options: Options,
+    *,
+    runner: Runner | None = None,
+    parts: int | None = None,
+    batched: bool = True,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Summary:
+    """Run ``options.instances`` random instances of ``name`` and summarise them.
+
+    The instances are split into batches (``parts`` of them, default one per worker of
+    ``runner``), each batch run on one machine in lockstep; the summary is the same whatever
+    the split and whichever runner ran them. ``batched=False`` runs every instance on its own
+    machine (the one-by-one reference).
+    """
+    refuse_instances(name, options)
+    entry = algorithm(name)
+    seeds = instance_seeds(options)
+    tasks = [Batch(name, options, chunk, batched)
+             for chunk in batches_of(seeds, parts or _parts(runner))]
+    start = time.perf_counter()
+    done = _ordered(tasks, runner, progress=progress, label=lambda task: task.label)
+    seconds = time.perf_counter() - start
+    trials = tuple(t for batch in done for t in _trials(batch))
+    return Summary(entry, options, trials, len(tasks), seconds)
+
+
+#: The statistics over the instances of a size whose laws ``pram sweep --instances K`` finds.
+STATISTICS = ("mean", "max")
+
+
+@attrs.frozen
+class InstancesSweep:
+    """K instances at every size of a sweep: a :class:`Summary` per size, and the laws and
+    verdicts of the mean and of the maximum of each count over the instances.
+
+    ``checks`` holds the bounds the algorithm claims, on the mean and on the maximum of their
+    measure (``"work (mean)"``, ``"work (max)"``); ``count_checks`` the other data-dependent
+    counts (``"reads (max)"``), each against the work bound's formula: their laws, and whether
+    they grow faster than the work bound (information, it changes no exit status).
+    """
+
+    algorithm: Algorithm
+    options: Options
+    summaries: tuple[Summary, ...]
+    checks: Mapping[str, Check]
+    count_checks: Mapping[str, Check] = attrs.field(factory=dict)
+    predict: tuple[int, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether every instance is correct and clean and no claimed bound is exceeded by the
+        mean or the maximum."""
+        return (all(s.ok for s in self.summaries)
+                and all(c.verdict != "exceeded" for c in self.checks.values()))
+
+    def varying(self) -> list[str]:
+        """The counts that differ between instances at some size of the sweep."""
+        found = {k for s in self.summaries for k in s.varying()}
+        return [k for k in self.summaries[0].counts() if k in found]
+
+    def laws(self) -> dict[str, dict[str, Any]]:
+        """The law of each statistic checked, e.g. ``"reads (max)"``, with its predictions."""
+        return {key: law_dict(key, c, self.predict)
+                for key, c in {**self.checks, **self.count_checks}.items()}
+
+    def as_dict(self, *, wall_clock: bool = True) -> dict[str, Any]:
+        """The sweep as JSON: every size's summary, the checks and the laws."""
+        return {
+            "algorithm": self.algorithm.name,
+            "instances": len(self.summaries[0].trials),
+            "seeds": self.summaries[0].seeds,
+            "data_dependent": self.varying(),
+            "runs": [s.as_dict(wall_clock=wall_clock) for s in self.summaries],
+            "bounds": {k: _check_dict(c) for k, c in self.checks.items()},
+            "count_bounds": {k: _check_dict(c) for k, c in self.count_checks.items()},
+            "laws": self.laws(),
+        }
+
+
+def _statistic_check(
+    summaries: Sequence[Summary], measure: str, statistic: str, formula: Formula
+) -> Check:
+    """The check of ``statistic`` (mean or max) of ``measure`` over the sizes of a sweep."""
+    sizes = [s.bound_sizes for s in summaries]
+    aliases = _aliases(sizes)
+    points = [({k: v for k, v in b.items() if k not in aliases},
+               float(s.counts()[measure][statistic])) for s, b in zip(summaries, sizes,
+                                                                       strict=True)]
+    return check(measure, _unaliased(formula, aliases), points)
+
+
+def sweep_instances(
+    name: str,
+    ns: Sequence[int],
+    options: Options,
+    ds: Sequence[int] | None = None,
+    *,
+    progress: Callable[[int, int, str], None] | None = None,
+    runner: Runner | None = None,
+    predict: Sequence[int] = (),
+) -> InstancesSweep:
+    """``options.instances`` random instances at every size of ``ns`` (and d of ``ds``), in
+    lockstep batches (over ``runner``'s workers), and the laws of their means and maxima."""
+    entry = algorithm(name)
+    points = grid(ns, ds)
+    refuse_sweep(name, ns, options, ds)
+    sized = [attrs.evolve(options, n=n, d=d if d is not None else options.d) for n, d in points]
+    for point in sized:
+        refuse_instances(name, point)
+    seeds = instance_seeds(options)
+    tasks: list[Task] = []
+    owner: list[int] = []
+    for i, point in enumerate(sized):
+        for chunk in batches_of(seeds, _parts(runner)):
+            tasks.append(Batch(name, point, chunk))
+            owner.append(i)
+    done = _ordered(tasks, runner, progress=progress)
+    summaries = []
+    for i, point in enumerate(sized):
+        trials = tuple(t for j, batch in enumerate(done) if owner[j] == i
+                       for t in _trials(batch))
+        summaries.append(Summary(entry, point, trials, owner.count(i),
+                                 sum(t.seconds for t in trials)))
+    if progress is not None:
+        progress(len(tasks), len(tasks), "done")
+    checks: dict[str, Check] = {}
+    for key, bound in entry.bounds.items():
+        if not bound.applies(options):
+            continue
+        for statistic in STATISTICS:
+            checks[f"{key} ({statistic})"] = _statistic_check(
+                summaries, measure_of(key), statistic, bound.formula)
+    work = entry.bounds.get("work")
+    claimed = {measure_of(k) for k in entry.bounds}
+    counts: dict[str, Check] = {}
+    found = InstancesSweep(entry, options, tuple(summaries), checks)
+    if work is not None:
+        for measure in found.varying():
+            if measure in claimed:
+                continue
+            for statistic in STATISTICS:
+                counts[f"{measure} ({statistic})"] = _statistic_check(
+                    summaries, measure, statistic, work.formula)
+    return attrs.evolve(found, count_checks=counts, predict=tuple(predict))

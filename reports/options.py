@@ -127,6 +127,15 @@ def _rank(text: str) -> int:
     return value
 
 
+def _instances(text: str) -> int:
+    """``--instances``: how many random instances to run, a positive whole number."""
+    value = int(text) if text.strip().isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"invalid instance count {text!r}; give a positive integer, e.g. --instances 100")
+    return value
+
+
 _OFF_MACHINE = "it runs on the host (RAM model, one processor), not on the machine"
 
 #: Models a run may use: every model the machine has (``pram.MODELS``), in its order.
@@ -168,6 +177,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("k", "the rank selection finds, 0-based: the k-th smallest (default: n // 2, the "
            "median; a run shows the k it used among its sizes)", None, algorithms=("selection",),
            argument={"type": _rank, "metavar": "K"}),
+    Option("instances", "run K random instances, seeds S, S+1, ..., S+K-1 from --seed, in "
+           "lockstep, and report each count's min / mean / max with every answer checked",
+           None, commands=(RUN, SWEEP), argument={"type": _instances, "metavar": "K"}),
     Option("max_memory", "the memory the command may take, e.g. 512M or 8G (default: what is "
            "available); shared by the runs going at once", None, commands=ALLOCATING,
            argument={"metavar": "SIZE"}),
@@ -207,10 +219,13 @@ class Options:
     k: int | None = None
     #: The memory a run may need, in bytes (None: what the machine has available).
     max_memory: int | None = None
+    #: How many random instances to run (seeds ``seed`` to ``seed + instances - 1``; None:
+    #: one run, reported on its own).
+    instances: int | None = None
 
     def __attrs_post_init__(self) -> None:
         """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
-        for name in ("n", "m", "d", "seed", "k", "max_memory"):
+        for name in ("n", "m", "d", "seed", "k", "max_memory", "instances"):
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, numbers.Integral)
@@ -263,6 +278,11 @@ def validate(options: Options) -> None:
             raise InputError(f"--{size} must be a positive integer (got {value})")
     if options.k is not None and options.k < 0:
         raise InputError(f"--k must be a rank, 0 or more (got {options.k}); 0 is the smallest")
+    if options.instances is not None and options.instances < 1:
+        raise InputError(
+            f"--instances must be a positive integer (got {options.instances}); "
+            "e.g. --instances 100"
+        )
     if options.d is not None and options.d > MAX_D:
         raise InputError(f"--d must be at most {MAX_D} so a token fits a word (got {options.d})")
     for option in OPTIONS:

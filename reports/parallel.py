@@ -4,7 +4,9 @@ A task (:class:`pram.reports.measure.Task`) is what one run needs, an algorithm'
 :class:`Options`; a worker rebuilds the instance and a fresh machine from it and runs it, so no
 machine ever travels between processes, only options out and the finished run's figures back.
 A runner yields runs as they finish; :func:`run_all` puts them back in the order of the tasks,
-so a sweep's counts and output order are the same whichever runner ran it.
+so a sweep's counts and output order are the same whichever runner ran it. A
+:class:`pram.reports.measure.Batch` task (``--instances K``) is a batch of seeds: its worker
+runs them in lockstep on one batched machine and sends back their trials (plain values).
 
 >>> from pram.reports.registry import Options
 >>> from pram.reports.measure import Task, run_all
@@ -25,7 +27,19 @@ import attrs
 
 from pram import InputError, PRAMError
 from pram.reports.entries import algorithm
-from pram.reports.measure import Done, Outcome, Run, Runner, Serial, Task, execute, run_all
+from pram.reports.measure import (
+    Batch,
+    Done,
+    Outcome,
+    Run,
+    Runner,
+    Serial,
+    Task,
+    Trial,
+    execute,
+    perform,
+    run_all,
+)
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5
@@ -68,20 +82,31 @@ def weight(task: Task) -> float:
         except (KeyError, ValueError, ArithmeticError):
             continue
         guess = max(guess, value * (1.0 if key.startswith("work") else STEP_COST))
-    return guess or n
+    return (guess or n) * _count(task)
+
+
+def _count(task: Task) -> int:
+    """The instances ``task`` runs: a batch's seeds, else one."""
+    return len(task.seeds) if isinstance(task, Batch) else 1
 
 
 def execute_fields(task: Task) -> dict[str, Any]:
-    """Run ``task`` on a fresh machine and return its :class:`Run` as picklable fields.
+    """Run ``task`` on a fresh machine and return its :class:`Run` as picklable fields (for a
+    :class:`Batch`, its trials, plain values already).
 
     The registry entry (which holds functions) stays behind; :func:`_rebuild` looks it up again
     by name on the other side.
     """
+    if isinstance(task, Batch):
+        return {"trials": perform(task)}
     run = execute(task.name, task.options)
     return {f.name: getattr(run, f.name) for f in attrs.fields(type(run)) if f.name != "algorithm"}
 
 
-def _rebuild(task: Task, fields: dict[str, Any]) -> Run:
+def _rebuild(task: Task, fields: dict[str, Any]) -> Run | tuple[Trial, ...]:
+    if isinstance(task, Batch):
+        trials: tuple[Trial, ...] = fields["trials"]
+        return trials
     return Run(algorithm=algorithm(task.name), **fields)
 
 
@@ -104,6 +129,11 @@ class Processes:
     #: What each worker does with a task (a module-level function, which spawn can import).
     work: Callable[[Task], dict[str, Any]] = execute_fields
     max_memory: int | None = None
+
+    @property
+    def parts(self) -> int:
+        """How many tasks run at once: the batches ``--instances`` is split into."""
+        return self.workers
 
     def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Submit the tasks, largest first, to a pool of fresh processes, as the ceiling
@@ -168,7 +198,7 @@ class Processes:
 
 def _need(task: Task, need_of: Callable[..., float]) -> float:
     try:
-        return need_of(task.name, task.options)
+        return need_of(task.name, task.options) * _count(task)
     except Exception:  # a run refused later, in its worker, in its own words
         return 0.0
 
@@ -186,6 +216,12 @@ class Dask:
     workers: int | None = None
     #: For a local cluster: worker processes (True) or threads in this process (False).
     processes: bool = True
+
+    @property
+    def parts(self) -> int:
+        """The batches ``--instances`` is split into: one per worker asked for, else one per
+        core (a remote cluster's workers are not counted before it is reached)."""
+        return self.workers or _cores()
 
     def results(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Outcome]]:
         """Submit every task, largest first (also by priority), and yield them as they finish."""

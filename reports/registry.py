@@ -21,7 +21,7 @@ With word keys a token is one word and a comparison one operation, so the formul
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +170,19 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
     )
 
 
+def stack(instances: Sequence[Instance], name: str) -> Words:
+    """The array ``name`` of every instance, one row each (``(B, size)``): what a batched
+    machine takes to hold one row per instance. The instances must be of one size."""
+    rows = [np.asarray(i.data[name]) for i in instances]  # words stay words, reals reals
+    if len({r.shape for r in rows}) != 1:
+        shapes = sorted({r.shape for r in rows})
+        raise InputError(
+            f"instances run in lockstep must be of one size, but {name!r} comes in shapes "
+            f"{shapes[0]} and {shapes[1]}; group the instances by size first"
+        )
+    return np.stack(rows)
+
+
 # ---- validation of options and files ------------------------------------------------------
 
 
@@ -279,6 +292,6 @@ def unreadable(path: str, suffix: str, what: str, noun: str, error: BaseExceptio
 __all__ = [
     "COMPARATOR_NAMES", "KEY_NAMES", "MAX_D", "MODEL_NAMES", "NETWORK_NAMES", "SEARCH_NAMES",
     "SORT_NAMES", "Algorithm", "Bound", "Family", "Instance", "Options", "Solution",
-    "bits_needed", "entry_of", "file_width", "load_array", "load_arrays", "read_archive",
+    "bits_needed", "entry_of", "file_width", "load_array", "load_arrays", "read_archive", "stack",
     "unreadable", "validate",
 ]

@@ -16,7 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from pram.reports.measure import Run, Sweep, formula_text, phase_rows
+from pram.reports.measure import (
+    InstancesSweep,
+    Run,
+    Summary,
+    Sweep,
+    formula_text,
+    phase_rows,
+)
 from pram.reports.options import Options, setting_parts
 from pram.reports.verdicts import verdict_words
 
@@ -356,7 +363,7 @@ def check_line(c: Check, key: str, options: Options | None = None) -> Text:
     )
 
 
-def laws_table(sweep: Sweep) -> Table:
+def laws_table(sweep: Sweep | InstancesSweep) -> Table:
     """The law of each measure (and phase), exact or least squares, with its predictions."""
     laws = sweep.laws()
     heads = [("measure", "left"), ("law", "left"), ("how", "left")]
@@ -376,6 +383,160 @@ def laws_table(sweep: Sweep) -> Table:
               else f"{v:,.1f}" for v in law["predictions"].values()),
         )
     return table
+
+
+def summary_setting(summary: Summary) -> str:
+    """The settings line of a summary: options, model and the seeds."""
+    o, seeds = summary.options, summary.seeds
+    parts = setting_parts(summary.algorithm, o)
+    parts.append(f"model {summary.model}")
+    parts.append(f"seeds {seeds[0]} to {seeds[-1]}" if len(seeds) > 1 else f"seed {seeds[0]}")
+    return ", ".join(parts)
+
+
+#: The words of each count in a summary's table.
+COUNT_UNITS = {
+    "time": "steps", "work": "processor-steps", "reads": "cells", "writes": "cells",
+    "local": "register operations", "max_local": "register operations between two steps",
+    "max_processors": "active in one step", "memory_cells": "cells allocated",
+    "peak_cells": "cells alive at once", "loop_tests": "loop tests",
+}
+
+
+def stat(x: float) -> str:
+    """A min, mean or max: an integer as such, a mean with two decimals."""
+    return number(x) if float(x).is_integer() else f"{x:,.2f}"
+
+
+@attrs.frozen
+class SummaryReport:
+    """K instances of one algorithm: each count's min / mean / max, the answers, the
+    violations per instance, and measured / formula of each bound."""
+
+    summary: Summary
+
+    def __rich__(self) -> RenderableType:
+        s = self.summary
+        count = len(s.trials)
+        symbols = s.algorithm.family.symbols
+        sizes = ", ".join(f"{symbols.get(k, k)} = {number(v)}" for k, v in s.sizes.items())
+        parts: list[RenderableType] = [
+            Text.assemble((f"{s.algorithm.title}", "bold"),
+                          f" ({s.algorithm.name}) on {number(count)} random instances"),
+            Text(f"{sizes}; {summary_setting(s)}"),
+        ]
+        notes = sorted({n for t in s.trials for n in t.notes})
+        parts.extend(Text(f"note: {note}", style="yellow") for note in notes[:6])
+        varying = set(s.varying())
+        table = _table("counts over the instances", (
+            ("measure", "left"), ("min", "right"), ("mean", "right"), ("max", "right"),
+            ("unit", "left")))
+        for measure, stats in s.counts().items():
+            table.add_row(measure.replace("_", " "), stat(stats["min"]), stat(stats["mean"]),
+                          stat(stats["max"]), COUNT_UNITS.get(measure, "")
+                          + (" (data-dependent)" if measure in varying else ""))
+        counted = "machine" if s.algorithm.on_machine else "program"
+        how = ("each in lockstep on one machine" if s.lockstep
+               else "one machine per instance (no batched run for these options)")
+        table.caption = (f"every count by the {counted} while each instance ran; "
+                         f"{number(s.batches)} batch{'es' if s.batches != 1 else ''}, {how}; "
+                         f"{s.seconds:.3f} s")
+        table.caption_justify = "left"
+        parts.append(table)
+        parts.append(self._model())
+        parts.append(self._answers())
+        bounds = s.bounds()
+        if bounds:
+            ratios = _table("bounds: measured / formula over the instances", (
+                ("bound", "left"), ("formula", "left"), ("min", "right"), ("mean", "right"),
+                ("max", "right")))
+            for key, b in bounds.items():
+                r = b["ratio"]
+                ratios.add_row(key, b["formula"], f"{r['min']:.4g}", f"{r['mean']:.4g}",
+                               f"{r['max']:.4g}")
+            ratios.caption = ("one size decides no bound: pram sweep --instances K finds the "
+                              "laws of the mean and the maximum")
+            ratios.caption_justify = "left"
+            parts.append(ratios)
+        return Group(*parts)
+
+    def _model(self) -> RenderableType:
+        s = self.summary
+        if not s.algorithm.on_machine:
+            return Text("model: RAM, one processor; not run on the PRAM, so nothing to flag")
+        if not s.violations:
+            return Text.assemble(f"{s.model}: ", ("no violations", "green"),
+                                 f" in any of the {number(len(s.trials))} instances")
+        flagged = s.flagged
+        lines = [Text.assemble(
+            f"{s.model}: ", (f"{number(s.violations)} violations", "bold red"),
+            f" in {number(len(flagged))} of {number(len(s.trials))} instances")]
+        lines.extend(Text(f"  {m}") for m in s.first_violations())
+        return Group(*lines)
+
+    def _answers(self) -> Text:
+        s = self.summary
+        reference = s.algorithm.checked_against
+        if not s.checked:
+            return Text("answers: not checked (--no-check)", style="dim")
+        wrong = s.wrong
+        if not wrong:
+            return Text.assemble("answers: ", (f"all {number(s.checked)} correct", "green"),
+                                 f" (each equal to {reference})")
+        return Text.assemble(
+            "answers: ", (f"{number(len(wrong))} of {number(s.checked)} WRONG", "bold red"),
+            f"; first: seed {wrong[0].seed}: {wrong[0].mismatch}")
+
+
+@attrs.frozen
+class InstancesSweepReport:
+    """K instances at every size: one row per size (mean and max of the counts), then the
+    verdicts and laws of the mean and the maximum."""
+
+    sweep: InstancesSweep
+
+    def __rich__(self) -> RenderableType:
+        sweep = self.sweep
+        first = sweep.summaries[0]
+        count = len(first.trials)
+        head = Text.assemble(
+            (f"{sweep.algorithm.title}", "bold"),
+            f" ({sweep.algorithm.name}) swept over {len(sweep.summaries)} sizes, "
+            f"{number(count)} random instances at each; {summary_setting(first)}",
+        )
+        varying = sweep.varying()
+        shown = [m for m in ("time", "work", *varying) if m in first.counts()]
+        shown = list(dict.fromkeys(shown))
+        symbols = sweep.algorithm.family.symbols
+        names = [k for k in first.sizes if not (k == "d" and first.options.keys == "word"
+                                                and first.bound_sizes.get("d") == 1)]
+        heads = [(symbols.get(k, k), "right") for k in names]
+        for m in shown:
+            heads += [(f"{m} mean", "right"), (f"{m} max", "right")]
+        heads += [("viol", "right"), ("answers", "left")]
+        table = _table("sizes (mean and max over the instances)", heads)
+        for s in sweep.summaries:
+            counts = s.counts()
+            row: list[str | Text] = [number(s.sizes[k]) for k in names]
+            for m in shown:
+                row += [stat(counts[m]["mean"]), number(counts[m]["max"])]
+            wrong = len(s.wrong)
+            answers = (Text("-", style="dim") if not s.checked else
+                       Text(f"{s.correct}/{s.checked}", style="bold red" if wrong else "green"))
+            row += [Text(number(s.violations), style="bold red" if s.violations else ""),
+                    answers]
+            table.add_row(*row)
+        table.caption = ("data-dependent counts: " + (", ".join(varying) or "none (every "
+                         "instance of a size has the same counts)") + "; viol: violations over "
+                         "the instances; answers: correct / checked")
+        table.caption_justify = "left"
+        parts: list[RenderableType] = [head, table,
+                                       checks_table(sweep.checks, options=sweep.options)]
+        if sweep.count_checks:
+            parts.append(checks_table(sweep.count_checks, "data-dependent counts against the "
+                                      "work bound (information)", options=sweep.options))
+        parts.append(laws_table(sweep))
+        return Group(*parts)
 
 
 @attrs.frozen
@@ -445,7 +606,9 @@ def bench_rows(
 
     Rows named ``... over numpy`` hold the machine's time over numpy's (at most the target),
     ``tiny`` and ``small, per step`` seconds per step, ``..., whole program`` seconds per run
-    (n is in the processors column), the others processor-steps per second.
+    (n is in the processors column), ``..., per instance`` seconds per instance of a batched
+    run and ``..., speedup`` a single run's time over that (at least the target), the others
+    processor-steps per second.
     """
     large, tiny = figures["large_step"], figures["tiny_step"]
     small, ratios = figures["small_step"], figures["ratios"]
@@ -470,11 +633,19 @@ def bench_rows(
     ]
     rows += [(f"{name}, whole program", int(run["n"]), float(run["seconds"]), None)
              for name, run in figures.get("programs", {}).items()]
+    for name, run in figures.get("batched", {}).items():
+        for size, row in run["batches"].items():
+            rows += [
+                (f"{name}, batched B = {size}, per instance", int(run["n"]),
+                 float(row["seconds_per_instance"]), None),
+                (f"{name}, batched B = {size}, speedup", int(run["n"]), float(row["speedup"]),
+                 row["target"]),
+            ]
     out = []
     for step, processors, figure, target in rows:
         if target is None:
             met = True
-        elif step.startswith("large") and "numpy" not in step:
+        elif (step.startswith("large") and "numpy" not in step) or step.endswith("speedup"):
             met = figure >= target
         else:
             met = figure <= target
@@ -495,6 +666,10 @@ class BenchReport:
         for step, processors, figure, target, met in bench_rows(self.figures):
             if "numpy" in step:
                 shown, goal = f"{figure:.1f}x", "" if target is None else f"<= {target:g}x"
+            elif step.endswith("speedup"):
+                shown, goal = f"{figure:.1f}x", "" if target is None else f">= {target:g}x"
+            elif step.endswith("per instance"):
+                shown, goal = f"{figure * 1e6:.1f} µs", ""
             elif step == "tiny" or step.startswith("small"):
                 shown = f"{figure * 1e6:.1f} µs"
                 goal = "" if target is None else f"<= {target * 1e6:g} µs"
@@ -509,5 +684,9 @@ class BenchReport:
                          "x: the machine's time per step over raw numpy's doing the same gather "
                          "and scatter, measured in the same run; ms: milliseconds per run of a "
                          "whole program at n = 1,024 (in the processors column)")
+        if self.figures.get("batched"):
+            table.caption += ("; batched: B instances in lockstep on one machine, µs per "
+                              "instance, and speedup: a single run's time over that, measured "
+                              "in the same run")
         table.caption_justify = "left"
         return table

@@ -1,26 +1,34 @@
 """``pram zoology``: read a batch in Zoology's MQAR layout, solve it with Algorithm 11, score it.
 
-Every example is mapped onto the triple layout (:func:`algorithms.zoology.to_triples`) and
-solved on its own EREW machine; the answers at the labelled positions are compared with the
-labels. The file is validated first, so a bad file gives one line naming what is wrong.
+Every example is mapped onto the triple layout (:func:`algorithms.zoology.to_triples`); the
+examples are grouped by the size of that layout and each group is solved on one batched EREW
+machine, every example in lockstep with the others and with its own ledger (the one-by-one
+path, each example on its own machine, is kept for the comparison: :func:`score` with
+``grouped=False``). The answers at the labelled positions are compared with the labels.
+The file is validated first, so a bad file gives one line naming what is wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 
-from pram import InputError, Machine, words
+from pram import InputError, Machine, Words, words
 from pram.algorithms import mqar
-from pram.algorithms.zoology import IGNORE, to_triples
+from pram.algorithms.keys import WordKeys
+from pram.algorithms.zoology import IGNORE, Triples, to_triples
 from pram.reports import guard
+from pram.reports.batched import stacked
 from pram.reports.registry import MAX_D, Options, bits_needed, read_archive
 
 #: How many disagreeing positions a score names (the first ones, in example order).
 SHOWN = 5
+
+#: The most examples one machine solves in lockstep (a larger group is split).
+GROUP_LIMIT = 1024
 
 WHAT = (
     "an .npz file holding 'inputs' and 'labels' (integer arrays of shape [examples, length]) "
@@ -50,11 +58,17 @@ class Batch:
 
 def batch_need(examples: int, length: int) -> float:
     """The bytes ``pram zoology`` needs for a batch of ``examples`` sequences of ``length``
-    tokens: its two arrays as read and checked, and the run of one example (its triples,
-    padded to 3 * 2^L tokens, at most 3 * the next power of two of ``length``)."""
+    tokens: its two arrays as read and checked, and the run of its largest group, up to
+    :data:`GROUP_LIMIT` examples in lockstep (each example's triples padded to 3 * 2^L
+    tokens, at most 3 * the next power of two of ``length``): one run's need, and for each
+    further example of the group that need without the fixed part of a run."""
+    from pram.reports.algorithms import MQAR_FIXED_BYTES
+
     arrays = 2 * guard.array_bytes(examples, length) * guard.LOAD_FACTOR
     padded = 1 << max(0, length - 1).bit_length()
-    return arrays + guard.need_of("mqar", Options(n=3 * padded))
+    one = guard.need_of("mqar", Options(n=3 * padded))
+    together = min(examples, GROUP_LIMIT)
+    return arrays + one + (together - 1) * max(0.0, one - MQAR_FIXED_BYTES)
 
 
 def refuse_oversized_batch(path: str, max_memory: int | None) -> None:
@@ -169,34 +183,114 @@ def _validate(
     return Batch(inputs, labels, per_example, path)
 
 
+@attrs.frozen
+class Solved:
+    """One example solved: its answers at the labelled positions and what its run cost."""
+
+    answers: Words
+    violations: int
+    work: int
+    time: int
+    padded: bool
+
+
+def solve_one_by_one(
+    triples: Sequence[Triples], tick: Callable[[int], None] = lambda done: None
+) -> list[Solved]:
+    """Each example on its own EREW machine, one after the other (the reference the grouped
+    path is compared with)."""
+    out = []
+    for e, example in enumerate(triples):
+        tick(e)
+        m = Machine("erew")
+        result = mqar.recall(m, example.tokens)
+        out.append(Solved(example.answers_at_positions(result.answers), len(m.violations),
+                          m.cost.work, m.cost.time, bool(result.padded)))
+    return out
+
+
+def groups_of(triples: Sequence[Triples]) -> list[list[int]]:
+    """The examples (their indices, in order) grouped by the length of their triple layout,
+    hence by padded size, each group at most :data:`GROUP_LIMIT` examples: the examples of a
+    group take the same steps with the same processors, so they run in lockstep."""
+    by_length: dict[int, list[int]] = {}
+    for e, example in enumerate(triples):
+        by_length.setdefault(len(example.tokens), []).append(e)
+    return [members[i : i + GROUP_LIMIT] for members in by_length.values()
+            for i in range(0, len(members), GROUP_LIMIT)]
+
+
+def solve_grouped(
+    triples: Sequence[Triples], tick: Callable[[int], None] = lambda done: None
+) -> list[Solved]:
+    """The examples grouped by the length of their triple layout (:func:`groups_of`), each
+    group on one batched EREW machine running Algorithm 11 once for all of its examples.
+
+    Every example's answers, violations and counts equal those of its own machine
+    (:func:`solve_one_by_one`): the batched machine keeps one ledger per instance.
+    """
+    out: dict[int, Solved] = {}
+    done = 0
+    for group in groups_of(triples):
+        tick(done)
+        layouts = [mqar.layout(triples[e].tokens) for e in group]
+        first = layouts[0]
+        m = Machine("erew", batch=len(group))
+        answers, _ = m.run(mqar.program(m, WordKeys(), stacked(layouts)))
+        rows = answers.to_numpy()
+        flagged = [0] * len(group)
+        for v in m.violations:
+            flagged[int(v.instance or 0)] += 1  # a batched machine names every instance
+        costs = m.costs  # one ledger per example (built on each access: take it once)
+        for b, e in enumerate(group):
+            real = rows[b][: first.answered]
+            cost = costs[b]
+            out[e] = Solved(triples[e].answers_at_positions(real), flagged[b], cost.work,
+                            cost.time, first.padding > 0)
+        done += len(group)
+    return [out[e] for e in range(len(triples))]
+
+
 def score(
-    batch: Batch, *, progress: Callable[[int, int, str], None] | None = None
+    batch: Batch,
+    *,
+    grouped: bool = True,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
-    """Solve every example with Algorithm 11 under EREW and score it against the labels."""
+    """Solve every example with Algorithm 11 under EREW and score it against the labels.
+
+    By default the examples run grouped by padded size, each group batched on one
+    machine in lockstep (:func:`solve_grouped`); ``grouped=False`` solves them one by one, each
+    on its own machine (:func:`solve_one_by_one`). Accuracy, violations and counts are the same
+    either way (tests/test_zoology_batch.py compares them).
+    """
     never = batch.vocab
     d = bits_needed(never)
     examples, length = batch.inputs.shape
+    triples = [to_triples(batch.inputs[e], batch.labels[e], batch.pairs(e), never)
+               for e in range(examples)]
+
+    def tick(done: int) -> None:
+        if progress is not None:
+            progress(done, examples, f"example {done + 1} of {examples}")
+
+    solved = (solve_grouped if grouped else solve_one_by_one)(triples, tick)
     labeled = correct = violations = work = time = padded = 0
     mismatches: list[dict[str, int]] = []
-    for e in range(examples):
-        if progress is not None:
-            progress(e, examples, f"example {e + 1} of {examples}")
-        triples = to_triples(batch.inputs[e], batch.labels[e], batch.pairs(e), never)
-        m = Machine("erew")
-        result = mqar.recall(m, triples.tokens)
-        got = triples.answers_at_positions(result.answers)
-        labeled += len(triples.expected)
-        correct += int((got == triples.expected).sum())
-        for r in np.flatnonzero(got != triples.expected)[: SHOWN - len(mismatches)]:
+    for e, (example, result) in enumerate(zip(triples, solved, strict=True)):
+        got = result.answers
+        labeled += len(example.expected)
+        correct += int((got == example.expected).sum())
+        for r in np.flatnonzero(got != example.expected)[: SHOWN - len(mismatches)]:
             mismatches.append({
                 "example": e,
-                "position": int(triples.positions[r]),
-                "label": int(triples.expected[r]),
+                "position": int(example.positions[r]),
+                "label": int(example.expected[r]),
                 "answer": int(got[r]),
             })
-        violations += len(m.violations)
-        work += m.cost.work
-        time = max(time, m.cost.time)
+        violations += result.violations
+        work += result.work
+        time = max(time, result.time)
         padded += int(result.padded)
     if progress is not None:
         progress(examples, examples, "done")
@@ -207,6 +301,12 @@ def score(
         f"the triples use tokens 0 to {never} ({never} never matches), so d = {d} bits; "
         "word keys",
     ]
+    if grouped:
+        count = len(groups_of(triples))
+        notes.append(
+            f"the examples ran in {count} group{'s' if count != 1 else ''} of equal size, "
+            "each on one machine in lockstep (one ledger per example)"
+        )
     if padded:
         notes.append(
             f"{padded} of {examples} examples padded to 3 * 2^L tokens with never-matching "

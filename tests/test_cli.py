@@ -477,14 +477,14 @@ def test_bench_wires_to_the_measurement(
         "programs": {"prefix-sums": {"n": 1024, "seconds": 1.5e-3},
                      "bitonic-sort": {"n": 1024, "seconds": 1.2e-2}},
     }
-    monkeypatch.setattr(pram.reports.bench, "measure", lambda: figures)
+    monkeypatch.setattr(pram.reports.bench, "measure", lambda **options: figures)
     status, obj = run_json(capsys, "bench")
     assert status == 0 and obj == figures
     status, out, _ = call(capsys, "bench")
     assert status == 0 and "simulator throughput" in out
     assert "prefix-sums, whole program" in out and "12.00 ms" in out
     slow = {**figures, "tiny_step": {"processors": 1, "seconds_per_step": 1e-3}}
-    monkeypatch.setattr(pram.reports.bench, "measure", lambda: slow)
+    monkeypatch.setattr(pram.reports.bench, "measure", lambda **options: slow)
     status, out, _ = call(capsys, "bench")
     assert status == 1 and "MISSED" in out
 
