@@ -158,6 +158,17 @@ class Weak(Model):
         return forbidden
 
 
+
+def _agreed(values: Words, starts: Words) -> tuple[Words, Flags]:
+    """The least value written to each cell, and whether its writers agree: all wrote equal
+    values (``==``, so NaN agrees with nothing), or there was one writer, who has nobody to
+    disagree with (a lone NaN lands)."""
+    low = np.minimum.reduceat(values, starts)
+    high = np.maximum.reduceat(values, starts)
+    lone = np.diff(np.append(starts, len(values))) == 1
+    return low, lone | (low == high)
+
+
 class Tolerant(Model):
     """CRCW tolerant: writers that agree write their value; when they disagree the cell
     keeps what it held before the step."""
@@ -168,9 +179,8 @@ class Tolerant(Model):
     def settle(
         self, values: Words, starts: Words, rng: np.random.Generator, old: Words
     ) -> tuple[Words, Flags | None]:
-        low = np.minimum.reduceat(values, starts)
-        high = np.maximum.reduceat(values, starts)
-        return np.where(low == high, low, old), low != high
+        low, agree = _agreed(values, starts)
+        return np.where(agree, low, old), ~agree
 
 
 class Collision(Model):
@@ -194,9 +204,8 @@ class CollisionPlus(Model):
     resolution = "collision"
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
-        low = np.minimum.reduceat(values, starts)
-        high = np.maximum.reduceat(values, starts)
-        return np.where(low == high, low, COLLISION)
+        low, agree = _agreed(values, starts)
+        return np.where(agree, low, COLLISION)
 
 
 class Combining(Model):

@@ -345,3 +345,21 @@ def test_a_trace_and_the_display_carry_reals_dtype_and_shape() -> None:
     write = data["steps"][1]["accesses"][0]
     assert write["values"] == [3.0, 7.0] and write["after"] == [3.0, 7.0]
     assert ["arrays", "A[2, 2] float64, v[2] float64"] in m._rows()
+
+
+@pytest.mark.parametrize("name", ["crcw-tolerant", "crcw-collision+"])
+def test_a_lone_nan_lands_beside_a_clash(name: str) -> None:
+    """A lone NaN writer has nobody to disagree with, even when another cell of the same step
+    is written by two disagreeing processors (found by the batching branch's full run)."""
+    m = Machine(name, mode="collect")
+    a = m.array("a", values=[0.5, 0.5], dtype=float)
+
+    def write(m: Machine) -> Program[None]:
+        yield Step(m.processors(3), writes=[
+            Write(a, np.array([0, 1, 1], np.int64), np.array([np.nan, 2.0, 3.0]))])
+
+    m.run(write(m))
+    got = a.to_numpy().tolist()
+    assert math.isnan(got[0])
+    assert got[1] == (0.5 if name == "crcw-tolerant" else float(COLLISION))
+    assert [r.index for r in m.resolutions] == [1]
