@@ -9,6 +9,7 @@ result renders as a terminal table, as Markdown for ``summary.md`` and as JSON.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 import attrs
@@ -18,10 +19,11 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
+from pram.bounds import check
 from pram.cost import local_verdict
 from pram.reports import classics, techniques
 from pram.reports.classics import WEAKER
-from pram.reports.measure import Control, Runner, Sweep, Task, run_all, sweep
+from pram.reports.measure import Control, Run, Runner, Sweep, Task, measure_of, run_all, sweep
 from pram.reports.registry import Algorithm, Options
 from pram.reports.verdicts import verdict_words
 
@@ -52,9 +54,41 @@ def sizes(quick: bool = False) -> dict[str, list[int]]:
             # the random-mate ranking and the components' rounds jitter with the data: their
             # laws need sizes to 2^16 to tell n from n L^0.5 (and n L from n L^1.5)
             "list-ranking-random": _doubling(4, 16), "euler-tour": _doubling(4, 13),
-            "tree-contraction": _doubling(4, 13), "components": _doubling(4, 16),
-            "compaction": _doubling(4, 14), "max-loglog": _doubling(4, 16),
-            "max-cascading": _doubling(4, 16), "selection": _doubling(4, 14)}
+            # tree contraction's work jitters with the random tree: judged on the mean over
+            # INSTANCES seeded trees per size, to 2^16
+            "tree-contraction": _doubling(4, 16), "components": _doubling(4, 16),
+            "compaction": _doubling(4, 14),
+            # the doubly logarithmic tree gains one level exactly at n = 2^(2^k), and its time
+            # and work step in between (the last level's group grows quadratically): n = 2^(2^k)
+            "max-loglog": [1 << (1 << k) for k in range(5)],
+            # work / n saw-tooths as the tree on the n / b block maxima fills its last level;
+            # to 2^17, where the block b grows from 4 to 5, the sweep holds a whole tooth
+            "max-cascading": _doubling(4, 17), "selection": _doubling(4, 14)}
+
+
+#: Entries whose counts depend on a random instance: the number of seeded instances (seeds 0,
+#: 1, ...) run at every size of the report's sweep, whose mean counts the bounds are judged on.
+INSTANCES = {"tree-contraction": 5}
+
+
+def instances(name: str, quick: bool = False) -> int:
+    """How many seeded instances the report runs of ``name`` at each size (1 when quick)."""
+    return 1 if quick else INSTANCES.get(name, 1)
+
+
+def mean_checks(entry: Algorithm, seeded: Sequence[Sequence[Run]]) -> dict[str, Check]:
+    """Each bound of ``entry`` checked on the mean count over the seeded sweeps ``seeded`` (one
+    sequence of runs per seed, the same sizes in each), at the sizes of the first."""
+    first = seeded[0]
+    out = {}
+    for key, bound in entry.bounds.items():
+        if key not in first[0].bounds:
+            continue
+        means = [sum(runs[i].bounds[key].measured for runs in seeded) / len(seeded)
+                 for i in range(len(first))]
+        out[key] = check(measure_of(key), bound.formula,
+                         [(r.bound_sizes, m) for r, m in zip(first, means, strict=True)])
+    return out
 
 
 #: The size of each negative control's run.
@@ -68,6 +102,9 @@ class Catalogue:
 
     sweeps: tuple[Sweep, ...]
     controls: tuple[Control, ...]
+    #: Entries whose bounds are judged on the mean counts over several seeded instances per
+    #: size, with their number (the time and work shown are those of seed 0).
+    instances: Mapping[str, int] = attrs.field(factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -80,8 +117,9 @@ class Catalogue:
         return {
             "ok": self.ok,
             "sweeps": [
-                {"model": s.runs[0].options.model, **s.as_dict(nested_phases=False,
-                                                              wall_clock=False)}
+                {"model": s.runs[0].options.model,
+                 "instances": self.instances.get(s.algorithm.name, 1),
+                 **s.as_dict(nested_phases=False, wall_clock=False)}
                 for s in self.sweeps
             ],
             "controls": [
@@ -96,7 +134,7 @@ class Catalogue:
                       title_justify="left", pad_edge=False)
         for head in ("algorithm", "model", "n", "time", "work", "checks"):
             table.add_column(head, justify="right" if head in ("time", "work") else "left")
-        for row in rows(self.sweeps):
+        for row in rows(self.sweeps, self.instances):
             table.add_row(*row[:5], _checks_text(row[5]))
         lines: list[RenderableType] = [table]
         lines += [Text(line) for line in control_lines(self.controls)]
@@ -109,7 +147,7 @@ class Catalogue:
             "| --- | --- | --- | ---: | ---: | --- | --- |",
         ]
         for swept, (name, model, n, time, work, checks) in zip(
-            self.sweeps, rows(self.sweeps), strict=True
+            self.sweeps, rows(self.sweeps, self.instances), strict=True
         ):
             text = "; ".join(f"{k} `{f}`: {v}" for k, f, v in checks)
             most = [int(getattr(r.cost, "max_local", 0)) for r in swept.runs]
@@ -147,13 +185,25 @@ def law_text(check: Check) -> str:
     return str(describe() if callable(describe) else law)
 
 
-def rows(sweeps: Sequence[Sweep]) -> list[tuple[str, str, str, str, str,
-                                                  list[tuple[str, str, str]]]]:
-    """One row per sweep: name, model, sizes, time and work at both ends, and each check."""
+def rows(
+    sweeps: Sequence[Sweep], instances: Mapping[str, int] | None = None
+) -> list[tuple[str, str, str, str, str, list[tuple[str, str, str]]]]:
+    """One row per sweep: name, model, sizes, time and work at both ends, and each check.
+
+    An entry of ``instances`` says its checks judge the mean over that many seeded instances
+    per size (the time and work shown are seed 0's), and its sizes say so.
+    """
     out = []
     for s in sweeps:
         first, last = s.runs[0], s.runs[-1]
         span = f"{first.sizes['n']}..{last.sizes['n']}"
+        ns = [r.sizes["n"] for r in s.runs]
+        if any(b != 2 * a for a, b in pairwise(ns)):  # not a doubling sweep: every size
+            span = ", ".join(str(n) for n in ns)
+        count = (instances or {}).get(s.algorithm.name, 1)
+        if count > 1:
+            span += f" (bounds judged on the mean over {count} seeded instances per size; " \
+                    "time and work of seed 0)"
         checks = [
             (k, c.formula.text, verdict_text(c) + (f"; law {law}" if (law := law_text(c)) else ""))
             for k, c in s.checks.items()
@@ -205,6 +255,9 @@ def tasks(quick: bool = False) -> list[Task]:
     return [
         *(Task(entry.name, Options(n=n, model=entry.model))
           for entry in ENTRIES for n in plan[entry.name]),
+        *(Task(entry.name, Options(n=n, model=entry.model, seed=seed))
+          for entry in ENTRIES for seed in range(1, instances(entry.name, quick))
+          for n in plan[entry.name]),
         *(Task(name, Options(n=CONTROL_N[name], model=weaker)) for name, weaker in CONTROLS),
     ]
 
@@ -223,6 +276,7 @@ def catalogue(
     total = sum(len(ns) for ns in plan.values()) + len(CONTROLS)
     done = 0
     sweeps = []
+    mean: dict[str, int] = {}
     for entry in ENTRIES:
         ns = plan[entry.name]
 
@@ -230,9 +284,15 @@ def catalogue(
             if progress is not None and i < n:
                 progress(start + i, total, f"{name}: {what}")
 
-        sweeps.append(
-            sweep(entry.name, ns, Options(model=entry.model), progress=tick, runner=runner)
-        )
+        swept = sweep(entry.name, ns, Options(model=entry.model), progress=tick, runner=runner)
+        if (count := instances(entry.name, quick)) > 1:
+            seeded = [swept.runs, *(
+                run_all([Task(entry.name, Options(n=n, model=entry.model, seed=seed))
+                         for n in ns], runner)
+                for seed in range(1, count))]
+            swept = attrs.evolve(swept, checks=mean_checks(swept.algorithm, seeded))
+            mean[entry.name] = count
+        sweeps.append(swept)
         done += len(ns)
     controls = []
     for name, weaker in CONTROLS:
@@ -241,9 +301,10 @@ def catalogue(
         (run,) = run_all([Task(name, Options(n=CONTROL_N[name], model=weaker))], runner)
         controls.append(Control(run))
         done += 1
-    return Catalogue(tuple(sweeps), tuple(controls))
+    return Catalogue(tuple(sweeps), tuple(controls), mean)
 
 
 __all__ = [
-    "CONTROLS", "ENTRIES", "WEAKER", "Catalogue", "Control", "catalogue", "sizes", "tasks"
+    "CONTROLS", "ENTRIES", "INSTANCES", "WEAKER", "Catalogue", "Control", "catalogue",
+    "instances", "mean_checks", "sizes", "tasks",
 ]

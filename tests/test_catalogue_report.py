@@ -7,8 +7,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pram.reports.catalogue import CONTROLS, WEAKER, catalogue
-from pram.reports.measure import sweep
+from pram.reports.catalogue import (
+    CONTROLS,
+    INSTANCES,
+    WEAKER,
+    catalogue,
+    instances,
+    mean_checks,
+    sizes,
+    tasks,
+)
+from pram.reports.measure import Task, algorithm, run_all, sweep
 from pram.reports.registry import Options
 from tests.commands import one_line_error, run_json
 
@@ -201,3 +210,29 @@ def test_catalogue_section_sweeps_every_entry_and_flags_the_controls() -> None:
     markdown = section.markdown()
     assert markdown.startswith("## Catalogue of classic algorithms\n")
     assert "| `max` | CRCW-common | 4..64 | 4..4 | 40..8,320 |" in markdown
+
+
+def test_mean_checks_judge_the_mean_count_over_seeded_instances() -> None:
+    """Tree contraction's work depends on the random tree: the mean check's measured counts are
+    numpy's mean of the seeded runs' work, at the sizes of seed 0's runs."""
+    ns = [16, 32, 64, 128, 256]
+    seeded = [run_all([Task("tree-contraction", Options(n=n, seed=seed)) for n in ns], None)
+              for seed in range(3)]
+    works = np.array([[r.cost.work for r in runs] for runs in seeded], dtype=float)
+    assert len({tuple(row) for row in works}) > 1  # the seeds give different trees
+    checks = mean_checks(algorithm("tree-contraction"), seeded)
+    assert list(checks["work"].measured) == pytest.approx(works.mean(axis=0).tolist())
+    assert checks["work"].verdict != "exceeded"
+
+
+def test_the_report_plans_its_seeded_instances_and_its_loglog_sizes() -> None:
+    """The full plan runs every seeded instance of tree contraction (seeds 0..4 at each size),
+    the doubly logarithmic tree on n = 2^(2^k) and the cascade to 2^17; quick runs one seed."""
+    plan = sizes()
+    assert plan["max-loglog"] == [2, 4, 16, 256, 65536]
+    assert plan["max-cascading"][-1] == 1 << 17
+    planned = {(t.name, t.options.n, t.options.seed) for t in tasks()}
+    assert {(n, s) for name, n, s in planned if name == "tree-contraction"} == {
+        (n, s) for n in plan["tree-contraction"] for s in range(INSTANCES["tree-contraction"])}
+    assert instances("tree-contraction", quick=True) == 1
+    assert all(t.options.seed == 0 for t in tasks(quick=True))
