@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 
 import pytest
 
 from pram import Machine, Program, Step, Values
+
+# A suite started in the background by a shell without job control inherits Ctrl-C ignored,
+# and so would every process it starts: the tests of what Ctrl-C does would then see nothing.
+# Give Ctrl-C back to Python here, so the suite and its children take it as a terminal would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture
