@@ -127,12 +127,23 @@ def _rank(text: str) -> int:
     return value
 
 
+#: The most instances one command runs: their seeds and summaries are held at once, so a
+#: count past this is refused before any work rather than ending in an out-of-memory kill.
+MAX_INSTANCES = 1_000_000
+
+
 def _instances(text: str) -> int:
-    """``--instances``: how many random instances to run, a positive whole number."""
+    """``--instances``: how many random instances to run, a positive whole number, at most
+    :data:`MAX_INSTANCES`."""
     value = int(text) if text.strip().isdigit() else 0
     if value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid instance count {text!r}; give a positive integer, e.g. --instances 100")
+    if value > MAX_INSTANCES:
+        raise argparse.ArgumentTypeError(
+            f"--instances {text.strip()} is more than the {MAX_INSTANCES:,} one command runs; "
+            f"split the seeds over commands, e.g. --seed 0 --instances {MAX_INSTANCES} then "
+            f"--seed {MAX_INSTANCES} --instances {MAX_INSTANCES}")
     return value
 
 

@@ -188,6 +188,11 @@ def test_bad_instances_are_refused_in_one_line(capsys: pytest.CaptureFixture[str
     assert message.startswith("pram run: error: --instances 1024 (1024 instances of mqar in "
                               "lockstep) needs about ")
     assert "so give --instances 105 or less" in message
+    for huge in ("1000001", "99999999999999999999"):  # refused before any seed is drawn
+        assert one_line_error(capsys, "run", "pbs", "--instances", huge) == (
+            f"pram run: argument --instances: --instances {huge} is more than the 1,000,000 "
+            "one command runs; split the seeds over commands, e.g. --seed 0 --instances "
+            "1000000 then --seed 1000000 --instances 1000000")
 
 
 def test_options_refuse_a_count_below_one() -> None:
