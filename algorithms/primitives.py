@@ -85,7 +85,7 @@ def _broadcast(m: Machine, array: Array, first: Words, size: int, length: Words)
         return
     blocks = len(first)
     pid = m.processors(blocks * size).reshape(blocks, size)
-    value = hold(pid)  # each processor's register, 0 until it learns the value
+    value = hold(pid, array.dtype.type(0))  # each one's register, 0 until it learns the value
     # step 1: processor 0 of each block (of length >= 2) reads the value
     lead = length >= 2
     (got,) = yield Step(pid[:, 0][lead], reads=(Read(array, first[lead]),))
@@ -208,7 +208,7 @@ def _shift(m: Machine, array: Array, first: Words, size: int, limit: Words) -> P
     pid = m.processors(blocks * size).reshape(blocks, size)
     k = np.arange(size, dtype=np.int64)
     cell = first[:, None] + k
-    value = hold(pid)
+    value = hold(pid, array.dtype.type(0))  # the array's dtype: reals stay reals
     moves = k + 1 < limit  # processor k of the block moves its cell one to the right
     if size >= 2:
         (got,) = yield Step(pid[moves], reads=(Read(array, cell[moves]),))

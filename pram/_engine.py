@@ -293,8 +293,8 @@ class Engine:
             array = read.array
             index = as_words(read.index, pid, n, token)
             if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or not in_range(index, array, memo):
-                return None
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
+                return None  # a 2-D array: the general path takes pairs and refuses the rest
             read_cells.append(index)
             if checks_reads:
                 checked.append((array, index))
@@ -303,8 +303,8 @@ class Engine:
             array = write.array
             index = as_words(write.index, pid, n, token)
             if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or not in_range(index, array, memo):
-                return None
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
+                return None  # a 2-D array: the general path takes pairs and refuses the rest
             checked.append((array, index))
             value = write.value
             if word_constant(value):

@@ -203,7 +203,14 @@ def _size(value: int) -> int:
 
 
 def _sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
-    return tuple(_size(v) for v in values)
+    """The sizes of a sweep: positive integers, at least one (a report of no size is empty)."""
+    sizes = tuple(_size(v) for v in values)
+    if not sizes:
+        raise InputError(
+            "sizes must hold at least one size, the sizes pram report sweeps (got an empty "
+            f"sequence); pass some, e.g. sizes={SIZES}, or leave sizes out for that default"
+        )
+    return sizes
 
 
 Inputs = Mapping[str, np.ndarray[Any, Any]]

@@ -154,19 +154,23 @@ class Weak(Model):
         return kind is Kind.WRITE_WRITE
 
     def forbids_writes(self, low: Words, high: Words) -> Flags:
-        forbidden: Flags = (low != high) | (low < 0) | (low > 1)
+        # Exactly 0 or 1: a real such as 0.5 or 1e-300 is neither, however it would round.
+        forbidden: Flags = (low != high) | ((low != 0) & (low != 1))
         return forbidden
 
 
 
 def _agreed(values: Words, starts: Words) -> tuple[Words, Flags]:
-    """The least value written to each cell, and whether its writers agree: all wrote equal
-    values (``==``, so NaN agrees with nothing), or there was one writer, who has nobody to
-    disagree with (a lone NaN lands)."""
-    low = np.minimum.reduceat(values, starts)
-    high = np.maximum.reduceat(values, starts)
+    """The lowest id's value written to each cell, and whether its writers agree: all wrote
+    equal values (``==``, so NaN agrees with nothing and ``0.0`` agrees with ``-0.0``), or
+    there was one writer, who has nobody to disagree with (a lone NaN lands). Where writers
+    agree the lowest id's value lands, as documented: the minimum of ``0.0`` and ``-0.0``
+    would be either one."""
+    with np.errstate(all="ignore"):
+        low = np.minimum.reduceat(values, starts)
+        high = np.maximum.reduceat(values, starts)
     lone = np.diff(np.append(starts, len(values))) == 1
-    return low, lone | (low == high)
+    return values[starts], lone | (low == high)
 
 
 class Tolerant(Model):
@@ -179,8 +183,8 @@ class Tolerant(Model):
     def settle(
         self, values: Words, starts: Words, rng: np.random.Generator, old: Words
     ) -> tuple[Words, Flags | None]:
-        low, agree = _agreed(values, starts)
-        return np.where(agree, low, old), ~agree
+        first, agree = _agreed(values, starts)
+        return np.where(agree, first, old), ~agree
 
 
 class Collision(Model):
@@ -204,8 +208,8 @@ class CollisionPlus(Model):
     resolution = "collision"
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
-        low, agree = _agreed(values, starts)
-        return np.where(agree, low, COLLISION)
+        first, agree = _agreed(values, starts)
+        return np.where(agree, first, COLLISION)
 
 
 class Combining(Model):
@@ -217,9 +221,12 @@ class Combining(Model):
         self._reduce = {"sum": np.add, "max": np.maximum, "min": np.minimum}[combine]
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
-        if self.combine == "sum" and values.dtype.kind == "f":
-            return cast(Words, in_order(cast(npt.NDArray[np.float64], values), starts))
-        return self._reduce.reduceat(values, starts)
+        # A sum of reals may overflow to inf or meet inf + -inf: IEEE gives inf or NaN, and
+        # numpy's warning about it would be a data-dependent message, not a fact of the run.
+        with np.errstate(all="ignore"):
+            if self.combine == "sum" and values.dtype.kind == "f":
+                return cast(Words, in_order(cast(npt.NDArray[np.float64], values), starts))
+            return self._reduce.reduceat(values, starts)
 
 
 def in_order(values: npt.NDArray[np.float64], starts: Words) -> npt.NDArray[np.float64]:

@@ -515,12 +515,21 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
 def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
     """After ``astype(np.int64)`` of reals: record an :class:`IntegerOverflowError`, as
     :func:`checked` does, if a value was NaN, infinite or beyond the int64 range (numpy would
-    give an arbitrary word)."""
-    if type(result) is not np.ndarray or result.dtype is not _WORD or not result.size \
-            or type(source) is not np.ndarray or source.dtype.kind != "f":
+    give an arbitrary word), and likewise after a narrowing cast between integer types
+    (int64 to int32, int8 or uint64, ...) if a value does not fit the new type (numpy would
+    wrap it silently)."""
+    if type(result) is not np.ndarray or not result.size or type(source) is not np.ndarray:
         return
-    with np.errstate(all="ignore"):
-        wrong = ~((source >= -(2.0 ** 63)) & (source < 2.0 ** 63))
+    if source.dtype.kind in "iu" and result.dtype.kind in "iu":
+        if getattr(run._machine, "_modular", 0):  # pram.modular: integer casts wrap too
+            return
+        # A value fits when it comes back unchanged and keeps its sign (-1 as uint64 would).
+        wrong = (result.astype(source.dtype) != source) | ((source < 0) != (result < 0))
+    elif result.dtype is _WORD and source.dtype.kind == "f":
+        with np.errstate(all="ignore"):
+            wrong = ~((source >= -(2.0 ** 63)) & (source < 2.0 ** 63))
+    else:
+        return
     live = _live(owners, run, wrong.shape)
     if live is not None:
         wrong = wrong.reshape(-1) & live
@@ -530,14 +539,22 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
     if getattr(machine, "_failure", None) is not None:
         return
     first = int(np.flatnonzero(wrong)[0])
-    value = float(source.reshape(-1)[first])
     instance, processor, step = _who(first, owners, result, machine)
+    if source.dtype.kind == "f":
+        value: float | int = float(source.reshape(-1)[first])
+        what = (f"{instance}int64 overflow in astype: processor {processor} converted "
+                f"{value!r} to int64, beyond the int64 range, in the work before step {step}; "
+                "keep the values real (dtype=float), or clip them into the int64 range first "
+                "(np.clip) and test for NaN (np.isnan) before converting")
+    else:
+        value = int(source.reshape(-1)[first])
+        limits = np.iinfo(result.dtype)
+        what = (f"{instance}{result.dtype} overflow in astype: processor {processor} converted "
+                f"{value} from {source.dtype} to {result.dtype}, outside {limits.min} to "
+                f"{limits.max}, in the work before step {step} (numpy would wrap it); keep "
+                f"the values {source.dtype}, or clip them into that range first (np.clip)")
     machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
-        f"{instance}int64 overflow in astype: processor {processor} converted {value!r} to int64, "
-        f"beyond the int64 range, in the work before step {step}; keep the values real "
-        "(dtype=float), or clip them into the int64 range first (np.clip) and test for NaN "
-        "(np.isnan) before converting",
-        operation="astype", processor=processor, operands=(), step=step,
+        what, operation="astype", processor=processor, operands=(), step=step,
     )
 
 

@@ -43,6 +43,16 @@ def _times(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
+def _machine(machine: Any, who: str) -> None:
+    """Refuse anything but a Machine where a check needs the machine a program ran on."""
+    if not isinstance(machine, Machine):
+        raise InputError(
+            f"{who} takes the machine the program ran on (got machine={machine!r}, "
+            f"a {type(machine).__name__}); pass the Machine, e.g. m = Machine(\"erew\"); "
+            f"m.run(program(m)); {who}(m)"
+        )
+
+
 def assert_model(machine: Machine, *, shown: int = SHOWN) -> None:
     """Fail unless ``machine``'s runs recorded no violation of the machine's own model
     (whatever it is: EREW, CREW, CRCW common, ...) and no undefined read.
@@ -52,6 +62,7 @@ def assert_model(machine: Machine, *, shown: int = SHOWN) -> None:
     to see everything in one failure. A model that forbids nothing (CRCW priority, arbitrary,
     the combining ones) fails only on undefined reads.
     """
+    _machine(machine, "assert_model")
     _clean(machine.model.name, machine.violations, machine.undefined_reads, shown)
 
 
@@ -62,6 +73,7 @@ def assert_erew(machine: Machine, *, shown: int = SHOWN) -> None:
     model (which does not flag every concurrent access). The message names the first
     ``shown`` violations (and undefined reads) in full and counts the rest by kind.
     """
+    _machine(machine, "assert_erew")
     if not isinstance(machine.model, EREW):
         raise AssertionError(
             f"the machine runs {machine.model.name}, which does not flag every concurrent "
@@ -82,6 +94,12 @@ def assert_flagged(
     strict=False, seed=seed)``; the assertion fails, naming the model, when the run recorded
     no violation. Returns the violations, for a test to look at further.
     """
+    if not callable(program):
+        raise InputError(
+            f"assert_flagged takes a callable that builds the program on a fresh machine "
+            f"(got program, a {type(program).__name__}); pass one, e.g. "
+            "lambda m: both_read_one(m, m.array(\"a\", values=[1, 2]))"
+        )
     rules = model(model_name)
     machine = Machine(rules, mode="collect", strict=False, seed=seed)
     made = program(machine)

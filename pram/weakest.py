@@ -271,7 +271,10 @@ def _words(x: Any, n: int) -> Words:
         return np.asarray(contents(x))
     if isinstance(x, int | np.integer | bool | np.bool_):
         return np.full(n, int(x), dtype=np.int64)
-    return np.asarray(x)
+    data = np.asarray(x)
+    if data.ndim == 0:  # a real scalar (a Python or numpy float): one copy per processor
+        return np.full(n, data)
+    return data
 
 
 def forbidden(rules: Model, meeting: Meeting) -> bool:

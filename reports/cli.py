@@ -578,8 +578,9 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _report_declared(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """``pram report --module FILE NAME``: the declaration's own section, ``--out``/NAME
-    (default ``pram-report/NAME``, never the committed report's folder)."""
+    """``pram report --module FILE NAME``: the declaration's own section in ``--out``
+    (default ``pram-report/``, in a folder named after the declaration, never the committed
+    report's folder)."""
     from pram.reports.parallel import runner
     from pram.reports.render import SweepReport
     from pram.reports.report import write_declared

@@ -121,6 +121,10 @@ def _import(where: str) -> ModuleType:
             raise InputError(f"--module {where!r} is not a Python module; give a .py file")
         module = importlib.util.module_from_spec(spec)
         sys.modules[label] = module
+        folder = str(path.resolve().parent)
+        beside = folder not in sys.path
+        if beside:  # its helpers beside it import, as when python runs the file as a script
+            sys.path.insert(0, folder)
         try:
             spec.loader.exec_module(module)
         except SyntaxError as error:
@@ -137,6 +141,9 @@ def _import(where: str) -> ModuleType:
                 f"--module {where!r} raised {type(error).__name__} while it was imported "
                 f"({_first_line(error)}); fix the module so that importing it runs"
             ) from None
+        finally:
+            if beside and folder in sys.path:
+                sys.path.remove(folder)
         return module
     here = str(Path.cwd())
     added = here not in sys.path

@@ -146,7 +146,18 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
 
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        return Instance(declaration.inputs(declaration.build(n, rng), "build"), {"n": n})
+        try:
+            built = declaration.build(n, rng)
+        except InputError:
+            raise
+        except Exception as error:  # the user's code: one line naming it, not a traceback
+            text = str(error).strip()
+            first = text.splitlines()[0] if text else "no message"
+            raise InputError(
+                f"the build of declaration {declaration.name!r} raised {type(error).__name__} "
+                f"at n = {n} ({first}); fix its build(n, rng) so that it returns the inputs"
+            ) from None
+        return Instance(declaration.inputs(built, "build"), {"n": n})
 
     def load(path: str, options: Options) -> Instance:
         inputs = declaration.read(path)

@@ -362,9 +362,11 @@ def write_declared(
     runner: Runner | None = None,
 ) -> tuple[Sweep, tuple[Path, ...]]:
     """Sweep the declared algorithm ``name`` over its declaration's ``sizes`` and write its
-    own section, the folder ``out/NAME``: ``summary.md`` (runs, bound verdicts with their
+    own section, the folder named after the declaration's ``name`` in ``out`` (whether its
+    variable or its name picked it): ``summary.md`` (runs, bound verdicts with their
     evidence, laws), ``measurements.json`` (the sweep as ``pram sweep --json`` gives it,
-    without wall-clock seconds), ``measurements.csv`` (one row per run) and ``ratios.png``.
+    without wall-clock seconds), ``measurements.csv`` (one row per run) and ``ratios.png``
+    (when it declares bounds).
     The rest of ``out`` is left as it is."""
     from pram.reports.entries import algorithm
 
@@ -390,10 +392,11 @@ def write_declared(
                 table.writerow({**{k: d[k] for k in fields if k in d},
                                 **{f"{key} ratio": run.bounds[key].ratio
                                    for key in result.checks}})
-        plot = plots.ratio_plot(result, folder / "ratios.png")
         md = folder / "summary.md"
         md.write_text(_declared_markdown(result, declaration.shown, options.module))
-        return [md, json_path, csv_path, plot]
+        if not result.checks:  # no bound declared: no ratio to plot
+            return [md, json_path, csv_path]
+        return [md, json_path, csv_path, plots.ratio_plot(result, folder / "ratios.png")]
 
     return result, tuple(_publish(section, write))
 

@@ -8,7 +8,7 @@ step's conflicts named under it as in the conflict report.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rich.console import Group
 from rich.table import Table
@@ -45,8 +45,19 @@ def parse_steps(text: str, last: int) -> list[int]:
     return list(dict.fromkeys(numbers))
 
 
-def step_table(step: TracedStep, rows: int = ROWS) -> Group:
-    """One step as a table, one row per processor (at most ``rows``), and its conflicts."""
+def _cell(array: str, cell: int, columns: Mapping[str, int]) -> str:
+    """A cell as the user addresses it: ``a[5]``, or ``A[1, 0]`` in a two-dimensional array
+    (cells are row-major underneath; ``columns`` holds each 2-D array's columns by label)."""
+    width = columns.get(array)
+    return f"{array}[{cell}]" if not width else f"{array}[{cell // width}, {cell % width}]"
+
+
+def step_table(step: TracedStep, rows: int = ROWS,
+               columns: Mapping[str, int] | None = None) -> Group:
+    """One step as a table, one row per processor (at most ``rows``), and its conflicts.
+    ``columns`` (each two-dimensional array's columns, by label) names their cells by
+    (row, column)."""
+    columns = columns or {}
     title = (
         f"step {step.number}" + (f" ({step.phase})" if step.phase else "")
         + f": {step.step_work} processors, {step.step_reads} reads, {step.step_writes} writes"
@@ -64,13 +75,14 @@ def step_table(step: TracedStep, rows: int = ROWS) -> Group:
                                access.values.tolist())
         if access.kind == "read":
             for p, c, v in zip(pids, cells, values, strict=True):
-                read.setdefault(p, []).append(f"{access.array}[{c}] = {v}")
+                read.setdefault(p, []).append(f"{_cell(access.array, c, columns)} = {v}")
         else:
             assert access.before is not None and access.after is not None
             before, after = access.before.tolist(), access.after.tolist()
             for p, c, v, b, a in zip(pids, cells, values, before, after, strict=True):
                 landed = "" if a == v else f", {a} landed"
-                wrote.setdefault(p, []).append(f"{access.array}[{c}] <- {v} ({b} -> {a}{landed})")
+                wrote.setdefault(p, []).append(
+                    f"{_cell(access.array, c, columns)} <- {v} ({b} -> {a}{landed})")
     conflicted = {p for v in step.conflicts for p in v.processors}
     processors = step.processors.tolist()
     for p in processors[:rows]:
@@ -86,4 +98,5 @@ def step_table(step: TracedStep, rows: int = ROWS) -> Group:
 
 def tables(trace: Trace, numbers: Iterable[int]) -> Group:
     """The tables of steps ``numbers`` of ``trace``."""
-    return Group(*(step_table(trace.step(n)) for n in numbers))
+    columns = {label: a.shape[1] for label, a in trace.arrays.items() if len(a.shape) == 2}
+    return Group(*(step_table(trace.step(n), columns=columns) for n in numbers))
