@@ -20,11 +20,14 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   decides too much). Tight only when every plausible order, in all readings, is the bound's,
   its leading coefficient is 4 standard errors from 0, its term makes at least half the count
   at the largest size, the sweep has 7 sizes or more, the last counts are 64 or more and the
-  best law misses by 0.5% at most; loose by a factor only when every plausible order is one and
-  the same lower order. The law shown is the best-scoring plausible one, so it always agrees
-  with the verdict; and where a plausible order's term still gains on the bound's from the
-  middle of the sweep to its end while the verdict says holds (or still falls behind while it
-  says exceeded), the deciding crossing lies beyond the sweep: undetermined;
+  best law misses by 0.5% at most; loose only when every plausible order is lower and the best
+  law led by the bound's order (more than a sliver) misses by over OUTFITS times the best's
+  (the lower order established, not merely a little better), by a factor only when every
+  plausible order is one and the same lower order. The law shown is the best-scoring
+  plausible one, so it always agrees with the verdict; and where a plausible order's term
+  still gains on the bound's from the middle of the sweep to its end while the verdict says
+  holds (or still falls behind while it says exceeded), the deciding crossing lies beyond the
+  sweep: undetermined;
 - a log log is a term of its own: a bound's (log log)^c rides on its power of L
   (:data:`pram.laws.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
   orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
@@ -82,6 +85,12 @@ DOMINANT = 0.5
 #: 1.4 across it. On 2^16..2^22 (L = 16..22) that factor is 1.17, and floor(sqrt(L)) or a
 #: log log reads as a constant.
 LOG_SPAN = 2.0
+#: A least-squares reading calls a bound loose only where the best law led by the bound's own
+#: order (its leading term more than a sliver, or needed strongly) misses by more than this
+#: many times the best law's miss (or the jitter of integer counts, whichever is larger): the
+#: lower order must be established, not merely a little better (lower terms the fit cannot
+#: shape, n/3 + 4 L^2 + L^3/2 on 20..1280, make n L^-1 fit 6 to 19 times better than n).
+OUTFITS = 10.0
 
 
 @attrs.frozen
@@ -197,6 +206,8 @@ class _Reading:
     tight: bool | None
     loose_by: Order | None
     plausible: tuple[Candidate, ...]
+    #: The best law led by the bound's order, where it fits too nearly for a loose claim.
+    rival: Candidate | None = None
 
 
 def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
@@ -255,6 +266,13 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
         tight = True if lead.z >= CLEARLY and lead.share >= DOMINANT else None
         return _Reading("holds", tight, None, plausible)
     if all(o < bound for o in orders):
+        rival = next((c for c in pool if c.order == bound), None)
+        if rival is not None and rival.score <= OUTFITS * max(best, jitter) and (
+                rival.share >= SLIVER or rival.needed_by >= STRONGLY):
+            # a law led by the bound's own order (by a term that is more than a sliver, as
+            # for a plausible law) misses by little more than the best law: that the count
+            # is of lower order is not established
+            return _Reading("holds", None, None, plausible, rival)
         by = None
         if len(orders) == 1:
             (o,) = orders
@@ -379,6 +397,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
             attrs.evolve(evidence, advice=a))
     passed: list[str] = []
+    rivals = [main.rival]
     tights = [main.tight]
     looses = [main.loose_by]
     # without the first or the last size the verdict must be the same; from the first
@@ -408,9 +427,15 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         if same:
             tights.append(other.tight)
             looses.append(other.loose_by)
+            rivals.append(other.rival)
     clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
     tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
     loose_by = looses[0] if tight is False and len(set(looses)) == 1 else None
+    # a rival of the bound's order took away a loose claim the readings would all have made
+    unsettled = [False if r is not None else t for r, t in zip(rivals, tights, strict=True)]
+    rival = next((r for r in rivals if r is not None), None)
+    withheld = (tight is None and rival is not None and set(unsettled) == {False}
+                and len(xs) >= TIGHT_SIZES and clean)
     evidence = attrs.evolve(evidence, stable=tuple(passed))
     term = term_text(law.leading, size)
     bound_words = order_text(bound, size)
@@ -423,6 +448,16 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         why = f"the fitted law's leading term {term} is the bound's order"
     elif tight is False:
         why = f"every law that fits leads below the bound's {bound_words} (best: {term})"
+    elif withheld and rival is not None:
+        # a loose claim the readings do not establish: say what would decide it
+        a = advice(xs)
+        return law, Decision(
+            "holds", None, None,
+            f"no law that fits leads above the bound's {bound_words} (best: {term}), on the "
+            f"whole sweep and without its first or last sizes; laws led by lower orders fit "
+            f"better, but one led by {bound_words} misses by {rival.score:.2%}, not clearly "
+            f"worse: whether it is tight the sweep cannot tell; {a}",
+            attrs.evolve(evidence, advice=a))
     else:
         why = (f"no law that fits leads above the bound's {bound_words} (best: {term}); "
                "whether it is tight the sweep cannot tell")
