@@ -50,7 +50,7 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, NoReturn, Protocol
 
 import numpy as np
 
@@ -368,7 +368,7 @@ class Engine:
                 )
             array = read.array
             if not self.owns(array):
-                self._refuse_array(array, number)
+                refuse_array(array, number)
             where = (
                 None if read.where is None else _validate.mask(read.where, n, number, array, pid)
             )
@@ -386,7 +386,7 @@ class Engine:
                 )
             array = write.array
             if not self.owns(array):
-                self._refuse_array(array, number)
+                refuse_array(array, number)
             where = (
                 None if write.where is None else _validate.mask(write.where, n, number, array, pid)
             )
@@ -401,26 +401,6 @@ class Engine:
             self._check_bounds(port, number, "write", memo)
             ports.append(port)
         return ranked + n
-
-    def _refuse_array(self, array: object, number: int) -> None:
-        """Refuse an access to something that is not an array of this machine."""
-        if not isinstance(array, Array):
-            raise StepError(
-                f"an access in step {number} names {array!r}, which is not a pram Array; "
-                "allocate arrays with Machine.array",
-                number,
-            )
-        if array.freed:
-            raise StepError(
-                f"array {array.name!r} accessed in step {number} was freed; free an array "
-                "only after the last step that accesses it",
-                number,
-            )
-        raise StepError(
-            f"array {array.name!r} accessed in step {number} belongs to another machine; "
-            "allocate it on this one",
-            number,
-        )
 
     @staticmethod
     def _check_bounds(port: Port, number: int, verb: str, memo: StepMemo) -> None:
@@ -590,6 +570,28 @@ class Engine:
 
 
 # ---- the predicates both paths ask ---------------------------------------------------------
+
+
+def refuse_array(array: object, number: int) -> NoReturn:
+    """Refuse an access to something that is not an array of this machine (the single and
+    the batched engine alike)."""
+    if not isinstance(array, Array):
+        raise StepError(
+            f"an access in step {number} names {array!r}, which is not a pram Array; "
+            "allocate arrays with Machine.array",
+            number,
+        )
+    if array.freed:
+        raise StepError(
+            f"array {array.name!r} accessed in step {number} was freed; free an array "
+            "only after the last step that accesses it",
+            number,
+        )
+    raise StepError(
+        f"array {array.name!r} accessed in step {number} belongs to another machine; "
+        "allocate it on this one",
+        number,
+    )
 
 
 def too_many(reads: Sequence[object], writes: Sequence[object]) -> bool:

@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
-from pram._engine import in_range
+from pram._engine import in_range, refuse_array
 from pram._memo import Scratch, StepMemo
 from pram.cost import Cost, PhaseCost
 from pram.errors import (
@@ -718,7 +718,7 @@ class BatchEngine:
               rows: Flags | None, access: Read | Write, value: Any, number: int) -> _Port:
         array = access.array
         if type(array) is not Array or self.host.arrays.get(array.name) is not array:
-            self._refuse_array(array, number)
+            refuse_array(array, number)
         n = len(plain)
         where: Flags | None = rows
         if access.where is not None:
@@ -884,25 +884,6 @@ class BatchEngine:
         raise StepError(
             f"{what} {array.name} in step {number} must be a register, an integer array or one "
             f"integer (got {_validate.describe(x)})",
-            number,
-        )
-
-    def _refuse_array(self, array: object, number: int) -> None:
-        if not isinstance(array, Array):
-            raise StepError(
-                f"an access in step {number} names {array!r}, which is not a pram Array; "
-                "allocate arrays with Machine.array",
-                number,
-            )
-        if array.freed:
-            raise StepError(
-                f"array {array.name!r} accessed in step {number} was freed; free an array "
-                "only after the last step that accesses it",
-                number,
-            )
-        raise StepError(
-            f"array {array.name!r} accessed in step {number} belongs to another machine; "
-            "allocate it on this one",
             number,
         )
 
