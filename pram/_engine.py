@@ -49,6 +49,7 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NoReturn, Protocol
 
@@ -98,13 +99,12 @@ class Host(Protocol):
 class Engine:
     """Executes global steps for one machine, and keeps what its steps reuse."""
 
-    __slots__ = ("_prefixes", "_random", "host", "scratch")
+    __slots__ = ("_random", "host", "scratch")
 
     def __init__(self, host: Host) -> None:
         self.host = host
         self.scratch = Scratch()
         self._random: np.random.Generator | None = None  # made at the first random choice
-        self._prefixes: dict[str, tuple[str, ...]] = {}
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch); see
@@ -525,7 +525,7 @@ class Engine:
             reads += r
             writes += w
             if step.phase:
-                for label in self._prefix(step.phase):
+                for label in prefixes(step.phase):
                     tally = shares.get(label)
                     if tally is None:
                         shares[label] = [n, r, w]
@@ -550,7 +550,7 @@ class Engine:
         cost = self.host._cost
         if phase:
             phases = cost.phases
-            for label in self._prefix(phase):
+            for label in prefixes(phase):
                 share = phases.get(label)
                 if share is None:
                     share = phases[label] = PhaseCost()
@@ -559,17 +559,17 @@ class Engine:
         cost.profile.append(n)
         cost.step_phases.append((phase,))
 
-    def _prefix(self, path: str) -> tuple[str, ...]:
-        """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")``."""
-        prefixes = self._prefixes.get(path)
-        if prefixes is None:
-            parts = path.split("/")
-            prefixes = tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
-            self._prefixes[path] = prefixes
-        return prefixes
-
 
 # ---- the predicates both paths ask ---------------------------------------------------------
+
+
+
+@functools.cache
+def prefixes(path: str) -> tuple[str, ...]:
+    """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")`` (computed once a path,
+    for the single and the batched engine alike)."""
+    parts = path.split("/")
+    return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
 
 
 def refuse_array(array: object, number: int) -> NoReturn:

@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
-from pram._engine import in_range, refuse_array
+from pram._engine import in_range, prefixes, refuse_array
 from pram._memo import Scratch, StepMemo
 from pram.cost import Cost, PhaseCost
 from pram.errors import (
@@ -508,7 +508,6 @@ class BatchEngine:
         self.alive: Flags | None = None
         self.loops: list[_Loop] = []
         self._random: list[np.random.Generator | None] = [None] * batch
-        self._prefixes: dict[str, tuple[str, ...]] = {}
 
     # ---- the step --------------------------------------------------------------------------
 
@@ -1125,7 +1124,7 @@ class BatchEngine:
         for step, pn, pr, pw in zip(steps, actors, reads, writes, strict=True):
             n, r, w = n + pn, r + pr, w + pw
             if step.phase:
-                for label in self._prefix(step.phase):
+                for label in prefixes(step.phase):
                     tally = shares.get(label)
                     if tally is None:
                         shares[label] = [pn, pr, pw]
@@ -1137,14 +1136,6 @@ class BatchEngine:
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
                             {k: [_int(x) for x in v] for k, v in shares.items()})
         self.host._cost.time += 1
-
-    def _prefix(self, path: str) -> tuple[str, ...]:
-        prefixes = self._prefixes.get(path)
-        if prefixes is None:
-            parts = path.split("/")
-            prefixes = tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
-            self._prefixes[path] = prefixes
-        return prefixes
 
     def _test(self, step: Any, values: Values, alive: Flags | None) -> bool:
         """A loop test in a batch: each instance taking steps learns whether its loop ended;
