@@ -42,7 +42,7 @@ bounds, travels through memory.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import numpy as np
@@ -65,6 +65,7 @@ from pram import (
     words,
 )
 from pram.algorithms.keys import Keys, WordKeys
+from pram.ids import freeze
 
 #: The payload (and host-side key) recorded for "no key", where eq. (12) answered m; also the
 #: holder of a call that has none.
@@ -293,7 +294,9 @@ def _level(
     """One level of the recursion: every call of the level, each on its own processor."""
     found = c.found
     mid = (calls.s + calls.t) // 2  # mid <- floor((s + t) / 2), the median query of the call
-    p = c.pid[mid]
+    # frozen once (immutable ids): every hold(p, ...) and step of the level then takes them
+    # as they are, instead of checking a host array against its frozen copy at each use
+    p = cast(Words, freeze(c.pid[mid]))
     lo: Any
     hi: Any
     alive: Any
@@ -382,7 +385,7 @@ def _records(
         return lo, hi, alive, p
     reading = np.concatenate([np.ones(len(p), np.bool_), np.zeros(len(pending.p), np.bool_)])
     cell = np.concatenate([mid, pending.mid])
-    everyone = np.concatenate([p, pending.p])
+    everyone = cast(Words, freeze(np.concatenate([p, pending.p])))  # immutable, views too
     writes = []
     for copy, value in zip(c.found.payloads[1:], pending.values, strict=True):
         written = hold(everyone)

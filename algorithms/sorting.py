@@ -267,8 +267,10 @@ def _run_levels(
         c = iota(blocks * level.count)
         lo, hi = level.pairs(c % level.count)
         base = start + (c // level.count) * stride
+        # the first len(c) processors of the pool (pool[c], as a view of the ids handed out:
+        # immutable, so the machine neither copies nor checks them at each step)
         yield from compare_exchange(
-            m, keys, records, base + lo, base + hi, ties=ties, pid=pool[c]
+            m, keys, records, base + lo, base + hi, ties=ties, pid=pool[: len(c)]
         )
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 def plain() -> None:
     """Replace registers by the plain arrays they hold, and freezing ids by nothing."""
-    from pram import _engine, _validate, holding
+    from pram import _engine, _validate, holding, ids
 
     def values(data: Any, processors: Any = None, run: Any = None) -> Any:
         return data
@@ -47,6 +47,7 @@ def plain() -> None:
     holding.Register = values  # type: ignore[misc, assignment]
     holding.freeze = unfrozen
     _validate.freeze = unfrozen
+    ids.freeze = unfrozen  # a program's own freeze (imported after this) freezes nothing too
 
 
 def side(which: str, n: int) -> None:
