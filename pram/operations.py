@@ -447,6 +447,8 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
                     return
             elif (int(b.min()) >= a - _HIGH) if a >= 0 else (int(b.max()) <= a - _LOW):
                 return
+    if name == "floor_divide" and type(operands[-1]) is int and operands[-1] != -1:
+        return  # only LOW // -1 leaves the range: no reduction needed to know it cannot
     kinds = [x.dtype.kind if type(x) is np.ndarray else "" for x in operands]
     if any(kind and kind not in "biu" for kind in kinds):
         return  # a real operand: the result is not integer arithmetic on words

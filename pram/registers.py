@@ -75,24 +75,31 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """The forward and reflected operator of ``ufunc`` for :class:`Register`: registers of one
     array of processors and run, or a Python int or bool, without numpy's dispatch (every other
     case takes it, and with it every check of :meth:`Register.__array_ufunc__`). An int64
-    result of an operation that can overflow is checked (:func:`pram.operations.checked`)."""
+    result of an operation that can overflow is checked (:func:`pram.operations.checked`).
+
+    Registers of one array of processors are the same ids (the same object, or equal ids
+    that were not chosen by data: :func:`pram.ids.same`, as the dispatch asks). An operation
+    that may report on integers (:data:`pram.allowed.LOUD`) takes this path only as ``//`` or
+    ``%`` by a positive constant, which cannot divide by zero or overflow."""
     name = ufunc.__name__
-    quiet = ufunc in allowed.LOUD
+    loud = ufunc in allowed.LOUD
+    divides = ufunc is np.floor_divide or ufunc is np.remainder
     overflows = ufunc in operations.CHECKED
 
     def forward(self: Register, other: Any) -> Any:
         run = self._run
-        if run is not None and run._active and not quiet and self._values.dtype.kind in "biu":
+        if run is not None and run._active and self._values.dtype.kind in "biu":
             kind = type(other)
             if kind is Register:
-                if (other._processors is self._processors and other._run is run
-                        and other._values.dtype.kind in "biu"):
+                if (not loud and other._run is run and other._values.dtype.kind in "biu"
+                        and (other._processors is self._processors
+                             or same(other._processors, self._processors))):
                     values = ufunc(self._values, other._values)
                     if overflows:
                         operations.checked(name, (self._values, other._values), values,
                                            self._processors, run)
                     return _made(name, (self, other), values, self._processors, run)
-            elif kind is int or kind is bool:
+            elif (kind is int or kind is bool) and (not loud or (divides and other > 0)):
                 values = ufunc(self._values, other)
                 if overflows:
                     operations.checked(name, (self._values, other), values, self._processors,
@@ -103,7 +110,7 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
     def reflected(self: Register, other: Any) -> Any:
         run = self._run
         kind = type(other)
-        if (run is not None and run._active and not quiet and (kind is int or kind is bool)
+        if (run is not None and run._active and not loud and (kind is int or kind is bool)
                 and self._values.dtype.kind in "biu"):
             values = ufunc(other, self._values)
             if overflows:
@@ -162,6 +169,30 @@ def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
     values = np.take(table, index._values, mode=mode)
     found: Register = _made("choose", (index, table), values, index._processors, run)
     return found
+
+
+def _where(args: Sequence[Any]) -> Any:
+    """``np.where(condition, a, b)`` on registers of one array of processors (the same
+    object) and one active run, and Python numbers: what :meth:`Register.__array_function__`
+    does for them, without its general checks; None for anything else (which takes them)."""
+    first = next((x for x in args if type(x) is Register), None)
+    if first is None:
+        return None
+    owners, run = first._processors, first._run
+    if run is None or not run._active:
+        return None
+    raw = []
+    for x in args:
+        kind = type(x)
+        if kind is Register:
+            if x._processors is not owners or x._run is not run:
+                return None
+            raw.append(x._values)
+        elif kind is int or kind is bool or kind is float:
+            raw.append(x)
+        else:
+            return None
+    return _wrap("where", tuple(args), np.where(*raw), owners, run)
 
 
 class Register(NDArrayOperatorsMixin):
@@ -295,6 +326,10 @@ class Register(NDArrayOperatorsMixin):
         args: Sequence[Any],
         kwargs: dict[str, Any],
     ) -> Any:
+        if func is np.where and not kwargs and len(args) == 3:
+            chosen = _where(args)
+            if chosen is not None:
+                return chosen
         run = _run_of(args, *kwargs.values())
         if run is None:
             return _host(func, args, kwargs)  # output, after the run
@@ -376,6 +411,10 @@ class Register(NDArrayOperatorsMixin):
     __imatmul__ = _inplace(np.matmul)
 
     def __invert__(self) -> Any:
+        run = self._run
+        if run is not None and run._active and self._values.dtype.kind in "biu":
+            # what np.invert(self) does on bools and integers, without numpy's dispatch
+            return _made("invert", (self,), np.invert(self._values), self._processors, run)
         return np.invert(self)
 
     def __neg__(self) -> Any:
