@@ -58,7 +58,7 @@ import numpy as np
 from pram import _conflicts, _validate
 from pram._memo import Scratch, StepMemo, ascending
 from pram._validate import Port, as_words, word_constant, word_ids
-from pram.cost import Cost, PhaseCost, charge
+from pram.cost import Cost, PhaseCost, charge, charge_local
 from pram.errors import AddressError, StepError, UndefinedReadError
 from pram.ids import Chosen
 from pram.loop import is_test
@@ -533,12 +533,15 @@ class Engine:
                         tally[0] += n
                         tally[1] += r
                         tally[2] += w
+        local = self._local()
         for label, (n, r, w) in shares.items():
             share = cost.phases.get(label)
             if share is None:
                 share = cost.phases[label] = PhaseCost()
             # The phase's own processors in this step, not those of other branches.
             charge(share, n, r, w)
+            if local:
+                charge_local(share, local)
         charge(cost, active, reads, writes)
         cost.profile.append(active)
         cost.step_phases.append(
@@ -550,14 +553,27 @@ class Engine:
         cost = self.host._cost
         if phase:
             phases = cost.phases
+            local = self._local()
             for label in prefixes(phase):
                 share = phases.get(label)
                 if share is None:
                     share = phases[label] = PhaseCost()
                 charge(share, n, reads, writes)
+                if local:
+                    charge_local(share, local)
         charge(cost, n, reads, writes)
         cost.profile.append(n)
         cost.step_phases.append((phase,))
+
+    def _local(self) -> int:
+        """The register operations the machine charged before this step (taken once): what
+        each of the step's phases adds to its ``local`` (the ledger has them already)."""
+        token = self.host._token
+        if token is None:
+            return 0
+        local = token._charged
+        token._charged = 0
+        return local
 
 
 # ---- the predicates both paths ask ---------------------------------------------------------

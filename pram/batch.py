@@ -218,11 +218,12 @@ class _Tally:
 class _Share:
     """A phase's share of every instance's ledger (see :class:`pram.PhaseCost`)."""
 
-    __slots__ = ("max_processors", "reads", "time", "work", "writes")
+    __slots__ = ("local", "max_local", "max_processors", "reads", "time", "work", "writes")
 
     def __init__(self) -> None:
         self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
         self.writes, self.max_processors = _Tally(), _Tally()
+        self.local, self.max_local = _Tally(), _Tally()
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
                batch: int) -> None:
@@ -245,6 +246,9 @@ class Ledgers:
         self.local = _Tally()
         self.max_local = _Tally()
         self.phases: dict[str, _Share] = {}
+        #: The register operations charged before the step about to be charged (its phases'
+        #: share of local work, as a single run's phases take it).
+        self.pending = 0
         #: Per global step: its active processors (an int, or one per instance), its phase
         #: labels, and which instances took it (None: all).
         self.steps: list[tuple[int | Counts, tuple[str, ...], Flags | None]] = []
@@ -261,12 +265,17 @@ class Ledgers:
                 if share is None:
                     share = self.phases[label] = _Share()
                 share.charge(pn, pr, pw, alive, batch)
+                if self.pending:
+                    share.local.add(self.pending, alive, batch)
+                    share.max_local.peak(self.pending, alive, batch)
+        self.pending = 0
         self.steps.append((n, labels, alive))
 
     def operations(self, count: int, alive: Flags | None) -> None:
         """Charge ``count`` elementwise register operations done between two steps."""
         self.local.add(count, alive, self.batch)
         self.max_local.peak(count, alive, self.batch)
+        self.pending = count
 
     def time(self, i: int) -> int:
         """The steps instance ``i`` took so far."""
@@ -292,7 +301,8 @@ class Ledgers:
                   column(every.writes), highest(every.max_processors),
                   column(self.loop_tests), column(self.local), highest(self.max_local)]
         shares = {label: (column(share.time), column(share.work), column(share.reads),
-                          column(share.writes), highest(share.max_processors))
+                          column(share.writes), highest(share.max_processors),
+                          column(share.local), highest(share.max_local))
                   for label, share in self.phases.items()}
         uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
         if uniform:
@@ -311,8 +321,8 @@ class Ledgers:
                 kept = np.flatnonzero(took[:, i])
                 mine = counts[kept, i].tolist()
                 phases_of = [self.steps[k][1] for k in kept.tolist()]
-            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i])
-                      for label, (t, w, r, x, p) in shares.items() if t[i]}
+            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i], o[i], h[i])
+                      for label, (t, w, r, x, p, o, h) in shares.items() if t[i]}
             made.append(Cost(
                 time=fields[0][i], work=fields[1][i], reads=fields[2][i],
                 writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
@@ -336,7 +346,8 @@ class Ledgers:
             if share.time.total(i):
                 phases[label] = PhaseCost(
                     share.time.total(i), share.work.total(i), share.reads.total(i),
-                    share.writes.total(i), share.max_processors.highest(i))
+                    share.writes.total(i), share.max_processors.highest(i),
+                    share.local.total(i), share.max_local.highest(i))
         return Cost(
             time=every.time.total(i), work=every.work.total(i), reads=every.reads.total(i),
             writes=every.writes.total(i), max_processors=every.max_processors.highest(i),

@@ -22,6 +22,11 @@ class PhaseCost:
     reads: int = 0
     writes: int = 0
     max_processors: int = 0
+    #: The elementwise register operations done before the phase's steps, each step's work
+    #: counted with the step it leads to (as :attr:`Cost.local` counts it), in all.
+    local: int = 0
+    #: The most of them before one of the phase's steps.
+    max_local: int = 0
 
 
 @attrs.define
@@ -102,6 +107,14 @@ def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int) ->
     tally.writes += writes
     if processors > tally.max_processors:
         tally.max_processors = processors
+
+
+def charge_local(tally: PhaseCost, local: int) -> None:
+    """Charge to a phase's share the ``local`` register operations done before one of its
+    steps (the ledger itself is charged by the machine, the work after the last step too)."""
+    tally.local += local
+    if local > tally.max_local:
+        tally.max_local = local
 
 
 def local_verdict(most: Sequence[int]) -> str:

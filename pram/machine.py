@@ -558,6 +558,7 @@ def _charge_local(cost: Cost, token: Run) -> None:
     ``local``: their total, and the most between two steps), and start counting afresh."""
     local = token._operations
     token._operations = 0
+    token._charged = local  # the next step's phases take their share (pram._engine)
     cost.local += local
     if local > cost.max_local:
         cost.max_local = local

@@ -45,7 +45,7 @@ class Run:
     told something, so that it (and only it) may look at register contents mid-run.
     """
 
-    __slots__ = ("_active", "_machine", "_observer", "_observing", "_operations")
+    __slots__ = ("_active", "_charged", "_machine", "_observer", "_observing", "_operations")
 
     def __init__(self, machine: object, observer: Observer | None) -> None:
         self._machine = machine
@@ -53,6 +53,9 @@ class Run:
         self._active = True
         self._observing = False
         self._operations = 0
+        #: The operations the machine charged before the step it executes now: the share of
+        #: that step's phases (``PhaseCost.local``), taken by the engine as it accounts.
+        self._charged = 0
 
     # Read-only to programs: only pram's own machinery (which uses the private slots) counts,
     # observes and ends a run.
