@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pram.errors import AddressError, HonestyError, StepError
-from pram.ids import Chosen, freeze, same_choice, same_processors
+from pram.ids import Chosen, freeze, same_choice, same_memory, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import THROUGH_MEMORY, Register
 from pram.run import Run
@@ -386,7 +386,9 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
                 )
             owners = who._processors
             held = who._values
-            if held is not owners and not np.array_equal(held, owners):
+            # hold(pid, pid)[mask] holds its ids as a plain view of them: the same memory
+            if held is not owners and not same_memory(held, owners) \
+                    and not np.array_equal(held, owners):
                 raise HonestyError(
                     f"the processors of step {number} are a register that does not hold "
                     "processor ids; select the processors that act from hold(pid, pid) "

@@ -65,6 +65,14 @@ def immutable(ids: npt.NDArray[Any]) -> bool:
 _FROZEN: dict[int, tuple[weakref.ref[Ids], Ids]] = {}
 
 
+def same_memory(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether ``a`` and ``b`` are the same entries of the same memory (one array seen
+    through two array objects, as ``x.view(np.ndarray)`` and ``x``): then they hold the same
+    values, whatever they are, without reading them."""
+    return (a.shape == b.shape and a.dtype == b.dtype and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
 def same_processors(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
     """Whether two arrays of processor ids are the same ids in the same order (cheap first).
 
@@ -131,4 +139,7 @@ def same_choice(a: Ids, b: Ids) -> bool:
     return same_processors(a, b)
 
 
-__all__ = ["Chosen", "Ids", "freeze", "immutable", "same", "same_choice", "same_processors"]
+__all__ = [
+    "Chosen", "Ids", "freeze", "immutable", "same", "same_choice", "same_memory",
+    "same_processors",
+]
