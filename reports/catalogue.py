@@ -58,13 +58,24 @@ def sizes(quick: bool = False) -> dict[str, list[int]]:
             # INSTANCES seeded trees per size, to 2^16
             "tree-contraction": _doubling(4, 16), "components": _doubling(4, 16),
             "compaction": _doubling(4, 14),
-            # the doubly logarithmic tree gains one level exactly at n = 2^(2^k), and its time
-            # and work step in between (the last level's group grows quadratically): n = 2^(2^k)
-            "max-loglog": [1 << (1 << k) for k in range(5)],
+            # the doubly logarithmic tree gains one level exactly at n = 2^(2^k) and is complete
+            # (every group full) at n = 2^(2^k - 1): its time is judged on the first family
+            # (JUDGED_ON), its work on both
+            "max-loglog": sorted({*LEVELS, *(1 << ((1 << k) - 1) for k in range(1, 5))}),
             # work / n saw-tooths as the tree on the n / b block maxima fills its last level;
             # to 2^17, where the block b grows from 4 to 5, the sweep holds a whole tooth
             "max-cascading": _doubling(4, 17), "selection": _doubling(4, 14)}
 
+
+#: The sizes n = 2^(2^k) up to 2^16, where the doubly logarithmic tree gains a level.
+LEVELS = [1 << (1 << k) for k in range(5)]
+
+#: Bounds judged on a part of their entry's sweep, as {entry: {bound: sizes}}: the doubly
+#: logarithmic tree's time, 4 steps a level, is 4 log2(log2 n) + 4 exactly where it gains a
+#: level, and steps in between (at n = 2^(2^k - 1) it is 4 log2(log2 n + 1)); its work is
+#: judged on the whole sweep, where the complete trees add the points a least-squares verdict
+#: needs to tell n log2(L) from n L^0.5.
+JUDGED_ON: dict[str, dict[str, list[int]]] = {"max-loglog": {"time": LEVELS}}
 
 #: Entries whose counts depend on a random instance: the number of seeded instances (seeds 0,
 #: 1, ...) run at every size of the report's sweep, whose mean counts the bounds are judged on.
@@ -91,6 +102,18 @@ def mean_checks(entry: Algorithm, seeded: Sequence[Sequence[Run]]) -> dict[str, 
     return out
 
 
+def part_checks(entry: Algorithm, runs: Sequence[Run],
+                parts: Mapping[str, Sequence[int]]) -> dict[str, Check]:
+    """Each bound of ``entry`` named in ``parts`` checked on the runs at its sizes alone."""
+    out = {}
+    for key, ns in parts.items():
+        chosen = [r for r in runs if r.sizes["n"] in ns]
+        bound = entry.bounds[key]
+        out[key] = check(measure_of(key), bound.formula,
+                         [(r.bound_sizes, r.bounds[key].measured) for r in chosen])
+    return out
+
+
 #: The size of each negative control's run.
 CONTROL_N = {"merge": 64, "matrix-multiply": 8, "max": 32, "rank-sort": 32,
              "components": 64, "max-loglog": 64, "max-cascading": 64}
@@ -105,6 +128,8 @@ class Catalogue:
     #: Entries whose bounds are judged on the mean counts over several seeded instances per
     #: size, with their number (the time and work shown are those of seed 0).
     instances: Mapping[str, int] = attrs.field(factory=dict)
+    #: Entries with bounds judged on a part of their sweep: {entry: {bound: sizes}}.
+    judged_on: Mapping[str, Mapping[str, Sequence[int]]] = attrs.field(factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -119,6 +144,8 @@ class Catalogue:
             "sweeps": [
                 {"model": s.runs[0].options.model,
                  "instances": self.instances.get(s.algorithm.name, 1),
+                 **({"judged_on": {k: list(v) for k, v in parts.items()}}
+                    if (parts := self.judged_on.get(s.algorithm.name)) else {}),
                  **s.as_dict(nested_phases=False, wall_clock=False)}
                 for s in self.sweeps
             ],
@@ -134,7 +161,7 @@ class Catalogue:
                       title_justify="left", pad_edge=False)
         for head in ("algorithm", "model", "n", "time", "work", "checks"):
             table.add_column(head, justify="right" if head in ("time", "work") else "left")
-        for row in rows(self.sweeps, self.instances):
+        for row in rows(self.sweeps, self.instances, self.judged_on):
             table.add_row(*row[:5], _checks_text(row[5]))
         lines: list[RenderableType] = [table]
         lines += [Text(line) for line in control_lines(self.controls)]
@@ -147,7 +174,7 @@ class Catalogue:
             "| --- | --- | --- | ---: | ---: | --- | --- |",
         ]
         for swept, (name, model, n, time, work, checks) in zip(
-            self.sweeps, rows(self.sweeps, self.instances), strict=True
+            self.sweeps, rows(self.sweeps, self.instances, self.judged_on), strict=True
         ):
             text = "; ".join(f"{k} `{f}`: {v}" for k, f, v in checks)
             most = [int(getattr(r.cost, "max_local", 0)) for r in swept.runs]
@@ -186,12 +213,14 @@ def law_text(check: Check) -> str:
 
 
 def rows(
-    sweeps: Sequence[Sweep], instances: Mapping[str, int] | None = None
+    sweeps: Sequence[Sweep], instances: Mapping[str, int] | None = None,
+    judged_on: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
 ) -> list[tuple[str, str, str, str, str, list[tuple[str, str, str]]]]:
     """One row per sweep: name, model, sizes, time and work at both ends, and each check.
 
     An entry of ``instances`` says its checks judge the mean over that many seeded instances
-    per size (the time and work shown are seed 0's), and its sizes say so.
+    per size (the time and work shown are seed 0's), and its sizes say so; so do those of an
+    entry of ``judged_on``, whose bounds named there are judged on those sizes alone.
     """
     out = []
     for s in sweeps:
@@ -204,6 +233,8 @@ def rows(
         if count > 1:
             span += f" (bounds judged on the mean over {count} seeded instances per size; " \
                     "time and work of seed 0)"
+        for key, part in (judged_on or {}).get(s.algorithm.name, {}).items():
+            span += f" ({key} judged on n = {', '.join(str(n) for n in part)})"
         checks = [
             (k, c.formula.text, verdict_text(c) + (f"; law {law}" if (law := law_text(c)) else ""))
             for k, c in s.checks.items()
@@ -292,6 +323,9 @@ def catalogue(
                 for seed in range(1, count))]
             swept = attrs.evolve(swept, checks=mean_checks(swept.algorithm, seeded))
             mean[entry.name] = count
+        if not quick and (parts := JUDGED_ON.get(entry.name)):
+            swept = attrs.evolve(swept, checks={
+                **swept.checks, **part_checks(swept.algorithm, swept.runs, parts)})
         sweeps.append(swept)
         done += len(ns)
     controls = []
@@ -301,10 +335,11 @@ def catalogue(
         (run,) = run_all([Task(name, Options(n=CONTROL_N[name], model=weaker))], runner)
         controls.append(Control(run))
         done += 1
-    return Catalogue(tuple(sweeps), tuple(controls), mean)
+    judged = {} if quick else {name: JUDGED_ON[name] for name in plan if name in JUDGED_ON}
+    return Catalogue(tuple(sweeps), tuple(controls), mean, judged)
 
 
 __all__ = [
-    "CONTROLS", "ENTRIES", "INSTANCES", "WEAKER", "Catalogue", "Control", "catalogue",
-    "instances", "mean_checks", "sizes", "tasks",
+    "CONTROLS", "ENTRIES", "INSTANCES", "JUDGED_ON", "LEVELS", "WEAKER", "Catalogue", "Control",
+    "catalogue", "instances", "mean_checks", "part_checks", "sizes", "tasks",
 ]

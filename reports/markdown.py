@@ -71,7 +71,7 @@ def markdown(
         "## Findings",
         "",
         *(f"- **{line}**" for line in exceeded_lines(outcomes)),
-        *_findings(sweeps),
+        *_findings(sweeps, {o.plan.label: o.plan.instances for o in outcomes}),
         "",
         "## Bound checks",
         "",
@@ -141,7 +141,7 @@ def markdown(
         "",
     ]
     for o in outcomes:
-        parts += [f"### {o.plan.label}", "", _runs_md(o.sweep), ""]
+        parts += [f"### {o.plan.label}", "", *_seeded_md(o), _runs_md(o.sweep), ""]
     if classics is not None:
         parts += [classics.markdown()]
     if circuits:
@@ -255,8 +255,27 @@ def _runs_md(s: Sweep) -> str:
     return _md_table(heads, rows)
 
 
-def _findings(sweeps: Mapping[str, Sweep]) -> list[str]:
-    """Sentences that state what the sweeps show, with their numbers."""
+def _seeded_md(o: Outcome) -> list[str]:
+    """For a sweep judged on the mean over seeded inputs: how many, and the mean counts."""
+    count = o.plan.instances
+    if count <= 1:
+        return []
+    means = {key: c.measured for key, c in o.sweep.checks.items()}
+    work = means.get("work", ())
+    sizes = ", ".join(f"{number(r.sizes['n'])}: {m:,.1f}"
+                      for r, m in zip(o.sweep.runs, work, strict=True))
+    return [
+        f"Its bounds are judged on the mean count over {count} seeded inputs per size "
+        f"(seeds 0..{count - 1}: the expected count, which the bound is about); the table "
+        f"shows seed 0's runs. Mean work by N: {sizes}.",
+        "",
+    ]
+
+
+def _findings(sweeps: Mapping[str, Sweep], instances: Mapping[str, int] | None = None
+              ) -> list[str]:
+    """Sentences that state what the sweeps show, with their numbers (``instances``: the
+    seeded inputs per size whose mean a sweep's bounds are judged on, where more than one)."""
     out: list[str] = []
 
     def line(label: str, key: str) -> str | None:
@@ -309,10 +328,15 @@ def _findings(sweeps: Mapping[str, Sweep]) -> list[str]:
         if last:
             r = last[-1]
             s9 = common[r.sizes["n"]]
+            count = (instances or {}).get("Algorithm 9 (sequential)", 1)
+            mean = (f"; judged on the mean over {count} seeded inputs per size"
+                    if count > 1 else "")
             out.append(
-                f"- **Algorithm 9** (one processor, operations counted): "
+                f"- **Algorithm 9** (one processor, operations counted{mean}): "
                 f"{line('Algorithm 9 (sequential)', 'work')}. At N = {number(r.sizes['n'])} "
-                f"it does {number(s9.cost.work)} operations; Algorithm 11 does "
+                f"it does {number(s9.cost.work)} operations"
+                + (" (seed 0)" if count > 1 else "")
+                + "; Algorithm 11 does "
                 f"{r.cost.work / s9.cost.work:.1f} times that work but in "
                 f"{number(r.cost.time)} steps instead of {number(s9.cost.time)}."
             )

@@ -40,6 +40,9 @@ class Plan:
     short: str = ""
     #: A smoke test at small sizes: ``undetermined`` is as good as the predicted verdict.
     quick: bool = False
+    #: Seeded inputs run at every size (seeds 0, 1, ...): where more than one, the bounds are
+    #: judged on the mean count over them, the expected count the bound is about.
+    instances: int = 1
 
     def expected(self, key: str) -> str | None:
         """The verdict predicted for bound ``key``: ``holds``, ``exceeded`` or None."""

@@ -10,10 +10,13 @@ import pytest
 from pram.reports.catalogue import (
     CONTROLS,
     INSTANCES,
+    JUDGED_ON,
+    LEVELS,
     WEAKER,
     catalogue,
     instances,
     mean_checks,
+    part_checks,
     sizes,
     tasks,
 )
@@ -225,11 +228,28 @@ def test_mean_checks_judge_the_mean_count_over_seeded_instances() -> None:
     assert checks["work"].verdict != "exceeded"
 
 
+def test_part_checks_judge_a_bound_on_its_own_sizes() -> None:
+    """The doubly logarithmic tree's time judged on n = 2^(2^k) alone: the check's sizes and
+    counts are those runs', and there the time is 4 log2(log2 n) + 4, 4 steps a level."""
+    ns = [2, 4, 8, 16, 128, 256]
+    runs = run_all([Task("max-loglog", Options(n=n, model="crcw-common")) for n in ns], None)
+    part = [n for n in LEVELS if n in ns]
+    checks = part_checks(algorithm("max-loglog"), runs, {"time": part})
+    assert list(checks) == ["time"]
+    assert [s["n"] for s in checks["time"].sizes] == part == [2, 4, 16, 256]
+    times = [r.cost.time for r in runs if r.sizes["n"] in part]
+    assert list(checks["time"].measured) == times == [4 * (k + 1) for k in range(4)]
+    # the complete trees in between take one level less than the next 2^(2^k): 8 and 128
+    assert [r.cost.time for r in runs if r.sizes["n"] not in part] == [8, 12]
+
+
 def test_the_report_plans_its_seeded_instances_and_its_loglog_sizes() -> None:
     """The full plan runs every seeded instance of tree contraction (seeds 0..4 at each size),
-    the doubly logarithmic tree on n = 2^(2^k) and the cascade to 2^17; quick runs one seed."""
+    the doubly logarithmic tree on n = 2^(2^k) and on its complete trees n = 2^(2^k - 1), its
+    time judged on the first alone, and the cascade to 2^17; quick runs one seed."""
     plan = sizes()
-    assert plan["max-loglog"] == [2, 4, 16, 256, 65536]
+    assert plan["max-loglog"] == [2, 4, 8, 16, 128, 256, 32768, 65536]
+    assert JUDGED_ON == {"max-loglog": {"time": [2, 4, 16, 256, 65536]}}
     assert plan["max-cascading"][-1] == 1 << 17
     planned = {(t.name, t.options.n, t.options.seed) for t in tasks()}
     assert {(n, s) for name, n, s in planned if name == "tree-contraction"} == {

@@ -245,3 +245,32 @@ def test_report_summary_has_the_catalogue_section(
     assert section.count("(flagged, as it must be)") == len(CONTROLS) == 8
     catalogue = summary["catalogue"]
     assert isinstance(catalogue, dict) and catalogue["ok"] is True
+
+
+def test_a_seeded_plan_judges_its_bounds_on_the_mean_count() -> None:
+    """A plan of several seeded inputs per size: its runs are seed 0's, its checks judge
+    numpy's mean of the seeded runs' counts, and its JSON and Markdown say so; the report's
+    own plans run one input each (Algorithm 9's verdict on a mean is left open: README)."""
+    import numpy as np
+
+    from pram.reports.markdown import _seeded_md
+    from pram.reports.measure import Done, Task, run_all
+    from pram.reports.plan import Plan, plan
+    from pram.reports.report import Summary, _outcome
+
+    ns = [48, 96, 192, 384, 768]
+    seeded = Plan("Algorithm 9 (sequential)", "mqar-sequential", ns, Options(d=32),
+                  instances=3)
+    outcome = _outcome(seeded, Done({}))
+    works = np.array([[r.cost.work for r in run_all(
+        [Task("mqar-sequential", Options(n=n, d=32, seed=seed)) for n in ns], None)]
+        for seed in range(3)], dtype=float)
+    assert len({tuple(row) for row in works}) > 1  # the seeds give different keys
+    assert [r.cost.work for r in outcome.sweep.runs] == works[0].tolist()
+    assert list(outcome.sweep.checks["work"].measured) == pytest.approx(works.mean(0).tolist())
+    summary = Summary((outcome,), (), {"accuracy": 1.0, "violations": 0}, ())
+    assert summary.as_dict()["sweeps"][0]["instances"] == 3
+    notes = "\n".join(_seeded_md(outcome))
+    assert "mean count over 3 seeded inputs per size" in notes
+    assert f"384: {works.mean(0)[3]:,.1f}" in notes
+    assert {p.instances for p in (*plan(), *plan(quick=True))} == {1}
