@@ -18,6 +18,7 @@ from typing import Any, Protocol, TypeAlias
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from pram import (
     Check,
@@ -121,6 +122,12 @@ class Run(RunDisplay):
             and self.violations == 0
             and all(b.holds is not False for b in self.bounds.values())
         )
+
+    def answer(self) -> npt.NDArray[Any]:
+        """The run's answer as ``--output`` writes it: float64 when the answer holds reals
+        (a float array stays real), else int64 words."""
+        answer = np.asarray(self.output)
+        return answer if answer.dtype.kind == "f" else np.asarray(answer, dtype=np.int64)
 
     def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
         """The run as the JSON object of the command-line contract (and a little more).
