@@ -144,8 +144,8 @@ def _within(name: str, plain: npt.NDArray[Any], owners: Ids, operands: Sequence[
     one instance's row: ``x + plain`` of shape ``(batch, n)`` would otherwise be taken as a
     row per instance and hand each instance values chosen by its position in the batch."""
     shape = owners.shape
-    if plain.shape == shape or plain.ndim <= len(shape) and all(
-            d == 1 or d == e for d, e in zip(plain.shape[::-1], shape[::-1], strict=False)):
+    if plain.shape == shape or (plain.ndim <= len(shape) and all(
+            d == 1 or d == e for d, e in zip(plain.shape[::-1], shape[::-1], strict=False))):
         return
     shapes = [shape] + [x.shape for x in operands if type(x) is np.ndarray]
     try:
