@@ -397,7 +397,7 @@ class _One:
         pid = port.pid
         value = port.value
         if value is not None:
-            given = np.asarray(value, dtype=array._cells.dtype)
+            given = np.asarray(value)  # as the port holds them (words written to reals too)
             value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
         if acting is not None:
             index, pid = index[acting], pid[acting]
@@ -440,7 +440,7 @@ class _Many:
         pid = np.broadcast_to(port.pid.astype(np.int64, copy=False), shape)
         value = port.value
         if value is not None:
-            given = np.asarray(value, dtype=array._array._cells.dtype)
+            given = np.asarray(value)  # as the port holds them (words written to reals too)
             value = np.broadcast_to(given, (batch, n))[rows] if given.ndim == 2 else \
                 np.broadcast_to(given, shape)
         if acting is None:
@@ -774,10 +774,15 @@ class BatchEngine:
         else:
             index = axes[0]
         if value is not None:
+            # Words of the step's own processors written to reals stay words until stored,
+            # as on a single machine (pram._validate.value): the model judges and records
+            # the values written, 1 not 1.0.
+            words = (type(value) is Register and value._processors is pid) or \
+                type(value) is np.ndarray
             value, held = self._operand(value, pid, plain, "the value written to", array,
                                         number)
             where = _and(where, held)
-            value = self._value_of(value, n, array, number)
+            value = self._value_of(value, n, array, number, words)
         return _Port(step, branch, rank, plain, array, index, where, value)
 
     @staticmethod
@@ -797,9 +802,10 @@ class BatchEngine:
         return np.full(n, index, dtype=np.int64)
 
     @staticmethod
-    def _value_of(value: Any, n: int, array: Array, number: int) -> Any:
+    def _value_of(value: Any, n: int, array: Array, number: int, words: bool = False) -> Any:
         """A port's values as the array's dtype: int64 words (reals refused, never cut) or
-        float64 reals (integers taken as the reals they are)."""
+        float64 reals (integers taken as the reals they are; int64 words given as a register
+        of the step's processors or a plain array, ``words``, kept as words until stored)."""
         real = array._cells.dtype == np.float64
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f" and not real:
@@ -818,6 +824,8 @@ class BatchEngine:
                     f"{_validate.describe(value)})",
                     number,
                 )
+            if real and words and value.dtype == _WORD:
+                return value
             return value.astype(array._cells.dtype, copy=False)
         if isinstance(value, float):
             if not real:
@@ -1082,12 +1090,14 @@ class BatchEngine:
     def _undefined(self, port: _Port, unknown: Flags, index: Words) -> None:
         host = self.host
         unknown = np.broadcast_to(unknown, (self.batch, unknown.shape[-1]))
+        shape: tuple[int, ...] = getattr(port.array, "shape", ())
+        columns = shape[1] if len(shape) == 2 else 0  # a cell named by pair, as on one machine
         for i in np.flatnonzero(unknown.any(axis=1)).tolist():
             row = index if index.ndim == 1 else index[i]
             for j in np.flatnonzero(unknown[i]).tolist():
                 record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
                                        port.array.name, int(row[j]), int(port.pid[j]),
-                                       instance=i)
+                                       columns, instance=i)
                 if host.strict:
                     raise UndefinedReadError(
                         record.message, step=record.step, array=record.array,

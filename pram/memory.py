@@ -170,15 +170,13 @@ def rows(
     except (TypeError, ValueError):
         given = 1  # refused by contents, with the message for flat arrays
     grid = shape is not None or given == 3
+    if given not in ((2, 3) if grid else (1, 2)):
+        _per_instance(name, batch, grid, np.shape(values))
     one = given == (2 if grid else 1)  # one instance's values, the same for all
     ndim = (2 if grid else 1) + (0 if one else 1)
     cells = contents(values, name, np.dtype(np.int64) if dtype is None else dtype, ndim)
     if not one and cells.shape[0] != batch:
-        form = f"({batch}, r, c)" if grid else f"({batch}, size)"
-        raise InputError(
-            f"{name} has {cells.shape[0]} rows but the machine runs a batch of {batch} "
-            f"instances; pass one per instance, shape {form}, or one for all"
-        )
+        _per_instance(name, batch, grid, cells.shape)
     if one:
         cells = np.broadcast_to(cells, (batch, *cells.shape))
     found = (int(cells.shape[1]), int(cells.shape[2])) if grid else None
@@ -188,6 +186,20 @@ def rows(
             "them"
         )
     return np.array(cells.reshape(batch, -1), order="F"), found  # writeable, even if shared
+
+
+def _per_instance(name: str, batch: int, grid: bool, given: tuple[int, ...]) -> NoReturn:
+    """Refuse values of a batched machine's array that are not one row (or matrix) per
+    instance nor one for all, naming the batch and the shape given."""
+    if grid:
+        form, each, alone = f"({batch}, r, c)", "one (r, c) matrix", "matrices"
+    else:
+        form, each, alone = f"({batch}, size)", "one row", "rows"
+    raise InputError(
+        f"{name} must be of shape {form}, {each} per instance of the batch of {batch} (got "
+        f"shape {given}); pass {batch} {alone}, or {each} every instance starts from"
+        + ("" if grid else f", or shape ({batch}, r, c) for a two-dimensional array")
+    )
 
 
 def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:

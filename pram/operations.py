@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from pram import allowed
 from pram.allowed import THROUGH_MEMORY
@@ -129,8 +130,42 @@ def _unwrap(name: str, operands: Sequence[Any], run: Run) -> tuple[list[Any], Id
         elif operand is None or isinstance(operand, np.dtype):
             raw.append(operand)
         else:
-            raw.append(_operand(operand, f"np.{name}", opaque))
+            plain = _operand(operand, f"np.{name}", opaque)
+            if type(plain) is np.ndarray and plain.ndim and owners is not None:
+                _within(name, plain, owners, operands)
+            raw.append(plain)
     return raw, owners
+
+
+def _within(name: str, plain: npt.NDArray[Any], owners: Ids, operands: Sequence[Any]) -> None:
+    """Refuse a plain operand that broadcasts beyond the registers' processors, by the shape
+    a single machine's result would have (:func:`_spread`). On a batched machine a register
+    holds one row per instance and a plain array is shared by every instance, so it must fit
+    one instance's row: ``x + plain`` of shape ``(batch, n)`` would otherwise be taken as a
+    row per instance and hand each instance values chosen by its position in the batch."""
+    shape = owners.shape
+    if plain.shape == shape or (plain.ndim <= len(shape) and all(
+            d == 1 or d == e for d, e in zip(plain.shape[::-1], shape[::-1], strict=False))):
+        return
+    shapes = [shape] + [x.shape for x in operands if type(x) is np.ndarray]
+    try:
+        made = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return  # no shape at all: numpy refuses the operation itself, as on a single machine
+    _spread(name, made, owners)
+
+
+def _spread(name: str, shape: tuple[int, ...], owners: Ids) -> NoReturn:
+    """Refuse a result of ``shape`` from registers of ``owners``: the operand that made it
+    broadcast over other processors."""
+    given = f"shape {shape} from registers of shape {owners.shape}"
+    if type(owners) is Chosen:
+        given = "another shape from registers of processors chosen by data"
+    _refuse(
+        f"np.{name} giving {given}",
+        "spreads values over other processors (an operand broadcast beyond the "
+        f"register's shape); {THROUGH_MEMORY}",
+    )
 
 
 def _made(name: str, operands: tuple[Any, ...], values: Any, owners: Ids, run: Run | None) -> Any:
@@ -178,14 +213,7 @@ def _bound(name: str, result: Any, owners: Ids, run: Run) -> Register:
     if type(result) is not np.ndarray or (result.shape != owners.shape and not (
             result.shape[1:] == owners.shape and result.ndim == owners.ndim + 1
             and result.shape[0] == _batch(run))):
-        shape = f"shape {getattr(result, 'shape', ())} from registers of shape {owners.shape}"
-        if type(owners) is Chosen:
-            shape = "another shape from registers of processors chosen by data"
-        _refuse(
-            f"np.{name} giving {shape}",
-            "spreads values over other processors (an operand broadcast beyond the "
-            f"register's shape); {THROUGH_MEMORY}",
-        )
+        _spread(name, getattr(result, "shape", ()), owners)
     if result.dtype.kind not in allowed.KINDS:
         _refuse(f"np.{name} giving dtype {result.dtype}", "is not a numeric result")
     return Register(result, owners, run)

@@ -467,7 +467,7 @@ class Register(NDArrayOperatorsMixin):
         if getattr(owners, "rows", None) is not None:  # a batch's selection: full width kept
             values = owners if self._values is self._processors else self._values
         elif self._values.ndim > self._processors.ndim:  # a batch's register, by a plain key
-            values = self._values[(Ellipsis, *(raw if type(raw) is tuple else (raw,)))]
+            values = self._values[_in_rows(raw)]
         else:
             values = owners if self._values is self._processors else self._values[raw]
         if type(owners) is Chosen and type(values) is not np.ndarray:
@@ -677,8 +677,16 @@ def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,
         return result
     result = np.array(np.broadcast_to(values, (batch, *owners.shape)))
     with np.errstate(all="ignore"):
-        result[(Ellipsis, *(raw if type(raw) is tuple else (raw,)))] = given
+        result[_in_rows(raw)] = given
     return result
+
+
+def _in_rows(key: Any) -> tuple[Any, ...]:
+    """A plain key over one instance's processors as the key into a batch's register values
+    (one row per instance, the instances first): every row indexed alike, as a single
+    machine indexes its one row (``x[..., 0]`` and ``x[0]`` of a block of processors keep
+    their meaning; the instance axis is never indexed)."""
+    return (slice(None), *(key if type(key) is tuple else (key,)))
 
 
 def _references() -> int:

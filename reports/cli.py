@@ -441,8 +441,6 @@ def max_memory(args: argparse.Namespace) -> int | None:
 
 
 def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
-    import numpy as np
-
     from pram.reports.measure import execute
     from pram.reports.render import RunReport
 
@@ -455,12 +453,11 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     run = execute(args.algorithm, options)
     if output is not None:
-        answer = np.asarray(run.output)  # floats stay floats; integers are written as int64
-        writer.save_array(output, answer if answer.dtype.kind == "f" else
-                          np.asarray(answer, dtype=np.int64), "--output")
+        writer.save_array(output, run.answer(), "--output")  # reals stay reals, words int64
         err.print(f"wrote {len(run.output)} answers to {output}", highlight=False, markup=False)
     if args.json:
-        _json(run.as_dict())
+        # the answer's dtype, as --output writes it (extends the contract's object)
+        _json(run.as_dict() | {"dtype": run.answer().dtype.name})
     else:
         out.print(RunReport(run, depth=args.phases))
     return OK if run.ok else FAILED

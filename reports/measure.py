@@ -9,13 +9,16 @@ batched machine, one per instance), and only takes minima, means and maxima of t
 
 from __future__ import annotations
 
+import copy
 import math
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from pram import (
     Check,
@@ -24,6 +27,7 @@ from pram import (
     InputError,
     Machine,
     PhaseCost,
+    PRAMError,
     Resolution,
     Violation,
     Words,
@@ -118,6 +122,12 @@ class Run(RunDisplay):
             and self.violations == 0
             and all(b.holds is not False for b in self.bounds.values())
         )
+
+    def answer(self) -> npt.NDArray[Any]:
+        """The run's answer as ``--output`` writes it: float64 when the answer holds reals
+        (a float array stays real), else int64 words."""
+        answer = np.asarray(self.output)
+        return answer if answer.dtype.kind == "f" else np.asarray(answer, dtype=np.int64)
 
     def as_dict(self, *, nested_phases: bool = True, wall_clock: bool = True) -> dict[str, Any]:
         """The run as the JSON object of the command-line contract (and a little more).
@@ -767,9 +777,25 @@ def run_batch(
     start = time.perf_counter()
     solve = solver(name, single) if batched else None
     if solve is None:
-        trials = tuple(trial_of(execute(name, attrs.evolve(single, seed=s))) for s in seeds)
+        made = []
+        for s in seeds:
+            try:
+                made.append(trial_of(execute(name, attrs.evolve(single, seed=s))))
+            except PRAMError as error:  # --mode raise stopped it: say which instance
+                if isinstance(error, InputError):
+                    raise
+                raise _named(error, s - options.seed, s) from None
+        trials = tuple(made)
     else:
-        trials = _lockstep(name, single, seeds, solve)
+        try:
+            trials = _lockstep(name, single, seeds, solve)
+        except PRAMError as error:
+            if isinstance(error, InputError):
+                raise
+            head, sep, rest = str(error).partition(": ")
+            b = int(head.split()[1]) if sep and _INSTANCE.fullmatch(head) else 0
+            raise _named(error, seeds[b] - options.seed, seeds[b], rest if sep and
+                         _INSTANCE.fullmatch(head) else None) from None
     share = (time.perf_counter() - start) / max(1, len(trials))
     return tuple(attrs.evolve(t, seconds=share) for t in trials)
 
@@ -818,6 +844,21 @@ def _lockstep(
             lockstep=True,
         ))
     return tuple(out)
+
+
+#: How a batched machine names the instance of an error: ``instance 17``.
+_INSTANCE = re.compile(r"instance \d+")
+
+
+def _named(error: PRAMError, instance: int, seed: int, message: str | None = None) -> PRAMError:
+    """``error`` (of its own type and attributes) saying which instance of ``--instances``
+    raised it and its seed, as in ``instance 3 (seed 4): EREW forbids ...``; ``message`` the
+    error's words without a batched machine's own ``instance i: `` (an error every instance
+    of a batch would raise, such as a refusal of a register operation, names its first)."""
+    named = copy.copy(error)
+    named.args = (f"instance {instance} (seed {seed}): "
+                  f"{str(error) if message is None else message}",)
+    return named
 
 
 def _instance(record: Any) -> int:

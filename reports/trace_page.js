@@ -19,6 +19,28 @@ const N = T.steps.length;
 const $ = (id) => document.getElementById(id);
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
 function listing(items) { return items.join(", "); }
+// Columns of each two-dimensional array (0 for a flat one): its cells are named by pair,
+// T[0, 1], as the terminal trace and the conflict report name them (cells row-major).
+const COLUMNS = {};
+for (const a of T.arrays) COLUMNS[a.name] = a.shape && a.shape.length === 2 ? a.shape[1] : 0;
+function pair(name, i) {
+  const c = COLUMNS[name];
+  return c ? Math.floor(i / c) + ", " + (i % c) : String(i);
+}
+function cellName(name, i) { return name + "[" + pair(name, i) + "]"; }
+// A breakpoint's key ("T[4]", by flat index) as the cell is named; a name typed as a pair
+// ("T[1, 1]") or by flat index as the key.
+function keyName(key) {
+  const m = /^(.+)\[(\d+)\]$/.exec(key);
+  return m ? cellName(m[1], Number(m[2])) : key;
+}
+function keyOf(typed) {
+  const v = typed.replace(/\s+/g, "");
+  let m = /^(.+)\[(\d+),(\d+)\]$/.exec(v);
+  if (m && COLUMNS[m[1]]) return m[1] + "[" + (Number(m[2]) * COLUMNS[m[1]] + Number(m[3])) + "]";
+  m = /^(.+)\[(\d+)\]$/.exec(v);
+  return m ? v : null;
+}
 let current = 1;
 const zoomed = new Set();
 const phaseBreaks = new Set(), cellBreaks = new Set();
@@ -76,8 +98,9 @@ function cellHTML(name, i, mem, hit) {
   const m = mem[name];
   const defined = !m.d || m.d[i];
   const value = defined ? m.v[i] : "\u00b7";
-  let cls = "cell", extra = "", title = name + "[" + i + "] = " + value;
-  let attrs = ' data-array="' + esc(name) + '" data-index="' + i + '" data-value="' + esc(value) + '"';
+  let cls = "cell", extra = "", title = cellName(name, i) + " = " + value;
+  let attrs = ' data-array="' + esc(name) + '" data-index="' + i + '" data-cell="' + esc(cellName(name, i)) +
+    '" data-value="' + esc(value) + '"';
   if (hit) {
     const who = [];
     if (hit.read.length) { cls += " read"; who.push("read by " + listing(hit.read)); }
@@ -91,7 +114,7 @@ function cellHTML(name, i, mem, hit) {
     extra += '<span class="p">p' + esc(procs.slice(0, 4).join(",")) + (procs.length > 4 ? ",\u2026" : "") + "</span>";
   }
   if (cellBreaks.has(name + "[" + i + "]")) cls += " bp";
-  return '<div class="' + cls + '"' + attrs + ' title="' + esc(title) + '"><span class="i">' + i +
+  return '<div class="' + cls + '"' + attrs + ' title="' + esc(title) + '"><span class="i">' + esc(pair(name, i)) +
     '</span><span class="v">' + esc(value) + "</span>" + extra + "</div>";
 }
 
@@ -128,7 +151,10 @@ function renderMemory(k, step, map) {
     const segs = segments(a, hits);
     for (const [lo, hi] of segs) {
       if (lo > prev + 1) row += '<span class="gap">\u2026 ' + (lo - prev - 1) + " cells \u2026</span>";
-      for (let i = lo; i <= hi; i++) row += cellHTML(a.name, i, mem, map.get(a.name + "[" + i + "]"));
+      for (let i = lo; i <= hi; i++) {
+        if (COLUMNS[a.name] && i > lo && i % COLUMNS[a.name] === 0) row += '<span class="grid-break"></span>';
+        row += cellHTML(a.name, i, mem, map.get(a.name + "[" + i + "]"));
+      }
       prev = hi;
     }
     if (prev < a.size - 1) row += '<span class="gap">\u2026 ' + (a.size - 1 - prev) + " cells \u2026</span>";
@@ -136,7 +162,8 @@ function renderMemory(k, step, map) {
     if (a.size > WHOLE && hits.length) {
       const lo = Math.min(...hits.map((h) => h.index)), hi = Math.max(...hits.map((h) => h.index));
       zoom = ' <button class="zoom" data-zoom="' + esc(a.name) + '">' +
-        (zoomed.has(a.name) ? "summarise" : "zoom to the touched region [" + lo + ".." + hi + "]") + "</button>";
+        (zoomed.has(a.name) ? "summarise" : "zoom to the touched region [" + pair(a.name, lo) + " .. " +
+          pair(a.name, hi) + "]") + "</button>";
     }
     out.push('<div class="array" data-name="' + esc(a.name) + '"><span class="name">' + esc(a.name) +
       '</span> <span class="size">' + a.size + " cells" + (hits.length ? ", " + hits.length + " touched" : "") +
@@ -149,7 +176,7 @@ function renderConflicts(step) {
   if (!step.conflicts.length) { $("conflicts").innerHTML = ""; return; }
   $("conflicts").innerHTML = "<h2>conflicts of step " + step.number + "</h2>" + step.conflicts.map((c) =>
     '<div class="conflict-item" data-array="' + esc(c.array) + '" data-index="' + c.index + '">' + esc(c.message) +
-    " <br>&nbsp;&nbsp;" + esc(c.kind) + " at " + esc(c.array) + "[" + c.index + "], processors " +
+    " <br>&nbsp;&nbsp;" + esc(c.kind) + " at " + esc(cellName(c.array, c.index)) + ", processors " +
     '<span class="who">' + esc(listing(c.processors)) + "</span></div>").join("");
 }
 
@@ -165,8 +192,8 @@ function renderProcessor(k) {
     for (const p of s.accesses) {
       const i = p.processors.indexOf(pid);
       if (i < 0) continue;
-      if (p.kind === "read") reads.push(p.array + "[" + p.cells[i] + "] = " + p.values[i]);
-      else writes.push(p.array + "[" + p.cells[i] + "] \u2190 " + p.values[i] + " (was " + p.before[i] + (p.after[i] !== p.values[i] ? ", now " + p.after[i] : "") + ")");
+      if (p.kind === "read") reads.push(cellName(p.array, p.cells[i]) + " = " + p.values[i]);
+      else writes.push(cellName(p.array, p.cells[i]) + " \u2190 " + p.values[i] + " (was " + p.before[i] + (p.after[i] !== p.values[i] ? ", now " + p.after[i] : "") + ")");
     }
     if (reads.length) held = s.accesses.filter((p) => p.kind === "read" && p.processors.indexOf(pid) >= 0).map((p) => p.values[p.processors.indexOf(pid)]);
     if (!acted) continue;
@@ -232,7 +259,7 @@ function seek(test) {
 }
 function renderBreaks() {
   const items = [...phaseBreaks].map((b) => '<span class="bpitem" data-phase="' + esc(b) + '" title="remove">phase ' + esc(b) + " \u2715</span>")
-    .concat([...cellBreaks].map((b) => '<span class="bpitem" data-cell="' + esc(b) + '" title="remove">' + esc(b) + " \u2715</span>"));
+    .concat([...cellBreaks].map((b) => '<span class="bpitem" data-cell="' + esc(b) + '" title="remove">' + esc(keyName(b)) + " \u2715</span>"));
   $("breakpoints").innerHTML = items.join("");
   go(current);
 }
@@ -259,7 +286,7 @@ function setup() {
   $("next-phase").onclick = () => { const ph = T.steps[current - 1].phase; seek((s) => s.phase !== ph); };
   $("next-break").onclick = () => seek(hitsBreak);
   $("break-phase").onchange = () => { const v = $("break-phase").value; if (v) phaseBreaks.add(v); $("break-phase").value = ""; renderBreaks(); };
-  $("break-cell").onchange = () => { const v = $("break-cell").value.replace(/\s+/g, ""); if (/^.+\[\d+\]$/.test(v)) cellBreaks.add(v); $("break-cell").value = ""; renderBreaks(); };
+  $("break-cell").onchange = () => { const key = keyOf($("break-cell").value); if (key) cellBreaks.add(key); $("break-cell").value = ""; renderBreaks(); };
   $("breakpoints").onclick = (e) => { const t = e.target.closest(".bpitem"); if (!t) return;
     if (t.dataset.phase !== undefined) phaseBreaks.delete(t.dataset.phase); else cellBreaks.delete(t.dataset.cell); renderBreaks(); };
   $("pid").oninput = () => renderProcessor(current);

@@ -13,8 +13,10 @@ Home, End, ``c`` (next conflict), ``p`` (next phase), ``b`` (next breakpoint).
 
 Elements the tests (and a reader's own scripts) can find: ``#step-number``, ``#step-count``,
 ``#phase``, ``#time``, ``#work``, ``#reads``, ``#writes``; every shown cell is a ``.cell`` with
-``data-array``, ``data-index``, ``data-value`` (after the step), ``data-before`` and
-``data-processors`` where touched, and the classes ``read``, ``write``, ``conflict``.
+``data-array``, ``data-index`` (row-major), ``data-cell`` (its name: ``a[5]``, or ``T[1, 2]`` in
+a two-dimensional array, as the terminal trace names it; such an array is shown row by row),
+``data-value`` (after the step), ``data-before`` and ``data-processors`` where touched, and the
+classes ``read``, ``write``, ``conflict``.
 
 ``Trace.to_html(path)`` calls :func:`write` (found through the distribution's entry point, so
 that ``pram`` imports nothing of the reports), and a trace in a notebook shows :func:`inline`.
@@ -120,7 +122,7 @@ _TEMPLATE = """<!doctype html>
  <button id="next-phase" title="next step of another phase (p)">next phase</button>
  <button id="next-break" title="next breakpoint (b)">next breakpoint</button>
  <label>break on phase <select id="break-phase"><option value="">add...</option></select></label>
- <label>break on cell <input id="break-cell" placeholder="array[index]" size="12"></label>
+ <label>break on cell <input id="break-cell" placeholder="a[i] or T[r, c]" size="14"></label>
  <span id="breakpoints"></span>
  <label title="hide the arrays this step does not touch"><input id="only-touched" type="checkbox">
  only arrays touched</label>

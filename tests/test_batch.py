@@ -144,7 +144,8 @@ def test_batch_is_validated() -> None:
     """batch must be a positive integer."""
     with pytest.raises(InputError, match="batch must be a positive integer"):
         Machine(batch=0)
-    with pytest.raises(InputError, match="3 rows but the machine runs a batch of 2"):
+    with pytest.raises(InputError, match=r"shape \(2, size\), one row per instance of the "
+                       r"batch of 2 \(got shape \(3, 4\)\)"):
         Machine(batch=2).array("a", values=np.zeros((3, 4), dtype=np.int64))
 
 

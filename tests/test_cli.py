@@ -148,6 +148,7 @@ def test_run_input_and_output_round_trip(
     assert obj["notes"][0] == "d = 3: the bits the largest token (4) needs"  # type: ignore[index]
     answers = np.load(target)
     assert answers.dtype == np.int64
+    assert obj["dtype"] == "int64"  # the JSON says what --output wrote
     assert answers.tolist() == recall(tokens[:60]).answers.tolist()
 
 

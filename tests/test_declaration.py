@@ -108,6 +108,7 @@ def test_the_must_show_matvec_runs_sweeps_and_is_flagged_under_erew(
     expected = inputs["A"] @ inputs["x"]  # numpy's, computed here
     got = np.load(answers)
     assert got.dtype == np.float64 and got.shape == expected.shape
+    assert run["dtype"] == "float64"  # the JSON says what --output wrote
     assert np.all(np.abs(got - expected) <= declared.tolerance * np.maximum(abs(expected), 1))
 
     status, swept = run_json(capsys, "sweep", "--module", f"{module}:matvec", "--n", SIZES)

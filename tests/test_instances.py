@@ -4,6 +4,7 @@ every count, every answer checked, violations per instance), the same whatever t
 from __future__ import annotations
 
 import bisect
+from typing import Any
 
 import attrs
 import numpy as np
@@ -259,3 +260,53 @@ def test_a_sweep_exits_1_when_an_instance_breaks_the_model(
     runs = obj["runs"]
     assert isinstance(runs, list)
     assert [r["violations"]["instances_with"] for r in runs] == [2, 2]
+
+
+@pytest.mark.parametrize("name", ["pbs-naive", "rank-sort"])  # one by one, and in lockstep
+def test_mode_raise_names_the_instance_and_its_seed(
+    capsys: pytest.CaptureFixture[str], name: str,
+) -> None:
+    """``--instances K --mode raise`` stops at the first violation, naming the instance and
+    its seed before the single run's own message; exit 1 as for one run."""
+    assert (solver(name, Options(model="erew")) is None) == (name == "pbs-naive")
+    status, _, alone = call(capsys, "run", name, "--n", "8", "--model", "erew", "--mode",
+                            "raise", "--seed", "5")
+    assert status == 1
+    message = alone.strip().removeprefix("pram run: ConflictError: ")
+    status, out, err = call(capsys, "run", name, "--n", "8", "--model", "erew", "--mode",
+                            "raise", "--seed", "5", "--instances", "3")
+    assert (status, out) == (1, "")
+    assert err.strip() == f"pram run: ConflictError: instance 0 (seed 5): {message}"
+    status, obj = run_json(capsys, "run", name, "--n", "8", "--model", "erew", "--mode",
+                           "raise", "--seed", "5", "--instances", "3")
+    assert status == 1
+    assert obj["message"] == f"instance 0 (seed 5): {message}"
+
+
+def test_mode_raise_in_lockstep_names_the_instance_that_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch in which only its third instance breaks the model: the error names that
+    instance of --instances and its seed (the batch's own "instance 2: " replaced)."""
+    from pram import ConflictError, Machine, Read, Step, iota
+    from pram.reports import batched
+
+    def reads_twice(m: Machine, instances: Any, options: Options) -> Any:
+        cells = m.array("cells", values=np.array([[0, 1], [0, 1], [0, 0]]))
+
+        def program() -> Any:
+            pid = m.processors(2)
+            (x,) = yield Step(pid, reads=[Read(cells, iota(2))])
+            yield Step(pid, reads=[Read(cells, x)])  # cell 0 twice in instance 2 only
+
+        m.run(program())
+        raise AssertionError("the run should have stopped")
+
+    monkeypatch.setitem(batched.SOLVERS, "prefix-sums", (reads_twice, lambda options: True))
+    options = Options(n=8, model="erew", mode="raise", seed=7, instances=3)
+    with pytest.raises(ConflictError) as raised:
+        run_batch("prefix-sums", options, [7, 8, 9])
+    said = str(raised.value)
+    assert said.startswith("instance 2 (seed 9): EREW forbids concurrent reads: processors 0 "
+                           "and 1 read cells[0] in step 2")
+    assert raised.value.violation.instance == 2

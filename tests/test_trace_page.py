@@ -338,3 +338,54 @@ def test_next_phase_and_a_phase_breakpoint(browser: Any, tmp_path: Path) -> None
     following = next(s for s in steps if s.number > hit.number and any(
         p == "retrieve" or p.startswith("retrieve/") for p in s.phases))
     _check_step(browser, following)
+
+
+_NAMED = """return [...document.querySelectorAll('#memory .cell')]
+  .filter((c) => c.dataset.array === arguments[0])
+  .map((c) => [Number(c.dataset.index), c.dataset.cell, c.querySelector('.i').textContent,
+               c.title]);"""
+
+
+def test_cells_of_a_2d_array_are_named_by_row_and_column(browser: Any, tmp_path: Path) -> None:
+    """A table of 2 rows and 3 columns: every cell is named T[row, column] as the terminal
+    trace names it (its label, title and data-cell; data-index stays row-major), the table is
+    shown row by row, the conflict note and the processor view say T[0, 1], and a breakpoint
+    typed as a pair stops at the step touching that cell."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    m = Machine("crcw-common", trace=True)
+    table = m.array("T", values=np.arange(6).reshape(2, 3))
+    flat = m.array("f", values=np.arange(4))
+
+    def program(m: Machine, table: Any, flat: Any) -> Any:
+        pid = m.processors(2)
+        x, = yield Step(pid, reads=[Read(flat, pid - pid[0])])
+        yield Step(pid, writes=[Write(table, (np.zeros(2, np.int64), np.ones(2, np.int64)),
+                                      x + 7)])  # T[0, 1] twice: 7 and 8 disagree
+        yield Step(pid, reads=[Read(table, (pid - pid[0], np.full(2, 2, np.int64)))])
+
+    m.run(program(m, table, flat))
+    assert m.trace is not None
+    _open(browser, m.trace, tmp_path / "t.html")
+    cells = browser.execute_script(_NAMED, "T")
+    assert [(i, name) for i, name, *_ in cells] == [
+        (r * 3 + c, f"T[{r}, {c}]") for r in range(2) for c in range(3)]
+    assert [label for _, _, label, _ in cells] == [f"{r}, {c}" for r in range(2) for c in range(3)]
+    assert all(title.startswith(f"{name} = ") for _, name, _, title in cells)
+    assert len(_by(browser, '#memory .array[data-name="T"] .grid-break')) == 1  # two rows
+    assert [name for _, name, *_ in browser.execute_script(_NAMED, "f")][:2] == ["f[0]", "f[1]"]
+    _click(browser, "next-conflict")
+    assert _text(browser, "step-number") == "2"
+    (note,) = _by(browser, ".conflict-item")
+    assert "at T[0, 1], processors" in note.text
+    assert m.violations[0].message in note.text  # the record names it so too
+    browser.find_element(By.ID, "pid").send_keys("1")
+    rows = [r.text for r in _by(browser, "#proc-view tr[data-step]")]
+    assert "T[0, 1] \u2190 8" in rows[1] and "T[1, 2] = 5" in rows[2]
+    browser.find_element(By.ID, "break-cell").send_keys("T[1, 2]", Keys.ENTER)
+    assert "T[1, 2]" in browser.find_element(By.ID, "breakpoints").text
+    _click(browser, "first")
+    _click(browser, "next-break")
+    assert _text(browser, "step-number") == "3"
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
