@@ -7,10 +7,10 @@ with a few lower-order ones (a log log term with its plain order beneath it): fa
 (``S^a L^(b-1)``, ``S^a L^(b-2)``, or every power of L down to ``S^a``), a lower power of S with
 a log (``S^(a-1) L^(b+1)``, ``S^(a-1) L^b``) or a half power lower (``S^(a-1/2) L^b``). The fit
 is relative (each count weighs as its own size, at least 1, so a zero or a tiny count does not
-pin the fit), in L = log2 S, floor and ceiling of it, and log2(S/c) on c times powers of two
-(each, even where two differ by a constant at every size: a model of a few terms is not closed
-under that shift, so a count in one reading needs every lower power of L in the other). A
-candidate's **score** is its largest relative miss: over the
+pin the fit), in L = log2(S/c) and, on sizes that are not c times powers of two, also in floor
+and ceiling of log2 S (both, even where floor(log2 S) + 1 is ceil(log2 S) at every size: a
+model of a few terms is not closed under that shift, so a count in one reading needs every
+lower power of L in the other). A candidate's **score** is its largest relative miss: over the
 sizes it was fitted on, predicting the largest size from the others, and predicting the two
 largest from the rest. A candidate whose leading coefficient is not positive is not of that
 order and is left out. :func:`pram.verdicts.decide` reads the candidates; :func:`fit` gives the
@@ -120,23 +120,21 @@ def _models(order: Order, lower: Sequence[Order]) -> list[tuple[Order, ...]]:
 
 
 def _ls_scales(size: str, xs: Sequence[float]) -> list[Scale]:
-    """The readings of L a sweep's counts are fitted in: log2 S and its floor and ceiling, and
-    log2(S/c) too on c times powers of two (only log2 S on powers of two, where all agree).
+    """The readings of L a sweep's counts are fitted in: log2(S/c) on c times powers of two,
+    else log2 S and its floor and ceiling.
 
-    Each reading is tried even where two differ by a constant at every size (floor(log2 S) + 1
-    is ceil(log2 S) on sizes with no power of two, log2(S/c) + log2 c is log2 S): a model of a
-    few terms is not closed under that shift (n^2 L^2 in floor is n^2 L^2 - 2 n^2 L + n^2 in
-    ceil, and a lower n L^3 beside it fills every power of n L), so in the other reading a
-    count leaves the true order's models short of terms, and a higher order with a small
-    leading coefficient absorbs the shift (2 n^2 L^2 - n^2/8 + n L^3 in floor on n = 7..255
-    was fitted as 0.019 n^2 L^3 + ... and called exceeded against n^2 L^2; n L^2/2 in log2 n
-    on n = 5..160 as 1.47 n^1.5 + ... in log2(n/5), exceeded against n L^2).
+    Floor is tried even on sizes with no power of two, where floor(log2 S) + 1 is ceil(log2 S)
+    at every size: a model of a few terms is not closed under that shift (n^2 L^2 in floor is
+    n^2 L^2 - 2 n^2 L + n^2 in ceil, and a lower n L^3 beside it fills every power of n L), so
+    in ceil alone a count in floor(log2 n) leaves the true order's models short of terms, and
+    a higher order with a small leading coefficient absorbs the shift (2 n^2 L^2 - n^2/8 + n
+    L^3 in floor on n = 7..255 was fitted as 0.019 n^2 L^3 + ... and called exceeded against
+    n^2 L^2).
     """
     base = power_base(xs)
-    if base == 1:
-        return [Scale("log", size)]
-    readings = [Scale("log", size), Scale("floor", size), Scale("ceil", size)]
-    return [Scale("log", size, base), *readings] if base is not None else readings
+    if base is not None:
+        return [Scale("log", size, base)]
+    return [Scale("log", size), Scale("floor", size), Scale("ceil", size)]
 
 
 def _solve(gram: np.ndarray, rhs: np.ndarray) -> np.ndarray:
