@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol
 
 import numpy as np
 
@@ -61,7 +61,7 @@ from pram._validate import Port, as_words, word_constant, word_ids
 from pram.cost import Cost, PhaseCost, charge, charge_local
 from pram.errors import AddressError, StepError, UndefinedReadError
 from pram.ids import Chosen
-from pram.loop import is_test
+from pram.loop import answer, is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register
@@ -166,10 +166,10 @@ class Engine:
             for port in ports:
                 tallies[port.branch][1 + port.is_write] += len(port.index)
             self._account(steps, [(n, r, w) for n, r, w in tallies])
-        answers: list[Values] = [tuple(reply) for reply in replies]
+        answers: list[Any] = [tuple(reply) for reply in replies]
         for branch, step in enumerate(steps):
             if is_test(step):  # a loop test: the program learns one bit, and it is counted
-                answers[branch] = step.answer(answers[branch])  # type: ignore[attr-defined]
+                answers[branch] = answer(step, answers[branch])  # type: ignore[arg-type]
                 host._cost.loop_tests += 1
         if recorder is not None:
             recorder.end(host._cost, host._violations)

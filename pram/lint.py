@@ -35,6 +35,7 @@ MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctype
 FROM = frozenset({
     ("sys", "_getframe"), ("sys", "settrace"), ("sys", "setprofile"), ("sys", "modules"),
     ("threading", "settrace"), ("threading", "setprofile"), ("sys", "_current_frames"),
+    ("os", "fork"), ("os", "forkpty"), ("os", "register_at_fork"),
 })
 
 #: Attributes that reach under an object, a function or a frame.
@@ -53,9 +54,10 @@ CALLS = frozenset({"exec", "eval", "compile", "__import__", "vars", "globals", "
 #: Records one finding: the node, and what it does.
 _Flag = Callable[[ast.AST, str], None]
 
-#: Attribute names whose call from a module reaches the interpreter.
+#: Attribute names whose call from a module reaches the interpreter (or copies it: a child
+#: of ``os.fork`` mid-run can end the run there, where its registers become output).
 HOOKS = frozenset({"_getframe", "settrace", "setprofile", "_current_frames", "setflags",
-                   "getsizeof"})
+                   "getsizeof", "fork", "forkpty", "register_at_fork"})
 
 #: Machine methods that drive steps outside :meth:`pram.Machine.run`, where no run token
 #: seals the registers: a program driven by hand through them escapes every guard.

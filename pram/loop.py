@@ -90,10 +90,14 @@ class Until(Step):
             phase=self.phase if phase is None else phase,
         )
 
-    def answer(self, values: Values) -> bool:
-        """The one bit the program is sent: every cell read holds :attr:`value`."""
-        (read,) = values
-        return bool(np.all(read._values == self.value))  # the machine's own reply, in the run
+
+
+def answer(test: Until, values: Values) -> bool:
+    """The one bit the program is sent for ``test``: every cell read holds its value. The
+    engine's, not the program's: a method on the step would let a program turn any register
+    into a bool without a step (``Until(...).answer((x > 900,))``)."""
+    (read,) = values
+    return bool(np.all(read._values == test.value))  # the machine's own reply, in the run
 
 
 def is_test(step: Any) -> bool:

@@ -41,6 +41,10 @@ __all__ = ["MAX_ACCESSES", "Machine"]
 T = TypeVar("T")
 
 
+#: The settings that make a machine's rules: fixed while a program runs (Machine.__setattr__).
+_RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path", "observer"})
+
+
 class Machine(MachineDisplay):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
@@ -320,6 +324,17 @@ class Machine(MachineDisplay):
         # them needs no test that they are distinct (see pram._memo.ascending).
         return handed_out(first, int(n))
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse changing the machine's rules (its model, mode, strictness, checks, observer)
+        while a program runs: an EREW program that switches to CRCW-sum for one step would
+        sum in one step and record no violation. Set them before :meth:`run`."""
+        if name in _RULES and self.__dict__.get("_running"):
+            raise HonestyError(
+                f"m.{name} = ... while a program runs changes the machine's rules in the middle "
+                f"of the run; set {name} before m.run (or make a Machine with it)"
+            )
+        object.__setattr__(self, name, value)
+
     # ---- running programs ------------------------------------------------------------------
 
     @property
@@ -521,7 +536,7 @@ class Machine(MachineDisplay):
                 array.begin()
             array._sealed = sealed
         if self._recorder is not None:
-            self._recorder.trace.sealed = sealed
+            self._recorder.trace._sealed = sealed
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch).

@@ -156,13 +156,13 @@ class Trace:
     machine, like sealed memory. ``cells`` is what the trace holds, ``ceiling`` what it may.
     """
 
-    __slots__ = ("_arrays", "_steps", "ceiling", "cells", "model", "sealed")
+    __slots__ = ("_arrays", "_cells", "_sealed", "_steps", "ceiling", "model")
 
     def __init__(self, ceiling: int, model: str) -> None:
         self.ceiling = ceiling
         self.model = model
-        self.cells = 0
-        self.sealed = False
+        self._cells = 0
+        self._sealed = False
         self._steps: list[TracedStep] = []
         self._arrays: dict[str, TracedArray] = {}
 
@@ -173,16 +173,29 @@ class Trace:
         )
 
     @property
+    def sealed(self) -> bool:
+        """Whether a program is running on the machine (the machine sets it; read-only here)."""
+        return self._sealed
+
+    @property
+    def cells(self) -> int:
+        """The cells recorded so far: a count of accesses, so it is sealed like the steps (under
+        processors chosen by data it would count them)."""
+        if self._sealed:
+            self._refuse("cells")
+        return self._cells
+
+    @property
     def steps(self) -> tuple[TracedStep, ...]:
         """Every global step recorded, in order."""
-        if self.sealed:
+        if self._sealed:
             self._refuse("steps")
         return tuple(self._steps)
 
     @property
     def arrays(self) -> dict[str, TracedArray]:
         """Every array the trace saw, by label, as it first saw it."""
-        if self.sealed:
+        if self._sealed:
             self._refuse("arrays")
         return dict(self._arrays)
 
@@ -347,17 +360,17 @@ class Recorder:
         """Refuse ``cells`` more above the ceiling; count them unless ``now`` is False (a
         step's accesses count once it completed: a step refused by the model records none)."""
         trace = self.trace
-        if trace.cells + cells > trace.ceiling:
+        if trace._cells + cells > trace.ceiling:
             raise TraceLimitError(
-                f"the trace would hold {trace.cells + cells:,} cells before step {step} "
+                f"the trace would hold {trace._cells + cells:,} cells before step {step} "
                 f"({what} adds {cells:,}), beyond its ceiling of {trace.ceiling:,}; a whole "
                 "run records its ledger's memory_cells + reads + writes, so run it untraced "
                 "and give Machine(trace=True, trace_cells=...) at least that, or trace a "
                 "smaller instance",
-                trace.cells + cells, trace.ceiling, step,
+                trace._cells + cells, trace.ceiling, step,
             )
         if now:
-            trace.cells += cells
+            trace._cells += cells
 
     # ---- steps -------------------------------------------------------------------------
 
@@ -375,7 +388,7 @@ class Recorder:
         assert self._pending is not None
         number, steps, ports, seen = self._pending
         self._pending = None
-        self.trace.cells += sum(len(p.index) for p in ports)
+        self.trace._cells += sum(len(p.index) for p in ports)
         accesses = []
         for port, before in zip(ports, self._before, strict=True):
             label = self._labels.get(id(port.array), port.array.name)
