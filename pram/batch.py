@@ -39,8 +39,12 @@ here is named in the error, with the instance.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import copy
+import inspect
+import types
+from collections.abc import Callable, Iterator, Sequence
+from types import GeneratorType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -48,9 +52,10 @@ import numpy.typing as npt
 from pram import _conflicts, _validate
 from pram._engine import in_range, prefixes, refuse_array
 from pram._memo import Scratch, StepMemo
-from pram.cost import Cost, PhaseCost
+from pram.cost import Cost, Ledger, PhaseCost
 from pram.errors import (
     AddressError,
+    BatchPathError,
     ConflictError,
     HonestyError,
     InputError,
@@ -178,6 +183,97 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
         del m.array, m.run
 
 
+# ---- programs made again -------------------------------------------------------------------
+
+
+class _Unmade(Exception):
+    """A program the machine cannot make again; the message says why."""
+
+
+#: Iterators of the builtins a copy restarts where the original stood (a generator
+#: expression's ``range``, a list's or a tuple's iterator), as arguments of a program.
+_COPIED: tuple[type, ...] = (
+    type(iter(range(0))), type(iter(range(1 << 64))), type(iter([])), type(iter(())))
+
+
+def remaker(program: Any) -> tuple[Callable[[], Any] | None, str]:
+    """How to make ``program``, an unstarted generator, again: a function returning a new
+    generator made as it was (its function rebuilt from its code, globals and closure, called
+    with its arguments), and ``""``; or None and why it cannot be.
+
+    An unstarted generator's frame holds its arguments and, since Python 3.11, its closure's
+    free variables too (the generator's code copies them into the frame before it is first
+    run), which ``gi_frame.f_locals`` shows (Python 3.13, PEP 667, shows the same through a
+    proxy, read here as a dict). Arguments that are themselves unstarted generators (the
+    programs :func:`pram.phase` and :func:`pram.parallel` are given), alone or in tuples and
+    lists, are made again the same way; other arguments are the same objects. A started
+    generator, a generator that is not Python's, or an iterator the machine cannot copy
+    cannot be made again.
+    """
+    try:
+        return _capture(program), ""
+    except _Unmade as why:
+        return None, str(why)
+
+
+def _capture(value: Any) -> Callable[[], Any]:
+    """A function making ``value`` again (for a value that needs no making: the value)."""
+    if isinstance(value, GeneratorType):
+        return _generator(value)
+    if type(value) in _COPIED:
+        kept = copy.copy(value)
+        return lambda: copy.copy(kept)
+    if type(value) in (tuple, list):
+        parts = [_capture(v) for v in value]
+        if any(getattr(p, "_made", False) for p in parts):
+            kind = type(value)
+            made = lambda: kind(p() for p in parts)  # noqa: E731
+            made._made = True  # type: ignore[attr-defined]
+            return made
+    elif isinstance(value, Iterator):
+        raise _Unmade(f"an argument is an iterator ({type(value).__name__}) a new pass would "
+                      "find used")
+    return lambda: value
+
+
+def _generator(program: GeneratorType[Any, Any, Any]) -> Callable[[], Any]:
+    code = program.gi_code
+    if inspect.getgeneratorstate(program) != inspect.GEN_CREATED:
+        raise _Unmade(f"the generator {code.co_qualname} has started")
+    frame = program.gi_frame
+    assert frame is not None  # an unstarted generator has its frame
+    found = dict(frame.f_locals)
+    names = code.co_varnames
+    given = code.co_argcount
+    keywords = names[given:given + code.co_kwonlyargcount]
+    at = given + code.co_kwonlyargcount
+    rest = names[at] if code.co_flags & inspect.CO_VARARGS else None
+    more = names[at + (rest is not None)] if code.co_flags & inspect.CO_VARKEYWORDS else None
+    try:
+        positional = [_capture(found[name]) for name in names[:given]]
+        named = {name: _capture(found[name]) for name in keywords}
+        extra = _capture(found[rest]) if rest is not None else None
+        spread = found[more] if more is not None else {}
+        spread_made = {key: _capture(v) for key, v in spread.items()}
+        free = [(name in found, _capture(found[name]) if name in found else None)
+                for name in code.co_freevars]
+    except KeyError as missing:
+        raise _Unmade(f"the generator {code.co_qualname} shows no argument {missing}") from None
+    module = frame.f_globals
+
+    def made() -> Any:
+        cells = tuple(types.CellType(make()) if bound and make is not None
+                      else types.CellType() for bound, make in free)
+        function = types.FunctionType(code, module, code.co_name, None, cells or None)
+        function.__qualname__ = code.co_qualname
+        return function(*[p() for p in positional], *(extra() if extra else ()),
+                        **{k: v() for k, v in named.items()},
+                        **{k: v() for k, v in spread_made.items()})
+
+    made._made = True  # type: ignore[attr-defined]
+    return made
+
+
 # ---- the ledgers ---------------------------------------------------------------------------
 
 
@@ -211,6 +307,19 @@ class _Tally:
     def total(self, i: int) -> int:
         return self.base + (0 if self.each is None else int(self.each[i]))
 
+    def copy(self) -> _Tally:
+        made = _Tally()
+        made.base, made.each = self.base, None if self.each is None else self.each.copy()
+        return made
+
+    def column(self, batch: int, peak: bool) -> Counts:
+        """Every instance's count (``peak``: its highest), one entry each."""
+        if self.each is None:
+            return np.full(batch, self.base, dtype=np.int64)
+        if peak:
+            return np.maximum(self.each, self.base)
+        return self.each + self.base
+
     def highest(self, i: int) -> int:
         return max(self.base, 0 if self.each is None else int(self.each[i]))
 
@@ -223,6 +332,12 @@ class _Share:
     def __init__(self) -> None:
         self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
         self.writes, self.max_processors = _Tally(), _Tally()
+
+    def copy(self) -> _Share:
+        made = _Share()
+        made.time, made.work, made.reads = self.time.copy(), self.work.copy(), self.reads.copy()
+        made.writes, made.max_processors = self.writes.copy(), self.max_processors.copy()
+        return made
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
                batch: int) -> None:
@@ -272,10 +387,61 @@ class Ledgers:
         """The steps instance ``i`` took so far."""
         return self.all.time.total(i)
 
-    def costs(self, memory_cells: int, peak_cells: int) -> tuple[Cost, ...]:
+    def copy(self) -> Ledgers:
+        """These ledgers as they are now, sharing nothing that a later charge changes (what
+        a new pass of a run starts from)."""
+        made = Ledgers(self.batch)
+        made.all, made.loop_tests = self.all.copy(), self.loop_tests.copy()
+        made.local, made.max_local = self.local.copy(), self.max_local.copy()
+        made.phases = {label: share.copy() for label, share in self.phases.items()}
+        made.steps = list(self.steps)
+        return made
+
+    @staticmethod
+    def merged(batch: int, parts: Sequence[tuple[Flags, Ledgers]], shared: int) -> Ledgers:
+        """One set of ledgers from the passes of a run (:meth:`BatchEngine.next_pass`): each
+        instance's counts from ``parts``' ledgers whose flags hold it (the pass it finished
+        in), the first ``shared`` steps (before the run) common to all."""
+        made = Ledgers(batch)
+
+        def pick(tally_of: Any, peak: bool) -> _Tally:
+            picked = _Tally()
+            picked.each = np.zeros(batch, dtype=np.int64)
+            for mine, ledgers in parts:
+                tally = tally_of(ledgers)
+                if tally is not None:
+                    picked.each[mine] = tally.column(batch, peak)[mine]
+            return picked
+
+        def share(share_of: Any) -> _Share:
+            made = _Share()
+            for field in _Share.__slots__:
+                setattr(made, field, pick(lambda ledgers, f=field: None if share_of(ledgers)
+                                          is None else getattr(share_of(ledgers), f),
+                                          field == "max_processors"))
+            return made
+
+        made.all = share(lambda ledgers: ledgers.all)
+        made.loop_tests = pick(lambda ledgers: ledgers.loop_tests, False)
+        made.local = pick(lambda ledgers: ledgers.local, False)
+        made.max_local = pick(lambda ledgers: ledgers.max_local, True)
+        labels = dict.fromkeys(label for _, ledgers in parts for label in ledgers.phases)
+        made.phases = {label: share(lambda ledgers, k=label: ledgers.phases.get(k))
+                       for label in labels}
+        made.steps = list(parts[0][1].steps[:shared])
+        for mine, ledgers in parts:
+            made.steps.extend((n, labels_, mine if alive is None else alive & mine)
+                              for n, labels_, alive in ledgers.steps[shared:])
+        return made
+
+    def costs(self, memory_cells: int | Sequence[int],
+              peak_cells: int | Sequence[int]) -> tuple[Cost, ...]:
         """Every instance's ledger, made together: the counts as columns of one array per
-        field, the profile and phase labels shared while every instance took every step."""
+        field, the profile and phase labels shared while every instance took every step.
+        ``memory_cells`` and ``peak_cells`` are the same for all, or one per instance."""
         batch = self.batch
+        cells = [memory_cells] * batch if isinstance(memory_cells, int) else list(memory_cells)
+        peaks = [peak_cells] * batch if isinstance(peak_cells, int) else list(peak_cells)
 
         def column(tally: _Tally) -> list[int]:
             if tally.each is None:
@@ -315,8 +481,8 @@ class Ledgers:
                       for label, (t, w, r, x, p) in shares.items() if t[i]}
             made.append(Cost(
                 time=fields[0][i], work=fields[1][i], reads=fields[2][i],
-                writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
-                peak_cells=peak_cells, loop_tests=fields[5][i], local=fields[6][i],
+                writes=fields[3][i], max_processors=fields[4][i], memory_cells=cells[i],
+                peak_cells=peaks[i], loop_tests=fields[5][i], local=fields[6][i],
                 max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
             ))
         return tuple(made)
@@ -486,14 +652,40 @@ class _Draw:
         return self.engine._generator(self.i)
 
 
-class _Loop:
-    """A loop being ended by :class:`pram.Until` tests: its test's site, and the instances
-    that were taking steps when it started."""
+class _Start:
+    """What a batched run started from, which each later pass restores for its instances:
+    the table of arrays and a copy of their cells (and of which cells hold a value), the
+    ledgers, the machine's ledger, the records' lengths, the processor ids handed out, the
+    cells alive and every instance's random generator."""
 
-    __slots__ = ("entry", "site")
+    __slots__ = ("alive_cells", "arrays", "cells", "cost", "ledgers", "processors", "random",
+                 "records", "sizes")
 
-    def __init__(self, site: tuple[str, str], entry: Flags | None) -> None:
-        self.site, self.entry = site, entry
+    def __init__(self, host: Machine, engine: BatchEngine) -> None:
+        self.arrays = dict(host.arrays)
+        self.cells = [(array, array._cells.copy(order="K"),
+                       None if array._defined is None else array._defined.copy(order="K"))
+                      for array in self.arrays.values()]
+        self.ledgers = engine.ledgers.copy()
+        self.cost = host._cost.fresh()
+        self.records = (len(host._violations), len(host._resolutions),
+                        len(host._undefined_reads))
+        self.processors = host._next_processor
+        self.alive_cells = host._alive_cells
+        self.random = [None if r is None else copy.deepcopy(r) for r in engine._random]
+        self.sizes = engine.sizes
+
+
+class _Pass:
+    """A pass of a batched run that ended: the instances it finished (those that never left
+    its path), its ledgers and machine ledger, its table of arrays, the ids it handed out."""
+
+    __slots__ = ("arrays", "cost", "finished", "ledgers", "processors")
+
+    def __init__(self, finished: Flags, engine: BatchEngine) -> None:
+        host = engine.host
+        self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
+        self.arrays, self.processors = dict(host.arrays), host._next_processor
 
 
 class BatchEngine:
@@ -504,10 +696,172 @@ class BatchEngine:
         self.batch = batch
         self.ledgers = Ledgers(batch)
         self.scratch = Scratch()
-        #: The instances taking steps (None: all); the others idle in a loop they ended.
+        #: The instances taking steps (None: all); the others left the pass's path at a loop
+        #: test (they idle, and a later pass runs them), or are not the pass's.
         self.alive: Flags | None = None
-        self.loops: list[_Loop] = []
         self._random: list[np.random.Generator | None] = [None] * batch
+        #: Every instance's ``memory_cells`` and ``peak_cells`` once passes of a run
+        #: allocated differently (None while they are the machine's for every instance).
+        self.sizes: tuple[Counts, Counts] | None = None
+        #: The instances of the pass running (None: the first pass, every instance).
+        self.group: Flags | None = None
+        #: The loop tests of the pass so far (to name one in a refusal).
+        self.tests = 0
+        #: Groups of instances that left a pass's path, each waiting for its pass.
+        self.pending: list[Flags] = []
+        #: Arrays a pass of the run allocated, by name (a later pass allocating the name
+        #: again with the same size gets the same array).
+        self.made: dict[str, Array] = {}
+        #: Arrays freed during the run (their cells are kept until it ends: a later pass
+        #: may need the rows of its instances).
+        self.freed: list[Array] = []
+        self._start: _Start | None = None
+        self._passes: list[_Pass] = []
+        self._remake: Callable[[], Any] | None = None
+        self._unmade = ""
+
+    # ---- passes of a run -------------------------------------------------------------------
+
+    def begin(self, program: Any) -> None:
+        """A run starts (its memory sealed, its ledger fresh): keep how to make ``program``
+        again and what the run starts from, for passes the instances may need."""
+        self._remake, self._unmade = remaker(program)
+        self._start = _Start(self.host, self)
+        self._passes = []
+        self.pending = []
+        self.made = {}
+        self.freed = []
+        self.group = None
+        self.alive = None
+        self.tests = 0
+
+    def next_pass(self) -> Any:
+        """The pass that ran ended: the program for the next pass (its instances' rows of
+        memory, ledgers, records and random generators restored to the run's start, every
+        other instance inert), or None when every instance has finished."""
+        finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
+        self._passes.append(_Pass(finished, self))
+        if not self.pending:
+            return None
+        group = self.pending.pop(0)
+        host, start = self.host, self._start
+        assert start is not None and self._remake is not None
+        host.arrays = dict(start.arrays)
+        for array, cells, defined in start.cells:
+            array.freed, array._sealed = False, True
+            array._cells[group] = cells[group]
+            if defined is not None and array._defined is not None:
+                array._defined[group] = defined[group]
+        host._cost = start.cost.fresh()
+        host._ledger = Ledger(host._cost)
+        kept = start.records
+        host._violations = _kept(host._violations, kept[0], group)
+        host._resolutions = _kept(host._resolutions, kept[1], group)
+        host._undefined_reads = _kept(host._undefined_reads, kept[2], group)
+        host._next_processor = start.processors
+        host._alive_cells = start.alive_cells
+        host._failure = None
+        host._modular = 0
+        for i in np.flatnonzero(group).tolist():
+            made = start.random[i]
+            self._random[i] = None if made is None else copy.deepcopy(made)
+        self.ledgers = start.ledgers.copy()
+        self.group, self.alive, self.tests = group, group.copy(), 0
+        return self._remake()
+
+    def allocated(self, name: str, array: Array) -> Array:
+        """``array`` just allocated by a run's program under ``name``: in a later pass, the
+        array an earlier pass allocated under that name, if of the same size, shape and
+        dtype, with the pass's rows reset to the new one's (so the arrays a run leaves are
+        one object per name for every instance)."""
+        earlier = self.made.get(name)
+        group = self.group
+        self.made[name] = array
+        if group is None or earlier is None or earlier is array or (
+                earlier.size, earlier.shape, earlier.dtype) != (
+                array.size, array.shape, array.dtype) or earlier._cells.shape != \
+                array._cells.shape:
+            return array
+        earlier._cells[group] = array._cells[group]
+        if array._defined is not None:
+            if earlier._defined is None:
+                earlier._defined = np.ones(earlier._cells.shape, np.bool_, order="F")
+            earlier._defined[group] = array._defined[group]
+        elif earlier._defined is not None:
+            earlier._defined[group] = True
+        earlier.freed, earlier._sealed = False, array._sealed
+        self.made[name] = earlier
+        return earlier
+
+    def end(self) -> None:
+        """The run's last pass ended: one set of ledgers from every pass's, each instance's
+        sizes from its own pass, the arrays every pass left, the ids every pass handed out."""
+        host, start, passes = self.host, self._start, self._passes
+        assert start is not None
+        if len(passes) > 1:
+            self.ledgers = Ledgers.merged(
+                self.batch, [(p.finished, p.ledgers) for p in passes], len(start.ledgers.steps))
+            first = passes[0]
+            host._cost = first.cost
+            host._ledger = Ledger(first.cost)
+            host._next_processor = max(p.processors for p in passes)
+            arrays = dict(first.arrays)
+            for later in passes[1:]:
+                for name, array in later.arrays.items():
+                    arrays.setdefault(name, array)
+            host.arrays = arrays
+            for array in arrays.values():
+                array.freed = False
+            host._alive_cells = sum(array.size for array in arrays.values())
+            memory = np.zeros(self.batch, np.int64)
+            peak = np.zeros(self.batch, np.int64)
+            for p in passes:
+                memory[p.finished] = p.cost.memory_cells
+                peak[p.finished] = p.cost.peak_cells
+            self.sizes = self._sizes(start, memory, peak)
+        elif start.sizes is not None:
+            cost = host._cost
+            self.sizes = self._sizes(start, np.full(self.batch, cost.memory_cells, np.int64),
+                                     np.full(self.batch, cost.peak_cells, np.int64))
+        self.settle()
+
+    def _sizes(self, start: _Start, memory: Counts, peak: Counts
+               ) -> tuple[Counts, Counts] | None:
+        """Every instance's sizes after the run from those its pass counted (from the
+        machine's at the run's start) and those it had before the run."""
+        if start.sizes is not None:
+            before, highest = start.sizes
+            memory = memory + (before - start.cost.memory_cells)
+            peak = np.maximum(peak, highest)
+        if (memory == memory[0]).all() and (peak == peak[0]).all():
+            return None
+        return memory, peak
+
+    def settle(self) -> None:
+        """Forget the run's passes (as it ends, or fails), and release the cells of the
+        arrays it freed."""
+        for array in self.freed:
+            if array.freed:
+                array._cells = np.zeros(0, dtype=array._cells.dtype)
+                array._defined = None
+        self._start, self._passes, self.pending = None, [], []
+        self.made, self.freed = {}, []
+        self.group, self.alive, self._remake = None, None, None
+
+    def grown(self, cells: int, alive_cells: int) -> None:
+        """The host allocated ``cells`` between runs (``alive_cells`` alive now): every
+        instance's sizes grow alike."""
+        if self.sizes is not None:
+            memory, peak = self.sizes
+            self.sizes = memory + cells, np.maximum(peak, alive_cells)
+
+    def costs(self, cost: Cost) -> tuple[Cost, ...]:
+        """Every instance's ledger (the machine's ``cost`` gives the sizes, unless passes of
+        a run allocated differently)."""
+        if self.sizes is None:
+            return self.ledgers.costs(cost.memory_cells, cost.peak_cells)
+        memory, peak = self.sizes
+        return self.ledgers.costs(memory.tolist(), peak.tolist())
 
     # ---- the step --------------------------------------------------------------------------
 
@@ -602,9 +956,11 @@ class BatchEngine:
         # 5. Account.
         self._account(steps, actors, reads, writes, alive)
         answers: list[Any] = [tuple(reply) for reply in replies]
-        for branch, step in enumerate(steps):
-            if is_test(step):
-                answers[branch] = self._test(step, answers[branch], alive)
+        tests = [branch for branch, step in enumerate(steps) if is_test(step)]
+        if tests:
+            bits = self._test([steps[b] for b in tests], [answers[b] for b in tests], alive)
+            for branch, bit in zip(tests, bits, strict=True):
+                answers[branch] = bit
         return answers
 
     # ---- 0. the fast path ------------------------------------------------------------------
@@ -1137,23 +1493,64 @@ class BatchEngine:
                             {k: [_int(x) for x in v] for k, v in shares.items()})
         self.host._cost.time += 1
 
-    def _test(self, step: Any, values: Values, alive: Flags | None) -> bool:
-        """A loop test in a batch: each instance taking steps learns whether its loop ended;
-        the program is sent True once every instance has ended the loop."""
-        (read,) = values
-        ended = np.all(np.broadcast_to(read._values, (self.batch, read._values.shape[-1]))
-                       == step.value, axis=1)
-        self.ledgers.loop_tests.add(1, alive, self.batch)
-        site = (step.reads[0].array.name, step.phase)
-        loops = self.loops
-        if not loops or loops[-1].site != site:
-            loops.append(_Loop(site, alive))
-        going = ~ended if alive is None else alive & ~ended
-        if not going.any():
-            self.alive = loops.pop().entry
-            return True
-        self.alive = None if going.all() else going
-        return False
+    def _test(self, tests: list[Any], values: list[Values], alive: Flags | None
+              ) -> list[bool]:
+        """The loop tests of one global step in a batch (one per parallel branch that tests):
+        each instance taking steps learns whether each of its loops ended.
+
+        While they agree, the program is sent their answers. When they disagree, the batch
+        follows those whose loops go on (answered False; of several tests, the instances
+        answered False at the most tests first, in branch order) and is sent their answers;
+        each other group of instances answered alike leaves the pass's path (they idle from
+        here on, uncharged) and waits for a pass of its own (:meth:`next_pass`), which runs
+        the program again from the run's start with only them, so that it goes their way
+        here. A program that cannot be made again is refused here
+        (:class:`pram.BatchPathError`)."""
+        batch = self.batch
+        ended = np.empty((len(tests), batch), np.bool_)
+        for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
+            ended[k] = np.all(np.broadcast_to(read._values, (batch, read._values.shape[-1]))
+                              == step.value, axis=1)
+            self.ledgers.loop_tests.add(1, alive, batch)
+            self.tests += 1
+        live = np.flatnonzero(np.ones(batch, np.bool_) if alive is None else alive)
+        paths = {tuple(ended[:, i].tolist()) for i in live.tolist()}
+        if len(paths) == 1:
+            (path,) = paths
+            return list(path)
+        followed = min(paths, key=lambda path: (sum(path), path))
+        answered = ended[:, live].T
+
+        def taking(path: tuple[bool, ...]) -> Flags:
+            """The instances taking ``path`` at these tests."""
+            flags = np.zeros(batch, np.bool_)
+            flags[live] = (np.array(path) == answered).all(axis=1)
+            return flags
+
+        going = taking(followed)
+        for path in sorted(paths - {followed}):
+            if self._remake is None:
+                self._refuse(tests[0], taking(path), going)
+            self.pending.append(taking(path))
+        self.alive = going
+        return list(followed)
+
+    def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
+        number = self.host._cost.time
+
+        def named(flags: Flags) -> str:
+            found = np.flatnonzero(flags).tolist()
+            return ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+
+        raise BatchPathError(
+            f"instances {named(leaving)} end their loop and instances {named(going)} go on "
+            f"at loop test {self.tests} of the run (step {number}, Until on array "
+            f"{step.reads[0].array.name!r}): a batch runs the instances that leave its path "
+            "in a pass of their own, from the start of the run, which needs the program "
+            f"made again, and this one cannot be ({self._unmade}); pass m.run an unstarted "
+            "generator, e.g. m.run(program(m, ...)), or run one machine per instance",
+            number,
+        )
 
 
 #: Accesses of one kind a processor may make in one step (pram._engine.MAX_ACCESSES).
@@ -1224,6 +1621,12 @@ def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = No
         return same_cell.any(axis=1)  # type: ignore[no-any-return]
     other = key[:, 1:] != key[:, :-1]
     return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+def _kept(records: list[Any], before: int, group: Flags) -> list[Any]:
+    """``records`` without those a pass of ``group``'s instances made (after the first
+    ``before``, kept): what a new pass of the group starts from."""
+    return records[:before] + [r for r in records[before:] if not group[r.instance]]
 
 
 def _tag(record: Any, i: int) -> Any:
