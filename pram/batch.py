@@ -23,13 +23,23 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   only the instances in which two processors met go through the single machine's slow path
   (:func:`pram._conflicts.resolve`), in one call with their cells side by side as one array's
   (under CRCW arbitrary one call per instance, each drawing its own random choices);
-- loop tests (:class:`pram.Until`): the batch ends a loop when every instance has ended it. An
-  instance that has ended idles until then: the loop's later steps are neither executed nor
-  charged for it (nor the local work between them), so its counts equal its single run's.
-  Loops are told apart by the array and phase of their test: a loop nested in another is
-  ended for the batch before the outer one is tested again. Registers a program computes in
-  the loop's body hold nothing for an idle instance; carry what a loop computes across its end
-  through memory (as the project's programs do).
+- loop tests (:class:`pram.Until`), in passes: under the honesty rules the host's control
+  flow depends only on sizes and on the bits loop tests give it, so instances answered alike
+  at every test so far are on one path. Where the instances taking steps disagree, the batch
+  follows those whose loop goes on (answered False) and the program is sent False; the others
+  leave the pass's path and idle from there on (no access, no charge, no local work, no
+  record: :attr:`BatchEngine.alive`). When the program ends, each group that left runs in a
+  pass of its own, from the start of the run, on the same machine, every other instance inert
+  (:meth:`BatchEngine.next_pass`): the group's rows of memory, its ledgers, its random
+  generators and its records are the run's start's again, the table of arrays too (an array
+  allocated again under a name and size an earlier pass used is the same array), and the
+  program is made again from its unstarted generator (:func:`remaker`). A group may split
+  again. Each pass runs the host as a single run of any of its instances would, so every
+  instance's counts, records, memory and answer (:attr:`pram.Machine.results`) equal its
+  single run's for any loop, at the price of one pass per distinct sequence of answers (and,
+  for every run, a copy of memory at its start). The program's own Python (a host list it
+  appends to, a print) runs once per pass. A program that cannot be made again is refused at
+  the first disagreement (:class:`pram.BatchPathError`), never counted wrong.
 
 A step whose processors would differ between instances in a way a batch cannot express does
 not reach the engine: a host decision on data is refused by the registers. What is refused

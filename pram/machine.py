@@ -77,7 +77,9 @@ class Machine(MachineDisplay):
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
     registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
     single run's on the instance's input; violations, resolutions and undefined reads carry
-    their ``instance``. ``batch=None`` (the default) is the single machine.
+    their ``instance``. Instances whose loop tests answer differently run in passes of their
+    own, from the run's start (:mod:`pram.batch`); :attr:`results` gives each instance's
+    answer. ``batch=None`` (the default) is the single machine.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
@@ -453,6 +455,14 @@ class Machine(MachineDisplay):
         register belongs to the run's token (:class:`pram.run.Run`), which counts the local
         work charged before each step and at the end, and tells the observer, if any, of
         every global step after it executed. A run inside a running program is refused.
+
+        On a batched machine the run takes one pass per distinct sequence of loop-test answers
+        among the instances (one when they agree): each later pass runs ``program`` made again
+        from the start with only its instances (see :mod:`pram.batch`), so the program's own
+        Python runs once per pass and the observer sees every pass. The value returned is that
+        of instance 0's pass; :attr:`results` holds every instance's. A program that cannot be
+        made again (a started generator) is refused with :class:`pram.BatchPathError` where
+        the instances first disagree.
         """
         if not isinstance(program, Generator):
             raise InputError(
