@@ -397,14 +397,15 @@ class Ledgers:
         """The steps instance ``i`` took so far."""
         return self.all.time.total(i)
 
-    def copy(self) -> Ledgers:
-        """These ledgers as they are now, sharing nothing that a later charge changes (what
-        a new pass of a run starts from)."""
+    def copy(self, steps: int | None = None) -> Ledgers:
+        """These ledgers as they are now, sharing no count a later charge changes (what a new
+        pass of a run starts from); their list of steps shared (it only grows: a snapshot
+        keeps it and its length), or with ``steps``, a copy of its first ``steps``."""
         made = Ledgers(self.batch)
         made.all, made.loop_tests = self.all.copy(), self.loop_tests.copy()
         made.local, made.max_local = self.local.copy(), self.max_local.copy()
         made.phases = {label: share.copy() for label, share in self.phases.items()}
-        made.steps = list(self.steps)
+        made.steps = self.steps if steps is None else self.steps[:steps]
         return made
 
     @staticmethod
@@ -669,14 +670,16 @@ class _Start:
     cells alive and every instance's random generator."""
 
     __slots__ = ("alive_cells", "arrays", "cells", "cost", "ledgers", "processors", "random",
-                 "records", "sizes")
+                 "records", "sizes", "steps")
 
-    def __init__(self, host: Machine, engine: BatchEngine) -> None:
+    def __init__(self, host: Machine, engine: BatchEngine, copied: bool) -> None:
         self.arrays = dict(host.arrays)
+        # (no copy of memory for a program that cannot be made again: no pass restores it)
         self.cells = [(array, array._cells.copy(order="K"),
                        None if array._defined is None else array._defined.copy(order="K"))
-                      for array in self.arrays.values()]
-        self.ledgers = engine.ledgers.copy()
+                      for array in self.arrays.values()] if copied else []
+        self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
+        self.steps = len(engine.ledgers.steps)
         self.cost = host._cost.fresh()
         self.records = (len(host._violations), len(host._resolutions),
                         len(host._undefined_reads))
@@ -736,7 +739,7 @@ class BatchEngine:
         """A run starts (its memory sealed, its ledger fresh): keep how to make ``program``
         again and what the run starts from, for passes the instances may need."""
         self._remake, self._unmade = remaker(program)
-        self._start = _Start(self.host, self)
+        self._start = _Start(self.host, self, self._remake is not None)
         self._passes = []
         self.pending = []
         self.made = {}
@@ -775,7 +778,7 @@ class BatchEngine:
         for i in np.flatnonzero(group).tolist():
             made = start.random[i]
             self._random[i] = None if made is None else copy.deepcopy(made)
-        self.ledgers = start.ledgers.copy()
+        self.ledgers = start.ledgers.copy(steps=start.steps)
         self.group, self.alive, self.tests = group, group.copy(), 0
         return self._remake()
 
@@ -810,7 +813,7 @@ class BatchEngine:
         assert start is not None
         if len(passes) > 1:
             self.ledgers = Ledgers.merged(
-                self.batch, [(p.finished, p.ledgers) for p in passes], len(start.ledgers.steps))
+                self.batch, [(p.finished, p.ledgers) for p in passes], start.steps)
             first = passes[0]
             host._cost = first.cost
             host._ledger = Ledger(first.cost)

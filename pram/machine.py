@@ -493,6 +493,7 @@ class Machine(MachineDisplay):
         self._running += 1
         self._failure = None
         self._modular = 0
+        self._results = ()
         self._seal(True)
         try:
             if batch is None:
