@@ -38,8 +38,9 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   instance's counts, records, memory and answer (:attr:`pram.Machine.results`) equal its
   single run's for any loop, at the price of one pass per distinct sequence of answers (and,
   for every run, a copy of memory at its start). The program's own Python (a host list it
-  appends to, a print) runs once per pass. A program that cannot be made again is refused at
-  the first disagreement (:class:`pram.BatchPathError`), never counted wrong.
+  appends to, a print) runs once per pass. A program that cannot be made again, or a machine
+  with an observer (it would see several passes), is refused at the first disagreement
+  (:class:`pram.BatchPathError`), never counted wrong.
 
 A step whose processors would differ between instances in a way a batch cannot express does
 not reach the engine: a host decision on data is refused by the registers. What is refused
@@ -1517,8 +1518,8 @@ class BatchEngine:
         each other group of instances answered alike leaves the pass's path (they idle from
         here on, uncharged) and waits for a pass of its own (:meth:`next_pass`), which runs
         the program again from the run's start with only them, so that it goes their way
-        here. A program that cannot be made again is refused here
-        (:class:`pram.BatchPathError`)."""
+        here. A program that cannot be made again, or a machine with an observer (it would
+        see the steps of several passes), is refused here (:class:`pram.BatchPathError`)."""
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
@@ -1542,7 +1543,7 @@ class BatchEngine:
 
         going = taking(followed)
         for path in sorted(paths - {followed}):
-            if self._remake is None:
+            if self._remake is None or self.host.observer is not None:
                 self._refuse(tests[0], taking(path), going)
             self.pending.append(taking(path))
         self.alive = going
@@ -1555,13 +1556,18 @@ class BatchEngine:
             found = np.flatnonzero(flags).tolist()
             return ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
 
+        where = (f"instances {named(leaving)} end their loop and instances {named(going)} "
+                 f"go on at loop test {self.tests} of the run (step {number}, Until on array "
+                 f"{step.reads[0].array.name!r}): a batch runs the instances that leave its "
+                 "path in a pass of their own, from the start of the run")
+        if self._remake is not None:  # an observer would see the steps of several passes
+            raise BatchPathError(
+                f"{where}, which the machine's observer would see as more steps; remove the "
+                "observer (m.observer = None), or run one machine per instance", number)
         raise BatchPathError(
-            f"instances {named(leaving)} end their loop and instances {named(going)} go on "
-            f"at loop test {self.tests} of the run (step {number}, Until on array "
-            f"{step.reads[0].array.name!r}): a batch runs the instances that leave its path "
-            "in a pass of their own, from the start of the run, which needs the program "
-            f"made again, and this one cannot be ({self._unmade}); pass m.run an unstarted "
-            "generator, e.g. m.run(program(m, ...)), or run one machine per instance",
+            f"{where}, which needs the program made again, and this one cannot be "
+            f"({self._unmade}); pass m.run an unstarted generator, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance",
             number,
         )
 

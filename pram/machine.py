@@ -459,10 +459,10 @@ class Machine(MachineDisplay):
         On a batched machine the run takes one pass per distinct sequence of loop-test answers
         among the instances (one when they agree): each later pass runs ``program`` made again
         from the start with only its instances (see :mod:`pram.batch`), so the program's own
-        Python runs once per pass and the observer sees every pass. The value returned is that
-        of instance 0's pass; :attr:`results` holds every instance's. A program that cannot be
-        made again (a started generator) is refused with :class:`pram.BatchPathError` where
-        the instances first disagree.
+        Python runs once per pass. The value returned is that of instance 0's pass;
+        :attr:`results` holds every instance's. A program that cannot be made again (a started
+        generator), or a machine with an observer, is refused with :class:`pram.BatchPathError`
+        where the instances first disagree.
         """
         if not isinstance(program, Generator):
             raise InputError(

@@ -36,6 +36,7 @@ from pram import (
     phase,
 )
 from pram.registers import Register
+from pram.testing import check_batch
 
 Make = Callable[[Machine, dict[str, Any]], Any]
 
@@ -547,3 +548,48 @@ def test_results_on_a_single_machine() -> None:
          for name, v in loop_inputs([2]).items()}
     value = m.run(until_done(m, a))
     assert m.results == (value,)
+
+
+def test_check_batch_reads_each_instance_from_its_own_pass() -> None:
+    """check_batch (the program's answer, no output array) on a loop of data-dependent
+    rounds: each instance's answer is its pass's."""
+    def counted(m: Machine, count: Any, flag: Any) -> Any:
+        control = m.processors(1)
+        total = m.array("total", values=np.zeros(1, np.int64))
+        while True:
+            (x, t) = yield Step(control, reads=[Read(count, 0), Read(total, 0)])
+            yield Step(control, writes=[Write(count, 0, x - 1), Write(total, 0, t + x),
+                                        Write(flag, 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(flag, 0, control)):
+                break
+        (t,) = yield Step(control, reads=[Read(total, 0)])
+        return t
+
+    counts = np.array([[3], [1], [4], [2]])
+    check_batch(counted, {"count": counts, "flag": np.zeros((4, 1), np.int64)},
+                lambda count, flag: np.array([count[0] * (count[0] + 1) // 2]))
+
+
+def test_an_observer_is_refused_at_the_first_disagreement() -> None:
+    """An observer would see the steps of several passes: refused where a second is due."""
+    class Steps:
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def step(self, number: int, steps: Any, replies: Any) -> None:
+            self.seen += 1
+
+        def operation(self, name: str, operands: Any, result: Any) -> None:
+            pass
+
+    watching = Steps()
+    m = Machine(batch=2, observer=watching)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([2, 2]).items()}
+    m.run(until_done(m, a))  # the instances agree: one pass, seen once
+    assert watching.seen == m.cost.time == 8
+    b = Machine(batch=2, observer=Steps())
+    a = {name: b.array(name, values=v) for name, v in loop_inputs([1, 2]).items()}
+    with pytest.raises(BatchPathError, match=r"^instances 0 end their loop and instances 1 go "
+                       r"on at loop test 1 .* the machine's observer would see as more "
+                       r"steps; remove the observer \(m.observer = None\)"):
+        b.run(until_done(b, a))
