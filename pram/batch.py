@@ -686,7 +686,9 @@ class _Start:
                         len(host._undefined_reads))
         self.processors = host._next_processor
         self.alive_cells = host._alive_cells
-        self.random = [None if r is None else copy.deepcopy(r) for r in engine._random]
+        #: Each instance's generator as the run found it, kept at its first draw of the
+        #: run (:meth:`BatchEngine._generator`): None when it had none.
+        self.random: dict[int, np.random.Generator | None] = {}
         self.sizes = engine.sizes
 
 
@@ -777,8 +779,9 @@ class BatchEngine:
         host._failure = None
         host._modular = 0
         for i in np.flatnonzero(group).tolist():
-            made = start.random[i]
-            self._random[i] = None if made is None else copy.deepcopy(made)
+            if i in start.random:  # else the run drew nothing for it: its generator as found
+                made = start.random[i]
+                self._random[i] = None if made is None else copy.deepcopy(made)
         self.ledgers = start.ledgers.copy(steps=start.steps)
         self.group, self.alive, self.tests = group, group.copy(), 0
         return self._remake()
@@ -1402,8 +1405,13 @@ class BatchEngine:
         return settled
 
     def _generator(self, i: int) -> np.random.Generator:
-        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's."""
+        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
+        as found at the run's start kept at its first draw of a run that a later pass may
+        need to draw again."""
         made = self._random[i]
+        start = self._start
+        if start is not None and self._remake is not None and i not in start.random:
+            start.random[i] = None if made is None else copy.deepcopy(made)
         if made is None:
             made = self._random[i] = np.random.default_rng(self.host._seed)
         return made

@@ -593,3 +593,33 @@ def test_an_observer_is_refused_at_the_first_disagreement() -> None:
                        r"on at loop test 1 .* the machine's observer would see as more "
                        r"steps; remove the observer \(m.observer = None\)"):
         b.run(until_done(b, a))
+
+
+def test_crcw_arbitrary_generators_drawn_in_an_earlier_run() -> None:
+    """A later pass draws as the run found each generator (mid-stream after an earlier run),
+    not as freshly seeded: the memory after two runs equals two single runs'."""
+    def draws(m: Machine, a: dict[str, Any]) -> Any:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a["a"], iota(4))])
+        yield Step(pid, writes=[Write(a["out"], 0, x + iota(4) * 10)])  # 4 writers of out[0]
+
+    def looping(m: Machine, a: dict[str, Any]) -> Any:
+        yield from draws(m, a)
+        control = m.processors(1)
+        (y,) = yield Step(control, reads=[Read(a["out"], 0)])
+        yield Step(control, writes=[Write(a["out"], 2, y)])
+        yield from until_done(m, a)
+        yield from draws(m, a)
+
+    inputs = loop_inputs([1, 3, 2, 3])
+    m = Machine("crcw-arbitrary", batch=4, seed=3)
+    arrays = {name: m.array(name, values=v) for name, v in inputs.items()}
+    m.run(draws(m, arrays))
+    m.run(looping(m, arrays))
+    for i in range(4):
+        s = Machine("crcw-arbitrary", seed=3)
+        mine = {name: s.array(name, values=v[i]) for name, v in inputs.items()}
+        s.run(draws(s, mine))
+        s.run(looping(s, mine))
+        assert arrays["out"].to_numpy()[i].tolist() == mine["out"].to_numpy().tolist()
+        assert m.costs[i] == s.cost
