@@ -533,13 +533,15 @@ class _Port:
     instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
     values likewise (or one integer)."""
 
-    __slots__ = ("array", "branch", "index", "is_write", "pid", "rank", "step", "value",
-                 "where")
+    __slots__ = ("array", "branch", "index", "is_write", "own", "pid", "rank", "step",
+                 "value", "where")
 
     def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
                  index: Words, where: Flags | None, value: Words | int | None) -> None:
         self.step, self.branch, self.rank, self.pid = step, branch, rank, pid
         self.array, self.index, self.where, self.value = array, index, where, value
+        #: ``where`` before the instances that idle were masked out of it (see _met).
+        self.own = where
         self.is_write = value is not None
 
     def count(self) -> int | Counts:
@@ -945,7 +947,7 @@ class BatchEngine:
             groups.setdefault(id(port.array), []).append(port)
         resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
         for key, group in groups.items():
-            met = self._met(group, ranked)
+            met = self._met(group, ranked, alive)
             if met is not None:
                 resolved[key] = self._resolve(group, met, steps)
         # 3. Read.
@@ -1310,31 +1312,35 @@ class BatchEngine:
         except StepError as error:
             raise StepError(f"instance {i}: {error}", number) from None
 
-    def _met(self, group: list[_Port], ranked: int) -> Flags | None:
-        """The instances in which two processors met at a cell of ``group``'s array through
-        the ports the model checks (None: in none)."""
+    def _met(self, group: list[_Port], ranked: int, alive: Flags | None) -> Flags | None:
+        """The instances taking steps (``alive``, None: all) in which two processors met at a
+        cell of ``group``'s array through the ports the model checks (None: in none).
+
+        A step whose indices and masks every instance shares is tested once for all on the
+        ports' own masks (the idle instances dropped from the answer), as when every
+        instance takes steps; any other is tested row by row, the idle masked out."""
         checks_reads = self.host.model.checks_reads
         checked = [p for p in group if p.is_write or checks_reads]
         if sum(len(p.pid) for p in checked) < 2:
             return None
-        shared = all(p.index.ndim == 1 and (p.where is None or p.where.ndim == 1)
+        shared = all(p.index.ndim == 1 and (p.own is None or p.own.ndim == 1)
                      for p in checked)
         if shared:
-            cells = np.concatenate([p.index if p.where is None else p.index[p.where]
+            cells = np.concatenate([p.index if p.own is None else p.index[p.own]
                                     for p in checked])
             ranks = np.concatenate([
-                np.arange(p.rank, p.rank + len(p.pid)) if p.where is None
-                else np.arange(p.rank, p.rank + len(p.pid))[p.where] for p in checked])
+                np.arange(p.rank, p.rank + len(p.pid)) if p.own is None
+                else np.arange(p.rank, p.rank + len(p.pid))[p.own] for p in checked])
             if not _two_meet(cells[None, :], ranks[None, :], ranked)[0]:
                 return None
-            return np.ones(self.batch, dtype=np.bool_)
+            return np.ones(self.batch, dtype=np.bool_) if alive is None else alive.copy()
         cells2 = np.concatenate([np.broadcast_to(p.index, (self.batch, len(p.pid)))
                                  for p in checked], axis=1)
         ranks1 = np.concatenate([np.arange(p.rank, p.rank + len(p.pid)) for p in checked])
         acting = np.concatenate([
             np.ones((self.batch, len(p.pid)), np.bool_) if p.where is None
             else np.broadcast_to(p.where, (self.batch, len(p.pid))) for p in checked], axis=1)
-        met = _two_meet(cells2, ranks1, ranked, acting)
+        met = _two_meet(cells2, ranks1, ranked, acting)  # the idle masked out: no garbage
         return met if met.any() else None
 
     def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
