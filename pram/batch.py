@@ -1541,13 +1541,22 @@ class BatchEngine:
                               == step.value, axis=1)
             self.ledgers.loop_tests.add(1, alive, batch)
             self.tests += 1
-        live = np.flatnonzero(np.ones(batch, np.bool_) if alive is None else alive)
-        paths = {tuple(ended[:, i].tolist()) for i in live.tolist()}
-        if len(paths) == 1:
-            (path,) = paths
-            return list(path)
+        if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
+            mine = ended[0] if alive is None else ended[0][alive]
+            if mine.all():
+                return [True]
+            if not mine.any():
+                return [False]
+        if alive is None:
+            live = np.arange(batch)
+            answered = ended.T
+        else:
+            live = np.flatnonzero(alive)
+            answered = ended[:, live].T
+        if (answered == answered[:1]).all():  # they agree (the usual case): one path
+            return answered[0].tolist()  # type: ignore[no-any-return]
+        paths = {tuple(row) for row in answered.tolist()}
         followed = min(paths, key=lambda path: (sum(path), path))
-        answered = ended[:, live].T
 
         def taking(path: tuple[bool, ...]) -> Flags:
             """The instances taking ``path`` at these tests."""
