@@ -207,6 +207,10 @@ _COPIED: tuple[type, ...] = (
     type(iter(range(0))), type(iter(range(1 << 64))), type(iter([])), type(iter(())))
 
 
+#: Containers whose items are looked at for programs to make again.
+_NESTED: tuple[type, ...] = (tuple, list)
+
+
 def remaker(program: Any) -> tuple[Callable[[], Any] | None, str]:
     """How to make ``program``, an unstarted generator, again: a function returning a new
     generator made as it was (its function rebuilt from its code, globals and closure, called
@@ -235,6 +239,9 @@ def _capture(value: Any) -> Callable[[], Any]:
         kept = copy.copy(value)
         return lambda: copy.copy(kept)
     if type(value) in (tuple, list):
+        kinds = set(map(type, value))  # (one look per kind of item, not per item)
+        if not any(kind in _NESTED or hasattr(kind, "__next__") for kind in kinds):
+            return lambda: value  # nothing in it to make again
         parts = [_capture(v) for v in value]
         if any(getattr(p, "_made", False) for p in parts):
             kind = type(value)
