@@ -237,7 +237,9 @@ def _capture(value: Any) -> Callable[[], Any]:
         return _generator(value)
     if type(value) in _COPIED:
         kept = copy.copy(value)
-        return lambda: copy.copy(kept)
+        copied = lambda: copy.copy(kept)  # noqa: E731
+        copied._made = True  # type: ignore[attr-defined]
+        return copied
     if type(value) in (tuple, list):
         kinds = set(map(type, value))  # (one look per kind of item, not per item)
         if not any(kind in _NESTED or hasattr(kind, "__next__") for kind in kinds):

@@ -623,3 +623,58 @@ def test_crcw_arbitrary_generators_drawn_in_an_earlier_run() -> None:
         s.run(looping(s, mine))
         assert arrays["out"].to_numpy()[i].tolist() == mine["out"].to_numpy().tolist()
         assert m.costs[i] == s.cost
+
+
+def test_an_input_array_freed_in_one_pass_is_there_for_the_next() -> None:
+    """A pass frees an array the run started with (on one path only): a later pass finds it
+    with its instances' cells as the run found them; the table after the run holds it."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        r = 0
+        while True:
+            r += 1
+            if r == 1:
+                (x,) = yield Step(control, reads=[Read(a["a"], 1)])
+                yield Step(control, writes=[Write(a["out"], 1, x)])
+            yield from countdown(a, control)
+            if r == 2:
+                m.free(a["a"])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    m = same_as_singles(make, loop_inputs([2, 1, 3]))
+    assert "a" in m.arrays and not m.arrays["a"].freed  # instance 1's path keeps it
+
+
+def test_closures_and_generator_arguments_are_made_again() -> None:
+    """The capture on this Python: a closure's free variables, and a generator given as an
+    argument (made again, not reused) inside a tuple."""
+    from pram.batch import remaker
+
+    def outer(k: int) -> Any:
+        def inner(pair: tuple[Any, ...], *, step: int) -> Any:
+            (first,) = pair
+            total = 0
+            for value in first:
+                total += value * k * step
+            yield total
+
+        return inner((iter([1, 2, 3]),), step=2)
+
+    made, why = remaker(outer(10))
+    assert why == ""
+    assert made is not None
+    assert next(made()) == next(made()) == 120
+    assert remaker(_started())[1] == "the generator _one has started"
+
+
+def _started() -> Any:
+    program = _one()
+    next(program)
+    return program
+
+
+def _one() -> Any:
+    yield 1
+    yield 2
