@@ -734,8 +734,15 @@ class BatchEngine:
         self.group: Flags | None = None
         #: The loop tests of the pass so far (to name one in a refusal).
         self.tests = 0
-        #: Groups of instances that left a pass's path, each waiting for its pass.
-        self.pending: list[Flags] = []
+        #: Groups of instances that left a pass's path, each waiting for its pass, with the
+        #: path it took to its departure (see :attr:`path`).
+        self.pending: list[tuple[Flags, list[tuple[int, tuple[bool, ...]]]]] = []
+        #: The pass's loop-test steps so far: the machine's time at each and the answers the
+        #: program was sent (a later pass must retrace its group's to its departure).
+        self.path: list[tuple[int, tuple[bool, ...]]] = []
+        #: The path the pass running must retrace: its group's in the pass it left (empty
+        #: in the first pass).
+        self.expected: list[tuple[int, tuple[bool, ...]]] = []
         #: Arrays a pass of the run allocated, by name (a later pass allocating the name
         #: again with the same size gets the same array).
         self.made: dict[str, Array] = {}
@@ -761,16 +768,20 @@ class BatchEngine:
         self.group = None
         self.alive = None
         self.tests = 0
+        self.path, self.expected = [], []
 
     def next_pass(self) -> Any:
         """The pass that ran ended: the program for the next pass (its instances' rows of
         memory, ledgers, records and random generators restored to the run's start, every
         other instance inert), or None when every instance has finished."""
+        if len(self.path) < len(self.expected):
+            self._astray("ended")
         finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
         self._passes.append(_Pass(finished, self))
         if not self.pending:
             return None
-        group = self.pending.pop(0)
+        group, self.expected = self.pending.pop(0)
+        self.path = []
         host, start = self.host, self._start
         assert start is not None and self._remake is not None
         host.arrays = dict(start.arrays)
@@ -804,6 +815,10 @@ class BatchEngine:
         one object per name for every instance)."""
         earlier = self.made.get(name)
         group = self.group
+        if group is not None and earlier is not None and earlier is not array and (
+                earlier.size, earlier.shape, earlier.dtype) != (
+                array.size, array.shape, array.dtype):
+            self._apart_sizes(name, earlier, array)
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
@@ -820,6 +835,21 @@ class BatchEngine:
         earlier.freed, earlier._sealed = False, array._sealed
         self.made[name] = earlier
         return earlier
+
+    def _apart_sizes(self, name: str, earlier: Array, array: Array) -> NoReturn:
+        """Refuse ``array``, allocated under ``name`` in a later pass with another shape or
+        dtype than ``earlier``, the array an earlier pass allocated under that name."""
+        assert self.group is not None
+        found = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+        raise BatchPathError(
+            f"m.array({name!r}) in the pass of instances {named} (run again from the start "
+            f"after they left the batch's path at a loop test) has {_described(array)}, "
+            "where an earlier pass of the run allocated it with "
+            f"{_described(earlier)}: a batch holds one array per name for all its "
+            "instances; size the array from the inputs (the largest size any instance may "
+            "need), give it a name per size, or run one machine per instance",
+            self.host._cost.time)
 
     def end(self) -> None:
         """The run's last pass ended: one set of ledgers from every pass's, each instance's
@@ -872,7 +902,10 @@ class BatchEngine:
             if array.freed:
                 array._cells = np.zeros(0, dtype=array._cells.dtype)
                 array._defined = None
+        for array in self.made.values():  # one a failed pass left out of the table too
+            array._sealed = False
         self._start, self._passes, self.pending = None, [], []
+        self.path, self.expected = [], []
         self.made, self.freed = {}, []
         self.group, self.alive, self._remake = None, None, None
 
@@ -1532,6 +1565,20 @@ class BatchEngine:
 
     def _test(self, tests: list[Any], values: list[Values], alive: Flags | None
               ) -> list[bool]:
+        """The loop tests of one global step in a batch, answered (:meth:`_answer`), and
+        checked, in a later pass, against the path its group took in the pass it left: the
+        same tests at the same step with the same answers up to its departure, or the
+        program made again is not the program that ran (:meth:`_astray`)."""
+        bits = self._answer(tests, values, alive)
+        step = (self.host._cost.time, tuple(bits))
+        k = len(self.path)
+        self.path.append(step)
+        if k < len(self.expected) and self.expected[k] != step:
+            self._astray("reached", self.expected[k], step)
+        return bits
+
+    def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
+                ) -> list[bool]:
         """The loop tests of one global step in a batch (one per parallel branch that tests):
         each instance taking steps learns whether each of its loops ended.
 
@@ -1546,8 +1593,11 @@ class BatchEngine:
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
-            ended[k] = np.all(np.broadcast_to(read._values, (batch, read._values.shape[-1]))
-                              == step.value, axis=1)
+            held = np.broadcast_to(read._values, (batch, read._values.shape[-1])) == step.value
+            chosen = chosen_rows(step.processors)
+            if chosen is not None:  # only the processors that chose themselves, per instance
+                held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)
+            ended[k] = np.all(held, axis=1)
             self.ledgers.loop_tests.add(1, alive, batch)
             self.tests += 1
         if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
@@ -1574,12 +1624,44 @@ class BatchEngine:
             return flags
 
         going = taking(followed)
+        time = self.host._cost.time
         for path in sorted(paths - {followed}):
             if self._remake is None or self.host.observer is not None:
                 self._refuse(tests[0], taking(path), going)
-            self.pending.append(taking(path))
+            self.pending.append((taking(path), [*self.path, (time, path)]))
         self.alive = going
         return list(followed)
+
+    def _astray(self, how: str, expected: tuple[int, tuple[bool, ...]] | None = None,
+                found: tuple[int, tuple[bool, ...]] | None = None) -> NoReturn:
+        """Refuse a later pass whose program, made again, did not retrace the path its
+        instances took to where they left the pass before: it ``how`` = "ended" before
+        reaching their departure test, or "reached" a loop test at another step or with
+        other answers (``expected`` the pass before's, ``found`` this one's)."""
+        assert self.group is not None
+        leaving = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
+        depart, _ = self.expected[-1]
+        number = self.host._cost.time
+        if how == "ended":
+            what = (f"the program made again for them ended at step {number}, after "
+                    f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
+                    "their departure")
+        else:
+            assert expected is not None and found is not None
+            what = (f"the program made again for them reached loop-test step "
+                    f"{len(self.path)} at step {found[0]} answered {list(found[1])}, where "
+                    f"the pass they left reached it at step {expected[0]} answered "
+                    f"{list(expected[1])}")
+        raise BatchPathError(
+            f"instances {named} left the batch's path at the loop test of step {depart} and "
+            f"were run again from the start of the run in a pass of their own, but {what}: "
+            "the program made again is not the one that ran, likely because it holds a "
+            "generator or state made before m.run that making it again cannot see (a "
+            "generator in an attribute or a global, a generator expression, an argument "
+            "object or a global the program changes); make the "
+            "program from its inputs inside the program function, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance", number)
 
     def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
         number = self.host._cost.time
@@ -1672,6 +1754,12 @@ def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = No
         return same_cell.any(axis=1)  # type: ignore[no-any-return]
     other = key[:, 1:] != key[:, :-1]
     return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+def _described(array: Array) -> str:
+    """An array's size (and shape, when two-dimensional) and dtype, for a message."""
+    shape = f", shape {array.shape}" if len(array.shape) == 2 else ""
+    return f"size {array.size}{shape}, dtype {array.dtype}"
 
 
 def _kept(records: list[Any], before: int, group: Flags) -> list[Any]:

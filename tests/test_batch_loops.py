@@ -678,3 +678,187 @@ def _started() -> Any:
 def _one() -> Any:
     yield 1
     yield 2
+
+
+# ---- a later pass must retrace its group's path ------------------------------------------
+
+
+class _Holder:
+    """Holds a program made before m.run, which making ``go`` again cannot make again."""
+
+    def __init__(self, program: Any) -> None:
+        self.program = program
+
+    def go(self) -> Any:
+        return (yield from self.program)
+
+
+_STORE: dict[str, Any] = {}
+
+
+def _from_store() -> Any:
+    return (yield from _STORE["program"])
+
+
+_ASTRAY = (r"^instances 0 left the batch's path at the loop test of step 3 and were run "
+           r"again from the start of the run in a pass of their own, but the program made "
+           r"again for them ended at step 0, after 0 of the 1 loop-test steps up to their "
+           r"departure: the program made again is not the one that ran, likely because it "
+           r"holds a generator or state made before m.run .*make the program from its inputs "
+           r"inside the program function, e.g. m.run\(program\(m, \.\.\.\)\), or run one "
+           r"machine per instance$")
+
+
+@pytest.mark.parametrize("how", ["attribute", "global", "generator expression"])
+def test_a_program_hidden_from_the_remaker_is_refused_not_counted_silently(how: str) -> None:
+    """A generator made before m.run and reached through an attribute, a global or a
+    generator expression is used up by the first pass: the later pass ends at once, which
+    the check of its path refuses (instead of counting the instance as time 0)."""
+    from pram import parallel_all
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    if how == "attribute":
+        program = _Holder(until_done(m, a)).go()
+    elif how == "global":
+        _STORE["program"] = until_done(m, a)
+        program = _from_store()
+    else:
+        program = parallel_all(p for p in (until_done(m, a),))
+    with pytest.raises(BatchPathError, match=_ASTRAY) as refused:
+        m.run(program)
+    assert isinstance(refused.value, StepError) and refused.value.step == 0
+    assert not m.arrays["count"].sealed  # the run is over, whatever it left
+
+
+def test_a_later_pass_reaching_a_test_at_another_step_is_refused() -> None:
+    """A program whose host state outside the program's frame (here a global counter)
+    makes the later pass take another number of steps before its first test."""
+    calls: dict[str, int] = {"runs": 0}
+
+    def program(m: Machine, a: dict[str, Any], calls: dict[str, int]) -> Any:
+        calls["runs"] += 1
+        control = m.processors(1)
+        for _ in range(calls["runs"]):  # one more step in each pass
+            yield Step(control, reads=[Read(a["a"], 0)])
+        return (yield from until_done(m, a))
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    with pytest.raises(BatchPathError, match=(
+            r"^instances 0 left the batch's path at the loop test of step 4 .*reached "
+            r"loop-test step 1 at step 5 answered \[True\], where the pass they left reached "
+            r"it at step 4 answered \[True\]")):
+        m.run(program(m, a, calls))
+
+
+def test_host_state_in_an_argument_object_is_shared_by_the_passes() -> None:
+    """Documented (README, Machine.run): a pass makes the program afresh from its code,
+    closure cells and generator or iterator arguments, not any other argument object. Rounds
+    counted in a dict argument carry from one pass to the next (the later pass retraces
+    its path to its departure, so nothing refuses it); counted in a local they are right."""
+
+    def in_dict(m: Machine, a: dict[str, Any], stats: dict[str, int]) -> Any:
+        control = m.processors(1)
+        while True:
+            stats["rounds"] += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        for _ in range(stats["rounds"]):
+            yield from finish(a, control)
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    stats = {"rounds": 0}
+    m.run(in_dict(m, a, stats))
+    assert stats["rounds"] == 3 + 1  # the first pass's three rounds, then the later pass's one
+    assert [c.loop_tests for c in m.costs] == [1, 3]
+    single = Machine()
+    mine = {name: single.array(name, values=np.asarray(v)[0])
+            for name, v in loop_inputs([1, 3]).items()}
+    single.run(in_dict(single, mine, {"rounds": 0}))
+    assert m.costs[0].time > single.cost.time  # instance 0 finished 4 times, not once
+
+    def in_local(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        for _ in range(rounds):
+            yield from finish(a, control)
+
+    same_as_singles(in_local, loop_inputs([1, 3, 2]))
+
+
+def test_an_array_sized_by_the_rounds_is_refused_in_the_later_pass() -> None:
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        after = m.array("after", 2 + rounds)
+        yield Step(control, writes=[Write(after, 0, rounds)])
+        return after
+
+    m = Machine(batch=3)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 1]).items()}
+    with pytest.raises(BatchPathError, match=(
+            r"^m.array\('after'\) in the pass of instances 0, 2 \(run again from the start "
+            r"after they left the batch's path at a loop test\) has size 3, dtype int64, "
+            r"where an earlier pass of the run allocated it with size 5, dtype int64: a "
+            r"batch holds one array per name for all its instances; size the array from the "
+            r"inputs")):
+        m.run(program(m, a))
+    assert "after" not in m.arrays
+    assert a["count"].to_numpy().shape == (3, 1)  # the run is over: memory reads again
+
+
+# ---- a loop test of processors chosen by data --------------------------------------------
+
+
+def _chosen_test(m: Machine, a: dict[str, Any], bits: list[bool]) -> Any:
+    """Processors whose value exceeds 1 choose themselves and test their own cells."""
+    from pram import hold
+
+    pid = m.processors(3)
+    i = iota(3)
+    (v,) = yield Step(pid, reads=[Read(a["c"], i)])
+    who, cell = hold(pid, pid)[v > 1], hold(pid, i)[v > 1]
+    for _ in range(8):
+        (x,) = yield Step(pid, reads=[Read(a["c"], i)])
+        yield Step(pid, writes=[Write(a["c"], i, x - 1),
+                                Write(a["fl"], i, np.where(x - 1 <= 1, 1, 0))])
+        bit = yield Until(a["fl"], cell, who)
+        bits.append(bit)
+        if bit:
+            break
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=1, max_size=4))
+def test_until_of_processors_chosen_by_data_against_single_runs(rows: list[list[int]]) -> None:
+    """Only the processors that chose themselves answer, per instance (none chosen: the
+    test holds, vacuously, as the single machine's np.all over an empty selection)."""
+    inputs = {"c": np.array(rows), "fl": np.zeros((len(rows), 3), np.int64)}
+    same_as_singles(lambda m, a: _chosen_test(m, a, []), inputs, model="crew")
+
+
+def test_until_of_processors_chosen_by_data_with_one_instance() -> None:
+    batched: list[bool] = []
+    m = Machine("crew", batch=1)
+    a = {"c": m.array("c", values=np.array([[5, 1, 2]])),
+         "fl": m.array("fl", values=np.zeros((1, 3), np.int64))}
+    m.run(_chosen_test(m, a, batched))
+    single: list[bool] = []
+    s = Machine("crew")
+    b = {"c": s.array("c", values=np.array([5, 1, 2])),
+         "fl": s.array("fl", values=np.zeros(3, np.int64))}
+    s.run(_chosen_test(s, b, single))
+    assert batched == single == [False, False, False, True]
