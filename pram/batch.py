@@ -40,7 +40,15 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   for every run, a copy of memory at its start). The program's own Python (a host list it
   appends to, a print) runs once per pass. A program that cannot be made again, or a machine
   with an observer (it would see several passes), is refused at the first disagreement
-  (:class:`pram.BatchPathError`), never counted wrong.
+  (:class:`pram.BatchPathError`), never counted wrong. A later pass is checked against its
+  group's path (:meth:`BatchEngine._test`: the same loop-test steps at the same time with the
+  same answers up to its departure), which refuses a program whose remade generator does not
+  retrace it (one made before ``m.run`` and held where the capture cannot see it). What a
+  pass makes afresh: the program's code, closure cells, generator and iterator arguments; not
+  any other argument or global object the program changes (a pass sees it as the pass before
+  left it). An array a later pass allocates under a name an earlier pass used with another
+  size is refused (one array per name holds every instance). A loop test of processors chosen
+  by data answers each instance over the processors that chose themselves.
 
 A step whose processors would differ between instances in a way a batch cannot express does
 not reach the engine: a host decision on data is refused by the registers. What is refused

@@ -462,7 +462,13 @@ class Machine(MachineDisplay):
         Python runs once per pass. The value returned is that of instance 0's pass;
         :attr:`results` holds every instance's. A program that cannot be made again (a started
         generator), or a machine with an observer, is refused with :class:`pram.BatchPathError`
-        where the instances first disagree.
+        where the instances first disagree. A pass makes afresh the program's code, its
+        closure cells and its generator and iterator arguments, not any other argument or
+        global object the program changes (a dict it counts rounds in carries the earlier
+        pass's count: count them in a local variable, or in memory). A later pass must reach
+        its instances' departure test at the same step with the same answers as the pass they
+        left (else :class:`pram.BatchPathError`: a generator made before ``m.run``, held in an
+        attribute, a global or a generator expression, is used up by the first pass).
         """
         if not isinstance(program, Generator):
             raise InputError(
