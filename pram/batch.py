@@ -46,9 +46,9 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   retrace it (one made before ``m.run`` and held where the capture cannot see it). What a
   pass makes afresh: the program's code, closure cells, generator and iterator arguments; not
   any other argument or global object the program changes (a pass sees it as the pass before
-  left it). An array a later pass allocates under a name an earlier pass used with another
-  size is refused (one array per name holds every instance). A loop test of processors chosen
-  by data answers each instance over the processors that chose themselves.
+  left it). An array a later pass allocates under a name an earlier pass left at its end with
+  another size is refused (one array per name holds every instance). A loop test of
+  processors chosen by data answers each instance over the processors that chose themselves.
 
 A step whose processors would differ between instances in a way a batch cannot express does
 not reach the engine: a host decision on data is refused by the registers. What is refused
@@ -307,30 +307,81 @@ def _generator(program: GeneratorType[Any, Any, Any]) -> Callable[[], Any]:
 
 class _Tally:
     """One count of every instance: a part the same for all (a Python int) plus, once some
-    step charged instances differently, one entry per instance."""
+    step charged instances differently, one entry per instance.
 
-    __slots__ = ("base", "each")
+    While instances idle (a pass's ``alive`` flags), the steps charge a count to those taking
+    them: a run of such charges under one set of flags is summed (or, for a peak, maxed) as
+    a Python int and spread over the flags once (when the flags change or the count is
+    read), not once per step. A tally either sums (:meth:`add`) or peaks (:meth:`peak`)."""
+
+    __slots__ = ("_each", "_held", "_mask", "_top", "base")
 
     def __init__(self) -> None:
         self.base = 0
-        self.each: Counts | None = None
+        self._each: Counts | None = None
+        #: Flags of the instances a run of charges was held for (None: none held).
+        self._mask: Flags | None = None
+        #: What they were held: a sum, and a highest.
+        self._held = 0
+        self._top = 0
+
+    @property
+    def each(self) -> Counts | None:
+        """One entry per instance (None while the same for all), the held charges spread."""
+        if self._mask is not None:
+            self._spread()
+        return self._each
+
+    @each.setter
+    def each(self, value: Counts | None) -> None:
+        if self._mask is not None:
+            self._spread()
+        self._each = value
+
+    def _spread(self) -> None:
+        mask = self._mask
+        assert mask is not None
+        if self._each is None:
+            self._each = np.zeros(len(mask), dtype=np.int64)
+        if self._held:
+            self._each += self._held * mask
+        if self._top:
+            np.maximum(self._each, self._top * mask, out=self._each)
+        self._mask, self._held, self._top = None, 0, 0
 
     def add(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if alive is None and type(amount) is int:
-            self.base += amount
+        if type(amount) is int:
+            if alive is None:
+                self.base += amount
+                return
+            if alive is not self._mask:
+                if self._mask is not None:
+                    self._spread()
+                self._mask = alive
+            self._held += amount
             return
-        if self.each is None:
-            self.each = np.zeros(batch, dtype=np.int64)
-        self.each += amount if alive is None else amount * alive
+        each = self.each
+        if each is None:
+            each = self._each = np.zeros(batch, dtype=np.int64)
+        each += amount if alive is None else amount * alive
 
     def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if alive is None and type(amount) is int:
-            if amount > self.base:
-                self.base = amount
+        if type(amount) is int:
+            if alive is None:
+                if amount > self.base:
+                    self.base = amount
+                return
+            if alive is not self._mask:
+                if self._mask is not None:
+                    self._spread()
+                self._mask = alive
+            if amount > self._top:
+                self._top = amount
             return
-        if self.each is None:
-            self.each = np.zeros(batch, dtype=np.int64)
-        np.maximum(self.each, amount if alive is None else amount * alive, out=self.each)
+        each = self.each
+        if each is None:
+            each = self._each = np.zeros(batch, dtype=np.int64)
+        np.maximum(each, amount if alive is None else amount * alive, out=each)
 
     def total(self, i: int) -> int:
         return self.base + (0 if self.each is None else int(self.each[i]))
@@ -823,10 +874,12 @@ class BatchEngine:
         one object per name for every instance)."""
         earlier = self.made.get(name)
         group = self.group
-        if group is not None and earlier is not None and earlier is not array and (
-                earlier.size, earlier.shape, earlier.dtype) != (
-                array.size, array.shape, array.dtype):
-            self._apart_sizes(name, earlier, array)
+        if group is not None:  # an array an earlier pass left under the name: the same size
+            for done in self._passes:
+                left = done.arrays.get(name)
+                if left is not None and (left.size, left.shape, left.dtype) != (
+                        array.size, array.shape, array.dtype):
+                    self._apart_sizes(name, left, array)
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
@@ -845,15 +898,16 @@ class BatchEngine:
         return earlier
 
     def _apart_sizes(self, name: str, earlier: Array, array: Array) -> NoReturn:
-        """Refuse ``array``, allocated under ``name`` in a later pass with another shape or
-        dtype than ``earlier``, the array an earlier pass allocated under that name."""
+        """Refuse ``array``, allocated under ``name`` in a later pass with another size,
+        shape or dtype than ``earlier``, the array an earlier pass left under that name as it
+        ended (the run leaves one array per name; one a pass freed is no obstacle)."""
         assert self.group is not None
         found = np.flatnonzero(self.group).tolist()
         named = ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
         raise BatchPathError(
             f"m.array({name!r}) in the pass of instances {named} (run again from the start "
             f"after they left the batch's path at a loop test) has {_described(array)}, "
-            "where an earlier pass of the run allocated it with "
+            "where an earlier pass of the run left it with "
             f"{_described(earlier)}: a batch holds one array per name for all its "
             "instances; size the array from the inputs (the largest size any instance may "
             "need), give it a name per size, or run one machine per instance",
@@ -941,11 +995,10 @@ class BatchEngine:
         number = host._cost.time + 1
         alive = self.alive
         memo = StepMemo()
-        # 0. The fast path: the usual step, shared indices.
-        if alive is None:
-            fast = self._fast(steps, memo)
-            if fast is not None:
-                return fast
+        # 0. The fast path: the usual step, shared indices (idle instances left untouched).
+        fast = self._fast(steps, memo, alive)
+        if fast is not None:
+            return fast
         # 1. Normalise ports.
         ports: list[_Port] = []
         actors: list[int | Counts] = []
@@ -1034,7 +1087,8 @@ class BatchEngine:
 
     # ---- 0. the fast path ------------------------------------------------------------------
 
-    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+    def _fast(self, steps: Sequence[Step], memo: StepMemo, alive: Flags | None
+              ) -> list[Values] | None:
         """Execute the global step if it is the usual one for every instance at once, or
         return None having changed nothing: the single machine's fast path (its tests, on
         the indices every instance shares), with values one row per instance.
@@ -1043,7 +1097,10 @@ class BatchEngine:
         plain arrays or integers (shared by every instance), ascending and in range; values
         integers, plain arrays or registers of the step's processors; the checked ports into
         one array meeting at no cell; no undefined cell read. Every instance then takes the
-        same accesses, so one test answers for all of them.
+        same accesses, so one test answers for all of them. Instances that idle (``alive``
+        false) read what their rows hold (values no count, record or memory of theirs sees:
+        operations check only the rows of instances taking steps), write nothing and are not
+        charged, as on the general path.
         """
         token = self.host._token
         for step in steps:
@@ -1109,9 +1166,10 @@ class BatchEngine:
                 array = read.array
                 index = read.index if type(read.index) is not int else np.full(
                     len(step.processors), read.index, np.int64)
-                if array._defined is not None and not _columns(array, "_defined").take(
-                        index, axis=0).all():
-                    return None  # the general path reports the undefined cells
+                if array._defined is not None:
+                    known = _columns(array, "_defined").take(index, axis=0)
+                    if not (known.all() if alive is None else known[:, alive].all()):
+                        return None  # the general path reports the undefined cells
                 values.append(index)
             replies.append(tuple(values))  # type: ignore[arg-type]
         answers: list[Values] = []
@@ -1121,19 +1179,28 @@ class BatchEngine:
                 taken.append(Register(_columns(read.array, "_cells").take(index, axis=0).T,
                                       step.processors, token))  # type: ignore[arg-type]
             answers.append(tuple(taken))
+        live = None if alive is None else np.flatnonzero(alive)
         for step in steps:
             for write in step.writes:
                 columns = _columns(write.array, "_cells")
                 value = write.value
                 raw = value._values if type(value) is Register else value
-                columns[write.index] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
+                if live is not None:  # only the rows of the instances taking steps
+                    if type(raw) is np.ndarray and raw.ndim == 2:
+                        raw = raw[live]
+                    to = write.index
+                    target: Any = ((to[:, None] if type(to) is np.ndarray
+                                   else np.array([[to]], np.int64)), live)
+                else:
+                    target = write.index
+                columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
                 if write.array._defined is not None:
-                    _columns(write.array, "_defined")[write.index] = True
+                    _columns(write.array, "_defined")[target] = True
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
                       [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
-                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], None)
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive)
         return answers
 
     # ---- 1. normalise ----------------------------------------------------------------------

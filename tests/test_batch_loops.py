@@ -812,7 +812,7 @@ def test_an_array_sized_by_the_rounds_is_refused_in_the_later_pass() -> None:
     with pytest.raises(BatchPathError, match=(
             r"^m.array\('after'\) in the pass of instances 0, 2 \(run again from the start "
             r"after they left the batch's path at a loop test\) has size 3, dtype int64, "
-            r"where an earlier pass of the run allocated it with size 5, dtype int64: a "
+            r"where an earlier pass of the run left it with size 5, dtype int64: a "
             r"batch holds one array per name for all its instances; size the array from the "
             r"inputs")):
         m.run(program(m, a))
@@ -862,3 +862,26 @@ def test_until_of_processors_chosen_by_data_with_one_instance() -> None:
          "fl": s.array("fl", values=np.zeros(3, np.int64))}
     s.run(_chosen_test(s, b, single))
     assert batched == single == [False, False, False, True]
+
+
+def test_scratch_arrays_sized_by_the_round_and_freed_may_differ_between_passes() -> None:
+    """Only an array a pass leaves at its end must keep its size in later passes: scratch
+    arrays freed in the loop, sized by the round, are counted as in single runs."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            scratch = m.array("scratch", 2 + rounds)
+            yield from countdown(a, control)
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(scratch, rounds, x)])
+            m.free(scratch)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    m = same_as_singles(program, loop_inputs([1, 4, 2]))
+    assert "scratch" not in m.arrays
+    assert [c.peak_cells for c in m.costs] != [m.costs[0].peak_cells] * 3
