@@ -885,3 +885,25 @@ def test_scratch_arrays_sized_by_the_round_and_freed_may_differ_between_passes()
     m = same_as_singles(program, loop_inputs([1, 4, 2]))
     assert "scratch" not in m.arrays
     assert [c.peak_cells for c in m.costs] != [m.costs[0].peak_cells] * 3
+
+
+def test_undefined_reads_of_the_instances_taking_steps_while_others_idle() -> None:
+    """The fast path taking steps while instances idle: an instance that reads a cell its
+    own run never wrote records the undefined read (the idle ones record nothing)."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        notes = m.array("notes", 4)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if rounds <= 2:
+                yield Step(control, writes=[Write(notes, rounds, rounds)])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        (x,) = yield Step(control, reads=[Read(notes, 2)])
+        yield Step(control, writes=[Write(a["out"], 0, x)])
+
+    m = same_as_singles(program, loop_inputs([1, 3, 2, 1]), strict=False)
+    assert sorted(r.instance for r in m.undefined_reads) == [0, 3]
