@@ -1645,6 +1645,8 @@ class BatchEngine:
         same tests at the same step with the same answers up to its departure, or the
         program made again is not the program that ran (:meth:`_astray`)."""
         bits = self._answer(tests, values, alive)
+        if self._remake is None:  # no later pass: nothing to retrace
+            return bits
         step = (self.host._cost.time, tuple(bits))
         k = len(self.path)
         self.path.append(step)
