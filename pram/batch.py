@@ -510,8 +510,14 @@ class Ledgers:
                        for label in labels}
         made.steps = list(parts[0][1].steps[:shared])
         for mine, ledgers in parts:
-            made.steps.extend((n, labels_, mine if alive is None else alive & mine)
-                              for n, labels_, alive in ledgers.steps[shared:])
+            both: dict[int, Flags] = {}  # one set of flags per set the pass's steps share
+            for n, labels_, alive in ledgers.steps[shared:]:
+                took: Flags | None = mine
+                if alive is not None:
+                    took = both.get(id(alive))
+                    if took is None:
+                        took = both[id(alive)] = alive & mine
+                made.steps.append((n, labels_, took))
         return made
 
     def costs(self, memory_cells: int | Sequence[int],
@@ -545,18 +551,17 @@ class Ledgers:
             profile = [int(n) for n, _, _ in self.steps]
             labels = [labels for _, labels, _ in self.steps]
         else:
-            counts = np.array([np.broadcast_to(n, (batch,)) for n, _, _ in self.steps],
-                              dtype=np.int64).reshape(len(self.steps), batch)
-            took = np.array([np.ones(batch, np.bool_) if alive is None else alive
-                             for _, _, alive in self.steps]).reshape(len(self.steps), batch)
+            runs = self._runs()
         made = []
         for i in range(batch):
             if uniform:
                 mine, phases_of = list(profile), list(labels)
             else:
-                kept = np.flatnonzero(took[:, i])
-                mine = counts[kept, i].tolist()
-                phases_of = [self.steps[k][1] for k in kept.tolist()]
+                mine, phases_of = [], []
+                for took, counts, labelled in runs:
+                    if took is None or took[i]:
+                        mine.extend(counts if type(counts) is list else counts[:, i].tolist())
+                        phases_of.extend(labelled)
             phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i])
                       for label, (t, w, r, x, p) in shares.items() if t[i]}
             made.append(Cost(
@@ -566,6 +571,27 @@ class Ledgers:
                 max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
             ))
         return tuple(made)
+
+    def _runs(self) -> list[tuple[Flags | None, Any, list[tuple[str, ...]]]]:
+        """The steps in runs of consecutive steps taken by the same instances (one set of
+        flags, as a pass between two departures): each run's flags (None: every instance),
+        its processors per step (a list when the same for every instance, else a ``(steps,
+        batch)`` array) and its phase labels; an instance's profile is the runs it took, so
+        no table of every step by every instance is made."""
+        batch = self.batch
+        runs: list[tuple[Flags | None, Any, list[tuple[str, ...]]]] = []
+        start, steps = 0, self.steps
+        for k in range(1, len(steps) + 1):
+            if k < len(steps) and steps[k][2] is steps[start][2]:
+                continue
+            part = steps[start:k]
+            counts: Any = [n for n, _, _ in part]
+            if any(type(n) is not int for n in counts):
+                counts = np.array([np.broadcast_to(n, (batch,)) for n in counts],
+                                  dtype=np.int64).reshape(len(part), batch)
+            runs.append((part[0][2], counts, [labels for _, labels, _ in part]))
+            start = k
+        return runs
 
     def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
         """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
