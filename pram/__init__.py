@@ -25,7 +25,8 @@ The public names, by role (``__all__`` lists them in the same order):
 - the weakest model of a run: :func:`weakest_model`, its result :class:`Weakest`;
 - errors: :class:`PRAMError` and its kinds :class:`InputError`, :class:`StepError`,
   :class:`CellError`, :class:`AddressError`, :class:`UndefinedReadError`,
-  :class:`ConflictError`, :class:`HonestyError`, :class:`IntegerOverflowError`.
+  :class:`ConflictError`, :class:`HonestyError`, :class:`IntegerOverflowError`,
+  :class:`BatchPathError`.
 """
 
 from pram.bounds import Check, Formula, check
@@ -33,6 +34,7 @@ from pram.cost import Cost, PhaseCost
 from pram.declaration import Algorithm, Sweep, declare, formula, sweep
 from pram.errors import (
     AddressError,
+    BatchPathError,
     CellError,
     ConflictError,
     HonestyError,
@@ -121,6 +123,7 @@ __all__ = [  # noqa: RUF022
     "PRAMError",
     "InputError",
     "StepError",
+    "BatchPathError",
     "CellError",
     "AddressError",
     "UndefinedReadError",

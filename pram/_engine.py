@@ -19,7 +19,8 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
    charged as the read step it is, counted in ``Cost.loop_tests``, and answered with one
    bool, the bit "every cell read holds the value asked", instead of the values read: the
    control unit reads a cell, and the host learns one bit per test and nothing else (a
-   batch, once there are batched runs, ends its loop when every instance has ended).
+   batched machine, :mod:`pram.batch`, answers each instance alike and, where its instances
+   disagree, runs those that leave its path again in a pass of their own).
 
 On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
 twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything

@@ -23,13 +23,32 @@ What differs between instances, and how the engine (:class:`BatchEngine`) takes 
   only the instances in which two processors met go through the single machine's slow path
   (:func:`pram._conflicts.resolve`), in one call with their cells side by side as one array's
   (under CRCW arbitrary one call per instance, each drawing its own random choices);
-- loop tests (:class:`pram.Until`): the batch ends a loop when every instance has ended it. An
-  instance that has ended idles until then: the loop's later steps are neither executed nor
-  charged for it (nor the local work between them), so its counts equal its single run's.
-  Loops are told apart by the array and phase of their test: a loop nested in another is
-  ended for the batch before the outer one is tested again. Registers a program computes in
-  the loop's body hold nothing for an idle instance; carry what a loop computes across its end
-  through memory (as the project's programs do).
+- loop tests (:class:`pram.Until`), in passes: under the honesty rules the host's control
+  flow depends only on sizes and on the bits loop tests give it, so instances answered alike
+  at every test so far are on one path. Where the instances taking steps disagree, the batch
+  follows those whose loop goes on (answered False) and the program is sent False; the others
+  leave the pass's path and idle from there on (no access, no charge, no local work, no
+  record: :attr:`BatchEngine.alive`). When the program ends, each group that left runs in a
+  pass of its own, from the start of the run, on the same machine, every other instance inert
+  (:meth:`BatchEngine.next_pass`): the group's rows of memory, its ledgers, its random
+  generators and its records are the run's start's again, the table of arrays too (an array
+  allocated again under a name and size an earlier pass used is the same array), and the
+  program is made again from its unstarted generator (:func:`remaker`). A group may split
+  again. Each pass runs the host as a single run of any of its instances would, so every
+  instance's counts, records, memory and answer (:attr:`pram.Machine.results`) equal its
+  single run's for any loop, at the price of one pass per distinct sequence of answers (and,
+  for every run, a copy of memory at its start). The program's own Python (a host list it
+  appends to, a print) runs once per pass. A program that cannot be made again, or a machine
+  with an observer (it would see several passes), is refused at the first disagreement
+  (:class:`pram.BatchPathError`), never counted wrong. A later pass is checked against its
+  group's path (:meth:`BatchEngine._test`: the same loop-test steps at the same time with the
+  same answers up to its departure), which refuses a program whose remade generator does not
+  retrace it (one made before ``m.run`` and held where the capture cannot see it). What a
+  pass makes afresh: the program's code, closure cells, generator and iterator arguments; not
+  any other argument or global object the program changes (a pass sees it as the pass before
+  left it). An array a later pass allocates under a name an earlier pass left at its end with
+  another size is refused (one array per name holds every instance). A loop test of
+  processors chosen by data answers each instance over the processors that chose themselves.
 
 A step whose processors would differ between instances in a way a batch cannot express does
 not reach the engine: a host decision on data is refused by the registers. What is refused
@@ -39,8 +58,12 @@ here is named in the error, with the instance.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import copy
+import inspect
+import types
+from collections.abc import Callable, Iterator, Sequence
+from types import GeneratorType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -48,9 +71,10 @@ import numpy.typing as npt
 from pram import _conflicts, _validate
 from pram._engine import in_range, prefixes, refuse_array
 from pram._memo import Scratch, StepMemo
-from pram.cost import Cost, PhaseCost
+from pram.cost import Cost, Ledger, PhaseCost
 from pram.errors import (
     AddressError,
+    BatchPathError,
     ConflictError,
     HonestyError,
     InputError,
@@ -178,38 +202,202 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
         del m.array, m.run
 
 
+# ---- programs made again -------------------------------------------------------------------
+
+
+class _Unmade(Exception):
+    """A program the machine cannot make again; the message says why."""
+
+
+#: Iterators of the builtins a copy restarts where the original stood (a generator
+#: expression's ``range``, a list's or a tuple's iterator), as arguments of a program.
+_COPIED: tuple[type, ...] = (
+    type(iter(range(0))), type(iter(range(1 << 64))), type(iter([])), type(iter(())))
+
+
+#: Containers whose items are looked at for programs to make again.
+_NESTED: tuple[type, ...] = (tuple, list)
+
+
+def remaker(program: Any) -> tuple[Callable[[], Any] | None, str]:
+    """How to make ``program``, an unstarted generator, again: a function returning a new
+    generator made as it was (its function rebuilt from its code, globals and closure, called
+    with its arguments), and ``""``; or None and why it cannot be.
+
+    An unstarted generator's frame holds its arguments and, since Python 3.11, its closure's
+    free variables too (the generator's code copies them into the frame before it is first
+    run), which ``gi_frame.f_locals`` shows (Python 3.13, PEP 667, shows the same through a
+    proxy, read here as a dict). Arguments that are themselves unstarted generators (the
+    programs :func:`pram.phase` and :func:`pram.parallel` are given), alone or in tuples and
+    lists, are made again the same way; other arguments are the same objects. A started
+    generator, a generator that is not Python's, or an iterator the machine cannot copy
+    cannot be made again.
+    """
+    try:
+        return _capture(program), ""
+    except _Unmade as why:
+        return None, str(why)
+
+
+def _capture(value: Any) -> Callable[[], Any]:
+    """A function making ``value`` again (for a value that needs no making: the value)."""
+    if isinstance(value, GeneratorType):
+        return _generator(value)
+    if type(value) in _COPIED:
+        kept = copy.copy(value)
+        copied = lambda: copy.copy(kept)  # noqa: E731
+        copied._made = True  # type: ignore[attr-defined]
+        return copied
+    if type(value) in (tuple, list):
+        kinds = set(map(type, value))  # (one look per kind of item, not per item)
+        if not any(kind in _NESTED or hasattr(kind, "__next__") for kind in kinds):
+            return lambda: value  # nothing in it to make again
+        parts = [_capture(v) for v in value]
+        if any(getattr(p, "_made", False) for p in parts):
+            kind = type(value)
+            made = lambda: kind(p() for p in parts)  # noqa: E731
+            made._made = True  # type: ignore[attr-defined]
+            return made
+    elif isinstance(value, Iterator):
+        raise _Unmade(f"an argument is an iterator ({type(value).__name__}) a new pass would "
+                      "find used")
+    return lambda: value
+
+
+def _generator(program: GeneratorType[Any, Any, Any]) -> Callable[[], Any]:
+    code = program.gi_code
+    if inspect.getgeneratorstate(program) != inspect.GEN_CREATED:
+        raise _Unmade(f"the generator {code.co_qualname} has started")
+    frame = program.gi_frame
+    assert frame is not None  # an unstarted generator has its frame
+    found = dict(frame.f_locals)
+    names = code.co_varnames
+    given = code.co_argcount
+    keywords = names[given:given + code.co_kwonlyargcount]
+    at = given + code.co_kwonlyargcount
+    rest = names[at] if code.co_flags & inspect.CO_VARARGS else None
+    more = names[at + (rest is not None)] if code.co_flags & inspect.CO_VARKEYWORDS else None
+    try:
+        positional = [_capture(found[name]) for name in names[:given]]
+        named = {name: _capture(found[name]) for name in keywords}
+        extra = _capture(found[rest]) if rest is not None else None
+        spread = found[more] if more is not None else {}
+        spread_made = {key: _capture(v) for key, v in spread.items()}
+        free = [(name in found, _capture(found[name]) if name in found else None)
+                for name in code.co_freevars]
+    except KeyError as missing:
+        raise _Unmade(f"the generator {code.co_qualname} shows no argument {missing}") from None
+    module = frame.f_globals
+
+    def made() -> Any:
+        cells = tuple(types.CellType(make()) if bound and make is not None
+                      else types.CellType() for bound, make in free)
+        function = types.FunctionType(code, module, code.co_name, None, cells or None)
+        function.__qualname__ = code.co_qualname
+        return function(*[p() for p in positional], *(extra() if extra else ()),
+                        **{k: v() for k, v in named.items()},
+                        **{k: v() for k, v in spread_made.items()})
+
+    made._made = True  # type: ignore[attr-defined]
+    return made
+
+
 # ---- the ledgers ---------------------------------------------------------------------------
 
 
 class _Tally:
     """One count of every instance: a part the same for all (a Python int) plus, once some
-    step charged instances differently, one entry per instance."""
+    step charged instances differently, one entry per instance.
 
-    __slots__ = ("base", "each")
+    While instances idle (a pass's ``alive`` flags), the steps charge a count to those taking
+    them: a run of such charges under one set of flags is summed (or, for a peak, maxed) as
+    a Python int and spread over the flags once (when the flags change or the count is
+    read), not once per step. A tally either sums (:meth:`add`) or peaks (:meth:`peak`)."""
+
+    __slots__ = ("_each", "_held", "_mask", "_top", "base")
 
     def __init__(self) -> None:
         self.base = 0
-        self.each: Counts | None = None
+        self._each: Counts | None = None
+        #: Flags of the instances a run of charges was held for (None: none held).
+        self._mask: Flags | None = None
+        #: What they were held: a sum, and a highest.
+        self._held = 0
+        self._top = 0
+
+    @property
+    def each(self) -> Counts | None:
+        """One entry per instance (None while the same for all), the held charges spread."""
+        if self._mask is not None:
+            self._spread()
+        return self._each
+
+    @each.setter
+    def each(self, value: Counts | None) -> None:
+        if self._mask is not None:
+            self._spread()
+        self._each = value
+
+    def _spread(self) -> None:
+        mask = self._mask
+        assert mask is not None
+        if self._each is None:
+            self._each = np.zeros(len(mask), dtype=np.int64)
+        if self._held:
+            self._each += self._held * mask
+        if self._top:
+            np.maximum(self._each, self._top * mask, out=self._each)
+        self._mask, self._held, self._top = None, 0, 0
 
     def add(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if alive is None and type(amount) is int:
-            self.base += amount
+        if type(amount) is int:
+            if alive is None:
+                self.base += amount
+                return
+            if alive is not self._mask:
+                if self._mask is not None:
+                    self._spread()
+                self._mask = alive
+            self._held += amount
             return
-        if self.each is None:
-            self.each = np.zeros(batch, dtype=np.int64)
-        self.each += amount if alive is None else amount * alive
+        each = self.each
+        if each is None:
+            each = self._each = np.zeros(batch, dtype=np.int64)
+        each += amount if alive is None else amount * alive
 
     def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if alive is None and type(amount) is int:
-            if amount > self.base:
-                self.base = amount
+        if type(amount) is int:
+            if alive is None:
+                if amount > self.base:
+                    self.base = amount
+                return
+            if alive is not self._mask:
+                if self._mask is not None:
+                    self._spread()
+                self._mask = alive
+            if amount > self._top:
+                self._top = amount
             return
-        if self.each is None:
-            self.each = np.zeros(batch, dtype=np.int64)
-        np.maximum(self.each, amount if alive is None else amount * alive, out=self.each)
+        each = self.each
+        if each is None:
+            each = self._each = np.zeros(batch, dtype=np.int64)
+        np.maximum(each, amount if alive is None else amount * alive, out=each)
 
     def total(self, i: int) -> int:
         return self.base + (0 if self.each is None else int(self.each[i]))
+
+    def copy(self) -> _Tally:
+        made = _Tally()
+        made.base, made.each = self.base, None if self.each is None else self.each.copy()
+        return made
+
+    def column(self, batch: int, peak: bool) -> Counts:
+        """Every instance's count (``peak``: its highest), one entry each."""
+        if self.each is None:
+            return np.full(batch, self.base, dtype=np.int64)
+        if peak:
+            return np.maximum(self.each, self.base)
+        return self.each + self.base
 
     def highest(self, i: int) -> int:
         return max(self.base, 0 if self.each is None else int(self.each[i]))
@@ -224,6 +412,13 @@ class _Share:
         self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
         self.writes, self.max_processors = _Tally(), _Tally()
         self.local, self.max_local = _Tally(), _Tally()
+
+    def copy(self) -> _Share:
+        made = _Share()
+        made.time, made.work, made.reads = self.time.copy(), self.work.copy(), self.reads.copy()
+        made.writes, made.max_processors = self.writes.copy(), self.max_processors.copy()
+        made.local, made.max_local = self.local.copy(), self.max_local.copy()
+        return made
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
                batch: int) -> None:
@@ -281,10 +476,68 @@ class Ledgers:
         """The steps instance ``i`` took so far."""
         return self.all.time.total(i)
 
-    def costs(self, memory_cells: int, peak_cells: int) -> tuple[Cost, ...]:
+    def copy(self, steps: int | None = None) -> Ledgers:
+        """These ledgers as they are now, sharing no count a later charge changes (what a new
+        pass of a run starts from); their list of steps shared (it only grows: a snapshot
+        keeps it and its length), or with ``steps``, a copy of its first ``steps``."""
+        made = Ledgers(self.batch)
+        made.all, made.loop_tests = self.all.copy(), self.loop_tests.copy()
+        made.local, made.max_local = self.local.copy(), self.max_local.copy()
+        made.phases = {label: share.copy() for label, share in self.phases.items()}
+        made.steps = self.steps if steps is None else self.steps[:steps]
+        return made
+
+    @staticmethod
+    def merged(batch: int, parts: Sequence[tuple[Flags, Ledgers]], shared: int) -> Ledgers:
+        """One set of ledgers from the passes of a run (:meth:`BatchEngine.next_pass`): each
+        instance's counts from ``parts``' ledgers whose flags hold it (the pass it finished
+        in), the first ``shared`` steps (before the run) common to all."""
+        made = Ledgers(batch)
+
+        def pick(tally_of: Any, peak: bool) -> _Tally:
+            picked = _Tally()
+            picked.each = np.zeros(batch, dtype=np.int64)
+            for mine, ledgers in parts:
+                tally = tally_of(ledgers)
+                if tally is not None:
+                    picked.each[mine] = tally.column(batch, peak)[mine]
+            return picked
+
+        def share(share_of: Any) -> _Share:
+            made = _Share()
+            for field in _Share.__slots__:
+                setattr(made, field, pick(lambda ledgers, f=field: None if share_of(ledgers)
+                                          is None else getattr(share_of(ledgers), f),
+                                          field in ("max_processors", "max_local")))
+            return made
+
+        made.all = share(lambda ledgers: ledgers.all)
+        made.loop_tests = pick(lambda ledgers: ledgers.loop_tests, False)
+        made.local = pick(lambda ledgers: ledgers.local, False)
+        made.max_local = pick(lambda ledgers: ledgers.max_local, True)
+        labels = dict.fromkeys(label for _, ledgers in parts for label in ledgers.phases)
+        made.phases = {label: share(lambda ledgers, k=label: ledgers.phases.get(k))
+                       for label in labels}
+        made.steps = list(parts[0][1].steps[:shared])
+        for mine, ledgers in parts:
+            both: dict[int, Flags] = {}  # one set of flags per set the pass's steps share
+            for n, labels_, alive in ledgers.steps[shared:]:
+                took: Flags | None = mine
+                if alive is not None:
+                    took = both.get(id(alive))
+                    if took is None:
+                        took = both[id(alive)] = alive & mine
+                made.steps.append((n, labels_, took))
+        return made
+
+    def costs(self, memory_cells: int | Sequence[int],
+              peak_cells: int | Sequence[int]) -> tuple[Cost, ...]:
         """Every instance's ledger, made together: the counts as columns of one array per
-        field, the profile and phase labels shared while every instance took every step."""
+        field, the profile and phase labels shared while every instance took every step.
+        ``memory_cells`` and ``peak_cells`` are the same for all, or one per instance."""
         batch = self.batch
+        cells = [memory_cells] * batch if isinstance(memory_cells, int) else list(memory_cells)
+        peaks = [peak_cells] * batch if isinstance(peak_cells, int) else list(peak_cells)
 
         def column(tally: _Tally) -> list[int]:
             if tally.each is None:
@@ -309,27 +562,47 @@ class Ledgers:
             profile = [int(n) for n, _, _ in self.steps]
             labels = [labels for _, labels, _ in self.steps]
         else:
-            counts = np.array([np.broadcast_to(n, (batch,)) for n, _, _ in self.steps],
-                              dtype=np.int64).reshape(len(self.steps), batch)
-            took = np.array([np.ones(batch, np.bool_) if alive is None else alive
-                             for _, _, alive in self.steps]).reshape(len(self.steps), batch)
+            runs = self._runs()
         made = []
         for i in range(batch):
             if uniform:
                 mine, phases_of = list(profile), list(labels)
             else:
-                kept = np.flatnonzero(took[:, i])
-                mine = counts[kept, i].tolist()
-                phases_of = [self.steps[k][1] for k in kept.tolist()]
+                mine, phases_of = [], []
+                for took, counts, labelled in runs:
+                    if took is None or took[i]:
+                        mine.extend(counts if type(counts) is list else counts[:, i].tolist())
+                        phases_of.extend(labelled)
             phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i], o[i], h[i])
                       for label, (t, w, r, x, p, o, h) in shares.items() if t[i]}
             made.append(Cost(
                 time=fields[0][i], work=fields[1][i], reads=fields[2][i],
-                writes=fields[3][i], max_processors=fields[4][i], memory_cells=memory_cells,
-                peak_cells=peak_cells, loop_tests=fields[5][i], local=fields[6][i],
+                writes=fields[3][i], max_processors=fields[4][i], memory_cells=cells[i],
+                peak_cells=peaks[i], loop_tests=fields[5][i], local=fields[6][i],
                 max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
             ))
         return tuple(made)
+
+    def _runs(self) -> list[tuple[Flags | None, Any, list[tuple[str, ...]]]]:
+        """The steps in runs of consecutive steps taken by the same instances (one set of
+        flags, as a pass between two departures): each run's flags (None: every instance),
+        its processors per step (a list when the same for every instance, else a ``(steps,
+        batch)`` array) and its phase labels; an instance's profile is the runs it took, so
+        no table of every step by every instance is made."""
+        batch = self.batch
+        runs: list[tuple[Flags | None, Any, list[tuple[str, ...]]]] = []
+        start, steps = 0, self.steps
+        for k in range(1, len(steps) + 1):
+            if k < len(steps) and steps[k][2] is steps[start][2]:
+                continue
+            part = steps[start:k]
+            counts: Any = [n for n, _, _ in part]
+            if any(type(n) is not int for n in counts):
+                counts = np.array([np.broadcast_to(n, (batch,)) for n in counts],
+                                  dtype=np.int64).reshape(len(part), batch)
+            runs.append((part[0][2], counts, [labels for _, labels, _ in part]))
+            start = k
+        return runs
 
     def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
         """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
@@ -366,13 +639,15 @@ class _Port:
     instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
     values likewise (or one integer)."""
 
-    __slots__ = ("array", "branch", "index", "is_write", "pid", "rank", "step", "value",
-                 "where")
+    __slots__ = ("array", "branch", "index", "is_write", "own", "pid", "rank", "step",
+                 "value", "where")
 
     def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
                  index: Words, where: Flags | None, value: Words | int | None) -> None:
         self.step, self.branch, self.rank, self.pid = step, branch, rank, pid
         self.array, self.index, self.where, self.value = array, index, where, value
+        #: ``where`` before the instances that idle were masked out of it (see _met).
+        self.own = where
         self.is_write = value is not None
 
     def count(self) -> int | Counts:
@@ -497,14 +772,44 @@ class _Draw:
         return self.engine._generator(self.i)
 
 
-class _Loop:
-    """A loop being ended by :class:`pram.Until` tests: its test's site, and the instances
-    that were taking steps when it started."""
+class _Start:
+    """What a batched run started from, which each later pass restores for its instances:
+    the table of arrays and a copy of their cells (and of which cells hold a value), the
+    ledgers, the machine's ledger, the records' lengths, the processor ids handed out, the
+    cells alive and every instance's random generator."""
 
-    __slots__ = ("entry", "site")
+    __slots__ = ("alive_cells", "arrays", "cells", "cost", "ledgers", "processors", "random",
+                 "records", "sizes", "steps")
 
-    def __init__(self, site: tuple[str, str], entry: Flags | None) -> None:
-        self.site, self.entry = site, entry
+    def __init__(self, host: Machine, engine: BatchEngine, copied: bool) -> None:
+        self.arrays = dict(host.arrays)
+        # (no copy of memory for a program that cannot be made again: no pass restores it)
+        self.cells = [(array, array._cells.copy(order="K"),
+                       None if array._defined is None else array._defined.copy(order="K"))
+                      for array in self.arrays.values()] if copied else []
+        self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
+        self.steps = len(engine.ledgers.steps)
+        self.cost = host._cost.fresh()
+        self.records = (len(host._violations), len(host._resolutions),
+                        len(host._undefined_reads))
+        self.processors = host._next_processor
+        self.alive_cells = host._alive_cells
+        #: Each instance's generator as the run found it, kept at its first draw of the
+        #: run (:meth:`BatchEngine._generator`): None when it had none.
+        self.random: dict[int, np.random.Generator | None] = {}
+        self.sizes = engine.sizes
+
+
+class _Pass:
+    """A pass of a batched run that ended: the instances it finished (those that never left
+    its path), its ledgers and machine ledger, its table of arrays, the ids it handed out."""
+
+    __slots__ = ("arrays", "cost", "finished", "ledgers", "processors")
+
+    def __init__(self, finished: Flags, engine: BatchEngine) -> None:
+        host = engine.host
+        self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
+        self.arrays, self.processors = dict(host.arrays), host._next_processor
 
 
 class BatchEngine:
@@ -515,10 +820,209 @@ class BatchEngine:
         self.batch = batch
         self.ledgers = Ledgers(batch)
         self.scratch = Scratch()
-        #: The instances taking steps (None: all); the others idle in a loop they ended.
+        #: The instances taking steps (None: all); the others left the pass's path at a loop
+        #: test (they idle, and a later pass runs them), or are not the pass's.
         self.alive: Flags | None = None
-        self.loops: list[_Loop] = []
         self._random: list[np.random.Generator | None] = [None] * batch
+        #: Every instance's ``memory_cells`` and ``peak_cells`` once passes of a run
+        #: allocated differently (None while they are the machine's for every instance).
+        self.sizes: tuple[Counts, Counts] | None = None
+        #: The instances of the pass running (None: the first pass, every instance).
+        self.group: Flags | None = None
+        #: The loop tests of the pass so far (to name one in a refusal).
+        self.tests = 0
+        #: Groups of instances that left a pass's path, each waiting for its pass, with the
+        #: path it took to its departure (see :attr:`path`).
+        self.pending: list[tuple[Flags, list[tuple[int, tuple[bool, ...]]]]] = []
+        #: The pass's loop-test steps so far: the machine's time at each and the answers the
+        #: program was sent (a later pass must retrace its group's to its departure).
+        self.path: list[tuple[int, tuple[bool, ...]]] = []
+        #: The path the pass running must retrace: its group's in the pass it left (empty
+        #: in the first pass).
+        self.expected: list[tuple[int, tuple[bool, ...]]] = []
+        #: Arrays a pass of the run allocated, by name (a later pass allocating the name
+        #: again with the same size gets the same array).
+        self.made: dict[str, Array] = {}
+        #: Arrays freed during the run (their cells are kept until it ends: a later pass
+        #: may need the rows of its instances).
+        self.freed: list[Array] = []
+        self._start: _Start | None = None
+        self._passes: list[_Pass] = []
+        self._remake: Callable[[], Any] | None = None
+        self._unmade = ""
+
+    # ---- passes of a run -------------------------------------------------------------------
+
+    def begin(self, program: Any) -> None:
+        """A run starts (its memory sealed, its ledger fresh): keep how to make ``program``
+        again and what the run starts from, for passes the instances may need."""
+        self._remake, self._unmade = remaker(program)
+        self._start = _Start(self.host, self, self._remake is not None)
+        self._passes = []
+        self.pending = []
+        self.made = {}
+        self.freed = []
+        self.group = None
+        self.alive = None
+        self.tests = 0
+        self.path, self.expected = [], []
+
+    def next_pass(self) -> Any:
+        """The pass that ran ended: the program for the next pass (its instances' rows of
+        memory, ledgers, records and random generators restored to the run's start, every
+        other instance inert), or None when every instance has finished."""
+        if len(self.path) < len(self.expected):
+            self._astray("ended")
+        finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
+        self._passes.append(_Pass(finished, self))
+        if not self.pending:
+            return None
+        group, self.expected = self.pending.pop(0)
+        self.path = []
+        host, start = self.host, self._start
+        assert start is not None and self._remake is not None
+        host.arrays = dict(start.arrays)
+        for array, cells, defined in start.cells:
+            array.freed, array._sealed = False, True
+            array._cells[group] = cells[group]
+            if defined is not None and array._defined is not None:
+                array._defined[group] = defined[group]
+        host._cost = start.cost.fresh()
+        host._ledger = Ledger(host._cost)
+        kept = start.records
+        host._violations = _kept(host._violations, kept[0], group)
+        host._resolutions = _kept(host._resolutions, kept[1], group)
+        host._undefined_reads = _kept(host._undefined_reads, kept[2], group)
+        host._next_processor = start.processors
+        host._alive_cells = start.alive_cells
+        host._failure = None
+        host._modular = 0
+        for i in np.flatnonzero(group).tolist():
+            if i in start.random:  # else the run drew nothing for it: its generator as found
+                made = start.random[i]
+                self._random[i] = None if made is None else copy.deepcopy(made)
+        self.ledgers = start.ledgers.copy(steps=start.steps)
+        self.group, self.alive, self.tests = group, group.copy(), 0
+        return self._remake()
+
+    def allocated(self, name: str, array: Array) -> Array:
+        """``array`` just allocated by a run's program under ``name``: in a later pass, the
+        array an earlier pass allocated under that name, if of the same size, shape and
+        dtype, with the pass's rows reset to the new one's (so the arrays a run leaves are
+        one object per name for every instance)."""
+        earlier = self.made.get(name)
+        group = self.group
+        if group is not None:  # an array an earlier pass left under the name: the same size
+            for done in self._passes:
+                left = done.arrays.get(name)
+                if left is not None and (left.size, left.shape, left.dtype) != (
+                        array.size, array.shape, array.dtype):
+                    self._apart_sizes(name, left, array)
+        self.made[name] = array
+        if group is None or earlier is None or earlier is array or (
+                earlier.size, earlier.shape, earlier.dtype) != (
+                array.size, array.shape, array.dtype) or earlier._cells.shape != \
+                array._cells.shape:
+            return array
+        earlier._cells[group] = array._cells[group]
+        if array._defined is not None:
+            if earlier._defined is None:
+                earlier._defined = np.ones(earlier._cells.shape, np.bool_, order="F")
+            earlier._defined[group] = array._defined[group]
+        elif earlier._defined is not None:
+            earlier._defined[group] = True
+        earlier.freed, earlier._sealed = False, array._sealed
+        self.made[name] = earlier
+        return earlier
+
+    def _apart_sizes(self, name: str, earlier: Array, array: Array) -> NoReturn:
+        """Refuse ``array``, allocated under ``name`` in a later pass with another size,
+        shape or dtype than ``earlier``, the array an earlier pass left under that name as it
+        ended (the run leaves one array per name; one a pass freed is no obstacle)."""
+        assert self.group is not None
+        found = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+        raise BatchPathError(
+            f"m.array({name!r}) in the pass of instances {named} (run again from the start "
+            f"after they left the batch's path at a loop test) has {_described(array)}, "
+            "where an earlier pass of the run left it with "
+            f"{_described(earlier)}: a batch holds one array per name for all its "
+            "instances; size the array from the inputs (the largest size any instance may "
+            "need), give it a name per size, or run one machine per instance",
+            self.host._cost.time)
+
+    def end(self) -> None:
+        """The run's last pass ended: one set of ledgers from every pass's, each instance's
+        sizes from its own pass, the arrays every pass left, the ids every pass handed out."""
+        host, start, passes = self.host, self._start, self._passes
+        assert start is not None
+        if len(passes) > 1:
+            self.ledgers = Ledgers.merged(
+                self.batch, [(p.finished, p.ledgers) for p in passes], start.steps)
+            first = passes[0]
+            host._cost = first.cost
+            host._ledger = Ledger(first.cost)
+            host._next_processor = max(p.processors for p in passes)
+            arrays = dict(first.arrays)
+            for later in passes[1:]:
+                for name, array in later.arrays.items():
+                    arrays.setdefault(name, array)
+            host.arrays = arrays
+            for array in arrays.values():
+                array.freed = False
+            host._alive_cells = sum(array.size for array in arrays.values())
+            memory = np.zeros(self.batch, np.int64)
+            peak = np.zeros(self.batch, np.int64)
+            for p in passes:
+                memory[p.finished] = p.cost.memory_cells
+                peak[p.finished] = p.cost.peak_cells
+            self.sizes = self._sizes(start, memory, peak)
+        elif start.sizes is not None:
+            cost = host._cost
+            self.sizes = self._sizes(start, np.full(self.batch, cost.memory_cells, np.int64),
+                                     np.full(self.batch, cost.peak_cells, np.int64))
+        self.settle()
+
+    def _sizes(self, start: _Start, memory: Counts, peak: Counts
+               ) -> tuple[Counts, Counts] | None:
+        """Every instance's sizes after the run from those its pass counted (from the
+        machine's at the run's start) and those it had before the run."""
+        if start.sizes is not None:
+            before, highest = start.sizes
+            memory = memory + (before - start.cost.memory_cells)
+            peak = np.maximum(peak, highest)
+        if (memory == memory[0]).all() and (peak == peak[0]).all():
+            return None
+        return memory, peak
+
+    def settle(self) -> None:
+        """Forget the run's passes (as it ends, or fails), and release the cells of the
+        arrays it freed."""
+        for array in self.freed:
+            if array.freed:
+                array._cells = np.zeros(0, dtype=array._cells.dtype)
+                array._defined = None
+        for array in self.made.values():  # one a failed pass left out of the table too
+            array._sealed = False
+        self._start, self._passes, self.pending = None, [], []
+        self.path, self.expected = [], []
+        self.made, self.freed = {}, []
+        self.group, self.alive, self._remake = None, None, None
+
+    def grown(self, cells: int, alive_cells: int) -> None:
+        """The host allocated ``cells`` between runs (``alive_cells`` alive now): every
+        instance's sizes grow alike."""
+        if self.sizes is not None:
+            memory, peak = self.sizes
+            self.sizes = memory + cells, np.maximum(peak, alive_cells)
+
+    def costs(self, cost: Cost) -> tuple[Cost, ...]:
+        """Every instance's ledger (the machine's ``cost`` gives the sizes, unless passes of
+        a run allocated differently)."""
+        if self.sizes is None:
+            return self.ledgers.costs(cost.memory_cells, cost.peak_cells)
+        memory, peak = self.sizes
+        return self.ledgers.costs(memory.tolist(), peak.tolist())
 
     # ---- the step --------------------------------------------------------------------------
 
@@ -529,11 +1033,10 @@ class BatchEngine:
         number = host._cost.time + 1
         alive = self.alive
         memo = StepMemo()
-        # 0. The fast path: the usual step, shared indices.
-        if alive is None:
-            fast = self._fast(steps, memo)
-            if fast is not None:
-                return fast
+        # 0. The fast path: the usual step, shared indices (idle instances left untouched).
+        fast = self._fast(steps, memo, alive)
+        if fast is not None:
+            return fast
         # 1. Normalise ports.
         ports: list[_Port] = []
         actors: list[int | Counts] = []
@@ -585,7 +1088,7 @@ class BatchEngine:
             groups.setdefault(id(port.array), []).append(port)
         resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
         for key, group in groups.items():
-            met = self._met(group, ranked)
+            met = self._met(group, ranked, alive)
             if met is not None:
                 resolved[key] = self._resolve(group, met, steps)
         # 3. Read.
@@ -613,14 +1116,17 @@ class BatchEngine:
         # 5. Account.
         self._account(steps, actors, reads, writes, alive)
         answers: list[Any] = [tuple(reply) for reply in replies]
-        for branch, step in enumerate(steps):
-            if is_test(step):
-                answers[branch] = self._test(step, answers[branch], alive)
+        tests = [branch for branch, step in enumerate(steps) if is_test(step)]
+        if tests:
+            bits = self._test([steps[b] for b in tests], [answers[b] for b in tests], alive)
+            for branch, bit in zip(tests, bits, strict=True):
+                answers[branch] = bit
         return answers
 
     # ---- 0. the fast path ------------------------------------------------------------------
 
-    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+    def _fast(self, steps: Sequence[Step], memo: StepMemo, alive: Flags | None
+              ) -> list[Values] | None:
         """Execute the global step if it is the usual one for every instance at once, or
         return None having changed nothing: the single machine's fast path (its tests, on
         the indices every instance shares), with values one row per instance.
@@ -629,7 +1135,10 @@ class BatchEngine:
         plain arrays or integers (shared by every instance), ascending and in range; values
         integers, plain arrays or registers of the step's processors; the checked ports into
         one array meeting at no cell; no undefined cell read. Every instance then takes the
-        same accesses, so one test answers for all of them.
+        same accesses, so one test answers for all of them. Instances that idle (``alive``
+        false) read what their rows hold (values no count, record or memory of theirs sees:
+        operations check only the rows of instances taking steps), write nothing and are not
+        charged, as on the general path.
         """
         token = self.host._token
         for step in steps:
@@ -695,9 +1204,10 @@ class BatchEngine:
                 array = read.array
                 index = read.index if type(read.index) is not int else np.full(
                     len(step.processors), read.index, np.int64)
-                if array._defined is not None and not _columns(array, "_defined").take(
-                        index, axis=0).all():
-                    return None  # the general path reports the undefined cells
+                if array._defined is not None:
+                    known = _columns(array, "_defined").take(index, axis=0)
+                    if not (known.all() if alive is None else known[:, alive].all()):
+                        return None  # the general path reports the undefined cells
                 values.append(index)
             replies.append(tuple(values))  # type: ignore[arg-type]
         answers: list[Values] = []
@@ -707,19 +1217,28 @@ class BatchEngine:
                 taken.append(Register(_columns(read.array, "_cells").take(index, axis=0).T,
                                       step.processors, token))  # type: ignore[arg-type]
             answers.append(tuple(taken))
+        live = None if alive is None else np.flatnonzero(alive)
         for step in steps:
             for write in step.writes:
                 columns = _columns(write.array, "_cells")
                 value = write.value
                 raw = value._values if type(value) is Register else value
-                columns[write.index] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
+                if live is not None:  # only the rows of the instances taking steps
+                    if type(raw) is np.ndarray and raw.ndim == 2:
+                        raw = raw[live]
+                    to = write.index
+                    target: Any = ((to[:, None] if type(to) is np.ndarray
+                                   else np.array([[to]], np.int64)), live)
+                else:
+                    target = write.index
+                columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
                 if write.array._defined is not None:
-                    _columns(write.array, "_defined")[write.index] = True
+                    _columns(write.array, "_defined")[target] = True
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
                       [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
-                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], None)
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive)
         return answers
 
     # ---- 1. normalise ----------------------------------------------------------------------
@@ -956,31 +1475,35 @@ class BatchEngine:
         except StepError as error:
             raise StepError(f"instance {i}: {error}", number) from None
 
-    def _met(self, group: list[_Port], ranked: int) -> Flags | None:
-        """The instances in which two processors met at a cell of ``group``'s array through
-        the ports the model checks (None: in none)."""
+    def _met(self, group: list[_Port], ranked: int, alive: Flags | None) -> Flags | None:
+        """The instances taking steps (``alive``, None: all) in which two processors met at a
+        cell of ``group``'s array through the ports the model checks (None: in none).
+
+        A step whose indices and masks every instance shares is tested once for all on the
+        ports' own masks (the idle instances dropped from the answer), as when every
+        instance takes steps; any other is tested row by row, the idle masked out."""
         checks_reads = self.host.model.checks_reads
         checked = [p for p in group if p.is_write or checks_reads]
         if sum(len(p.pid) for p in checked) < 2:
             return None
-        shared = all(p.index.ndim == 1 and (p.where is None or p.where.ndim == 1)
+        shared = all(p.index.ndim == 1 and (p.own is None or p.own.ndim == 1)
                      for p in checked)
         if shared:
-            cells = np.concatenate([p.index if p.where is None else p.index[p.where]
+            cells = np.concatenate([p.index if p.own is None else p.index[p.own]
                                     for p in checked])
             ranks = np.concatenate([
-                np.arange(p.rank, p.rank + len(p.pid)) if p.where is None
-                else np.arange(p.rank, p.rank + len(p.pid))[p.where] for p in checked])
+                np.arange(p.rank, p.rank + len(p.pid)) if p.own is None
+                else np.arange(p.rank, p.rank + len(p.pid))[p.own] for p in checked])
             if not _two_meet(cells[None, :], ranks[None, :], ranked)[0]:
                 return None
-            return np.ones(self.batch, dtype=np.bool_)
+            return np.ones(self.batch, dtype=np.bool_) if alive is None else alive.copy()
         cells2 = np.concatenate([np.broadcast_to(p.index, (self.batch, len(p.pid)))
                                  for p in checked], axis=1)
         ranks1 = np.concatenate([np.arange(p.rank, p.rank + len(p.pid)) for p in checked])
         acting = np.concatenate([
             np.ones((self.batch, len(p.pid)), np.bool_) if p.where is None
             else np.broadcast_to(p.where, (self.batch, len(p.pid))) for p in checked], axis=1)
-        met = _two_meet(cells2, ranks1, ranked, acting)
+        met = _two_meet(cells2, ranks1, ranked, acting)  # the idle masked out: no garbage
         return met if met.any() else None
 
     def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
@@ -1051,8 +1574,13 @@ class BatchEngine:
         return settled
 
     def _generator(self, i: int) -> np.random.Generator:
-        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's."""
+        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
+        as found at the run's start kept at its first draw of a run that a later pass may
+        need to draw again."""
         made = self._random[i]
+        start = self._start
+        if start is not None and self._remake is not None and i not in start.random:
+            start.random[i] = None if made is None else copy.deepcopy(made)
         if made is None:
             made = self._random[i] = np.random.default_rng(self.host._seed)
         return made
@@ -1158,23 +1686,129 @@ class BatchEngine:
                             {k: [_int(x) for x in v] for k, v in shares.items()})
         self.host._cost.time += 1
 
-    def _test(self, step: Any, values: Values, alive: Flags | None) -> bool:
-        """A loop test in a batch: each instance taking steps learns whether its loop ended;
-        the program is sent True once every instance has ended the loop."""
-        (read,) = values
-        ended = np.all(np.broadcast_to(read._values, (self.batch, read._values.shape[-1]))
-                       == step.value, axis=1)
-        self.ledgers.loop_tests.add(1, alive, self.batch)
-        site = (step.reads[0].array.name, step.phase)
-        loops = self.loops
-        if not loops or loops[-1].site != site:
-            loops.append(_Loop(site, alive))
-        going = ~ended if alive is None else alive & ~ended
-        if not going.any():
-            self.alive = loops.pop().entry
-            return True
-        self.alive = None if going.all() else going
-        return False
+    def _test(self, tests: list[Any], values: list[Values], alive: Flags | None
+              ) -> list[bool]:
+        """The loop tests of one global step in a batch, answered (:meth:`_answer`), and
+        checked, in a later pass, against the path its group took in the pass it left: the
+        same tests at the same step with the same answers up to its departure, or the
+        program made again is not the program that ran (:meth:`_astray`)."""
+        bits = self._answer(tests, values, alive)
+        if self._remake is None:  # no later pass: nothing to retrace
+            return bits
+        step = (self.host._cost.time, tuple(bits))
+        k = len(self.path)
+        self.path.append(step)
+        if k < len(self.expected) and self.expected[k] != step:
+            self._astray("reached", self.expected[k], step)
+        return bits
+
+    def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
+                ) -> list[bool]:
+        """The loop tests of one global step in a batch (one per parallel branch that tests):
+        each instance taking steps learns whether each of its loops ended.
+
+        While they agree, the program is sent their answers. When they disagree, the batch
+        follows those whose loops go on (answered False; of several tests, the instances
+        answered False at the most tests first, in branch order) and is sent their answers;
+        each other group of instances answered alike leaves the pass's path (they idle from
+        here on, uncharged) and waits for a pass of its own (:meth:`next_pass`), which runs
+        the program again from the run's start with only them, so that it goes their way
+        here. A program that cannot be made again, or a machine with an observer (it would
+        see the steps of several passes), is refused here (:class:`pram.BatchPathError`)."""
+        batch = self.batch
+        ended = np.empty((len(tests), batch), np.bool_)
+        for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
+            held = np.broadcast_to(read._values, (batch, read._values.shape[-1])) == step.value
+            chosen = chosen_rows(step.processors)
+            if chosen is not None:  # only the processors that chose themselves, per instance
+                held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)
+            ended[k] = np.all(held, axis=1)
+            self.ledgers.loop_tests.add(1, alive, batch)
+            self.tests += 1
+        if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
+            mine = ended[0] if alive is None else ended[0][alive]
+            if mine.all():
+                return [True]
+            if not mine.any():
+                return [False]
+        if alive is None:
+            live = np.arange(batch)
+            answered = ended.T
+        else:
+            live = np.flatnonzero(alive)
+            answered = ended[:, live].T
+        if (answered == answered[:1]).all():  # they agree (the usual case): one path
+            return answered[0].tolist()  # type: ignore[no-any-return]
+        paths = {tuple(row) for row in answered.tolist()}
+        followed = min(paths, key=lambda path: (sum(path), path))
+
+        def taking(path: tuple[bool, ...]) -> Flags:
+            """The instances taking ``path`` at these tests."""
+            flags = np.zeros(batch, np.bool_)
+            flags[live] = (np.array(path) == answered).all(axis=1)
+            return flags
+
+        going = taking(followed)
+        time = self.host._cost.time
+        for path in sorted(paths - {followed}):
+            if self._remake is None or self.host.observer is not None:
+                self._refuse(tests[0], taking(path), going)
+            self.pending.append((taking(path), [*self.path, (time, path)]))
+        self.alive = going
+        return list(followed)
+
+    def _astray(self, how: str, expected: tuple[int, tuple[bool, ...]] | None = None,
+                found: tuple[int, tuple[bool, ...]] | None = None) -> NoReturn:
+        """Refuse a later pass whose program, made again, did not retrace the path its
+        instances took to where they left the pass before: it ``how`` = "ended" before
+        reaching their departure test, or "reached" a loop test at another step or with
+        other answers (``expected`` the pass before's, ``found`` this one's)."""
+        assert self.group is not None
+        leaving = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
+        depart, _ = self.expected[-1]
+        number = self.host._cost.time
+        if how == "ended":
+            what = (f"the program made again for them ended at step {number}, after "
+                    f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
+                    "their departure")
+        else:
+            assert expected is not None and found is not None
+            what = (f"the program made again for them reached loop-test step "
+                    f"{len(self.path)} at step {found[0]} answered {list(found[1])}, where "
+                    f"the pass they left reached it at step {expected[0]} answered "
+                    f"{list(expected[1])}")
+        raise BatchPathError(
+            f"instances {named} left the batch's path at the loop test of step {depart} and "
+            f"were run again from the start of the run in a pass of their own, but {what}: "
+            "the program made again is not the one that ran, likely because it holds a "
+            "generator or state made before m.run that making it again cannot see (a "
+            "generator in an attribute or a global, a generator expression, an argument "
+            "object or a global the program changes); make the "
+            "program from its inputs inside the program function, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance", number)
+
+    def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
+        number = self.host._cost.time
+
+        def named(flags: Flags) -> str:
+            found = np.flatnonzero(flags).tolist()
+            return ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+
+        where = (f"instances {named(leaving)} end their loop and instances {named(going)} "
+                 f"go on at loop test {self.tests} of the run (step {number}, Until on array "
+                 f"{step.reads[0].array.name!r}): a batch runs the instances that leave its "
+                 "path in a pass of their own, from the start of the run")
+        if self._remake is not None:  # an observer would see the steps of several passes
+            raise BatchPathError(
+                f"{where}, which the machine's observer would see as more steps; remove the "
+                "observer (m.observer = None), or run one machine per instance", number)
+        raise BatchPathError(
+            f"{where}, which needs the program made again, and this one cannot be "
+            f"({self._unmade}); pass m.run an unstarted generator, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance",
+            number,
+        )
 
 
 #: Accesses of one kind a processor may make in one step (pram._engine.MAX_ACCESSES).
@@ -1245,6 +1879,18 @@ def _two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = No
         return same_cell.any(axis=1)  # type: ignore[no-any-return]
     other = key[:, 1:] != key[:, :-1]
     return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+def _described(array: Array) -> str:
+    """An array's size (and shape, when two-dimensional) and dtype, for a message."""
+    shape = f", shape {array.shape}" if len(array.shape) == 2 else ""
+    return f"size {array.size}{shape}, dtype {array.dtype}"
+
+
+def _kept(records: list[Any], before: int, group: Flags) -> list[Any]:
+    """``records`` without those a pass of ``group``'s instances made (after the first
+    ``before``, kept): what a new pass of the group starts from."""
+    return records[:before] + [r for r in records[before:] if not group[r.instance]]
 
 
 def _tag(record: Any, i: int) -> Any:

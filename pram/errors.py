@@ -91,3 +91,9 @@ class IntegerOverflowError(PRAMError, OverflowError):
         self.processor = processor
         self.operands = operands
         self.step = step
+
+
+class BatchPathError(StepError):
+    """The instances of a batch took different paths at a loop test and the program cannot be
+    made again to run the instances that left the batch's path (a started generator, or one
+    the machine cannot rebuild): the run is refused there rather than counted wrong."""

@@ -17,9 +17,11 @@ cell read holds ``value``, and nothing else: exactly one bit per loop test, and 
 counts the tests (``Cost.loop_tests``). The values themselves never reach the host.
 
 On a batched machine (``Machine(batch=B)``, :mod:`pram.batch`) each instance's control
-processor reads its own cell, and the bit is *every instance has ended*: the batch ends its
-loop when every instance has ended it. An instance that has ended idles until then: the loop's
-later steps are neither executed nor charged for it, so its counts equal its single run's.
+processor reads its own cell, and each instance its own bit. While the instances agree the
+program is sent their bit; where they disagree the batch follows those whose loop goes on (sent
+False) and the others leave its path, idle uncharged, and are run again from the start of the
+run in a pass of their own, so that every instance's counts equal its single run's whatever the
+loop's shape (one pass per distinct sequence of bits among the instances).
 
 >>> import numpy as np
 >>> from pram import Machine, Step, Write

@@ -81,7 +81,9 @@ class Machine(MachineDisplay):
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
     registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
     single run's on the instance's input; violations, resolutions and undefined reads carry
-    their ``instance``. ``batch=None`` (the default) is the single machine.
+    their ``instance``. Instances whose loop tests answer differently run in passes of their
+    own, from the run's start (:mod:`pram.batch`); :attr:`results` gives each instance's
+    answer. ``batch=None`` (the default) is the single machine.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
@@ -171,6 +173,8 @@ class Machine(MachineDisplay):
         self.batch: int | None = None if batch is None else int(batch)
         self._batch: BatchEngine | None = None if batch is None else BatchEngine(
             self, int(batch))
+        #: What the last run's program returned, one per instance (see :attr:`results`).
+        self._results: tuple[Any, ...] = ()
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -257,6 +261,11 @@ class Machine(MachineDisplay):
                 )
             defined = None
         array = Array(name, cells, defined, shape or ())
+        if self._batch is not None:
+            if self._running:  # a later pass of a run takes the array an earlier one made
+                array = self._batch.allocated(name, array)
+            else:
+                self._batch.grown(array.size, self._alive_cells + array.size)
         if self._recorder is not None:
             self._recorder.allocated(array, self._cost.time)
         self.arrays[name] = array
@@ -310,8 +319,11 @@ class Machine(MachineDisplay):
             self._recorder.freed(array, self._cost.time)
         array.freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
-        array._cells = np.zeros(0, dtype=array._cells.dtype)
-        array._defined = None
+        if self._batch is not None and self._running:
+            self._batch.freed.append(array)  # its cells kept for a later pass, then released
+        else:
+            array._cells = np.zeros(0, dtype=array._cells.dtype)
+            array._defined = None
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -424,8 +436,18 @@ class Machine(MachineDisplay):
         batch = self._batch
         if batch is None:
             return (self._cost,)
-        cost = self._cost
-        return batch.ledgers.costs(cost.memory_cells, cost.peak_cells)
+        return batch.costs(self._cost)
+
+    @property
+    def results(self) -> tuple[Any, ...]:
+        """What the last :meth:`run`'s program returned, one value per instance: on a single
+        machine a 1-tuple of what :meth:`run` returned; on a batched one the value returned
+        by the pass that ran each instance (:mod:`pram.batch`: instances whose loop tests
+        answered alike share a pass; :meth:`run` returns instance 0's). A value computed
+        from registers holds one row per instance: read instance ``i``'s row ``i``. Empty
+        before the first run; refused while a program runs."""
+        self._closed("m.results")
+        return self._results
 
     @property
     def trace(self) -> Trace:
@@ -448,6 +470,20 @@ class Machine(MachineDisplay):
         register belongs to the run's token (:class:`pram.run.Run`), which counts the local
         work charged before each step and at the end, and tells the observer, if any, of
         every global step after it executed. A run inside a running program is refused.
+
+        On a batched machine the run takes one pass per distinct sequence of loop-test answers
+        among the instances (one when they agree): each later pass runs ``program`` made again
+        from the start with only its instances (see :mod:`pram.batch`), so the program's own
+        Python runs once per pass. The value returned is that of instance 0's pass;
+        :attr:`results` holds every instance's. A program that cannot be made again (a started
+        generator), or a machine with an observer, is refused with :class:`pram.BatchPathError`
+        where the instances first disagree. A pass makes afresh the program's code, its
+        closure cells and its generator and iterator arguments, not any other argument or
+        global object the program changes (a dict it counts rounds in carries the earlier
+        pass's count: count them in a local variable, or in memory). A later pass must reach
+        its instances' departure test at the same step with the same answers as the pass they
+        left (else :class:`pram.BatchPathError`: a generator made before ``m.run``, held in an
+        attribute, a global or a generator expression, is used up by the first pass).
         """
         if not isinstance(program, Generator):
             raise InputError(
@@ -470,15 +506,48 @@ class Machine(MachineDisplay):
         self._token = token
         # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
         # of the violations or of the undefined reads taken before the run sees none of it.
-        self._cost = cost = self._cost.fresh()
-        self._ledger = Ledger(cost)
+        self._cost = self._cost.fresh()
+        self._ledger = Ledger(self._cost)
         self._violations = list(self._violations)
         self._resolutions = list(self._resolutions)
         self._undefined_reads = list(self._undefined_reads)
         self._running += 1
         self._failure = None
         self._modular = 0
+        self._results = ()
         self._seal(True)
+        try:
+            if batch is None:
+                value = self._drive(program, execute, token)
+                self._results = (value,)
+                return value
+            batch.begin(program)
+            results: list[Any] = [None] * batch.batch
+            while program is not None:
+                value = self._drive(program, execute, token)
+                mine = batch.alive
+                for i in range(batch.batch) if mine is None else np.flatnonzero(mine).tolist():
+                    results[i] = value
+                program = batch.next_pass()
+            batch.end()
+            self._results = tuple(results)
+            return results[0]
+        finally:
+            if batch is not None:
+                batch.settle()
+            self._running -= 1
+            self._token = None
+            self._failure = None  # raised above, or the program's own error goes first
+            _end(token)
+            if not self._running:
+                self._seal(False)
+
+    def _drive(self, program: Program[T], execute: Any, token: Run) -> T:
+        """One pass of :meth:`run`: drive ``program`` to its end, and charge the local work
+        done after its last step (a batched run may take several passes, see
+        :mod:`pram.batch`)."""
+        cost = self._cost
+        batch = self._batch
         try:
             request = next(program)
             while True:
@@ -522,12 +591,6 @@ class Machine(MachineDisplay):
             else:
                 batch.ledgers.operations(token._operations, batch.alive)
                 token._operations = 0
-            self._running -= 1
-            self._token = None
-            self._failure = None  # raised above, or the program's own error goes first
-            _end(token)
-            if not self._running:
-                self._seal(False)
 
     def _seal(self, sealed: bool) -> None:
         """Seal (or open) every array of this machine: see :class:`pram.Array`."""

@@ -80,8 +80,10 @@ def same_as_single(
     m = Machine(model, batch=batch, **options)
     arrays = {name: _allocate(m, name, v) for name, v in inputs.items()}
     result = m.run(factory(m, **arrays))
+    assert m.results[0] is result and len(m.results) == batch
     costs = m.costs
     for i in range(batch):
+        result = m.results[i]  # the value of the pass that ran instance i
         s = Machine(model, **options)
         mine = {name: _allocate(s, name, v, i) for name, v in inputs.items()}
         single = s.run(factory(s, **mine))

@@ -1,0 +1,909 @@
+"""Loop tests in a batch, whatever the loop's shape: every instance as its single run.
+
+A batch (``Machine(batch=B)``) follows, at a loop test where its instances disagree, those
+whose loop goes on; the others leave its path and are run again, from the run's start, in a
+pass of their own (:mod:`pram.batch`). Here each shape of loop a program may take (a host
+bound beside the test, an answer ignored, an exit on False, rounds counted by the host and
+used after the loop, processors or arrays made in the loop, a register of the body used after
+it, two exits, nested loops, loops in phases and in parallel branches) is run batched and
+singly on each instance, and everything is compared: the answer (``m.results``), the memory
+of every array, the ledger (time, work, reads, writes, local, processors, loop tests, profile,
+phases) and the violations, resolutions and undefined reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pram import (
+    BatchPathError,
+    InputError,
+    Machine,
+    Read,
+    Step,
+    StepError,
+    Until,
+    Write,
+    iota,
+    parallel,
+    phase,
+)
+from pram.registers import Register
+from pram.testing import check_batch
+
+Make = Callable[[Machine, dict[str, Any]], Any]
+
+
+def _value(result: Any, i: int | None) -> Any:
+    """A program's answer as plain data (instance ``i``'s row of a batch's register)."""
+    if isinstance(result, tuple | list):
+        return tuple(_value(r, i) for r in result)
+    if type(result) is Register:
+        values = np.asarray(result)
+        batched = result._values.ndim > result._processors.ndim
+        return (values[i] if i is not None and batched else values).tolist()
+    return result
+
+
+def _records(records: list[Any], i: int) -> list[Any]:
+    return [attrs.evolve(r, instance=None) for r in records if r.instance == i]
+
+
+def same_as_singles(make: Make, inputs: dict[str, Any], model: str = "erew",
+                    **options: Any) -> Machine:
+    """Run ``make(m, arrays)`` batched over the rows of ``inputs`` and singly on each row;
+    assert that every instance's answer, arrays (those allocated by the program too),
+    ledger and records equal its single run's."""
+    batch = len(next(iter(inputs.values())))
+    m = Machine(model, batch=batch, **options)
+    arrays = {name: m.array(name, values=np.asarray(v)) for name, v in inputs.items()}
+    value = m.run(make(m, arrays))
+    assert len(m.results) == batch and m.results[0] is value
+    costs = m.costs
+    for i in range(batch):
+        s = Machine(model, **options)
+        mine = {name: s.array(name, values=np.asarray(v)[i]) for name, v in inputs.items()}
+        single = s.run(make(s, mine))
+        assert _value(m.results[i], i) == _value(single, None), f"answer of instance {i}"
+        assert s.results == (single,)
+        for name, array in s.arrays.items():
+            ours = m.arrays[name]
+            theirs = array.to_numpy()
+            defined = np.ones(theirs.shape, bool) if array.defined is None else array.defined
+            known = np.ones(theirs.shape, bool) if ours.defined is None else ours.defined[i]
+            assert known.tolist() == defined.tolist(), f"defined cells of {name}, {i}"
+            assert ours.to_numpy()[i][defined].tolist() == theirs[defined].tolist(), \
+                f"memory {name} of instance {i}"
+        assert costs[i] == s.cost, f"ledger of instance {i}"
+        assert _records(m.violations, i) == s.violations, f"violations of instance {i}"
+        assert _records(m.resolutions, i) == s.resolutions, f"resolutions of {i}"
+        assert _records(m.undefined_reads, i) == s.undefined_reads, f"undefined of {i}"
+    return m
+
+
+def countdown(a: dict[str, Any], control: Any, count: str = "count", flag: str = "flag"
+              ) -> Any:
+    """One round: ``count[0] -= 1``, and ``flag[0] = 1`` once it reached 0."""
+    (x,) = yield Step(control, reads=[Read(a[count], 0)])
+    yield Step(control, writes=[Write(a[count], 0, x - 1),
+                                Write(a[flag], 0, np.where(x - 1 <= 0, 1, 0))])
+
+
+def finish(a: dict[str, Any], control: Any, source: str = "count") -> Any:
+    """After the loop: ``out[0] = source[0] + 100``."""
+    (y,) = yield Step(control, reads=[Read(a[source], 0)])
+    yield Step(control, writes=[Write(a["out"], 0, y + 100)])
+    return y
+
+
+def loop_inputs(counts: list[int], **more: Any) -> dict[str, Any]:
+    batch = len(counts)
+    inputs = {"count": np.array(counts)[:, None], "flag": np.zeros((batch, 1), np.int64),
+              "out": np.zeros((batch, 4), np.int64),
+              "a": np.arange(4 * batch).reshape(batch, 4) % 5}
+    inputs.update(more)
+    return inputs
+
+
+def until_done(m: Machine, a: dict[str, Any]) -> Any:
+    control = m.processors(1)
+    while True:
+        yield from countdown(a, control)
+        if (yield Until(a["flag"], 0, control)):
+            break
+    return (yield from finish(a, control))
+
+
+# ---- the shapes --------------------------------------------------------------------------
+
+
+def test_instances_that_agree_take_one_pass() -> None:
+    """Every instance ends after the same rounds: one pass (the host's Python runs once)."""
+    passes: list[int] = []
+
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        passes.append(1)
+        return until_done(m, a)
+
+    same_as_singles(make, loop_inputs([3, 3, 3]))
+    assert len(passes) == 1 + 3  # the batch's one pass, then the three single runs
+
+
+def test_one_pass_per_distinct_path() -> None:
+    """Instances ending after 1, 3, 1, 2 rounds take three paths: three passes, each running
+    the program's own Python once (host side effects happen once per pass)."""
+    started: list[int] = []
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        started.append(1)
+        return (yield from until_done(m, a))
+
+    m = Machine(batch=4)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 1, 2]).items()}
+    m.run(program(m, a))
+    assert len(started) == 3
+    assert [c.loop_tests for c in m.costs] == [1, 3, 1, 2]
+    assert [_value(v, i) for i, v in enumerate(m.results)] == [[0]] * 4
+    assert a["out"].to_numpy()[:, 0].tolist() == [100] * 4
+
+
+def test_a_loop_ended_by_break() -> None:
+    same_as_singles(lambda m, a: until_done(m, a), loop_inputs([1, 3, 2, 5]))
+
+
+def test_every_instance_its_own_rounds_with_eight_instances() -> None:
+    m = same_as_singles(lambda m, a: until_done(m, a), loop_inputs([8, 1, 7, 2, 6, 3, 5, 4]))
+    assert [c.loop_tests for c in m.costs] == [8, 1, 7, 2, 6, 3, 5, 4]
+
+
+def test_a_host_bound_beside_the_test() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        for _ in range(2):
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    same_as_singles(make, loop_inputs([1, 3, 2]))
+
+
+def test_an_ignored_answer() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        for _ in range(3):
+            yield from countdown(a, control)
+            yield Until(a["flag"], 0, control)
+        yield from finish(a, control)
+
+    same_as_singles(make, loop_inputs([1, 3]))
+
+
+def test_an_exit_on_false() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                        Write(a["flag"], 0, np.where(x - 1 > 0, 1, 0))])
+            if not (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    same_as_singles(make, loop_inputs([1, 3, 2]))
+
+
+def test_rounds_counted_by_the_host_used_after_the_loop() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        for _ in range(rounds):
+            (y,) = yield Step(control, reads=[Read(a["out"], 1)])
+            yield Step(control, writes=[Write(a["out"], 1, y + 1)])
+        return rounds
+
+    m = same_as_singles(make, loop_inputs([1, 3, 2]))
+    assert m.results == (1, 3, 2)
+
+
+def test_processors_handed_out_in_the_loop() -> None:
+    """Ids handed out in the loop, and a violation naming ids after it (EREW)."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            helper = m.processors(2)
+            yield Step(helper, reads=[Read(a["a"], iota(2))])
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield Step(m.processors(2), reads=[Read(a["a"], 0)])
+
+    m = same_as_singles(make, loop_inputs([1, 3]))
+    assert len(m.violations) == 2
+
+
+def test_arrays_allocated_and_freed_in_the_loop() -> None:
+    """Scratch arrays made each round: memory_cells and peak_cells per instance."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        r = 0
+        while True:
+            r += 1
+            scratch = m.array(f"scratch {r}", 2)
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(scratch, 0, x), Write(a["count"], 0, x - 1),
+                                        Write(a["flag"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if r % 2:
+                m.free(scratch)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    m = same_as_singles(make, loop_inputs([1, 4, 2]))
+    assert [c.memory_cells for c in m.costs] == [12, 18, 14]  # 10, and 2 a round
+
+
+def test_an_array_the_program_allocates_is_one_array_for_every_instance() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = m.array("rounds", values=np.zeros(1, np.int64))
+        while True:
+            (r,) = yield Step(control, reads=[Read(rounds, 0)])
+            yield Step(control, writes=[Write(rounds, 0, r + 1)])
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+
+    m = same_as_singles(make, loop_inputs([2, 1, 3]))
+    assert m.arrays["rounds"].to_numpy()[:, 0].tolist() == [2, 1, 3]
+
+
+def test_a_register_of_the_body_used_after_the_loop() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                        Write(a["flag"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield Step(control, writes=[Write(a["out"], 0, x + 100)])
+        return x
+
+    same_as_singles(make, loop_inputs([1, 3, 2]))
+
+
+def test_two_exits() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+            yield from countdown(a, control, "other", "flag2")
+            if (yield Until(a["flag2"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    inputs = loop_inputs([1, 4, 3, 6], other=np.array([[5], [1], [3], [2]]),
+                         flag2=np.zeros((4, 1), np.int64))
+    same_as_singles(make, inputs)
+
+
+def test_nested_loops_on_one_array_split_again() -> None:
+    """Outer and inner loops testing cells of one array in one phase: groups split at the
+    inner loop, then again at the outer one."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            (v,) = yield Step(control, reads=[Read(a["init"], 0)])
+            yield Step(control, writes=[Write(a["inner"], 0, v), Write(a["flags"], 1, 0)])
+            while True:
+                (x,) = yield Step(control, reads=[Read(a["inner"], 0)])
+                yield Step(control, writes=[Write(a["inner"], 0, x - 1),
+                                            Write(a["flags"], 1, np.where(x - 1 <= 0, 1, 0))])
+                if (yield Until(a["flags"], 1, control)):
+                    break
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                        Write(a["flags"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flags"], 0, control)):
+                break
+        yield from finish(a, control, "inner")
+
+    inputs = loop_inputs([2, 1, 3, 2, 2], inner=np.zeros((5, 1), np.int64),
+                         init=np.array([[1], [3], [2], [2], [1]]),
+                         flags=np.zeros((5, 2), np.int64))
+    same_as_singles(make, inputs)
+
+
+def test_a_loop_in_each_parallel_branch() -> None:
+    """Two loops tested in one global step: instances are grouped by both answers."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def branch(count: str, flag: str, k: int) -> Any:
+            control = m.processors(1)
+            while True:
+                yield from countdown(a, control, count, flag)
+                if (yield Until(a[flag], 0, control)):
+                    break
+            (y,) = yield Step(control, reads=[Read(a[count], 0)])
+            yield Step(control, writes=[Write(a["out"], k, y + 10)])
+
+        return parallel(branch("count", "flag", 0), branch("other", "flag2", 1))
+
+    inputs = loop_inputs([1, 3, 2, 3], other=np.array([[3], [1], [2], [3]]),
+                         flag2=np.zeros((4, 1), np.int64))
+    same_as_singles(make, inputs)
+
+
+def test_a_loop_beside_a_straight_branch() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def looping() -> Any:
+            control = m.processors(1)
+            while True:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+            yield from finish(a, control)
+
+        def straight() -> Any:
+            two = m.processors(2)
+            for _ in range(5):
+                (z,) = yield Step(two, reads=[Read(a["a"], iota(2))])
+                yield Step(two, writes=[Write(a["a"], iota(2), z + 1)])
+
+        def program() -> Any:
+            yield from parallel(looping(), straight())
+            yield from finish(a, m.processors(1))
+
+        return program()
+
+    same_as_singles(make, loop_inputs([1, 3, 6]))
+
+
+def test_a_loop_inside_phases_and_each_round_in_its_own_phase() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def body(control: Any) -> Any:
+            while True:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+
+        def one_round(control: Any) -> Any:
+            yield from countdown(a, control, "other", "flag2")
+            return (yield Until(a["flag2"], 0, control))
+
+        def program() -> Any:
+            control = m.processors(1)
+            yield from phase("outer", phase("inner", body(control)))
+            r = 0
+            while True:
+                r += 1
+                if (yield from phase(f"round {r}", one_round(control))):
+                    break
+            yield from finish(a, control)
+
+        return program()
+
+    inputs = loop_inputs([2, 1, 4], other=np.array([[1], [3], [2]]),
+                         flag2=np.zeros((3, 1), np.int64))
+    m = same_as_singles(make, inputs, "crew")
+    assert [sorted(c.phases) for c in m.costs][1] == [
+        "outer", "outer/inner", "round 1", "round 2", "round 3"]
+
+
+def test_a_program_with_keyword_only_and_star_arguments() -> None:
+    def program(m: Machine, *names: str, a: dict[str, Any], extra: int = 0,
+                **more: int) -> Any:
+        control = m.processors(1)
+        while True:
+            for name in names:
+                yield from countdown(a, control, name)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        (y,) = yield Step(control, reads=[Read(a["count"], 0)])
+        yield Step(control, writes=[Write(a["out"], 0, y + extra + more["plus"])])
+        return extra
+
+    m = same_as_singles(lambda m, a: program(m, "count", a=a, extra=5, plus=2),
+                        loop_inputs([1, 3, 2]))
+    assert m.results == (5, 5, 5)
+
+
+def test_a_positional_only_program_given_a_generator_expression() -> None:
+    """Arguments made again: a generator of branches (a generator expression) is remade."""
+    def program(m: Machine, branches: Any, /) -> Any:
+        return (yield from parallel(*branches))
+
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def branch(k: int) -> Any:
+            control = m.processors(1)
+            while True:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+            return k
+
+        return program(m, (branch(k) for k in range(1)))
+
+    same_as_singles(make, loop_inputs([2, 1, 3]))
+
+
+def test_crcw_arbitrary_choices_drawn_again_in_each_pass() -> None:
+    """Random choices before and after the split: each instance's as in its single run."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        pid, control = m.processors(4), m.processors(1)
+        (x,) = yield Step(pid, reads=[Read(a["a"], iota(4))])
+        yield Step(pid, writes=[Write(a["out"], 0, x)])
+        while True:
+            yield from countdown(a, control)
+            yield Step(pid, writes=[Write(a["out"], 1, x + iota(4))])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield Step(pid, writes=[Write(a["out"], 2, x * 2)])
+
+    same_as_singles(make, loop_inputs([1, 3, 2, 3]), "crcw-arbitrary", seed=7)
+
+
+def test_violations_before_and_after_a_split_recorded_once_per_instance() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        pid = m.processors(2)
+        yield Step(pid, reads=[Read(a["a"], 0)])  # EREW: two readers of one cell
+        yield from until_done(m, a)
+        yield Step(pid, writes=[Write(a["out"], 3, iota(2))])  # two writers
+        yield Step(pid, reads=[Read(a["undefined"], 0)])  # never written
+
+    inputs = loop_inputs([1, 3, 2], undefined=np.zeros((3, 1), np.int64))
+    m = Machine(batch=3, strict=False)
+    arrays = {name: m.array(name, values=v) for name, v in inputs.items()}
+    arrays["undefined"] = m.array("never", 1)
+    m.run(make(m, arrays))
+    # per instance: the two readers, the two writers, and the two readers of the cell
+    # never written (each reading it undefined)
+    assert sorted(v.instance for v in m.violations) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert sorted(r.instance for r in m.undefined_reads) == [0, 0, 1, 1, 2, 2]
+    same_as_singles(make, inputs)
+
+
+def test_a_machine_runs_again_after_a_run_of_several_passes() -> None:
+    """Ledgers and memory carry on: a second run counts from the first's per instance."""
+    m = Machine(batch=3)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 2]).items()}
+    m.run(until_done(m, a))
+    first = [c.time for c in m.costs]
+    with pytest.raises(InputError, match=r"m\.costs\[i\]"):
+        _ = m.cost
+    m.run(until_done(m, a))  # count is now 0 or below: one round each
+    assert [c.time - t for c, t in zip(m.costs, first, strict=True)] == [5, 5, 5]
+    assert a["out"].to_numpy()[:, 0].tolist() == [99, 99, 99]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=5))
+def test_random_round_counts(counts: list[int]) -> None:
+    m = same_as_singles(lambda m, a: until_done(m, a), loop_inputs(counts))
+    assert [c.loop_tests for c in m.costs] == counts
+
+
+# ---- refusals ----------------------------------------------------------------------------
+
+
+def test_a_started_generator_is_refused_at_the_first_disagreement() -> None:
+    m = Machine(batch=3)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 1]).items()}
+
+    def started(program: Any, first: Any) -> Any:
+        reply = yield first
+        return (yield from _resume(program, reply))
+
+    program = until_done(m, a)
+    with pytest.raises(BatchPathError, match=(
+            r"^instances 0, 2 end their loop and instances 1 go on at loop test 1 of the "
+            r"run \(step 3, Until on array 'flag'\).*\(the generator until_done has "
+            r"started\); pass m.run an unstarted generator, e.g. m.run\(program\(m, \.\.\.\)\), "
+            r"or run one machine per instance$")) as refused:
+        m.run(started(program, next(program)))
+    assert isinstance(refused.value, StepError) and refused.value.step == 3
+
+
+def test_a_started_generator_runs_while_the_instances_agree() -> None:
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([2, 2]).items()}
+    program = until_done(m, a)
+    first = next(program)
+
+    def started() -> Any:
+        reply = yield first
+        return (yield from _resume(program, reply))
+
+    assert m.run(started()).tolist() == [[0], [0]]
+    assert m.cost.loop_tests == 2
+
+
+def _resume(program: Any, reply: Any) -> Any:
+    """Drive ``program`` (started) on from ``reply``."""
+    try:
+        while True:
+            reply = yield program.send(reply)
+    except StopIteration as stop:
+        return stop.value
+
+
+def test_results_on_a_single_machine() -> None:
+    m = Machine()
+    assert m.results == ()
+    a = {name: m.array(name, values=np.asarray(v)[0])
+         for name, v in loop_inputs([2]).items()}
+    value = m.run(until_done(m, a))
+    assert m.results == (value,)
+
+
+def test_check_batch_reads_each_instance_from_its_own_pass() -> None:
+    """check_batch (the program's answer, no output array) on a loop of data-dependent
+    rounds: each instance's answer is its pass's."""
+    def counted(m: Machine, count: Any, flag: Any) -> Any:
+        control = m.processors(1)
+        total = m.array("total", values=np.zeros(1, np.int64))
+        while True:
+            (x, t) = yield Step(control, reads=[Read(count, 0), Read(total, 0)])
+            yield Step(control, writes=[Write(count, 0, x - 1), Write(total, 0, t + x),
+                                        Write(flag, 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(flag, 0, control)):
+                break
+        (t,) = yield Step(control, reads=[Read(total, 0)])
+        return t
+
+    counts = np.array([[3], [1], [4], [2]])
+    check_batch(counted, {"count": counts, "flag": np.zeros((4, 1), np.int64)},
+                lambda count, flag: np.array([count[0] * (count[0] + 1) // 2]))
+
+
+def test_an_observer_is_refused_at_the_first_disagreement() -> None:
+    """An observer would see the steps of several passes: refused where a second is due."""
+    class Steps:
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def step(self, number: int, steps: Any, replies: Any) -> None:
+            self.seen += 1
+
+        def operation(self, name: str, operands: Any, result: Any) -> None:
+            pass
+
+    watching = Steps()
+    m = Machine(batch=2, observer=watching)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([2, 2]).items()}
+    m.run(until_done(m, a))  # the instances agree: one pass, seen once
+    assert watching.seen == m.cost.time == 8
+    b = Machine(batch=2, observer=Steps())
+    a = {name: b.array(name, values=v) for name, v in loop_inputs([1, 2]).items()}
+    with pytest.raises(BatchPathError, match=r"^instances 0 end their loop and instances 1 go "
+                       r"on at loop test 1 .* the machine's observer would see as more "
+                       r"steps; remove the observer \(m.observer = None\)"):
+        b.run(until_done(b, a))
+
+
+def test_crcw_arbitrary_generators_drawn_in_an_earlier_run() -> None:
+    """A later pass draws as the run found each generator (mid-stream after an earlier run),
+    not as freshly seeded: the memory after two runs equals two single runs'."""
+    def draws(m: Machine, a: dict[str, Any]) -> Any:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a["a"], iota(4))])
+        yield Step(pid, writes=[Write(a["out"], 0, x + iota(4) * 10)])  # 4 writers of out[0]
+
+    def looping(m: Machine, a: dict[str, Any]) -> Any:
+        yield from draws(m, a)
+        control = m.processors(1)
+        (y,) = yield Step(control, reads=[Read(a["out"], 0)])
+        yield Step(control, writes=[Write(a["out"], 2, y)])
+        yield from until_done(m, a)
+        yield from draws(m, a)
+
+    inputs = loop_inputs([1, 3, 2, 3])
+    m = Machine("crcw-arbitrary", batch=4, seed=3)
+    arrays = {name: m.array(name, values=v) for name, v in inputs.items()}
+    m.run(draws(m, arrays))
+    m.run(looping(m, arrays))
+    for i in range(4):
+        s = Machine("crcw-arbitrary", seed=3)
+        mine = {name: s.array(name, values=v[i]) for name, v in inputs.items()}
+        s.run(draws(s, mine))
+        s.run(looping(s, mine))
+        assert arrays["out"].to_numpy()[i].tolist() == mine["out"].to_numpy().tolist()
+        assert m.costs[i] == s.cost
+
+
+def test_an_input_array_freed_in_one_pass_is_there_for_the_next() -> None:
+    """A pass frees an array the run started with (on one path only): a later pass finds it
+    with its instances' cells as the run found them; the table after the run holds it."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        r = 0
+        while True:
+            r += 1
+            if r == 1:
+                (x,) = yield Step(control, reads=[Read(a["a"], 1)])
+                yield Step(control, writes=[Write(a["out"], 1, x)])
+            yield from countdown(a, control)
+            if r == 2:
+                m.free(a["a"])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    m = same_as_singles(make, loop_inputs([2, 1, 3]))
+    assert "a" in m.arrays and not m.arrays["a"].freed  # instance 1's path keeps it
+
+
+def test_closures_and_generator_arguments_are_made_again() -> None:
+    """The capture on this Python: a closure's free variables, and a generator given as an
+    argument (made again, not reused) inside a tuple."""
+    from pram.batch import remaker
+
+    def outer(k: int) -> Any:
+        def inner(pair: tuple[Any, ...], *, step: int) -> Any:
+            (first,) = pair
+            total = 0
+            for value in first:
+                total += value * k * step
+            yield total
+
+        return inner((iter([1, 2, 3]),), step=2)
+
+    made, why = remaker(outer(10))
+    assert why == ""
+    assert made is not None
+    assert next(made()) == next(made()) == 120
+    assert remaker(_started())[1] == "the generator _one has started"
+
+
+def _started() -> Any:
+    program = _one()
+    next(program)
+    return program
+
+
+def _one() -> Any:
+    yield 1
+    yield 2
+
+
+# ---- a later pass must retrace its group's path ------------------------------------------
+
+
+class _Holder:
+    """Holds a program made before m.run, which making ``go`` again cannot make again."""
+
+    def __init__(self, program: Any) -> None:
+        self.program = program
+
+    def go(self) -> Any:
+        return (yield from self.program)
+
+
+_STORE: dict[str, Any] = {}
+
+
+def _from_store() -> Any:
+    return (yield from _STORE["program"])
+
+
+_ASTRAY = (r"^instances 0 left the batch's path at the loop test of step 3 and were run "
+           r"again from the start of the run in a pass of their own, but the program made "
+           r"again for them ended at step 0, after 0 of the 1 loop-test steps up to their "
+           r"departure: the program made again is not the one that ran, likely because it "
+           r"holds a generator or state made before m.run .*make the program from its inputs "
+           r"inside the program function, e.g. m.run\(program\(m, \.\.\.\)\), or run one "
+           r"machine per instance$")
+
+
+@pytest.mark.parametrize("how", ["attribute", "global", "generator expression"])
+def test_a_program_hidden_from_the_remaker_is_refused_not_counted_silently(how: str) -> None:
+    """A generator made before m.run and reached through an attribute, a global or a
+    generator expression is used up by the first pass: the later pass ends at once, which
+    the check of its path refuses (instead of counting the instance as time 0)."""
+    from pram import parallel_all
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    if how == "attribute":
+        program = _Holder(until_done(m, a)).go()
+    elif how == "global":
+        _STORE["program"] = until_done(m, a)
+        program = _from_store()
+    else:
+        program = parallel_all(p for p in (until_done(m, a),))
+    with pytest.raises(BatchPathError, match=_ASTRAY) as refused:
+        m.run(program)
+    assert isinstance(refused.value, StepError) and refused.value.step == 0
+    assert not m.arrays["count"].sealed  # the run is over, whatever it left
+
+
+def test_a_later_pass_reaching_a_test_at_another_step_is_refused() -> None:
+    """A program whose host state outside the program's frame (here a global counter)
+    makes the later pass take another number of steps before its first test."""
+    calls: dict[str, int] = {"runs": 0}
+
+    def program(m: Machine, a: dict[str, Any], calls: dict[str, int]) -> Any:
+        calls["runs"] += 1
+        control = m.processors(1)
+        for _ in range(calls["runs"]):  # one more step in each pass
+            yield Step(control, reads=[Read(a["a"], 0)])
+        return (yield from until_done(m, a))
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    with pytest.raises(BatchPathError, match=(
+            r"^instances 0 left the batch's path at the loop test of step 4 .*reached "
+            r"loop-test step 1 at step 5 answered \[True\], where the pass they left reached "
+            r"it at step 4 answered \[True\]")):
+        m.run(program(m, a, calls))
+
+
+def test_host_state_in_an_argument_object_is_shared_by_the_passes() -> None:
+    """Documented (README, Machine.run): a pass makes the program afresh from its code,
+    closure cells and generator or iterator arguments, not any other argument object. Rounds
+    counted in a dict argument carry from one pass to the next (the later pass retraces
+    its path to its departure, so nothing refuses it); counted in a local they are right."""
+
+    def in_dict(m: Machine, a: dict[str, Any], stats: dict[str, int]) -> Any:
+        control = m.processors(1)
+        while True:
+            stats["rounds"] += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        for _ in range(stats["rounds"]):
+            yield from finish(a, control)
+
+    m = Machine(batch=2)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    stats = {"rounds": 0}
+    m.run(in_dict(m, a, stats))
+    assert stats["rounds"] == 3 + 1  # the first pass's three rounds, then the later pass's one
+    assert [c.loop_tests for c in m.costs] == [1, 3]
+    single = Machine()
+    mine = {name: single.array(name, values=np.asarray(v)[0])
+            for name, v in loop_inputs([1, 3]).items()}
+    single.run(in_dict(single, mine, {"rounds": 0}))
+    assert m.costs[0].time > single.cost.time  # instance 0 finished 4 times, not once
+
+    def in_local(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        for _ in range(rounds):
+            yield from finish(a, control)
+
+    same_as_singles(in_local, loop_inputs([1, 3, 2]))
+
+
+def test_an_array_sized_by_the_rounds_is_refused_in_the_later_pass() -> None:
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        after = m.array("after", 2 + rounds)
+        yield Step(control, writes=[Write(after, 0, rounds)])
+        return after
+
+    m = Machine(batch=3)
+    a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 1]).items()}
+    with pytest.raises(BatchPathError, match=(
+            r"^m.array\('after'\) in the pass of instances 0, 2 \(run again from the start "
+            r"after they left the batch's path at a loop test\) has size 3, dtype int64, "
+            r"where an earlier pass of the run left it with size 5, dtype int64: a "
+            r"batch holds one array per name for all its instances; size the array from the "
+            r"inputs")):
+        m.run(program(m, a))
+    assert "after" not in m.arrays
+    assert a["count"].to_numpy().shape == (3, 1)  # the run is over: memory reads again
+
+
+# ---- a loop test of processors chosen by data --------------------------------------------
+
+
+def _chosen_test(m: Machine, a: dict[str, Any], bits: list[bool]) -> Any:
+    """Processors whose value exceeds 1 choose themselves and test their own cells."""
+    from pram import hold
+
+    pid = m.processors(3)
+    i = iota(3)
+    (v,) = yield Step(pid, reads=[Read(a["c"], i)])
+    who, cell = hold(pid, pid)[v > 1], hold(pid, i)[v > 1]
+    for _ in range(8):
+        (x,) = yield Step(pid, reads=[Read(a["c"], i)])
+        yield Step(pid, writes=[Write(a["c"], i, x - 1),
+                                Write(a["fl"], i, np.where(x - 1 <= 1, 1, 0))])
+        bit = yield Until(a["fl"], cell, who)
+        bits.append(bit)
+        if bit:
+            break
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=1, max_size=4))
+def test_until_of_processors_chosen_by_data_against_single_runs(rows: list[list[int]]) -> None:
+    """Only the processors that chose themselves answer, per instance (none chosen: the
+    test holds, vacuously, as the single machine's np.all over an empty selection)."""
+    inputs = {"c": np.array(rows), "fl": np.zeros((len(rows), 3), np.int64)}
+    same_as_singles(lambda m, a: _chosen_test(m, a, []), inputs, model="crew")
+
+
+def test_until_of_processors_chosen_by_data_with_one_instance() -> None:
+    batched: list[bool] = []
+    m = Machine("crew", batch=1)
+    a = {"c": m.array("c", values=np.array([[5, 1, 2]])),
+         "fl": m.array("fl", values=np.zeros((1, 3), np.int64))}
+    m.run(_chosen_test(m, a, batched))
+    single: list[bool] = []
+    s = Machine("crew")
+    b = {"c": s.array("c", values=np.array([5, 1, 2])),
+         "fl": s.array("fl", values=np.zeros(3, np.int64))}
+    s.run(_chosen_test(s, b, single))
+    assert batched == single == [False, False, False, True]
+
+
+def test_scratch_arrays_sized_by_the_round_and_freed_may_differ_between_passes() -> None:
+    """Only an array a pass leaves at its end must keep its size in later passes: scratch
+    arrays freed in the loop, sized by the round, are counted as in single runs."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds = 0
+        while True:
+            rounds += 1
+            scratch = m.array("scratch", 2 + rounds)
+            yield from countdown(a, control)
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(scratch, rounds, x)])
+            m.free(scratch)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    m = same_as_singles(program, loop_inputs([1, 4, 2]))
+    assert "scratch" not in m.arrays
+    assert [c.peak_cells for c in m.costs] != [m.costs[0].peak_cells] * 3
+
+
+def test_undefined_reads_of_the_instances_taking_steps_while_others_idle() -> None:
+    """The fast path taking steps while instances idle: an instance that reads a cell its
+    own run never wrote records the undefined read (the idle ones record nothing)."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        notes = m.array("notes", 4)
+        rounds = 0
+        while True:
+            rounds += 1
+            yield from countdown(a, control)
+            if rounds <= 2:
+                yield Step(control, writes=[Write(notes, rounds, rounds)])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        (x,) = yield Step(control, reads=[Read(notes, 2)])
+        yield Step(control, writes=[Write(a["out"], 0, x)])
+
+    m = same_as_singles(program, loop_inputs([1, 3, 2, 1]), strict=False)
+    assert sorted(r.instance for r in m.undefined_reads) == [0, 3]
