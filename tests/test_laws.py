@@ -329,3 +329,21 @@ def test_a_count_in_floor_of_log_on_sizes_without_a_power_of_two_is_fitted_in_fl
     assert short.law.scale.kind == "floor" and short.law.leading == (2.0, 2.0)
     long = check("count", square, sweep(count, [2**k - 1 for k in range(3, 12)]))
     assert long.summary == "holds, tight", long.reason
+
+
+def test_an_excess_on_five_times_powers_of_two_must_survive_every_reading_of_log() -> None:
+    """n^2 below 8, then n L^2 / 2 (L = log2 n, floored) on n = 5, 10, ..., 160, against n L^2
+    (calibration seed 1518650066): in log2(n/5) = L - log2 5, the only reading least squares
+    fits in on 5 2^k, the count has every lower power of n L, and the best fit there, 1.47
+    n^1.5 + ..., led above the bound (exceeded). An excess must also come out with L read as
+    log2 n, its floor and ceiling (there the count is n L^2 / 2, within the bound): not
+    exceeded but undetermined, saying so."""
+    sizes = [5 * 2**k for k in range(6)]
+    result = check("count", N_LOG_SQUARED, sweep(
+        lambda n: n * n if n < 8 else math.floor(0.5 * n * math.log2(n) ** 2), sizes))
+    assert result.verdict == "undetermined", result.reason
+    assert "read as log2(n) too the verdict is holds" in result.reason
+    # a true excess on the same sizes survives every reading: n^1.5 against n L^2
+    steep = check("count", N_LOG_SQUARED, sweep(
+        lambda n: math.floor(n**1.5 * 3 + n * math.log2(n)), [5 * 2**k for k in range(2, 12)]))
+    assert steep.verdict == "exceeded", steep.reason
