@@ -25,7 +25,7 @@ import numpy as np
 from pram._engine import MAX_ACCESSES, Engine
 from pram._memo import handed_out
 from pram._validate import acting
-from pram.batch import BatchEngine
+from pram.batch import BatchEngine, merge_rows
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, PRAMError, StepError
@@ -474,16 +474,19 @@ class Machine(MachineDisplay):
         On a batched machine the run takes one pass per distinct sequence of loop-test answers
         among the instances (one when they agree): each later pass runs ``program`` made again
         from the start with only its instances (see :mod:`pram.batch`), so the program's own
-        Python runs once per pass. The value returned is that of instance 0's pass;
-        :attr:`results` holds every instance's. A program that cannot be made again (a started
-        generator), or a machine with an observer, is refused with :class:`pram.BatchPathError`
-        where the instances first disagree. A pass makes afresh the program's code, its
-        closure cells and its generator and iterator arguments, not any other argument or
-        global object the program changes (a dict it counts rounds in carries the earlier
-        pass's count: count them in a local variable, or in memory). A later pass must reach
-        its instances' departure test at the same step with the same answers as the pass they
-        left (else :class:`pram.BatchPathError`: a generator made before ``m.run``, held in an
-        attribute, a global or a generator expression, is used up by the first pass).
+        Python runs once per pass. The value returned holds each instance's own: registers (and
+        tuples or lists of them) returned by every pass are put together row by row, each
+        instance's row from its own pass; any other value is that of instance 0's pass.
+        :attr:`results` holds every instance's value as its pass returned it. A program that
+        cannot be made again (a started generator), or a machine with an observer, is refused
+        with :class:`pram.BatchPathError` where the instances first disagree. A pass makes
+        afresh the program's code, its closure cells and its generator and iterator arguments,
+        not any other argument or global object the program changes (a dict it counts rounds in
+        carries the earlier pass's count: count them in a local variable, or in memory). A later
+        pass must reach its instances' departure test at the same step with the same answers as
+        the pass they left (else :class:`pram.BatchPathError`: a generator made before
+        ``m.run``, held in an attribute, a global or a generator expression, is used up by the
+        first pass).
         """
         if not isinstance(program, Generator):
             raise InputError(
@@ -523,15 +526,17 @@ class Machine(MachineDisplay):
                 return value
             batch.begin(program)
             results: list[Any] = [None] * batch.batch
+            passes: list[tuple[Any, Flags | None]] = []
             while program is not None:
                 value = self._drive(program, execute, token)
                 mine = batch.alive
+                passes.append((value, mine))
                 for i in range(batch.batch) if mine is None else np.flatnonzero(mine).tolist():
                     results[i] = value
                 program = batch.next_pass()
             batch.end()
             self._results = tuple(results)
-            return results[0]
+            return passes[0][0] if len(passes) == 1 else merge_rows(passes, results[0])
         finally:
             if batch is not None:
                 batch.settle()
