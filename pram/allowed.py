@@ -73,6 +73,8 @@ FUNCTIONS: dict[Any, frozenset[str]] = {
     np.select: frozenset({"default"}),
     np.isin: frozenset({"invert"}),
     np.digitize: frozenset({"right"}),
+    np.interp: frozenset({"left", "right", "period"}),
+    np.angle: frozenset({"deg"}),
     np.fix: frozenset(),
     np.real: frozenset(),
     np.imag: frozenset(),
@@ -84,6 +86,12 @@ FUNCTIONS: dict[Any, frozenset[str]] = {
 # ``np.astype`` exists from numpy 2.1 on; older numpy has only the method (allowed below).
 if hasattr(np, "astype"):
     FUNCTIONS[np.astype] = frozenset({"copy"})
+
+#: Array functions that read each processor's value against plain tables of constants given
+#: after it (``np.interp(x, xp, fp)``): each costs as many local operations as the first table
+#: has entries. (``np.searchsorted(table, x)`` puts the table first; numpy's own
+#: ``np.digitize(x, table)`` is that search, allowed above.)
+TABLES = frozenset({np.interp})
 
 #: Allowed array functions whose answer depends on sizes only.
 SIZES = frozenset({np.shape, np.ndim, np.size, np.result_type})

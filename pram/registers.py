@@ -155,6 +155,8 @@ def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
     without asking the register, which refuses that.)"""
     index = args[0] if args else None
     table = args[1] if len(args) > 1 else kwargs.get("choices")
+    if type(table) in (list, tuple) and table and all(type(v) in allowed.SCALARS for v in table):
+        table = np.array(table)  # a list of constants is program text too
     mode = kwargs.get("mode", "wrap")
     if (type(table) is not np.ndarray or table.ndim != 1 or not table.size
             or table.dtype.kind not in allowed.KINDS or type(index) is not Register
@@ -169,6 +171,40 @@ def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
     values = np.take(table, index._values, mode=mode)
     found: Register = _made("choose", (index, table), values, index._processors, run)
     return found
+
+
+def _against_tables(func: Any, name: str, args: Sequence[Any], kwargs: dict[str, Any],
+                    run: Run) -> Register:
+    """``np.interp(x, xp, fp)`` and ``np.searchsorted`` turned round (``x`` first, see
+    :data:`pram.allowed.TABLES`): each processor's value against plain constant tables (program
+    text, as :func:`_lookup`'s), one operation per constant."""
+    tables = [_constant_table(t, f"np.{name}") for t in args[1:]]
+    keywords = allowed.FUNCTIONS[func]
+    for key in kwargs:
+        if key not in keywords:
+            _refuse(f"np.{name}(..., {key}=...)", "takes no such argument on registers; it "
+                    f"takes {', '.join(sorted(keywords)) or 'positional arguments only'}")
+    x: Register = args[0]
+    if x._run is not run and x._run is not None:
+        _refuse(f"np.{name} on a register of another run", _ANOTHER_RUN)
+    with np.errstate(all="ignore"):
+        values = func(x._values, *tables, **kwargs)
+    run._operations += max(1, len(tables[0])) - 1  # one comparison per constant, and the op
+    found: Register = _made(name, (x, *tables), values, x._processors, run)
+    return found
+
+
+def _constant_table(table: Any, what: str) -> npt.NDArray[Any]:
+    """A plain 1-d numeric table of constants (a numpy array, or a list or tuple of Python
+    or numpy numbers), or a refusal: a register here would be other processors' values."""
+    if type(table) in (list, tuple) and table and all(type(v) in allowed.SCALARS for v in table):
+        table = np.array(table)
+    if type(table) is not np.ndarray or table.ndim != 1 or not table.size or \
+            table.dtype.kind not in allowed.KINDS:
+        _refuse(what, "on registers takes plain non-empty 1-d numeric tables of constants "
+                f"(computed from sizes and constants); other processors' values move through "
+                f"memory: {THROUGH_MEMORY}")
+    return table
 
 
 def _where(args: Sequence[Any]) -> Any:
@@ -336,6 +372,29 @@ class Register(NDArrayOperatorsMixin):
         name = getattr(func, "__name__", None) or repr(func)
         if func is np.choose:
             return _lookup(args, kwargs, run)
+        if func is getattr(np, "astype", None) and args and type(args[0]) is Register:
+            # np.astype(x, dtype, copy=...) is the method: the same dtype and narrowing checks
+            dtype = args[1] if len(args) > 1 else kwargs.get("dtype")
+            if len(args) > 2 or set(kwargs) - {"dtype", "copy"}:
+                _refuse("np.astype with more than a dtype and copy", "takes dtype (and copy)")
+            return args[0].astype(dtype)
+        if func in allowed.TABLES and len(args) >= 2 and type(args[0]) is Register:
+            return _against_tables(func, name, args, kwargs, run)
+        if func is np.searchsorted and len(args) == 2 and type(args[1]) is Register and \
+                type(args[0]) is not Register and set(kwargs) <= {"side"}:
+            # each processor's rank in a sorted table of constants: np.digitize turned round
+            table = _constant_table(args[0], "np.searchsorted")
+            side = kwargs.get("side", "left")
+            if side not in ("left", "right"):
+                _refuse("np.searchsorted(..., side=...)", "takes side='left' or 'right'")
+            x: Register = args[1]
+            if x._run is not run and x._run is not None:
+                _refuse("np.searchsorted on a register of another run", _ANOTHER_RUN)
+            run._operations += len(table) - 1  # one comparison per constant
+            ranks: Register = _made("searchsorted", (table, x),
+                                    np.searchsorted(table, x._values, side=side),
+                                    x._processors, run)
+            return ranks
         keywords = allowed.FUNCTIONS.get(func)
         if keywords is None:
             _refuse(f"np.{name}", allowed.REASONS.get(name, allowed.DEFAULT))

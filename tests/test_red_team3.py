@@ -3,7 +3,9 @@ public API), each now refused at run time or flagged by ``pram lint``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -107,3 +109,56 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     found = findings(source, "p.py")
     assert "p.py:2: from os import fork" in " ".join(found) or any(":2:" in f for f in found)
     assert any(":5:" in f and "fork" in f for f in found)
+
+
+# ---- honest idioms the red team found refused, now taken ------------------------------------
+
+DATA = np.array([512, 130, 777, 305, 999, 241, 618, 402])
+IDIOMS = {
+    "np.astype(x, np.float64)": lambda x: np.astype(x, np.float64) if hasattr(np, "astype")
+    else x.astype(np.float64),
+    "np.astype(x, 'float64')": lambda x: np.astype(x, "float64") if hasattr(np, "astype")
+    else x.astype("float64"),
+    "np.choose(x % 3, [10, 20, 30])": lambda x: np.choose(x % 3, [10, 20, 30]),
+    "np.interp(x, [0, 1000], [0, 100])": lambda x: np.interp(x, [0, 1000], [0, 100]),
+    "np.searchsorted(table, x)": lambda x: np.searchsorted(np.array([100, 300, 600, 900]), x),
+    "np.searchsorted(table, x, side='right')": lambda x: np.searchsorted(
+        np.array([130, 305, 618]), x, side="right"),
+    "np.angle(x + 1j)": lambda x: np.angle(x + 1j),
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(IDIOMS))
+def test_honest_idioms_against_constant_tables_run_as_numpy_does(idiom: str) -> None:
+    compute = IDIOMS[idiom]
+    expected = compute(DATA.copy())
+    m = Machine("erew")
+    a = m.array("a", values=DATA)
+    out = m.array("out", size=N, dtype=float)
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        (x,) = yield Step(pid, reads=[Read(a, iota(N))])
+        yield Step(pid, writes=[Write(out, iota(N), compute(x).astype(np.float64))])
+
+    m.run(program())
+    np.testing.assert_allclose(out.to_numpy(), np.asarray(expected, dtype=np.float64))
+
+
+@pytest.mark.parametrize("cheat", [
+    lambda x: np.searchsorted(x, x),                    # a table of other processors' values
+    lambda x: np.interp(x, x, x),
+    lambda x: np.choose(x % 2, [x, x]),                 # registers in the table
+    lambda x: np.interp(x, [0, 1000], [x, x]),
+])
+def test_the_tables_must_be_constants(cheat: Callable[[Any], Any]) -> None:
+    m = Machine("erew")
+    a = m.array("a", values=DATA)
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        (x,) = yield Step(pid, reads=[Read(a, iota(N))])
+        cheat(x)
+
+    with pytest.raises(HonestyError):
+        m.run(program())
