@@ -27,6 +27,23 @@ Reals = npt.NDArray[np.float64]
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
 
 
+def _array_of(values: Any, name: str, ndim: int, what: str, fix: str) -> npt.NDArray[Any]:
+    """``values`` as numpy makes them, of ``ndim`` dimensions, or an InputError naming
+    ``name``: the first half of :func:`words` and :func:`reals` (the dtype is theirs)."""
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(
+            f"{name} must be an array of {what} (got a {type(values).__name__} numpy cannot "
+            f"turn into an array); pass {fix}"
+        ) from None
+    if array.ndim != ndim:
+        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
+        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
+        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    return array
+
+
 def words(values: Any, name: str, *, ndim: int = 1, floats: str = "") -> Words:
     """``values`` as a fresh int64 array of ``ndim`` dimensions, or an InputError naming ``name``.
 
@@ -39,17 +56,7 @@ def words(values: Any, name: str, *, ndim: int = 1, floats: str = "") -> Words:
     >>> words([3, 1, 2], "keys").tolist()
     [3, 1, 2]
     """
-    try:
-        array = np.asarray(values)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(
-            f"{name} must be an array of integers (got a {type(values).__name__} numpy cannot "
-            "turn into an array); pass a flat sequence of integers"
-        ) from None
-    if array.ndim != ndim:
-        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
-        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
-        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    array = _array_of(values, name, ndim, "integers", "a flat sequence of integers")
     kind = array.dtype.kind
     if kind == "O":
         return _objects(array, name)
@@ -105,17 +112,7 @@ def reals(values: Any, name: str, *, ndim: int = 1) -> Reals:
     """``values`` as a fresh float64 array of ``ndim`` dimensions, or an InputError naming
     ``name``: integers are taken as the reals they are (exact up to 2**53), bools, complex
     numbers, strings and objects are refused."""
-    try:
-        array = np.asarray(values)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(
-            f"{name} must be an array of reals (got a {type(values).__name__} numpy cannot "
-            "turn into an array); pass a sequence of numbers"
-        ) from None
-    if array.ndim != ndim:
-        shape = "a flat array" if ndim == 1 else f"an array of {ndim} dimensions"
-        dimensions = _DIMENSIONS.get(ndim, f"{ndim}-dimensional")
-        raise InputError(f"{name} must be {dimensions} (got shape {array.shape}); pass {shape}")
+    array = _array_of(values, name, ndim, "reals", "a sequence of numbers")
     if array.dtype.kind not in "iuf" and array.size:
         raise InputError(
             f"{name} must be reals (got dtype {array.dtype}); pass integers or floats, e.g. "
