@@ -520,20 +520,11 @@ class Engine:
         it."""
         cost = self.host._cost
         active = reads = writes = 0
-        shares: dict[str, list[int]] = {}
-        for step, (n, r, w) in zip(steps, tallies, strict=True):
+        for n, r, w in tallies:
             active += n
             reads += r
             writes += w
-            if step.phase:
-                for label in prefixes(step.phase):
-                    tally = shares.get(label)
-                    if tally is None:
-                        shares[label] = [n, r, w]
-                    else:
-                        tally[0] += n
-                        tally[1] += r
-                        tally[2] += w
+        shares = phase_shares(steps, tallies)
         local = self._local()
         for label, (n, r, w) in shares.items():
             share = cost.phases.get(label)
@@ -587,6 +578,23 @@ def prefixes(path: str) -> tuple[str, ...]:
     for the single and the batched engine alike)."""
     parts = path.split("/")
     return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+
+
+def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
+                 ) -> dict[str, list[Any]]:
+    """Each phase's share of a global step: the processors, reads and writes (``tallies``, one
+    per branch: ints, or one count per instance in a batch) of the branches in it or in a phase
+    inside it (for the single and the batched engine alike)."""
+    shares: dict[str, list[Any]] = {}
+    for step, (n, r, w) in zip(steps, tallies, strict=True):
+        if step.phase:
+            for label in prefixes(step.phase):
+                tally = shares.get(label)
+                if tally is None:
+                    shares[label] = [n, r, w]
+                else:  # not +=: a batch's counts may be arrays another tally holds too
+                    tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
+    return shares
 
 
 def refuse_array(array: object, number: int) -> NoReturn:

@@ -69,7 +69,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
-from pram._engine import in_range, prefixes, refuse_array
+from pram._engine import in_range, phase_shares, refuse_array
 from pram._memo import Scratch, StepMemo
 from pram.cost import Cost, Ledger, PhaseCost
 from pram.errors import (
@@ -1705,21 +1705,12 @@ class BatchEngine:
     def _account(self, steps: Sequence[Step], actors: list[int | Counts],
                  reads: list[int | Counts], writes: list[int | Counts],
                  alive: Flags | None) -> None:
-        shares: dict[str, list[Any]] = {}
         n: int | Counts = 0
         r: int | Counts = 0
         w: int | Counts = 0
-        for step, pn, pr, pw in zip(steps, actors, reads, writes, strict=True):
+        for pn, pr, pw in zip(actors, reads, writes, strict=True):
             n, r, w = n + pn, r + pr, w + pw
-            if step.phase:
-                for label in prefixes(step.phase):
-                    tally = shares.get(label)
-                    if tally is None:
-                        shares[label] = [pn, pr, pw]
-                    else:
-                        tally[0] = tally[0] + pn
-                        tally[1] = tally[1] + pr
-                        tally[2] = tally[2] + pw
+        shares = phase_shares(steps, list(zip(actors, reads, writes, strict=True)))
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
                             {k: [_int(x) for x in v] for k, v in shares.items()})
