@@ -533,21 +533,18 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
     tight, by = decision.tight, decision.loose_by
     notes: list[str] = []
     span = _log_span(law, xs)
+    # A claim the sweep's span cannot establish is withdrawn: a tightness claim, and a
+    # looseness one unless the law's size power alone is below the bound's.
+    lower = law.leading[0] < bound[0]
     if span < LOG_SPAN and (tight is not None or by is not None):
-        lower = law.leading[0] < bound[0]
-        if tight is True or (tight is False and not lower):
-            tight = None
-        by = None
+        tight, by = (None if tight is True or not lower else tight), None
         notes.append(f"L varies only by a factor {span:.3g} over the sweep (under "
                      f"{LOG_SPAN:g}), too little to establish the law's power of L")
     loglogs = log_parts(bound[1])[1] or log_parts(law.leading[1])[1]
     if loglogs and (tight is not None or by is not None):
         twice = _loglog_span(law, xs)
         if twice < LOG_SPAN:
-            lower = law.leading[0] < bound[0]
-            if tight is True or (tight is False and not lower):
-                tight = None
-            by = None
+            tight, by = (None if tight is True or not lower else tight), None
             notes.append(f"log2(L) varies only by a factor {twice:.3g} over the sweep (under "
                          f"{LOG_SPAN:g}), too little to establish a log log factor")
     if by is not None and log_parts(by[1])[1] and not law.exact:
