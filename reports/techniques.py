@@ -333,8 +333,8 @@ GRAPH = Family(
 
 def _solve_components(m: Machine, instance: Instance, options: Options) -> Solution:
     found = components.connected_components(m, instance.sizes["n"], instance.data["edges"])
-    note = (f"{found.rounds} hooking rounds run (counted from n), {found.busy} of them changed "
-            "a pointer (a flag in memory)")
+    note = (f"{found.rounds} hooking rounds run, ended by {found.tests} loop tests of the "
+            f"round's flag in memory; {found.busy} of them changed a pointer")
     return Solution(smallest_members(found.labels), _sizes(instance), notes=(note,))
 
 
