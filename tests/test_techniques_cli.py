@@ -190,12 +190,13 @@ def test_selection_defaults_to_the_median_and_takes_every_rank(
 
 
 def test_components_reports_its_rounds(capsys: pytest.CaptureFixture[str]) -> None:
-    """The note names the rounds run and how many changed a pointer (at most all of them)."""
+    """The note names the rounds run, the loop tests that ended them (one a round) and how
+    many changed a pointer (at most all of them)."""
     status, run = run_json(capsys, "run", "components", "--n", "200")
     notes = run["notes"]
     assert status == 0 and isinstance(notes, list)
-    rounds, busy = (int(w) for w in notes[0].split() if w.isdigit())
-    assert 1 <= busy <= rounds
+    rounds, tests, busy = (int(w) for w in notes[0].split() if w.isdigit())
+    assert tests == rounds and 1 <= busy <= rounds
 
 
 def test_random_mate_work_is_linear_on_average(capsys: pytest.CaptureFixture[str]) -> None:
