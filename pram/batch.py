@@ -922,7 +922,7 @@ class BatchEngine:
         assert start is not None and self._remake is not None
         host.arrays = dict(start.arrays)
         for array, cells, defined in start.cells:
-            array.freed, array._sealed = False, True
+            array._freed, array._sealed = False, True
             array._cells[group] = cells[group]
             if defined is not None and array._defined is not None:
                 array._defined[group] = defined[group]
@@ -970,7 +970,7 @@ class BatchEngine:
             earlier._defined[group] = array._defined[group]
         elif earlier._defined is not None:
             earlier._defined[group] = True
-        earlier.freed, earlier._sealed = False, array._sealed
+        earlier._freed, earlier._sealed = False, array._sealed
         self.made[name] = earlier
         return earlier
 
@@ -1008,7 +1008,7 @@ class BatchEngine:
                     arrays.setdefault(name, array)
             host.arrays = arrays
             for array in arrays.values():
-                array.freed = False
+                array._freed = False
             host._alive_cells = sum(array.size for array in arrays.values())
             memory = np.zeros(self.batch, np.int64)
             peak = np.zeros(self.batch, np.int64)

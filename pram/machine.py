@@ -317,7 +317,7 @@ class Machine(MachineDisplay):
         del self.arrays[array.name]
         if self._recorder is not None:
             self._recorder.freed(array, self._cost.time)
-        array.freed = True
+        array._freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
         if self._batch is not None and self._running:
             self._batch.freed.append(array)  # its cells kept for a later pass, then released

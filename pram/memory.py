@@ -223,17 +223,14 @@ class Array:
     run starts, and :attr:`values` assigned are copied in.
     """
 
-    __slots__ = ("_cells", "_defined", "_exposed", "_sealed", "freed", "name", "shape", "size")
+    __slots__ = ("_cells", "_defined", "_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
 
     def __init__(
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
     ) -> None:
-        self.name = name
-        #: The cells of one instance (a batched machine keeps ``(batch, size)`` cells, one row
-        #: per instance).
-        self.size = values.shape[-1] if values.ndim else 0
-        #: ``(size,)`` for a flat array, ``(rows, columns)`` for a two-dimensional one.
-        self.shape: tuple[int, ...] = shape or (self.size,)
+        self._name = name
+        self._size: int = values.shape[-1] if values.ndim else 0
+        self._shape: tuple[int, ...] = shape or (self._size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         self._cells = values
         # None when every cell holds a value: the common case pays nothing for the check.
@@ -243,8 +240,32 @@ class Array:
         #: Whether the host holds the cells or the flags themselves (:attr:`values`,
     #: :attr:`defined`): both copied at a run's start.
         self._exposed = False
-        #: Whether :meth:`pram.Machine.free` released the cells (then nothing may access them).
-        self.freed = False
+        self._freed = False
+
+    # The name, the sizes and whether the array was freed are read-only: a program (or the
+    # host mid-run) that resized an array would move its addresses under the machine's checks.
+
+    @property
+    def name(self) -> str:
+        """The name the array was allocated under (unique on its machine)."""
+        return self._name
+
+    @property
+    def size(self) -> int:
+        """The cells of one instance (a batched machine keeps ``(batch, size)`` cells, one
+        row per instance)."""
+        return self._size
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(size,)`` for a flat array, ``(rows, columns)`` for a two-dimensional one."""
+        return self._shape
+
+    @property
+    def freed(self) -> bool:
+        """Whether :meth:`pram.Machine.free` released the cells (then nothing may access
+        them)."""
+        return self._freed
 
     @property
     def dtype(self) -> np.dtype[Any]:

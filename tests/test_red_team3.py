@@ -162,3 +162,24 @@ def test_the_tables_must_be_constants(cheat: Callable[[Any], Any]) -> None:
 
     with pytest.raises(HonestyError):
         m.run(program())
+
+
+@pytest.mark.parametrize("attribute, value", [("size", 100), ("shape", (100,)), ("name", "b"),
+                                              ("freed", True)])
+def test_an_array_cannot_be_resized_renamed_or_marked_freed(attribute: str, value: Any) -> None:
+    """An array resized mid-run would move its addresses under the range and conflict checks
+    (a size of 100 passes index 50 to the cells' own indexing); renamed or marked freed, it
+    would confuse the machine's own bookkeeping. All four are read-only, before and during a
+    run."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    with pytest.raises(AttributeError):
+        setattr(a, attribute, value)
+
+    def program():  # type: ignore[no-untyped-def]
+        setattr(a, attribute, value)
+        yield Step(m.processors(N), reads=[Read(a, iota(N))])
+
+    with pytest.raises(AttributeError):
+        m.run(program())
+    assert (a.size, a.shape, a.name, a.freed) == (N, (N,), "a", False)
