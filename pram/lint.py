@@ -6,9 +6,11 @@ private attributes, ``object.__getattribute__``, the garbage collector, ``ctypes
 trace hooks, or rebinding pram's own functions. No run-time guard can stop all of that, so this
 check reads a program's source (never runs it) and names every such use with file and line:
 
-- private attribute access (``x._values``, ``getattr(x, "_cells")``) on anything but ``self``
-  and ``cls``, and the dunders that reach under an object (``__dict__``,
-  ``__getattribute__``, ``__setattr__``, ``__class__``, ``__closure__``, frames' ``f_locals``);
+- private attribute access (``x._values``, ``getattr(x, "_cells")``,
+  ``operator.attrgetter("_values")``) on anything but ``self`` and ``cls``, ``__init__`` of
+  anything but ``self`` and ``super()`` (an object made again), ``sys.modules``, and the
+  dunders that reach under an object (``__dict__``, ``__getattribute__``, ``__setattr__``,
+  ``__class__``, ``__closure__``, frames' ``f_locals``);
 - imports of ``gc``, ``ctypes``, ``inspect``, ``tracemalloc``, ``sys._getframe``, ``sys.settrace``,
   ``sys.setprofile``, ``threading.settrace``, ``builtins``, ``importlib``; calls of
   ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals``, ``locals`` and
@@ -113,6 +115,11 @@ def _attribute(node: ast.Attribute, flag: _Flag) -> None:
     owner = node.value
     if name in DUNDERS:
         flag(node, f"attribute {name}")
+    elif name == "__init__" and not _own(owner):
+        flag(node, f"call of {ast.unparse(node)}: an object made again (a run's token, an "
+                   "array or a trace re-made mid-run)")
+    elif name == "modules" and isinstance(owner, ast.Name) and owner.id == "sys":
+        flag(node, "sys.modules (a module reached without its import)")
     elif name.startswith("_") and not name.startswith("__"):
         if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls")):
             flag(node, f"private attribute .{name}")
@@ -120,8 +127,29 @@ def _attribute(node: ast.Attribute, flag: _Flag) -> None:
         flag(node, f"call of {ast.unparse(node)}")
 
 
+def _own(owner: ast.AST) -> bool:
+    """Whether ``owner`` is the object's own (``self``, ``cls``, ``super()``)."""
+    if isinstance(owner, ast.Name):
+        return owner.id in ("self", "cls")
+    return (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name)
+            and owner.func.id == "super")
+
+
+#: Calls that take attribute names as strings, as getattr does.
+NAMED = frozenset({"attrgetter", "methodcaller"})
+
+
 def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
     function = node.func
+    called = (function.id if isinstance(function, ast.Name)
+              else function.attr if isinstance(function, ast.Attribute) else None)
+    if called in NAMED:
+        for name in node.args[:1] if called == "methodcaller" else node.args:
+            if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
+                flag(node, f"{called} with a computed attribute name")
+            elif name.value.startswith("_") or any(
+                    part.startswith("_") for part in name.value.split(".")):
+                flag(node, f"{called} of {name.value}")
     if isinstance(function, ast.Name):
         if function.id in CALLS:
             flag(node, f"call of {function.id}()")

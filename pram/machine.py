@@ -340,6 +340,11 @@ class Machine(MachineDisplay):
         """Refuse changing the machine's rules (its model, mode, strictness, checks, observer)
         while a program runs: an EREW program that switches to CRCW-sum for one step would
         sum in one step and record no violation. Set them before :meth:`run`."""
+        if name == "batch" and "batch" in self.__dict__:
+            raise HonestyError(
+                "m.batch = ... changes how many instances the machine's arrays and ledgers hold "
+                "after they were made; make a Machine(model, batch=B) instead"
+            )
         if name in _RULES and self.__dict__.get("_running"):
             raise HonestyError(
                 f"m.{name} = ... while a program runs changes the machine's rules in the middle "

@@ -228,7 +228,12 @@ class Array:
     def __init__(
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
     ) -> None:
-        self._name = name
+        if hasattr(self, "_name"):  # made again: unsealed mid-run, or resized
+            raise HonestyError(
+                f"array {self.name!r} is made once, by Machine.array; calling its __init__ "
+                "again would unseal or resize it; allocate another array"
+            )
+        self._name: str = name
         self._size: int = values.shape[-1] if values.ndim else 0
         self._shape: tuple[int, ...] = shape or (self._size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).

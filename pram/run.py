@@ -48,6 +48,11 @@ class Run:
     __slots__ = ("_active", "_charged", "_machine", "_observer", "_observing", "_operations")
 
     def __init__(self, machine: object, observer: Observer | None) -> None:
+        if hasattr(self, "_machine"):  # made again mid-run: a new observer, local work erased
+            raise HonestyError(
+                "a run's token is made once, by Machine.run; calling its __init__ again would "
+                "swap its observer or erase the local work counted; pass observer= to Machine"
+            )
         self._machine = machine
         self._observer = observer
         self._active = True

@@ -159,6 +159,11 @@ class Trace:
     __slots__ = ("_arrays", "_cells", "_sealed", "_steps", "ceiling", "model")
 
     def __init__(self, ceiling: int, model: str) -> None:
+        if hasattr(self, "_sealed"):  # made again mid-run: unsealed, its steps readable
+            raise HonestyError(
+                "a trace is made once, by its machine; calling its __init__ again would "
+                "unseal it mid-run; read m.trace after the run"
+            )
         self.ceiling = ceiling
         self.model = model
         self._cells = 0
