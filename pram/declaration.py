@@ -302,13 +302,16 @@ class Algorithm:
         return dict(made)
 
     def solve(self, machine: Machine, inputs: Inputs) -> np.ndarray[Any, Any]:
-        """Run the program on ``machine``; its answer as an array."""
+        """Run the program on ``machine``; its answer as an array. The program is given
+        copies of the inputs: one that changes them cannot change what the reference sees."""
+        inputs = _copies(inputs)
         if list(inputs) == [ONE]:  # one array: passed as it came, positionally
             return np.asarray(self.program(machine, inputs[ONE]))
         return np.asarray(self.program(machine, **inputs))
 
     def expected(self, inputs: Inputs) -> np.ndarray[Any, Any]:
-        """The reference answer for ``inputs``."""
+        """The reference answer for ``inputs`` (given copies of them, as the program is)."""
+        inputs = _copies(inputs)
         if list(inputs) == [ONE]:
             return np.asarray(self.reference(inputs[ONE]))
         return np.asarray(self.reference(**inputs))
@@ -317,6 +320,12 @@ class Algorithm:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
         naming the first differing entry."""
         return mismatch(got, expected, self.tolerance)
+
+
+def _copies(inputs: Inputs) -> dict[str, np.ndarray[Any, Any]]:
+    """Fresh copies of the input arrays, so that user code given them cannot change the
+    instance (the reference is computed after the program, from the same instance)."""
+    return {name: array.copy() for name, array in inputs.items()}
 
 
 def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | None:

@@ -270,4 +270,7 @@ def _program(program: Any, where: str) -> Program[Any]:
 
 def iota(n: int) -> Words:
     """``0, 1, ..., n-1``: each processor's rank within its group (O(1) per processor)."""
+    whole = type(n) is int or (isinstance(n, np.integer) and not isinstance(n, bool))
+    if not whole or n < 0:
+        raise InputError(f"iota takes a non-negative whole number of ranks (got {n!r})")
     return np.arange(n, dtype=np.int64)

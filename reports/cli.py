@@ -46,8 +46,28 @@ class UsageError(Exception):
     """An argument the parser refused; carries its one-line message."""
 
 
+class _Once(argparse._StoreAction):
+    """An option's value, refused when the option is given a second time: the first value
+    would otherwise be dropped unsaid (``--output a.npy --output b.npy`` writes only one)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        given = vars(namespace).setdefault("_given", {})
+        if option_string is not None and self.dest in given:
+            first, flag = given[self.dest]
+            parser.error(f"{flag} given twice ({first!r}, then {values!r}); give it once")
+        given[self.dest] = (values, option_string)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that reports a bad argument in one line instead of usage + exit."""
+    """An argument parser that reports a bad argument in one line instead of usage + exit,
+    and refuses an option given twice."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
@@ -360,6 +380,10 @@ def _handle(
                            "ok": False, "error": type(error).__name__, "message": str(error),
                            "violations": [str(error)] if isinstance(error, VIOLATIONS) else []})
         return FAILED
+    except SystemExit as exited:  # only user code exits (a --module's program or build)
+        _say(err, f"pram {args.command}: error: the run did not finish: code it runs called "
+             f"sys.exit({exited.code!r}); return the answer instead of exiting")
+        return INVALID
     except KeyboardInterrupt as error:  # SIGINT, SIGTERM, SIGHUP (pram.reports.signals)
         stop = signals.stopped(error)
         signals.end_workers()

@@ -155,7 +155,7 @@ def write(path: str | Path, produce: Callable[[IO[bytes]], Any], flag: str | Non
     file it points to is replaced). On any failure the temporary file is removed and an
     existing ``path`` keeps its content. Returns ``path``."""
     target = Path(os.path.realpath(path))
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{_stem(target.name)}.",
                                          suffix=".partial")
     try:
         with os.fdopen(handle, "wb") as file:
@@ -174,6 +174,17 @@ def write(path: str | Path, produce: Callable[[IO[bytes]], Any], flag: str | Non
         _remove(temporary)
         raise
     return Path(path)
+
+
+#: The most bytes of the name a temporary file repeats: with the dot, the random part and
+#: ``.partial`` (18 bytes) it stays within the 255 bytes a file name may have, so any name the
+#: file system takes can be written.
+STEM = 200
+
+
+def _stem(name: str) -> str:
+    """``name``, cut to :data:`STEM` bytes (whole characters) for a temporary file's name."""
+    return name.encode()[:STEM].decode(errors="ignore")
 
 
 def _permissions(temporary: str, target: Path) -> None:
