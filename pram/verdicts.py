@@ -81,8 +81,10 @@ NEAR = 1.8
 #: only if the fit without it is STRONGLY times worse than with it.
 SLIVER = 0.1
 STRONGLY = 100.0
-#: Least squares decides only on sizes whose largest is at least SPAN times the smallest.
-SPAN = 16.0
+#: Least squares decides only on sizes whose largest is at least SPAN times the smallest, and
+#: calls an excess on counts under FINE only where the span is SPAN_WIDE or more.
+SPAN = 8.0
+SPAN_WIDE = 16.0
 #: A least-squares reading needs this many sizes.
 FITTED_SIZES = 5
 #: Least squares decides from this many sizes on (six, so that the readings without the first
@@ -460,6 +462,17 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
                 f"log2({size}) too the verdict is {wide.verdict} (best: {best}): the "
                 f"excess rests on one reading of L; {a}",
                 attrs.evolve(evidence, stable=tuple(passed), advice=a))
+    if main.verdict == "exceeded" and min(ys[-3:]) < FINE and xs[-1] < SPAN_WIDE * xs[0]:
+        # on a short sweep of small counts a unit of jitter, or one step of a floor, is a
+        # log factor: n floor(sqrt(floor(L))) on n = 2..20 (counts up to 48, stepping at 16)
+        # is fitted best by a law led by n^1.5 L^4
+        a = advice(xs)
+        return law, Decision(
+            "undetermined", None, None,
+            f"every law that fits leads above the bound's {order_text(bound, size)}, but the "
+            f"sizes span a factor {xs[-1] / xs[0]:.3g} and the last counts are under {FINE:g}, "
+            f"where one step of a floor moves the fit by a log factor; {a}",
+            attrs.evolve(evidence, stable=tuple(passed), advice=a))
     clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
     tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
     loose_by = looses[0] if tight is False and len(set(looses)) == 1 else None

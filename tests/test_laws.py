@@ -347,3 +347,41 @@ def test_an_excess_on_five_times_powers_of_two_must_survive_every_reading_of_log
     steep = check("count", N_LOG_SQUARED, sweep(
         lambda n: math.floor(n**1.5 * 3 + n * math.log2(n)), [5 * 2**k for k in range(2, 12)]))
     assert steep.verdict == "exceeded", steep.reason
+
+
+# ---- short spans: least squares from a factor 8, no excess from small counts below 16 ------
+
+CONSECUTIVE = list(range(2, 21))
+
+
+def _on(sizes: list[int], counts: list[int]) -> list[tuple[dict[str, float], float]]:
+    return [({"N": float(n)}, float(c)) for n, c in zip(sizes, counts, strict=True)]
+
+
+def test_a_first_sweep_of_2_to_20_is_decided_by_least_squares() -> None:
+    """n = 2..20 spans a factor 10: least squares decided nothing there (it needed 16), so a
+    new user's first sweep of floor(n^1.5 + small jitter) against n^2 was undetermined."""
+    counts = [14, 25, 36, 47, 59, 72, 85, 100, 114, 130, 146, 162, 179, 197, 216, 234, 254,
+              273, 294]  # an outside battery's floor(n^1.5)-led family
+    square = Formula("N^2", lambda s: s["N"] ** 2)
+    assert check("work", square, _on(CONSECUTIVE, counts)).verdict == "holds"
+    linear = Formula("1", lambda s: 1.0)
+    big = [1000 * n + 3 + (n * 7) % 5 for n in CONSECUTIVE]
+    assert check("work", linear, _on(CONSECUTIVE, big)).verdict == "exceeded"
+
+
+def test_a_step_of_a_floor_on_a_short_sweep_of_small_counts_is_no_excess() -> None:
+    """n floor(sqrt(floor(L))) (plus lower terms) on 2..20: counts up to 48, stepping at 16,
+    fitted best by a law led by n^1.5 L^4; against n L^1.5 it holds, never exceeded."""
+    counts = [4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 39, 41, 44, 46, 48]
+    bound = Formula("N log2(N)^1.5", lambda s: s["N"] * math.log2(s["N"]) ** 1.5)
+    result = check("work", bound, _on(CONSECUTIVE, counts))
+    assert result.verdict != "exceeded"
+    assert result.verdict == "undetermined" and "under 64" in result.reason
+
+
+def test_spans_under_8_stay_undetermined() -> None:
+    sizes = list(range(50, 71))
+    square = Formula("N^2", lambda s: s["N"] ** 2)
+    result = check("work", square, _on(sizes, [3 * n**2 + 5 * n + n % 3 for n in sizes]))
+    assert result.verdict == "undetermined" and "(it needs 8)" in result.reason
