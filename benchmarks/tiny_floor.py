@@ -25,7 +25,6 @@ It is a benchmark, not a test: nothing asserts on the figures.
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable, Generator
 from typing import Any
 
@@ -33,15 +32,6 @@ import numpy as np
 
 from pram.registers import Register
 from pram.reports import bench
-
-
-def _best(run: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 class _Ledger:
@@ -110,7 +100,7 @@ def main() -> None:
         best = dict.fromkeys(loops, float("inf"))
         for _ in range(args.repeats):  # round for round: every column sees the same load
             for name, loop in loops.items():
-                best[name] = min(best[name], _best(loop, 1))
+                best[name] = min(best[name], bench._best(loop, 1))
         numpy = best["numpy"]
         cells = [f"{best[name] / args.steps * 1e9:8.0f} ns ({best[name] / numpy:5.2f}x)"
                  for name in loops]
