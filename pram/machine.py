@@ -339,7 +339,8 @@ class Machine(MachineDisplay):
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse changing the machine's rules (its model, mode, strictness, checks, observer)
         while a program runs: an EREW program that switches to CRCW-sum for one step would
-        sum in one step and record no violation. Set them before :meth:`run`."""
+        sum in one step and record no violation. Set them before :meth:`run`. ``batch`` is
+        fixed when the machine is made (its arrays and ledgers hold that many instances)."""
         if name == "batch" and "batch" in self.__dict__:
             raise HonestyError(
                 "m.batch = ... changes how many instances the machine's arrays and ledgers hold "

@@ -9,7 +9,9 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   them exactly, positive leading term, sizes to spare) decides by its leading order against the
   bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
   another smallest law also predicted and puts the order on the other side, undetermined;
-- otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more: every candidate
+- otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more spanning a factor 8
+  or more (on a span under 16, no excess from counts under 64: one step of a floor there is a
+  log factor to a fit): every candidate
   leading order whose score is within 1.8 times the best's (or the best's plus the jitter of
   integer counts, a quarter unit of the last counts; every miss is allowed one unit first),
   with at most one term more than the simplest order that does so and a leading term the fit
