@@ -20,17 +20,22 @@ With word keys a token is one word and a comparison one operation, so the formul
 
 from __future__ import annotations
 
+import sys
+import traceback
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
 
-from pram import Cost, Formula, InputError, Machine, Words, words
+import pram as pram_package
+from pram import Cost, Formula, InputError, Machine, PRAMError, Words, algorithms, words
 from pram import declaration as declared
 from pram.reports.options import MAX_D, MODEL_NAMES, Options, choices, used_by, validate
+
+T = TypeVar("T")
 
 #: The option table's choices, by the names the rest of the reports used before the table.
 KEY_NAMES, COMPARATOR_NAMES, SORT_NAMES, SEARCH_NAMES, NETWORK_NAMES = (
@@ -139,6 +144,37 @@ class Algorithm:
         return self.reference_name or self.family.reference_name
 
 
+def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
+    """``call()``, the user's own code: an error of its own (not the machine's, which reports
+    itself) becomes one line naming it, its message and the module line it came from."""
+    try:
+        return call()
+    except (InputError, PRAMError):
+        raise
+    except Exception as error:
+        text = str(error).strip()
+        first = text.splitlines()[0] if text else "no message"
+        frames = traceback.extract_tb(error.__traceback__)
+        line = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
+                     if not _ours(f.filename)), None)
+        at = f" in {line}" if line else ""
+        raise InputError(
+            f"{what} raised {type(error).__name__}{at} {where} ({first}); {fix}"
+        ) from None
+
+
+def _ours(filename: str) -> bool:
+    """Whether ``filename`` is pram's (the machine, the programs, the reports) or numpy's code
+    rather than the user's."""
+    path = Path(filename).resolve()
+    return any(path.is_relative_to(folder) for folder in _OURS)
+
+
+#: The folders of the code that is not the user's, for naming the line an error came from.
+_OURS = tuple(Path(str(module.__file__)).resolve().parent
+              for module in (np, pram_package, algorithms, sys.modules[__name__]))
+
+
 def entry_of(declaration: declared.Algorithm) -> Algorithm:
     """The command line's entry for a user's :class:`pram.Algorithm`: its instances from
     ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
@@ -146,17 +182,9 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
 
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        try:
-            built = declaration.build(n, rng)
-        except InputError:
-            raise
-        except Exception as error:  # the user's code: one line naming it, not a traceback
-            text = str(error).strip()
-            first = text.splitlines()[0] if text else "no message"
-            raise InputError(
-                f"the build of declaration {declaration.name!r} raised {type(error).__name__} "
-                f"at n = {n} ({first}); fix its build(n, rng) so that it returns the inputs"
-            ) from None
+        built = _users(lambda: declaration.build(n, rng),
+                       f"the build of declaration {declaration.name!r}", f"at n = {n}",
+                       "fix its build(n, rng) so that it returns the inputs")
         return Instance(declaration.inputs(built, "build"), {"n": n})
 
     def load(path: str, options: Options) -> Instance:
@@ -164,12 +192,19 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
         return Instance(inputs, {"n": len(next(iter(inputs.values())))})
 
     def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
-        answer = declaration.solve(machine, instance.data)
+        answer = _users(lambda: declaration.solve(machine, instance.data),
+                        f"the program of declaration {declaration.name!r}",
+                        f"at n = {instance.sizes['n']}", "fix the program")
         return Solution(answer, {k: float(v) for k, v in instance.sizes.items()})
+
+    def reference(instance: Instance) -> Words:
+        return _users(lambda: declaration.expected(instance.data),
+                      f"the reference of declaration {declaration.name!r}",
+                      f"at n = {instance.sizes['n']}", "fix the reference")
 
     family = Family(
         name=declaration.name, defaults={"n": declaration.n}, build=build, load=load,
-        reference=lambda instance: declaration.expected(instance.data),
+        reference=reference,
         reference_name=getattr(declaration.reference, "__name__", "the reference")
         .replace("<lambda>", "the declared reference"),
         symbols={"n": "n"},

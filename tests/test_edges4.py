@@ -106,3 +106,28 @@ def test_iota_takes_whole_numbers_only(bad: object) -> None:
 
 def test_iota_of_numpy_integers() -> None:
     assert pram.iota(np.int64(3)).tolist() == [0, 1, 2] and pram.iota(0).tolist() == []
+
+
+RAISING = MODULE.replace("    x += 1  # the host's", "    if os.environ.get('PRAM_TEST_RAISE'):\n"
+                         "        raise ValueError('boom')\n    x += 1  # the host's")
+
+
+def test_a_module_program_that_raises_is_one_line_naming_its_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It ended with the Python traceback of the user's error; the build's own errors were
+    already one line."""
+    (tmp_path / "m.py").write_text(RAISING)
+    monkeypatch.setenv("PRAM_TEST_RAISE", "1")
+    line = one_line_error(capsys, "run", "--module", str(tmp_path / "m.py"), "copy")
+    number = RAISING.splitlines().index("        raise ValueError('boom')") + 1
+    assert f"the program of declaration 'copy' raised ValueError in m.py:{number}" in line
+    assert "(boom); fix the program" in line
+
+
+def test_a_module_reference_that_raises_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = MODULE.replace("reference=lambda x: x,", "reference=lambda x: x[len(x) * 2],")
+    (tmp_path / "m.py").write_text(source)
+    line = one_line_error(capsys, "run", "--module", str(tmp_path / "m.py"), "copy")
+    assert "the reference of declaration 'copy' raised IndexError in m.py:" in line
