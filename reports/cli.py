@@ -46,7 +46,7 @@ class UsageError(Exception):
     """An argument the parser refused; carries its one-line message."""
 
 
-class _Once(argparse._StoreAction):
+class _Once(argparse.Action):
     """An option's value, refused when the option is given a second time: the first value
     would otherwise be dropped unsaid (``--output a.npy --output b.npy`` writes only one)."""
 
@@ -57,7 +57,7 @@ class _Once(argparse._StoreAction):
             first, flag = given[self.dest]
             parser.error(f"{flag} given twice ({first!r}, then {values!r}); give it once")
         given[self.dest] = (values, option_string)
-        super().__call__(parser, namespace, values, option_string)
+        setattr(namespace, self.dest, values)
 
 
 class _Parser(argparse.ArgumentParser):
