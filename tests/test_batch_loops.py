@@ -98,6 +98,17 @@ def countdown(a: dict[str, Any], control: Any, count: str = "count", flag: str =
                                 Write(a[flag], 0, np.where(x - 1 <= 0, 1, 0))])
 
 
+def counted(a: dict[str, Any], control: Any) -> Any:
+    """Countdown rounds until the loop test ends them; return how many the host counted (in a
+    local of the program's own generator, made afresh in every pass)."""
+    rounds = 0
+    while True:
+        rounds += 1
+        yield from countdown(a, control)
+        if (yield Until(a["flag"], 0, control)):
+            return rounds
+
+
 def finish(a: dict[str, Any], control: Any, source: str = "count") -> Any:
     """After the loop: ``out[0] = source[0] + 100``."""
     (y,) = yield Step(control, reads=[Read(a[source], 0)])
@@ -222,12 +233,7 @@ def test_an_exit_on_false() -> None:
 def test_rounds_counted_by_the_host_used_after_the_loop() -> None:
     def make(m: Machine, a: dict[str, Any]) -> Any:
         control = m.processors(1)
-        rounds = 0
-        while True:
-            rounds += 1
-            yield from countdown(a, control)
-            if (yield Until(a["flag"], 0, control)):
-                break
+        rounds = yield from counted(a, control)
         for _ in range(rounds):
             (y,) = yield Step(control, reads=[Read(a["out"], 1)])
             yield Step(control, writes=[Write(a["out"], 1, y + 1)])
@@ -801,12 +807,7 @@ def test_host_state_in_an_argument_object_is_shared_by_the_passes() -> None:
 
     def in_local(m: Machine, a: dict[str, Any]) -> Any:
         control = m.processors(1)
-        rounds = 0
-        while True:
-            rounds += 1
-            yield from countdown(a, control)
-            if (yield Until(a["flag"], 0, control)):
-                break
+        rounds = yield from counted(a, control)
         for _ in range(rounds):
             yield from finish(a, control)
 
@@ -816,12 +817,7 @@ def test_host_state_in_an_argument_object_is_shared_by_the_passes() -> None:
 def test_an_array_sized_by_the_rounds_is_refused_in_the_later_pass() -> None:
     def program(m: Machine, a: dict[str, Any]) -> Any:
         control = m.processors(1)
-        rounds = 0
-        while True:
-            rounds += 1
-            yield from countdown(a, control)
-            if (yield Until(a["flag"], 0, control)):
-                break
+        rounds = yield from counted(a, control)
         after = m.array("after", 2 + rounds)
         yield Step(control, writes=[Write(after, 0, rounds)])
         return after
