@@ -185,12 +185,20 @@ def _against_tables(func: Any, name: str, args: Sequence[Any], kwargs: dict[str,
             _refuse(f"np.{name}(..., {key}=...)", "takes no such argument on registers; it "
                     f"takes {', '.join(sorted(keywords)) or 'positional arguments only'}")
     x: Register = args[0]
+    return _against(name, x, tables[0], (x, *tables),
+                    lambda values: func(values, *tables, **kwargs), run)
+
+
+def _against(name: str, x: Register, table: npt.NDArray[Any], operands: tuple[Any, ...],
+             compute: Callable[[npt.NDArray[Any]], Any], run: Run) -> Register:
+    """``compute`` of each processor's value in ``x`` against a constant ``table``: one
+    operation per constant (the first counted by the machine as the operation itself)."""
     if x._run is not run and x._run is not None:
         _refuse(f"np.{name} on a register of another run", _ANOTHER_RUN)
     with np.errstate(all="ignore"):
-        values = func(x._values, *tables, **kwargs)
-    run._operations += max(1, len(tables[0])) - 1  # one comparison per constant, and the op
-    found: Register = _made(name, (x, *tables), values, x._processors, run)
+        values = compute(x._values)
+    run._operations += len(table) - 1
+    found: Register = _made(name, operands, values, x._processors, run)
     return found
 
 
@@ -387,14 +395,8 @@ class Register(NDArrayOperatorsMixin):
             side = kwargs.get("side", "left")
             if side not in ("left", "right"):
                 _refuse("np.searchsorted(..., side=...)", "takes side='left' or 'right'")
-            x: Register = args[1]
-            if x._run is not run and x._run is not None:
-                _refuse("np.searchsorted on a register of another run", _ANOTHER_RUN)
-            run._operations += len(table) - 1  # one comparison per constant
-            ranks: Register = _made("searchsorted", (table, x),
-                                    np.searchsorted(table, x._values, side=side),
-                                    x._processors, run)
-            return ranks
+            return _against("searchsorted", args[1], table, (table, args[1]),
+                            lambda values: np.searchsorted(table, values, side=side), run)
         keywords = allowed.FUNCTIONS.get(func)
         if keywords is None:
             _refuse(f"np.{name}", allowed.REASONS.get(name, allowed.DEFAULT))
