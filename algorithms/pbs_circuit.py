@@ -41,8 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import InputError
-from pram.circuit import Circuit
-from pram.circuit_builder import Builder
+from pram.circuits.builder import Builder
+from pram.circuits.circuit import Circuit
 
 _W = npt.NDArray[np.int64]
 

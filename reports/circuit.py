@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from pram import InputError
-from pram.circuit import evaluate
-from pram.circuit_io import to_bristol, to_dot, to_json
+from pram.circuits.circuit import evaluate
+from pram.circuits.io import to_bristol, to_dot, to_json
 from pram.reports import guard, writer
 from pram.reports.circuit_build import (
     CHECKS,

@@ -24,9 +24,9 @@ import numpy as np
 from pram import InputError, Machine, Words
 from pram.algorithms import networks, pbs, primitives
 from pram.algorithms.sorting import Level
-from pram.circuit import Circuit, Recorder, evaluate
-from pram.monoid import ScanCheck, scan_check
-from pram.oblivious import Trace, Witness, difference
+from pram.circuits.circuit import Circuit, Recorder, evaluate
+from pram.circuits.monoid import ScanCheck, scan_check
+from pram.circuits.oblivious import Trace, Witness, difference
 from pram.reports import circuit_mqar
 
 #: Random inputs on which the evaluator is checked against the machine.

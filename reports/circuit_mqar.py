@@ -108,7 +108,7 @@ def bit_circuit(triples: int, d: int, comparator: str, *, checks: int = 2, seed:
     Not offered by ``pram circuit`` (whose tokens are all d bits wide, so a -1 answer has no
     place); the figures show how the comparator's size and depth scale the circuit."""
     from pram.algorithms.bits import BitKeys
-    from pram.circuit import Recorder, evaluate
+    from pram.circuits.circuit import Recorder, evaluate
 
     rng = np.random.default_rng(seed)
     n = 3 * triples

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from pram import Check, check
 from pram.algorithms import pbs_circuit
-from pram.circuit import Circuit, evaluate
+from pram.circuits.circuit import Circuit, evaluate
 from pram.reports.circuit_build import Setup, build, setup
 from pram.reports.formulas import CIRCUIT, lg
 from pram.reports.plots import _figure, save

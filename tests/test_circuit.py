@@ -9,7 +9,7 @@ import pytest
 
 from pram import InputError, Machine, Read, Step, Write
 from pram.algorithms.bits import BitKeys
-from pram.circuit import Circuit, Recorder, evaluate
+from pram.circuits.circuit import Circuit, Recorder, evaluate
 
 
 def _reads(r: Recorder, m: Machine, values: list[int]) -> tuple[np.ndarray, ...]:
@@ -185,3 +185,56 @@ def test_a_register_held_from_a_register_keeps_its_wires() -> None:
     m.run(program())
     r.output(a)
     assert evaluate(r.circuit(), [[7, 9]]).tolist() == [[9, 7]]
+
+
+# ---- the pram.circuits package -------------------------------------------------------------
+
+#: The modules of pram.circuits whose docstrings hold examples (the doctest collection of the
+#: three floors reads their top-level folders only, so the sub-package runs its own here).
+CIRCUIT_MODULES = ("builder", "circuit", "monoid", "oblivious")
+
+
+@pytest.mark.parametrize("name", CIRCUIT_MODULES)
+def test_the_circuits_examples_run(name: str) -> None:
+    """Each module's docstring examples run and print what they show."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"pram.circuits.{name}"))
+    assert result.attempted > 0 and result.failed == 0, result
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("circuit", "circuit"), ("circuit_io", "io"), ("monoid", "monoid"),
+     ("oblivious", "oblivious")],
+)
+def test_the_documented_paths_name_the_same_objects(old: str, new: str) -> None:
+    """``pram.circuit``, ``pram.circuit_io``, ``pram.monoid`` and ``pram.oblivious`` (the paths
+    the README and users' code name) re-export every public name of their new home, the very
+    same objects."""
+    import importlib
+
+    before = importlib.import_module(f"pram.{old}")
+    after = importlib.import_module(f"pram.circuits.{new}")
+    for name in before.__all__:
+        assert getattr(before, name) is getattr(after, name), name
+    assert set(before.__all__) <= set(after.__all__)
+
+
+def test_the_circuits_import_no_algorithms_reports_or_rendering() -> None:
+    """pram.circuits is part of the machine floor: it imports neither pram.algorithms nor
+    pram.reports nor rich (the floors stay apart, as for the rest of pram/)."""
+    import ast
+    from pathlib import Path
+
+    import pram.circuits
+
+    found = []
+    for path in sorted(Path(pram.circuits.__path__[0]).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            found += [f"{path.name}: {n}" for n in names
+                      if n.startswith(("pram.algorithms", "pram.reports", "rich"))]
+    assert found == []

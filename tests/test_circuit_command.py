@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pram import Machine, Read, Step, Words
-from pram.circuit import Recorder
+from pram.circuits.circuit import Recorder
 from pram.reports import circuit as command
 from pram.reports import circuit_build, circuit_report
 from pram.reports.cli import main

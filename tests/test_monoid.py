@@ -17,9 +17,9 @@ import pytest
 
 from pram import Array, InputError, Machine, Program, Read, Step, Write
 from pram.algorithms.primitives import prefix_sums, prefix_sums_blocks, segmented_scan
-from pram.circuit import Circuit, Recorder
-from pram.circuit_io import evaluate
-from pram.monoid import scan_check, segment_starts
+from pram.circuits.circuit import Circuit, Recorder
+from pram.circuits.io import evaluate
+from pram.circuits.monoid import scan_check, segment_starts
 
 
 def record(program: Callable[[Machine, Array], Program[None]], n: int,

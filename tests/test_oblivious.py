@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pram import Machine, Read, Step, Write
-from pram.oblivious import Trace, difference
+from pram.circuits.oblivious import Trace, difference
 
 
 def _trace(cells: list[int], steps: int = 1) -> Trace:

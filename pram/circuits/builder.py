@@ -1,9 +1,9 @@
 """Circuits built by hand, gate by gate: the :class:`Builder` beside the recorded ones.
 
-A recorded circuit comes from a run (:class:`pram.circuit.Recorder`); a hand-built one, like the
-paper's pbs-key-values circuit (:mod:`pram.algorithms.pbs_circuit`), is a list of gates whose
-levels are known as they are added. Both are :class:`pram.circuit.Circuit` objects, evaluated
-and written by :mod:`pram.circuit_io`.
+A recorded circuit comes from a run (:class:`pram.circuits.circuit.Recorder`); a hand-built
+one, like the paper's pbs-key-values circuit (:mod:`pram.algorithms.pbs_circuit`), is a list of
+gates whose levels are known as they are added. Both are :class:`pram.circuits.circuit.Circuit`
+objects, evaluated and written by :mod:`pram.circuits.io`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pram.circuit import Circuit
+from pram.circuits.circuit import Circuit
 
 
 class Builder:
     """A gate list under construction, for a circuit built by hand (not recorded from a run):
     every gate's level is known when it is added, and :meth:`circuit` orders the gates by level
-    into a :class:`~pram.circuit.Circuit`.
+    into a :class:`~pram.circuits.circuit.Circuit`.
 
     >>> b = Builder()
     >>> x, y = b.new(0, bit=True), b.new(0, bit=True)
