@@ -36,12 +36,12 @@ from typing import Any
 import numpy as np
 
 from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota
+from pram.algorithms import comparator_networks
 from pram.algorithms.sorting import (
     NETWORKS,
     Level,
     bitonic_merge_levels,
     odd_even_merge_levels,
-    sort_levels,
 )
 
 #: The ways a key is held: one word, or d bits.
@@ -49,13 +49,16 @@ KEY_KINDS = ("word", "bits")
 
 
 def levels(kind: str, network: str, n: int) -> list[Level]:
-    """The levels of ``network`` sorting (``kind="sort"``) or merging two halves of ``n`` keys."""
+    """The levels of ``network`` sorting (``kind="sort"``: any network of
+    :data:`~pram.algorithms.comparator_networks.SORTERS`, any n) or merging two halves of
+    ``n`` keys (Batcher's two, n a power of two)."""
+    if kind == "sort":
+        return comparator_networks.levels(network, n)
     if network not in NETWORKS:
         raise InputError(
-            f"network must be one of {', '.join(map(repr, NETWORKS))} (got {network!r})"
+            f"network must be one of {', '.join(map(repr, NETWORKS))} to merge (got "
+            f"{network!r})"
         )
-    if kind == "sort":
-        return sort_levels(network, n)
     merge = bitonic_merge_levels if network == "bitonic" else odd_even_merge_levels
     return merge(n)
 

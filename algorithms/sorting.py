@@ -350,6 +350,28 @@ def merge_blocks(
     )
 
 
+def sort_network(
+    m: Machine,
+    keys: Keys,
+    key: Array,
+    index: Array,
+    levels: list[Level],
+    *,
+    ties: Ties = "ascending",
+) -> Program[None]:
+    """Sort in place the records of ``key`` and ``index`` with the network ``levels`` (any
+    number of records: the levels' comparators address records ``0 .. n-1`` directly, as
+    :func:`pram.algorithms.comparator_networks.levels` makes them). Steps are labelled
+    "sort"; one processor per comparator of the widest level."""
+    records = Records(key, index)
+    _check_choice("ties", ties, TIES)
+    n = _record_count(keys, records, "the")
+    return phase(
+        "sort",
+        _run_levels(m, keys, records, levels, size=n, blocks=1, start=0, stride=n, ties=ties),
+    )
+
+
 def copy_records(m: Machine, keys: Keys, source: Records, target: Records) -> Program[None]:
     """Copy every record of ``source`` to the same position of ``target``, all at once.
 
@@ -399,6 +421,7 @@ def sort(
     keys: Keys | None = None,
     ties: Ties = "ascending",
     name: str = "sort",
+    levels: Callable[[int], list[Level]] | None = None,
 ) -> SortResult:
     """Sort any number (at least one) of integer ``values`` on ``m`` with a Batcher network.
 
@@ -406,19 +429,27 @@ def sort(
     records holding the largest token and indices that lose every tie (``n, n+1, ...`` for
     ascending ties, ``-1, -2, ...`` for descending), so padding sorts after every real record
     even when a real key is the largest token. Arrays are named ``name/key`` and ``name/index``.
+
+    ``levels``, when given, is a network for any number of records (``levels(n)`` its levels
+    on n records, as :func:`pram.algorithms.comparator_networks.levels` makes them): the n
+    records are sorted by it as they are, without padding, and ``network`` is not used.
     """
     keys = WordKeys() if keys is None else keys
-    _check_choice("network", network, NETWORKS)
+    if levels is None:
+        _check_choice("network", network, NETWORKS)
     _check_choice("ties", ties, TIES)
     tokens = _integers(values)
     n = len(tokens)
-    size = 1 << (n - 1).bit_length()
+    size = 1 << (n - 1).bit_length() if levels is None else n
     padding = size - n
     filler = np.full(padding, keys.largest, dtype=np.int64)
     spare = n + iota(padding) if ties == "ascending" else -1 - iota(padding)
     key = keys.store(m, f"{name}/key", np.concatenate([tokens, filler]))
     index = m.array(f"{name}/index", values=np.concatenate([iota(n), spare]))
-    m.run(sort_blocks(m, keys, key, index, size=size, network=network, ties=ties))
+    if levels is None:
+        m.run(sort_blocks(m, keys, key, index, size=size, network=network, ties=ties))
+    else:
+        m.run(sort_network(m, keys, key, index, levels(n), ties=ties))
     real = iota(n)
     return SortResult(keys.load(key)[real], index.to_numpy()[real], padding, size)
 
@@ -514,4 +545,5 @@ __all__ = [
     "sort",
     "sort_blocks",
     "sort_levels",
+    "sort_network",
 ]

@@ -13,7 +13,16 @@ from collections.abc import Mapping
 import numpy as np
 
 from pram import Cost, InputError, Machine, Words
-from pram.algorithms import allpairs, bits, mqar, mqar_oblivious, pbs, sequential, sorting
+from pram.algorithms import (
+    allpairs,
+    bits,
+    comparator_networks,
+    mqar,
+    mqar_oblivious,
+    pbs,
+    sequential,
+    sorting,
+)
 from pram.algorithms.keys import Keys, WordKeys
 from pram.reports.formulas import (
     COMBINE_TIME,
@@ -335,8 +344,8 @@ def _sort_memory(sizes: Mapping[str, int], options: Options) -> float:
 def _solve_sort(m: Machine, instance: Instance, options: Options) -> Solution:
     values = instance.data["values"]
     d = _width(instance)
-    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
-    result = sorting.sort(m, values, network=network, keys=token_keys(options, d))
+    result = comparator_networks.sort(m, values, network=options.network,
+                                      keys=token_keys(options, d))
     notes: tuple[str, ...] = ()
     if result.padding:
         notes = (
@@ -357,9 +366,21 @@ def _recall_solution(result: mqar.Recall, instance: Instance, options: Options) 
     return Solution(result.answers, sizes, (result.note,) if result.padded else ())
 
 
+def merge_network(options: Options) -> sorting.Network:
+    """Algorithm 11's network: Batcher's bitonic or odd-even, the two that merge (refused
+    otherwise, naming the fix)."""
+    if options.network == "odd-even":
+        return "odd-even"
+    if options.network != "bitonic":
+        raise InputError(f"--network {options.network} applies to sort only: Algorithm 11 "
+                         "sorts and merges with Batcher's networks; give --network bitonic or "
+                         "odd-even")
+    return "bitonic"
+
+
 def _solve_mqar(m: Machine, instance: Instance, options: Options) -> Solution:
     keys = token_keys(options, _width(instance))
-    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    network = merge_network(options)
     if options.search == "oblivious":
         found = mqar_oblivious.recall(m, instance.data["tokens"], keys=keys, network=network)
         return _recall_solution(found, instance, options)

@@ -20,8 +20,9 @@ import attrs
 import numpy as np
 
 from pram import Array, Machine, Program, phase
-from pram.algorithms import catalogue, mqar, pbs, primitives, sorting
+from pram.algorithms import catalogue, comparator_networks, mqar, pbs, primitives, sorting
 from pram.algorithms.keys import WordKeys
+from pram.reports.algorithms import merge_network
 from pram.reports.registry import Instance, Options, Solution, stack
 
 #: A batched solver: the instances (one size) on a batched machine, one solution each.
@@ -32,13 +33,19 @@ def _sort(m: Machine, instances: Sequence[Instance], options: Options) -> list[S
     """:func:`pram.algorithms.sorting.sort` on every instance at once (word keys)."""
     values = stack(instances, "values")
     n = values.shape[1]
-    size = 1 << (n - 1).bit_length()
+    padded = options.network in sorting.NETWORKS  # Batcher's two pad to a power of two
+    size = 1 << (n - 1).bit_length() if padded else n
     keys = WordKeys()
     filler = np.full((len(instances), size - n), keys.largest, dtype=np.int64)
     key = m.array("sort/key", values=np.concatenate([values, filler], axis=1))
     index = m.array("sort/index", values=np.arange(size, dtype=np.int64))
-    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
-    m.run(sorting.sort_blocks(m, keys, key, index, size=size, network=network))
+    if options.network == "odd-even":
+        m.run(sorting.sort_blocks(m, keys, key, index, size=size, network="odd-even"))
+    elif padded:
+        m.run(sorting.sort_blocks(m, keys, key, index, size=size, network="bitonic"))
+    else:
+        levels = comparator_networks.levels(options.network, n)
+        m.run(sorting.sort_network(m, keys, key, index, levels))
     notes: tuple[str, ...] = ()
     if size > n:
         notes = (f"n = {n} padded with {size - n} records to {size}, a power of two; padding "
@@ -92,7 +99,7 @@ def _recall(m: Machine, instances: Sequence[Instance], options: Options) -> list
     keys, Algorithm 10 in the blocks)."""
     layouts = [mqar.layout(i.data["tokens"]) for i in instances]
     lay = stacked(layouts)
-    network: sorting.Network = "odd-even" if options.network == "odd-even" else "bitonic"
+    network = merge_network(options)
     answers, indices = m.run(mqar.program(m, WordKeys(), lay, sort=options.sort,  # type: ignore[arg-type]
                                           network=network))
     out = []

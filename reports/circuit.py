@@ -26,6 +26,7 @@ from pram.reports.circuit_build import (
     HOST_D,
     KINDS,
     NAMES,
+    NETWORKS,
     TARGETS,
     Built,
     Setup,
@@ -51,13 +52,16 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
     parser = commands.add_parser("circuit", help="the circuit of an oblivious program (H.7.6)")
     parser.add_argument("algorithm", choices=NAMES, metavar="ALGORITHM",
                         help=f"one of {', '.join(NAMES)}")
-    parser.add_argument("--n", type=size, help="tokens (a power of two for sort and merge)")
+    parser.add_argument("--n", type=size, help="tokens (a power of two for merge and the prefix "
+                        "circuits; any n for sort)")
     parser.add_argument("--d", type=size, help="bits per token, with bit keys (default 8)")
     parser.add_argument("--keys", choices=("word", "bits"),
                         help="a token is one word wire (default), or d bit wires (default for "
                         "compare)")
-    parser.add_argument("--network", choices=("bitonic", "odd-even"),
-                        help="the Batcher network of sort and merge (default bitonic)")
+    parser.add_argument("--network", choices=tuple(dict.fromkeys(sum(NETWORKS.values(), ()))),
+                        help="the network: of sort, " + ", ".join(NETWORKS["sort"])
+                        + " (default bitonic); of merge, bitonic or odd-even; of prefix-sums, "
+                        + ", ".join(NETWORKS["prefix-sums"]) + " (default brent-kung)")
     parser.add_argument("--input", metavar="FILE", help="evaluate the circuit on a .npy of tokens")
     parser.add_argument("--output", metavar="FILE", help="write the circuit's outputs (.npy)")
     parser.add_argument("--export", metavar="FILE", help="write the circuit to FILE")
@@ -71,8 +75,8 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
 #: Which circuits each option of ``pram circuit`` applies to (None: every one), and why not
 #: elsewhere: the table every option given is checked against before any work.
 APPLIES: dict[str, tuple[tuple[str, ...] | None, Callable[[argparse.Namespace], bool], str]] = {
-    "network": (("sort", "merge"), lambda a: True,
-                "only sort and merge are Batcher networks"),
+    "network": (tuple(NETWORKS), lambda a: True,
+                "only sort, merge and prefix-sums have a choice of network"),
     "d": (None, lambda a: (a.keys or ("bits" if a.algorithm == "compare" else "word")) == "bits",
           "a word key is one wire whatever its width (add --keys bits)"),
     "format": (None, lambda a: a.export is not None,
@@ -140,7 +144,7 @@ def refuse_oversized(args: argparse.Namespace, n: int | None) -> None:
         what, fix = f"circuit compare at d = {d:,}", f"give --d {fits} or less" if fits else None
     else:
         fits = guard.largest(lambda k: memory(args.algorithm, k, d, keys) <= limit, n)
-        if args.algorithm in ("sort", "merge") and fits >= 2:
+        if args.algorithm in ("merge", "prefix-sums") and fits >= 2:
             fits = 1 << (fits.bit_length() - 1)
         what = f"circuit {args.algorithm} at n = {n:,}"
         fix = (f"the largest n that fits is {fits:,}, so give --n {fits} or less"
@@ -156,8 +160,6 @@ def max_memory(args: argparse.Namespace) -> int | None:
 def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Run ``pram circuit`` with parsed arguments; return the exit status."""
     refuse_unused(args)
-    if args.network is None:
-        args.network = "bitonic"
     fmt = args.format or "json"
     inputs = [("--input", args.input)]
     output = (writer.check_output(args.output, "--output", (".npy",), inputs)

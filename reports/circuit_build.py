@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 
 from pram import InputError, Machine, Words
-from pram.algorithms import networks, pbs, primitives
+from pram.algorithms import comparator_networks, networks, pbs, prefix_circuits
 from pram.algorithms.sorting import Level
 from pram.circuits.circuit import Circuit, Recorder, evaluate
 from pram.circuits.monoid import ScanCheck, scan_check
@@ -78,6 +78,8 @@ class Target:
     run: Callable[[Machine, Words, Setup, Recorder | None], Words]
     default_n: int = 16
     model: str = "erew"
+    #: The model by network, where the networks of the target differ (else ``model``).
+    models: dict[str, str] | None = None
     size_problem: Callable[[int], str | None] = lambda n: None
     #: A scan: its circuit is also checked on the interval monoid (:mod:`pram.monoid`).
     scan: bool = False
@@ -144,11 +146,12 @@ def _pbs_run(m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None)
 def _prefix_sums_run(
     m: Machine, tokens: Words, setup: Setup, recorder: Recorder | None
 ) -> Words:
-    """Brent and Kung's prefix sums (the project's one), inputs and outputs the same cells."""
+    """The prefix circuit ``setup.network`` (Brent and Kung's by default, the project's
+    :func:`~pram.algorithms.primitives.prefix_sums`), inputs and outputs the same cells."""
     a = m.array("values", values=tokens)
     if recorder is not None:
         recorder.input(a)
-    m.run(primitives.prefix_sums(m, a, setup.n))
+    m.run(prefix_circuits.prefix_sums(m, a, setup.network))
     if recorder is not None:
         recorder.output(a)
     return a.to_numpy()
@@ -167,7 +170,6 @@ TARGETS: dict[str, Target] = {
         tokens=lambda s: s.n,
         draw=lambda rng, kind, s: _draw(rng, kind, s.n, s.top),
         run=_keys_run(lambda s: networks.levels("sort", s.network, s.n)),
-        size_problem=_power_of_two,
     ),
     "merge": Target(
         tokens=lambda s: s.n,
@@ -195,12 +197,22 @@ TARGETS: dict[str, Target] = {
         tokens=lambda s: s.n,
         draw=lambda rng, kind, s: _draw(rng, kind, s.n, 1 << 20),
         run=_prefix_sums_run,
+        models=prefix_circuits.MODELS,
         scan=True,
     ),
 }
 
 #: The algorithms the command knows, in the order of the contract.
 NAMES = tuple(TARGETS)
+
+#: The networks each algorithm with a choice of network takes (``--network``), its default
+#: first: any sorting network of :mod:`pram.algorithms.comparator_networks` for sort, Batcher's
+#: two merges, the prefix circuits of :mod:`pram.algorithms.prefix_circuits`.
+NETWORKS: dict[str, tuple[str, ...]] = {
+    "sort": comparator_networks.SORTERS,
+    "merge": ("bitonic", "odd-even"),
+    "prefix-sums": prefix_circuits.PREFIX_NETWORKS,
+}
 
 
 # ---- building and checking ---------------------------------------------------------------------
@@ -233,7 +245,7 @@ class Built:
             "keys": s.keys,
             "oblivious": self.circuit is not None,
         }
-        if s.algorithm in ("sort", "merge"):
+        if s.algorithm in NETWORKS:
             out["network"] = s.network
         c = self.circuit
         if c is None:
@@ -262,7 +274,7 @@ def target(name: str) -> Target:
 
 
 def setup(
-    name: str, n: int | None, d: int | None, keys: str | None, network: str = "bitonic"
+    name: str, n: int | None, d: int | None, keys: str | None, network: str | None = None
 ) -> Setup:
     """Validate the options of ``pram circuit``."""
     t = target(name)
@@ -272,12 +284,33 @@ def setup(
     problem = t.size_problem(n)
     if problem:
         raise InputError(problem)
+    network = _network(name, n, network)
     if keys is None:  # compare: Definition H.31 on d-bit tokens, with Lemma H.32's network
         keys = "bits" if name == "compare" else "word"
     width = (8 if keys == "bits" else 1) if d is None else d
     if not 1 <= width <= MAX_D:
         raise InputError(f"--d {width} must be from 1 to {MAX_D}")
     return Setup(name, n, width, keys, network)
+
+
+def _network(name: str, n: int, network: str | None) -> str:
+    """The network of ``name`` (its default when None), checked against ``name`` and ``n``."""
+    known = NETWORKS.get(name)
+    if known is None:
+        return "bitonic" if network is None else network  # refused before, by the command
+    if network is None:
+        return known[0]
+    if network not in known:
+        raise InputError(f"--network {network} is not a network of circuit {name}; choose "
+                         f"one of {', '.join(known)}")
+    if name == "sort":
+        if n < 1:
+            raise InputError(f"--n {n}: a sort takes at least one token; give --n 1 or more")
+        if network == "best-known" and n > comparator_networks.BEST_KNOWN_MAX:
+            top = comparator_networks.BEST_KNOWN_MAX
+            raise InputError(f"--n {n}: the best known networks are stored for n = 1..{top}; "
+                             f"give --n {top} or less, or --network merge-exchange")
+    return network
 
 
 def _machine(model: str, observer: Any) -> Machine:
@@ -289,22 +322,23 @@ def _machine(model: str, observer: Any) -> Machine:
 def build(s: Setup, *, seed: int = 0, checks: int = CHECKS) -> Built:
     """Check obliviousness, record the circuit, and check the evaluator against the machine."""
     t = target(s.algorithm)
+    model = t.model if t.models is None else t.models[s.network]
     rng = np.random.default_rng(seed)
     inputs = [t.draw(rng, kind, s) for kind in KINDS]
     traces = []
     for tokens in inputs:
         trace = Trace()
-        t.run(_machine(t.model, trace), tokens, s, None)
+        t.run(_machine(model, trace), tokens, s, None)
         traces.append(trace)
     for kind, trace in zip(KINDS[1:], traces[1:], strict=True):
         witness = difference(traces[0], trace)
         if witness is not None:
             return Built(s, None, witness.named(KINDS[0], kind), None)
     recorder = Recorder()
-    t.run(_machine(t.model, recorder), inputs[0], s, recorder)
+    t.run(_machine(model, recorder), inputs[0], s, recorder)
     circuit = recorder.circuit()
     samples = np.stack([t.draw(rng, "random", s) for _ in range(checks)])
-    machine = np.stack([t.run(Machine(t.model), row, s, None) for row in samples])
+    machine = np.stack([t.run(Machine(model), row, s, None) for row in samples])
     by_circuit = tokens_out(s, evaluate(circuit, wires_in(s, samples)))
     checked = {"inputs": checks, "equal": bool(np.array_equal(machine, by_circuit))}
     return Built(s, circuit, None, checked, scan_check(circuit) if t.scan else None)

@@ -167,8 +167,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("search", "Algorithm 11's search: Algorithm 10, or oblivious merge and scan", "pbs",
            ("pbs", "oblivious"), algorithms=("mqar",), json="listed",
            setting=lambda o: f"search {o.search}"),
-    Option("network", "the Batcher network of the sort algorithm", "bitonic",
-           ("bitonic", "odd-even"), algorithms=("mqar", "sort"), json="listed",
+    Option("network", "the sorting network: Batcher's bitonic or odd-even (sort and mqar), "
+           "Batcher's merge exchange or the best known for n <= 16 (sort)", "bitonic",
+           ("bitonic", "odd-even", "merge-exchange", "best-known"), algorithms=("mqar", "sort"),
+           json="listed",
            setting=lambda o: f"{o.network} network"),
     Option("model", "access model (default: the one the algorithm is written for)", "erew",
            MODEL_NAMES, algorithms=ON_MACHINE, why=_OFF_MACHINE, json="listed", json_off="ram",

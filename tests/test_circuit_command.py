@@ -135,8 +135,9 @@ def test_a_word_circuit_is_refused_in_bristol_fashion(
 
 
 def test_an_n_that_is_not_a_power_of_two_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    """sort needs 2^k tokens: exit 2 and one line."""
-    assert main(["circuit", "sort", "--n", "12"]) == 2
+    """merge needs 2^k tokens (two halves of 2^(k-1)): exit 2 and one line; sort takes any n
+    (tests/test_published.py)."""
+    assert main(["circuit", "merge", "--n", "12"]) == 2
     assert capsys.readouterr().err.strip() == (
         "pram circuit: error: --n 12 must be a power of two, at least 2 (e.g. 16)"
     )
