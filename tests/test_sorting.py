@@ -458,3 +458,26 @@ def test_the_exact_laws_of_a_sweep_predict_knuths_counts(network: Network) -> No
     assert time_law.predict(1 << 16) == sort_depth(16) * STEPS_PER_LEVEL
     per_comparator = PROCESSORS_PER_COMPARATOR * STEPS_PER_LEVEL
     assert work_law.predict(1 << 16) == sort_comparators(network, 16) * per_comparator
+
+
+@pytest.mark.parametrize("network", ["merge-exchange", "best-known"])
+@pytest.mark.parametrize("ties", ["ascending", "descending"])
+def test_the_record_sort_takes_any_network_without_padding(network: str, ties: str) -> None:
+    """Records (value, position) sorted by merge exchange or the best known network of 11
+    keys, with repeated keys: numpy's stable order (ascending ties) or its mirror among equals
+    (descending), no padding, two steps per level and two work per comparator."""
+    from pram.algorithms import comparator_networks
+
+    values = np.random.default_rng(11).integers(0, 4, 11)
+    m = Machine("erew")
+    result = comparator_networks.sort(m, values, network=network, ties=ties)  # type: ignore[arg-type]
+    order = np.argsort(values, kind="stable")
+    if ties == "descending":
+        order = np.lexsort((-np.arange(11), values))
+    assert result.permutation.tolist() == order.tolist()
+    assert result.keys.tolist() == np.sort(values).tolist()
+    assert (result.padding, result.size) == (0, 11)
+    levels = comparator_networks.passes(network, 11)
+    assert m.cost.time == 2 * len(levels)
+    assert m.cost.work == 2 * sum(len(level) for level in levels)
+    assert m.violations == []
