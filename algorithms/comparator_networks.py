@@ -26,7 +26,8 @@ another (EREW: the comparators of a level touch disjoint cells). The networks (:
     levels of the comparators before it on its two wires.
 
 The counts (comparators, levels, the circuit's depth) are what the machine and the circuit
-recorder measure; this module only lists comparators.
+recorder measure; this module only lists comparators. The record sort takes any of them as
+``pram.algorithms.sorting.sort(m, values, levels=lambda n: levels(network, n))``.
 
 >>> [len(level) for level in passes("merge-exchange", 5)]
 [1, 2, 1, 2, 1, 2]
@@ -36,21 +37,17 @@ recorder measure; this module only lists comparators.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from pram import InputError, Machine, Words
-from pram.algorithms import sorting
+from pram import InputError, Words
 from pram.algorithms.best_networks import BEST_KNOWN, Comparators
-from pram.algorithms.keys import Keys
-from pram.algorithms.sorting import NETWORKS, Level, SortResult, Ties, sort_levels
+from pram.algorithms.sorting import NETWORKS, Level, sort_levels
 
 #: The sorting networks for every n: Batcher's bitonic and odd-even merge sorts, his merge
 #: exchange (Knuth's Algorithm M), and the best known networks for n <= 16.
 SORTERS = (*NETWORKS, "merge-exchange", "best-known")
 #: The largest n with a best known network stored.
-BEST_KNOWN_MAX = max(BEST_KNOWN)
+BEST_KNOWN_MAX = len(BEST_KNOWN)  # n = 1 .. 16, every one
 
 
 def check(network: str, n: object) -> int:
@@ -94,29 +91,6 @@ def levels(network: str, n: int) -> list[Level]:
     return [_level(level) for level in passes(network, n)]
 
 
-def sort(
-    m: Machine,
-    values: Any,
-    *,
-    network: str = "bitonic",
-    keys: Keys | None = None,
-    ties: Ties = "ascending",
-    name: str = "sort",
-) -> SortResult:
-    """Sort integer ``values`` as records ``(value, position)`` on ``m`` with ``network``.
-
-    Batcher's bitonic and odd-even networks sort as :func:`pram.algorithms.sorting.sort` does
-    (padded to a power of two, every count as it was); merge exchange and the best known
-    networks sort the n records as they are, with no padding.
-    """
-    check(network, 1)
-    if network in NETWORKS:
-        return sorting.sort(m, values, network=network, keys=keys,
-                            ties=ties, name=name)
-    return sorting.sort(m, values, keys=keys, ties=ties, name=name,
-                        levels=lambda n: levels(network, n))
-
-
 def _level(comparators: Comparators) -> Level:
     lo = np.array([a for a, _ in comparators], dtype=np.int64)
     hi = np.array([b for _, b in comparators], dtype=np.int64)
@@ -158,4 +132,4 @@ def _layered(comparators: Comparators, n: int) -> list[Comparators]:
     return [tuple(level) for level in found]
 
 
-__all__ = ["BEST_KNOWN_MAX", "SORTERS", "check", "levels", "passes", "sort"]
+__all__ = ["BEST_KNOWN_MAX", "SORTERS", "check", "levels", "passes"]

@@ -344,8 +344,15 @@ def _sort_memory(sizes: Mapping[str, int], options: Options) -> float:
 def _solve_sort(m: Machine, instance: Instance, options: Options) -> Solution:
     values = instance.data["values"]
     d = _width(instance)
-    result = comparator_networks.sort(m, values, network=options.network,
-                                      keys=token_keys(options, d))
+    keys = token_keys(options, d)
+    network = options.network
+    if network in ("bitonic", "odd-even"):  # Batcher's two: padded, as before
+        batcher: sorting.Network = "odd-even" if network == "odd-even" else "bitonic"
+        result = sorting.sort(m, values, network=batcher, keys=keys)
+    else:  # any n as it is
+        comparator_networks.check(network, len(values))
+        result = sorting.sort(m, values, keys=keys,
+                              levels=lambda n: comparator_networks.levels(network, n))
     notes: tuple[str, ...] = ()
     if result.padding:
         notes = (

@@ -470,7 +470,8 @@ def test_the_record_sort_takes_any_network_without_padding(network: str, ties: s
 
     values = np.random.default_rng(11).integers(0, 4, 11)
     m = Machine("erew")
-    result = comparator_networks.sort(m, values, network=network, ties=ties)  # type: ignore[arg-type]
+    result = sort(m, values, ties=ties,  # type: ignore[arg-type]
+                  levels=lambda n: comparator_networks.levels(network, n))
     order = np.argsort(values, kind="stable")
     if ties == "descending":
         order = np.lexsort((-np.arange(11), values))
