@@ -144,7 +144,7 @@ def refuse_oversized(args: argparse.Namespace, n: int | None) -> None:
         what, fix = f"circuit compare at d = {d:,}", f"give --d {fits} or less" if fits else None
     else:
         fits = guard.largest(lambda k: memory(args.algorithm, k, d, keys) <= limit, n)
-        if args.algorithm in ("merge", "prefix-sums") and fits >= 2:
+        if args.algorithm in ("sort", "merge") and fits >= 2:
             fits = 1 << (fits.bit_length() - 1)
         what = f"circuit {args.algorithm} at n = {n:,}"
         fix = (f"the largest n that fits is {fits:,}, so give --n {fits} or less"
