@@ -21,6 +21,10 @@ circuit. Two kinds of keys:
 Every step uses the whole team (or pool), with ``where`` masks for the members that act: the
 masks come from sizes alone, so they are the same on every input.
 
+:func:`sort` takes any network of :data:`pram.algorithms.comparator_networks.SORTERS` for any
+number of keys (Batcher's bitonic and odd-even, his merge exchange, the best known for
+n <= 16); :func:`merge` is Batcher's two, on a power of two.
+
 >>> import numpy as np
 >>> from pram import Machine
 >>> m = Machine("erew")

@@ -17,7 +17,9 @@ The public programs (generators to hand to :meth:`pram.Machine.run`, or to compo
 - :func:`compare_exchange` is the one comparator every network uses.
 
 And on the host: :func:`sort` pads any number of integers to a power of two, runs the network
-on a machine and returns a :class:`SortResult`.
+on a machine and returns a :class:`SortResult`; given the ``levels`` of a network for any n
+(:func:`pram.algorithms.comparator_networks.levels`: merge exchange, the best known), it sorts
+the records as they are, without padding, with :func:`sort_network`.
 
 Sizes of the networks on n = 2^k records (Batcher, 1968), which the tests check exactly against
 the machine's ledger: both sorts have k(k+1)/2 levels; bitonic sort has n/2 * k(k+1)/2
