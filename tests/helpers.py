@@ -1,12 +1,17 @@
-"""Helpers shared by several test modules: a pattern matching one whole message, and the step
-that reads an array into one register per processor."""
+"""Helpers shared by several test modules: a pattern matching one whole message, the step that
+reads an array into one register per processor, and whether the tests run against this
+checkout (an editable install) or a regular install."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+import pram
 from pram import Machine, Read, Step, iota
 
 
@@ -21,3 +26,16 @@ def read_all(m: Machine, a: Any, n: int) -> Generator[Any, Any, tuple[Any, Any]]
     pid = m.processors(n)
     (x,) = yield Step(pid, reads=[Read(a, iota(n))])
     return pid, x
+
+
+#: The top of the checkout the tests run from.
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+#: Whether the installed pram is this checkout (an editable install) rather than a copy (a
+#: regular ``pip install .``): some behaviours exist only in a checkout (its committed report/,
+#: its folders refusing to import under their own names).
+EDITABLE = Path(pram.__file__).resolve().parent.parent == CHECKOUT
+
+#: For a test of what only a checkout does: skipped against a regular install.
+checkout_only = pytest.mark.skipif(
+    not EDITABLE, reason="only a checkout (an editable install) has this behaviour")
