@@ -9,6 +9,7 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import pram
@@ -18,6 +19,11 @@ from pram import Machine, Read, Step, iota
 def whole(message: str) -> str:
     """A pattern (for ``pytest.raises(match=...)``) matching exactly ``message``."""
     return "^" + re.escape(message) + "$"
+
+
+#: Sixteen values some above 500, some not (an outside red team's data, the runs' input).
+D16 = np.array([381, 349, 353, 426, 997, 619, 230, 197, 139, 281, 464, 497, 258, 740, 926, 607])
+N16 = len(D16)
 
 
 def read_all(m: Machine, a: Any, n: int) -> Generator[Any, Any, tuple[Any, Any]]:

@@ -12,7 +12,7 @@ import pytest
 
 from pram import HonestyError, Machine, Read, Step, Write, hold, iota
 from pram.step import Program
-from tests.helpers import read_all
+from tests.helpers import D16, N16, read_all
 
 N = 8
 
@@ -70,12 +70,6 @@ def test_the_tables_must_be_constants(cheat: Callable[[Any], Any]) -> None:
 
     with pytest.raises(HonestyError):
         m.run(program())
-
-
-D16 = np.array([381, 349, 353, 426, 997, 619, 230, 197, 139, 281, 464, 497, 258, 740, 926, 607])
-
-
-N16 = len(D16)
 
 
 @pytest.mark.parametrize("k", [2, 4, 7])

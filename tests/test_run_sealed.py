@@ -14,7 +14,7 @@ import pytest
 import pram
 from pram import HonestyError, Machine, Read, Step, Until, Write, hold, iota
 from pram.run import current
-from tests.helpers import read_all
+from tests.helpers import D16, N16, read_all
 
 N = 8
 
@@ -217,12 +217,6 @@ def test_the_public_run_token_still_reads() -> None:
 
     assert _after_a_read(look).cost.time == 2
     assert pram.run.current() is None
-
-
-D16 = np.array([381, 349, 353, 426, 997, 619, 230, 197, 139, 281, 464, 497, 258, 740, 926, 607])
-
-
-N16 = len(D16)
 
 
 def test_an_alias_of_defined_taken_before_the_run_sees_none_of_it() -> None:
