@@ -249,7 +249,7 @@ def run_instances(
     job = name if checked and isinstance(name, Job) else refuse_instances(name, options)
     tasks = batch_tasks(job, parts or parts_of(runner), batched)
     start = time.perf_counter()
-    done = ordered(tasks, runner, progress=progress, label=lambda task: task.label)
+    done = ordered(tasks, runner, progress=progress)
     seconds = time.perf_counter() - start
     trials = tuple(t for batch in done for t in trials_of(batch))
     return Summary(job.entry, job.options, trials, len(tasks), seconds)
