@@ -15,6 +15,10 @@ if TYPE_CHECKING:
 class PRAMError(Exception):
     """Base class of everything the machine raises."""
 
+    #: The instance of a batched machine the error is about (None: a single machine, or an
+    #: error about every instance of the batch), so that no caller reads it out of the text.
+    instance: int | None = None
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as class, arguments and attributes, so the error crosses whole to another
         process (a sweep's worker raises it, the command line reports it)."""
@@ -71,6 +75,7 @@ class ConflictError(PRAMError):
     def __init__(self, violation: Violation) -> None:
         super().__init__(violation.message)
         self.violation = violation
+        self.instance = violation.instance
 
 
 class IntegerOverflowError(PRAMError, OverflowError):

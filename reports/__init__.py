@@ -16,8 +16,9 @@ if __name__ != "pram.reports":
 
 
 from pram.reports.assertions import assert_bound, assert_erew, assert_flagged, assert_model
-from pram.reports.measure import Run, Sweep, execute, sweep
 from pram.reports.registry import Options
+from pram.reports.runs import Run, execute
+from pram.reports.sweeps import Sweep, sweep
 
 __all__ = [
     "Options", "Run", "Sweep", "assert_bound", "assert_erew", "assert_flagged", "assert_model",

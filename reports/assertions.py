@@ -1,8 +1,8 @@
 """:mod:`pram.testing`'s assertions, extended to the runs and sweeps of :mod:`reports`.
 
 ``assert_model`` and ``assert_flagged`` are :mod:`pram.testing`'s, re-exported here.
-``assert_erew`` also takes a :class:`~reports.measure.Run` and ``assert_bound`` a
-:class:`~reports.measure.Sweep` with the name of one of its bounds; the failures read exactly as
+``assert_erew`` also takes a :class:`~pram.reports.runs.Run` and ``assert_bound`` a
+:class:`~pram.reports.sweeps.Sweep` with the name of one of its bounds; the failures read exactly as
 :mod:`pram.testing`'s (the violations named, or the table of sizes, measured values, ratios).
 
 >>> from pram.reports import Options, execute, sweep
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from pram import Check, Formula, Machine
 from pram import testing as pram_testing
-from pram.reports.measure import Run, Sweep, bound_check
+from pram.reports.runs import Run
+from pram.reports.sweeps import Sweep, bound_check
 from pram.testing import assert_flagged, assert_model
 
 

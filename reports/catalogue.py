@@ -23,8 +23,10 @@ from pram.bounds import check
 from pram.cost import local_verdict
 from pram.reports import classics, techniques
 from pram.reports.classics import WEAKER
-from pram.reports.measure import Control, Run, Runner, Sweep, Task, measure_of, run_all, sweep
 from pram.reports.registry import Algorithm, Options
+from pram.reports.runs import Control, Run, measure_of
+from pram.reports.sweeps import Sweep, sweep
+from pram.reports.tasks import Runner, Task, run_all
 from pram.reports.verdicts import verdict_words
 
 #: Every entry of the catalogue, in the report's order: the six classics, then the techniques.

@@ -490,7 +490,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 def _run_instances(args: argparse.Namespace, options: Options, out: Console, err: Console) -> int:
     """``pram run ALGORITHM --instances K``: K random instances in lockstep batches (over
     ``--workers`` or ``--dask`` if given), summarised."""
-    from pram.reports.measure import refuse_instances, run_instances
+    from pram.reports.instances import refuse_instances, run_instances
     from pram.reports.parallel import runner
     from pram.reports.render import SummaryReport
 
@@ -505,10 +505,10 @@ def _run_instances(args: argparse.Namespace, options: Options, out: Console, err
             f"--output {args.output!r} does not apply with --instances: K instances have K "
             "answers, each checked against the reference; leave --output out"
         )
-    refuse_instances(args.algorithm, options)
+    job = refuse_instances(args.algorithm, options)  # looked up and checked once
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     with _progress(err, f"run {args.algorithm}") as tick:
-        summary = run_instances(args.algorithm, options, runner=chosen, progress=tick)
+        summary = run_instances(job, runner=chosen, progress=tick, checked=True)
     if args.json:
         _json(summary.as_dict())
     else:
@@ -517,21 +517,22 @@ def _run_instances(args: argparse.Namespace, options: Options, out: Console, err
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from pram.reports.measure import refuse_sweep, sweep
     from pram.reports.parallel import runner
     from pram.reports.render import SweepReport
+    from pram.reports.sweeps import refuse_sweep, sweep
 
     options = _options(args, n=None, d=None)
     plot = (writer.check_output(args.plot, "--plot", (".png", ".svg"))
             if args.plot is not None else None)
     if plot is not None:
         require_matplotlib()
-    refuse_sweep(args.algorithm, args.n, options, args.d)
+    jobs = refuse_sweep(args.algorithm, args.n, options, args.d)  # every size checked once
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
-        return _sweep_instances(args, options, chosen, plot, out, err)
+        return _sweep_instances(args, options, chosen, plot, out, err, jobs)
     with _progress(err, f"sweep {args.algorithm}") as tick:
-        result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen)
+        result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen,
+                       jobs=jobs)
     if args.predict:
         from attrs import evolve
 
@@ -549,11 +550,11 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _sweep_instances(args: argparse.Namespace, options: Options, chosen: Any, plot: Any,
-                     out: Console, err: Console) -> int:
+                     out: Console, err: Console, jobs: Any) -> int:
     """``pram sweep ALGORITHM --instances K``: K instances at every size, and the laws and
     verdicts of the mean and the maximum of each count."""
-    from pram.reports.measure import sweep_instances
     from pram.reports.render import InstancesSweepReport
+    from pram.reports.sweeps import sweep
 
     if plot is not None:
         raise InputError(
@@ -561,8 +562,8 @@ def _sweep_instances(args: argparse.Namespace, options: Options, chosen: Any, pl
             "per size; leave --plot out, or --instances"
         )
     with _progress(err, f"sweep {args.algorithm}") as tick:
-        result = sweep_instances(args.algorithm, args.n, options, args.d, progress=tick,
-                                 runner=chosen, predict=args.predict)
+        result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen,
+                       predict=args.predict, jobs=jobs)
     if args.json:
         _json(result.as_dict())
     else:

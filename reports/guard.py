@@ -145,13 +145,16 @@ def need_of(name: str, options: Options, sizes: Mapping[str, int] | None = None)
     return float(entry.memory(sizes, options))
 
 
-def refuse_oversized(name: str, options: Options, sizes: Mapping[str, int] | None = None) -> None:
+def refuse_oversized(name: str | Algorithm, options: Options,
+                     sizes: Mapping[str, int] | None = None) -> None:
     """Refuse a run whose arrays would not fit, naming the largest size that does.
 
     ``sizes`` are the instance's (n, and m, d where they apply); by default they come from
     ``options`` and the family's defaults, so the check runs before anything is allocated.
+    ``name`` may be the entry itself, looked up already.
     """
-    entry = algorithm(name)
+    entry = name if isinstance(name, Algorithm) else algorithm(name)
+    name = entry.name
     if entry.memory is None:
         return
     if sizes is None:

@@ -12,9 +12,10 @@ from typing import Any
 from pram import Cost
 from pram.cost import local_verdict
 from pram.reports.catalogue import Catalogue
-from pram.reports.measure import Control, Run, Sweep, formula_text
 from pram.reports.plan import QUICK_NOTE, Outcome, Plan, as_predicted, by_label
 from pram.reports.render import number, shown_sizes
+from pram.reports.runs import Control, Run, formula_text
+from pram.reports.sweeps import Sweep
 from pram.reports.verdicts import verdict_words
 
 

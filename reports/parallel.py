@@ -1,15 +1,15 @@
 """Where the runs of a sweep execute: here, in local processes, or on a Dask cluster.
 
-A task (:class:`pram.reports.measure.Task`) is what one run needs, an algorithm's name and its
+A task (:class:`pram.reports.tasks.Task`) is what one run needs, an algorithm's name and its
 :class:`Options`; a worker rebuilds the instance and a fresh machine from it and runs it, so no
 machine ever travels between processes, only options out and the finished run's figures back.
 A runner yields runs as they finish; :func:`run_all` puts them back in the order of the tasks,
 so a sweep's counts and output order are the same whichever runner ran it. A
-:class:`pram.reports.measure.Batch` task (``--instances K``) is a batch of seeds: its worker
+:class:`pram.reports.tasks.Batch` task (``--instances K``) is a batch of seeds: its worker
 runs them in lockstep on one batched machine and sends back their trials (plain values).
 
 >>> from pram.reports.registry import Options
->>> from pram.reports.measure import Task, run_all
+>>> from pram.reports.tasks import Task, run_all
 >>> [r.cost.time > 0 for r in run_all([Task("sort", Options(n=8)), Task("sort", Options(n=16))])]
 [True, True]
 """
@@ -27,19 +27,9 @@ import attrs
 
 from pram import InputError, PRAMError
 from pram.reports.entries import algorithm
-from pram.reports.measure import (
-    Batch,
-    Done,
-    Outcome,
-    Run,
-    Runner,
-    Serial,
-    Task,
-    Trial,
-    execute,
-    perform,
-    run_all,
-)
+from pram.reports.runs import Run, execute
+from pram.reports.tasks import Batch, Done, Outcome, Runner, Serial, Task, perform, run_all
+from pram.reports.trials import Trial
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
 CONNECT_TIMEOUT = 5

@@ -12,8 +12,9 @@ from typing import Any
 
 import attrs
 
-from pram.reports.measure import Control, Sweep
 from pram.reports.options import Options
+from pram.reports.runs import Control
+from pram.reports.sweeps import Sweep
 
 
 def _tokens(*exponents: int) -> list[int]:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
     # Types only: the measure floor's notebook display draws these figures, so a run-time
     # import back would close a cycle.
-    from pram.reports.measure import Run, Sweep
+    from pram.reports.runs import Run
+    from pram.reports.sweeps import Sweep
 
 def _figure(rows: int, cols: int, width: float = 6.0, height: float = 4.0) -> Figure:
     require_matplotlib()

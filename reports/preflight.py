@@ -37,10 +37,12 @@ def _reason(option: Option, entry: Algorithm) -> str:
     return f"it applies only to {option.users()}"
 
 
-def refuse_inapplicable(name: str, options: Options) -> None:
+def refuse_inapplicable(name: str | Algorithm, options: Options) -> None:
     """Refuse an option ``name`` ignores (a value other than its default), naming why: every
-    row of the option table (:data:`pram.reports.options.OPTIONS`) that does not apply."""
-    entry = algorithm(name)
+    row of the option table (:data:`pram.reports.options.OPTIONS`) that does not apply.
+    ``name`` may be the entry itself, looked up already."""
+    entry = name if isinstance(name, Algorithm) else algorithm(name)
+    name = entry.name
     for option in OPTIONS:
         value = getattr(options, option.name)
         # the model an algorithm is written for is its default (``Algorithm.model``)

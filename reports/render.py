@@ -16,15 +16,10 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from pram.reports.measure import (
-    InstancesSweep,
-    Run,
-    Summary,
-    Sweep,
-    formula_text,
-    phase_rows,
-)
+from pram.reports.instances import Summary
 from pram.reports.options import Options, setting_parts
+from pram.reports.runs import Run, formula_text, phase_rows
+from pram.reports.sweeps import Sweep
 from pram.reports.verdicts import verdict_words
 
 #: Phases shown in a run's breakdown before the rest are summarised in one line.
@@ -363,7 +358,7 @@ def check_line(c: Check, key: str, options: Options | None = None) -> Text:
     )
 
 
-def laws_table(sweep: Sweep | InstancesSweep) -> Table:
+def laws_table(sweep: Sweep) -> Table:
     """The law of each measure (and phase), exact or least squares, with its predictions."""
     laws = sweep.laws()
     heads = [("measure", "left"), ("law", "left"), ("how", "left")]
@@ -493,7 +488,7 @@ class InstancesSweepReport:
     """K instances at every size: one row per size (mean and max of the counts), then the
     verdicts and laws of the mean and the maximum."""
 
-    sweep: InstancesSweep
+    sweep: Sweep
 
     def __rich__(self) -> RenderableType:
         sweep = self.sweep

@@ -33,17 +33,6 @@ from pram.reports import plots, signals, writer
 from pram.reports.catalogue import Catalogue, catalogue, mean_checks
 from pram.reports.catalogue import tasks as catalogue_tasks
 from pram.reports.markdown import exceeded_lines, markdown
-from pram.reports.measure import (
-    Control,
-    Done,
-    Run,
-    Runner,
-    Sweep,
-    Task,
-    grid,
-    run_all,
-    sweep,
-)
 from pram.reports.plan import (
     PROFILE_N,
     QUICK_NOTE,
@@ -54,6 +43,9 @@ from pram.reports.plan import (
 )
 from pram.reports.registry import Options
 from pram.reports.render import number, verdict_text
+from pram.reports.runs import Control, Run
+from pram.reports.sweeps import Sweep, grid, sweep
+from pram.reports.tasks import Done, Runner, Task, run_all
 
 Progress = Callable[[int, int, str], None]
 

@@ -18,6 +18,7 @@ from pram.reports.cli import main
 from pram.reports.measure import execute, sweep
 from pram.reports.preflight import parse_memory
 from pram.reports.registry import Options
+from tests.helpers import checkout_only
 
 
 def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -287,6 +288,7 @@ def test_report_without_matplotlib_is_refused_first(
     assert not (tmp_path / "r").exists()
 
 
+@checkout_only
 def test_quick_never_replaces_the_committed_report(capsys: pytest.CaptureFixture[str]) -> None:
     """--quick into the checkout's report/ is refused."""
     import pram.reports
@@ -517,6 +519,7 @@ def test_memory_estimate_covers_the_measured_peak(name: str, options: Options) -
     assert peak <= estimate
 
 
+@checkout_only
 def test_default_report_folder_in_the_checkout(monkeypatch: pytest.MonkeyPatch) -> None:
     """At the top of the checkout the full report keeps report/; a quick one goes elsewhere."""
     import pram.reports

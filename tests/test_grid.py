@@ -12,10 +12,7 @@ from hypothesis import strategies as st
 
 from pram import AddressError, InputError, Machine, Read, Step, StepError, Write, hold, iota
 from pram.step import Program
-
-
-def whole(message: str) -> str:
-    return "^" + re.escape(message) + "$"
+from tests.helpers import whole
 
 
 def test_shape_size_values_and_to_numpy() -> None:

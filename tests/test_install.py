@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import checkout_only
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -76,6 +78,7 @@ def test_checkout_holds_no_symlink() -> None:
     assert listed and [line for line in listed if line.startswith("120000")] == []
 
 
+@checkout_only
 @pytest.mark.parametrize("folder", ["algorithms", "reports"])
 def test_a_floor_loads_once_under_its_installed_name(folder: str) -> None:
     """From the top of the checkout, ``import algorithms`` is refused naming pram.algorithms,

@@ -23,7 +23,7 @@ from pram.reports.measure import (
     execute,
     run_batch,
     run_instances,
-    sweep_instances,
+    sweep,
 )
 from pram.reports.parallel import Dask, Processes
 from pram.reports.registry import Options
@@ -222,9 +222,8 @@ def test_a_sweep_finds_laws_of_the_mean_and_the_maximum(
 def test_a_sweep_of_instances_is_the_same_over_workers() -> None:
     """The sweep's JSON is the same with its batches in two processes."""
     options = Options(m=16, instances=2)
-    here = sweep_instances("pbs", [8, 16], attrs.evolve(options, m=None))
-    pooled = sweep_instances("pbs", [8, 16], attrs.evolve(options, m=None),
-                             runner=Processes(2))
+    here = sweep("pbs", [8, 16], attrs.evolve(options, m=None))
+    pooled = sweep("pbs", [8, 16], attrs.evolve(options, m=None), runner=Processes(2))
     strip = lambda s: {**s.as_dict(wall_clock=False),  # noqa: E731
                        "runs": [{**r, "batches": 0} for r in s.as_dict(wall_clock=False)["runs"]]}
     assert strip(here) == strip(pooled)

@@ -3,7 +3,6 @@ refusal of bad input, and the two modes of reporting violations."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,17 +34,13 @@ from pram import (
     phase,
 )
 from pram.testing import assert_erew
+from tests.helpers import whole
 
 RunSteps = Callable[[Machine, Sequence[Step]], list[Values]]
 
 
 def ints(*values: int) -> np.ndarray:
     return np.array(values, dtype=np.int64)
-
-
-def whole(message: str) -> str:
-    """A pattern matching exactly ``message``."""
-    return re.escape(message) + "$"
 
 
 def idle(steps: int, n: int, m: Machine) -> Program[int]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 
 import numpy as np
 import pytest
@@ -20,15 +19,12 @@ from pram import MODELS, InputError, Machine, Read, Step, StepError, Write, iota
 from pram.models import COLLISION
 from pram.step import Program
 from pram.violations import Kind
+from tests.helpers import whole
 
 ROUND = (
     "allocate the array with dtype=float to hold reals, or round explicitly, e.g. "
     "np.rint(x).astype(np.int64)"
 )
-
-
-def whole(message: str) -> str:
-    return "^" + re.escape(message) + "$"
 
 
 # ---- memory and registers keep their dtype --------------------------------------------------

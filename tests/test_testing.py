@@ -9,10 +9,7 @@ import pytest
 
 from pram import Formula, InputError, Machine, Read, Step, check
 from pram.testing import assert_bound, assert_erew
-
-
-def whole(message: str) -> str:
-    return re.escape(message) + "$"
+from tests.helpers import whole
 
 
 def shared_reads(m: Machine, cells: int) -> None:

@@ -1,54 +1,19 @@
-"""Edges found by a fourth outside battery (written from the README, the tutorial and the
-specs alone): options given twice, long output names, a module's program that changes its
-inputs or exits, and sizes of ``iota`` that are not whole numbers."""
+"""``--module`` and :class:`pram.Algorithm`: a module's program that changes its input or exits
+is not a success, a program, reference or build that raises is one line naming it, a module
+imports its own helpers, and ``pram report`` writes the folder of the declaration's name."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import pram
-from pram import InputError
-
-from .commands import call, one_line_error, run_json
-
-
-@pytest.mark.parametrize("argv, flag", [
-    (("run", "sort", "--n", "8", "--output", "a.npy", "--output", "b.npy"), "--output"),
-    (("run", "sort", "--n", "16", "--n", "32"), "--n"),
-    (("run", "sort", "--n", "8", "--seed", "1", "--seed", "2"), "--seed"),
-    (("run", "sort", "--n", "8", "--model", "erew", "--model", "crew"), "--model"),
-    (("sweep", "sort", "--n", "8,16", "--n", "32,64,128,256"), "--n"),
-    (("example", "tokens", "t.npy", "--n", "30", "--n", "60"), "--n"),
-])
-def test_an_option_given_twice_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch,
-                                          argv: tuple[str, ...], flag: str) -> None:
-    """The first value was dropped unsaid (``--output a.npy --output b.npy`` wrote b only)."""
-    monkeypatch.chdir(tmp_path)
-    line = one_line_error(capsys, *argv)
-    assert f"{flag} given twice" in line and "give it once" in line
-    assert list(tmp_path.iterdir()) == []  # refused before any work
-
-
-def test_a_flag_given_twice_loses_nothing(capsys: pytest.CaptureFixture[str]) -> None:
-    status, run = run_json(capsys, "run", "sort", "--n", "8", "--json")
-    assert status == 0 and run["correct"] is True
-
-
-@pytest.mark.parametrize("length", [238, 251])
-def test_an_output_name_as_long_as_the_file_system_takes_is_written(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path, length: int) -> None:
-    """The temporary file repeated the whole name and 18 bytes more: names of 238 to 255
-    bytes were refused though the file system takes them."""
-    name = tmp_path / ("a" * (length - 4) + ".npy")
-    status, _, err = call(capsys, "run", "sort", "--n", "8", "--output", str(name))
-    assert status == 0, err
-    assert np.load(name).tolist() == sorted(np.load(name).tolist())
-    assert [p.name for p in tmp_path.iterdir()] == [name.name]
-
+from pram import (
+    InputError,
+)
+from tests.commands import call, one_line_error, run_json
 
 MODULE = '''
 import os
@@ -98,16 +63,6 @@ def test_a_module_that_exits_is_not_a_silent_success(
     assert "sys.exit(0)" in line
 
 
-@pytest.mark.parametrize("bad", [-1, 2.5, True, "3", None])
-def test_iota_takes_whole_numbers_only(bad: object) -> None:
-    with pytest.raises(InputError, match="iota takes a non-negative whole number"):
-        pram.iota(bad)  # type: ignore[arg-type]
-
-
-def test_iota_of_numpy_integers() -> None:
-    assert pram.iota(np.int64(3)).tolist() == [0, 1, 2] and pram.iota(0).tolist() == []
-
-
 RAISING = MODULE.replace("    x += 1  # the host's", "    if os.environ.get('PRAM_TEST_RAISE'):\n"
                          "        raise ValueError('boom')\n    x += 1  # the host's")
 
@@ -131,3 +86,63 @@ def test_a_module_reference_that_raises_is_one_line(
     (tmp_path / "m.py").write_text(source)
     line = one_line_error(capsys, "run", "--module", str(tmp_path / "m.py"), "copy")
     assert "the reference of declaration 'copy' raised IndexError in m.py:" in line
+
+
+def test_a_declaration_of_no_sizes_is_refused() -> None:
+    with pytest.raises(InputError, match="sizes must hold at least one size"):
+        pram.Algorithm(name="x", build=lambda n, rng: {}, program=lambda m: None,
+                       reference=lambda: None, sizes=())
+
+
+# ---- F10, F11 and the module's folder: --module ---------------------------------------------
+
+
+SEGMENTED = textwrap.dedent("""
+    import numpy as np
+    import pram
+    from helper21 import make
+    from pram.algorithms.primitives import prefix_sums
+
+    def program(m, a):
+        cells = m.array("a", values=a)
+        m.run(prefix_sums(m, cells, len(a)))
+        return cells.to_numpy()
+
+    def broken_build(n, rng):
+        raise ValueError("no instance today")
+
+    segmented = pram.Algorithm(name="segscan21", build=make, program=program,
+                               reference=np.cumsum, sizes=(4, 8))
+    broken = pram.Algorithm(name="broken21", build=broken_build, program=program,
+                            reference=np.cumsum)
+""")
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> Path:
+    (tmp_path / "helper21.py").write_text(
+        "def make(n, rng):\n    return {'a': rng.integers(0, 9, n)}\n")
+    path = tmp_path / "seg21.py"
+    path.write_text(SEGMENTED)
+    return path
+
+
+def test_module_imports_its_helper_and_a_failing_build_is_one_line(
+    capsys: pytest.CaptureFixture[str], module: Path
+) -> None:
+    status, out, _ = call(capsys, "run", "--module", str(module), "segmented", "--n", "4")
+    assert status == 0 and "correct" in out
+    line = one_line_error(capsys, "run", "--module", str(module), "broken")
+    assert "build of declaration 'broken21' raised ValueError" in line
+    assert "no instance today" in line and "fix its build" in line
+
+
+def test_report_writes_the_folder_of_the_declarations_name(
+    capsys: pytest.CaptureFixture[str], module: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    status, _, _ = call(capsys, "report", "--module", str(module), "segmented",
+                        "--out", str(out))
+    assert status == 0
+    assert sorted(p.name for p in (out / "segscan21").iterdir()) == [
+        "measurements.csv", "measurements.json", "summary.md"]  # no bounds: no ratio plot

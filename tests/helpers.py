@@ -1,0 +1,47 @@
+"""Helpers shared by several test modules: a pattern matching one whole message, the step that
+reads an array into one register per processor, and whether the tests run against this
+checkout (an editable install) or a regular install."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pram
+from pram import Machine, Read, Step, iota
+
+
+def whole(message: str) -> str:
+    """A pattern (for ``pytest.raises(match=...)``) matching exactly ``message``."""
+    return "^" + re.escape(message) + "$"
+
+
+#: Sixteen values some above 500, some not (an outside red team's data, the runs' input).
+D16 = np.array([381, 349, 353, 426, 997, 619, 230, 197, 139, 281, 464, 497, 258, 740, 926, 607])
+N16 = len(D16)
+
+
+def read_all(m: Machine, a: Any, n: int) -> Generator[Any, Any, tuple[Any, Any]]:
+    """One step in which processors 0..n-1 each read their cell of ``a``: their ids and the
+    register read."""
+    pid = m.processors(n)
+    (x,) = yield Step(pid, reads=[Read(a, iota(n))])
+    return pid, x
+
+
+#: The top of the checkout the tests run from.
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+#: Whether the installed pram is this checkout (an editable install) rather than a copy (a
+#: regular ``pip install .``): some behaviours exist only in a checkout (its committed report/,
+#: its folders refusing to import under their own names).
+EDITABLE = Path(pram.__file__).resolve().parent.parent == CHECKOUT
+
+#: For a test of what only a checkout does: skipped against a regular install.
+checkout_only = pytest.mark.skipif(
+    not EDITABLE, reason="only a checkout (an editable install) has this behaviour")

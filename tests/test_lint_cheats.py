@@ -1,0 +1,67 @@
+"""``pram lint`` (:mod:`pram.lint`): the deliberate cheats run time cannot stop are flagged
+with their file and line, and a class of one's own is left alone (cases of outside red teams)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pram.lint import findings
+
+
+def test_lint_flags_a_fork(tmp_path: Path) -> None:
+    """A child of os.fork mid-run can end the run there and send its registers back."""
+    source = "import os\nfrom os import fork\n\ndef p():\n    c = os.fork()\n    yield c\n"
+    found = findings(source, "p.py")
+    assert "p.py:2: from os import fork" in " ".join(found) or any(":2:" in f for f in found)
+    assert any(":5:" in f and "fork" in f for f in found)
+
+
+@pytest.mark.parametrize("source, what", [
+    ('import operator\ny = operator.attrgetter("_values")(x)\n', "attrgetter of _values"),
+    ('import operator\ny = operator.attrgetter("a._cells")(x)\n', "attrgetter of a._cells"),
+    ('import operator\ny = operator.methodcaller("_sealed")(x)\n', "methodcaller of _sealed"),
+    ('from operator import attrgetter\nname = "_v"\ny = attrgetter(name)(x)\n',
+     "attrgetter with a computed attribute name"),
+    ('import sys\ny = sys.modules["gc"].get_referents(x)\n', "sys.modules"),
+    ("import pram\npram.run.current().__init__(m, spy)\n", "an object made again"),
+    ('o.__init__("o", values, None)\n', "an object made again"),
+])
+def test_lint_flags_what_reaches_under_objects(source: str, what: str) -> None:
+    found = findings(source, "p.py")
+    assert any(what in f for f in found), found
+
+
+def test_lint_leaves_a_class_of_ones_own_alone() -> None:
+    source = ("import operator\nclass A(dict):\n    def __init__(self):\n"
+              "        super().__init__()\n        self.__init__\n"
+              "y = operator.attrgetter('size')(x)\n")
+    assert findings(source, "p.py") == []
+
+
+#: Deliberate cheats run time cannot stop, as their source: the lint must name each.
+DELIBERATE = {
+    "gc": "import gc\ndef f(x):\n    return gc.get_referents(x)\n",
+    "ctypes": "import ctypes\ndef f(p):\n    return ctypes.string_at(p, 8)\n",
+    "frames": "import sys\ndef f():\n    return sys._getframe(1).f_back.f_locals\n",
+    "profile hook": "import sys\nsys.setprofile(lambda frame, e, a: frame.f_locals)\n",
+    "monkey-patching": "import pram\npram.Register.__array__ = lambda self: None\n",
+    "patched run": "from pram import Machine\nMachine.run = lambda self, p: None\n",
+    "private attributes": "def f(x):\n    return x._values\n",
+    "computed getattr": "def f(x, n):\n    return getattr(x, n)\n",
+    "object.__getattribute__": "def f(x):\n    return object.__getattribute__(x, 'v')\n",
+    "driving by hand": "def f(m, g):\n    return m.execute([next(g)])\n",
+    "tracemalloc": "import tracemalloc\ntracemalloc.start()\n",
+    "getsizeof": "import sys\ndef f(x):\n    return sys.getsizeof(x)\n",
+    "exec": "exec('print(1)')\n",
+    "hidden import": "import importlib\nimportlib.import_module('gc')\n",
+    "observer": "from pram import Machine\nm = Machine(observer=print)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DELIBERATE))
+def test_every_deliberate_cheat_is_flagged_by_the_lint(name: str) -> None:
+    """Each names file and line."""
+    found = findings(DELIBERATE[name], "cheat.py")
+    assert found and all(f.startswith("cheat.py:") for f in found)
