@@ -214,10 +214,12 @@ def run_instances(m: Machine, function: Any, instances: Sequence[Sequence[Any]],
     for i, calls in enumerate(given[1:], 1):
         if [(name, None if v is None else v.shape) for name, v in calls] != \
                 [(name, None if v is None else v.shape) for name, v in first]:
-            raise InputError(
+            error = InputError(
                 f"instance {i} allocates other arrays than instance 0 (names or sizes); a "
                 "batch runs instances of one size: group the inputs by size"
             )
+            error.instance = i
+            raise error
     allocate, run, count = m.array, m.run, [0]
 
     def substituting(name: str, size: Any = None, values: Any = None, **more: Any) -> Any:
@@ -1416,6 +1418,7 @@ class BatchEngine:
             f"{array.name}[{row}, {column}] {when(at, step.phase)}, which is outside shape "
             f"{shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
             step=at, array=array.name, index=row * columns + column, processor=processor,
+            instance=k,
         )
 
     def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
@@ -1486,6 +1489,7 @@ class BatchEngine:
             f"{when(self.ledgers.time(i) + 1, port.step.phase)}, but {name} has "
             f"{_validate.cells(port.array)}",
             step=self.ledgers.time(i) + 1, array=name, index=cell, processor=processor,
+            instance=i,
         )
 
     # ---- 2. check --------------------------------------------------------------------------
@@ -1512,7 +1516,7 @@ class BatchEngine:
                 acting[i], np.cumsum([len(s.processors) for s in steps])[:-1]), strict=True)
                 if a.any()], number)
         except StepError as error:
-            raise StepError(f"instance {i}: {error}", number) from None
+            raise StepError(f"instance {i}: {error}", number, instance=i) from None
 
     def _met(self, group: list[_Port], ranked: int, alive: Flags | None) -> Flags | None:
         """The instances taking steps (``alive``, None: all) in which two processors met at a
@@ -1668,7 +1672,7 @@ class BatchEngine:
                 if host.strict:
                     raise UndefinedReadError(
                         record.message, step=record.step, array=record.array,
-                        index=record.index, processor=record.processor,
+                        index=record.index, processor=record.processor, instance=i,
                     )
                 host._undefined_reads.append(record)
 
