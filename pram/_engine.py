@@ -52,30 +52,34 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
 from pram import _conflicts, _validate
 from pram._memo import Scratch, StepMemo, ascending
-from pram._validate import Port, as_words, word_constant, word_ids
+from pram._validate import (
+    Port,
+    as_words,
+    refuse_array,
+    too_many,
+    word_constant,
+    word_ids,
+)
 from pram.cost import Cost, PhaseCost, charge, charge_local
-from pram.errors import AddressError, StepError, UndefinedReadError
+from pram.errors import UndefinedReadError
 from pram.ids import Chosen
 from pram.loop import answer, is_test
-from pram.memory import Array, Flags, Words
+from pram.memory import WORD, Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register
 from pram.run import Run
 from pram.step import Read, Step, Values, Write
-from pram.violations import Resolution, UndefinedRead, Violation, when
+from pram.violations import Resolution, UndefinedRead, Violation
 
 if TYPE_CHECKING:
     from pram.trace import Recorder
 
-#: Accesses of one kind a processor may make in one step: the "small constant" of the model
-#: (a rule of the model, not a measured threshold).
-MAX_ACCESSES = 8
 
 
 class Host(Protocol):
@@ -271,10 +275,10 @@ class Engine:
         if type(step) is not Step:
             return None
         pid, reads, writes = step.processors, step.reads, step.writes
-        if type(pid) is not np.ndarray or pid.dtype is not _validate.WORD or pid.ndim != 1:
+        if type(pid) is not np.ndarray or pid.dtype is not WORD or pid.ndim != 1:
             return None  # processors chosen by data (or to convert): the general path's
         n = len(pid)
-        if not n or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
+        if not n or too_many(reads, writes):
             return None
         for read in reads:
             if type(read) is not Read or read.where is not None:
@@ -355,18 +359,9 @@ class Engine:
         n = len(pid)
         reads, writes = step.reads, step.writes
         _validate.this_run(reads, writes, number, self.host._token)
-        if too_many(reads, writes):
-            raise StepError(
-                f"step {number} asks each processor for {len(reads)} reads and "
-                f"{len(writes)} writes; at most {MAX_ACCESSES} of each are allowed, so "
-                "split the work over more steps",
-                number,
-            )
+        _validate.accesses(reads, writes, number)
         for read in reads:
-            if type(read) is not Read:
-                raise StepError(
-                    f"reads of step {number} must be Read objects (got {read!r})", number
-                )
+            _validate.read_object(read, number)
             array = read.array
             if not self.owns(array):
                 refuse_array(array, number)
@@ -381,10 +376,7 @@ class Engine:
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
         for write in writes:
-            if type(write) is not Write:
-                raise StepError(
-                    f"writes of step {number} must be Write objects (got {write!r})", number
-                )
+            _validate.write_object(write, number)
             array = write.array
             if not self.owns(array):
                 refuse_array(array, number)
@@ -427,15 +419,8 @@ class Engine:
             if unsigned.item(unsigned.argmax()) < size:
                 return  # in range but not ascending (ascending and in range passed above)
         bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
-        pid = port.processors
-        raise AddressError(
-            f"processor {int(pid[bad])} tried to {verb} {array.name}[{int(index[bad])}] "
-            f"{when(number, port.step.phase)}, but {array.name} has {_validate.cells(array)}",
-            step=number,
-            array=array.name,
-            index=int(index[bad]),
-            processor=int(pid[bad]),
-        )
+        _validate.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
+                          port.step.phase)
 
     # ---- 2. check -------------------------------------------------------------------------
 
@@ -595,33 +580,6 @@ def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
                 else:  # not +=: a batch's counts may be arrays another tally holds too
                     tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
     return shares
-
-
-def refuse_array(array: object, number: int) -> NoReturn:
-    """Refuse an access to something that is not an array of this machine (the single and
-    the batched engine alike)."""
-    if not isinstance(array, Array):
-        raise StepError(
-            f"an access in step {number} names {array!r}, which is not a pram Array; "
-            "allocate arrays with Machine.array",
-            number,
-        )
-    if array.freed:
-        raise StepError(
-            f"array {array.name!r} accessed in step {number} was freed; free an array "
-            "only after the last step that accesses it",
-            number,
-        )
-    raise StepError(
-        f"array {array.name!r} accessed in step {number} belongs to another machine; "
-        "allocate it on this one",
-        number,
-    )
-
-
-def too_many(reads: Sequence[object], writes: Sequence[object]) -> bool:
-    """Whether a step asks each processor for more than :data:`MAX_ACCESSES` of a kind."""
-    return len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES
 
 
 def in_range(index: Words, array: Array, memo: StepMemo) -> bool:

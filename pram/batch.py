@@ -69,11 +69,11 @@ import numpy as np
 import numpy.typing as npt
 
 from pram import _conflicts, _validate
-from pram._engine import in_range, phase_shares, refuse_array
+from pram._engine import in_range, phase_shares
 from pram._memo import Scratch, StepMemo
+from pram._validate import refuse_array
 from pram.cost import Cost, Ledger, PhaseCost
 from pram.errors import (
-    AddressError,
     BatchPathError,
     ConflictError,
     HonestyError,
@@ -83,11 +83,11 @@ from pram.errors import (
 )
 from pram.ids import Chosen, same_choice, same_processors
 from pram.loop import is_test
-from pram.memory import Array, Flags, Words
+from pram.memory import WORD, Array, Flags, Words
 from pram.models import Arbitrary
 from pram.registers import THROUGH_MEMORY, Register
 from pram.step import Read, Step, Values, Write
-from pram.violations import UndefinedRead, when
+from pram.violations import UndefinedRead
 
 if TYPE_CHECKING:
     from pram.machine import Machine
@@ -1085,30 +1085,17 @@ class BatchEngine:
         for branch, step in enumerate(steps):
             pid = _validate.processors_of(step, number)
             _validate.this_run(step.reads, step.writes, number, host._token)
-            if len(step.reads) > _MAX or len(step.writes) > _MAX:
-                raise StepError(
-                    f"step {number} asks each processor for {len(step.reads)} reads and "
-                    f"{len(step.writes)} writes; at most {_MAX} of each are allowed, so "
-                    "split the work over more steps",
-                    number,
-                )
+            _validate.accesses(step.reads, step.writes, number)
             rows = chosen_rows(pid)
             plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
             actors.append(len(plain) if rows is None
                           else np.count_nonzero(rows, axis=1).astype(np.int64))
             for read in step.reads:
-                if type(read) is not Read:
-                    raise StepError(
-                        f"reads of step {number} must be Read objects (got {read!r})", number
-                    )
+                _validate.read_object(read, number)
                 ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
                                         number))
             for write in step.writes:
-                if type(write) is not Write:
-                    raise StepError(
-                        f"writes of step {number} must be Write objects (got {write!r})",
-                        number,
-                    )
+                _validate.write_object(write, number)
                 ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
                                         write.value, number))
             ranked += len(plain)
@@ -1186,8 +1173,8 @@ class BatchEngine:
             if type(step) is not Step:
                 return None
             who = step.processors
-            if type(who) is not np.ndarray or who.dtype is not _WORD or who.ndim != 1 \
-                    or not len(who) or len(step.reads) > _MAX or len(step.writes) > _MAX:
+            if type(who) is not np.ndarray or who.dtype is not WORD or who.ndim != 1 \
+                    or not len(who) or _validate.too_many(step.reads, step.writes):
                 return None
             n = len(who)
             for read in step.reads:
@@ -1203,7 +1190,7 @@ class BatchEngine:
                     if value._processors is not who or value._run is not token \
                             or value._values.dtype != held:
                         return None
-                elif not (_validate.word_constant(value) and held is _WORD) and not (
+                elif not (_validate.word_constant(value) and held is WORD) and not (
                         type(value) is np.ndarray and value.dtype == held
                         and value.shape == (n,)):
                     return None
@@ -1294,34 +1281,15 @@ class BatchEngine:
         if access.where is not None:
             mask, held = self._operand(access.where, pid, plain, "the where mask of an access to",
                                        array, number)
-            if mask.dtype != np.bool_ or mask.shape[-1:] != (n,):
-                raise StepError(
-                    f"where of an access to {array.name} in step {number} must be a boolean "
-                    f"array of shape ({n},), one flag per processor (got "
-                    f"{_validate.describe(mask)})",
-                    number,
-                )
+            if type(mask) is not np.ndarray or mask.dtype != np.bool_ \
+                    or mask.shape[-1:] != (n,):
+                _validate.refuse_mask(mask, n, number, array)
             where = _and(_and(where, mask), held)
         shape: tuple[int, ...] = getattr(array, "shape", (array.size,))
         key: Any = access.index
-        if (type(key) is tuple) != (len(shape) == 2):
-            if type(key) is tuple:
-                raise StepError(
-                    f"the index into {array.name} in step {number} is a pair, but "
-                    f"{array.name} is flat ({_validate.cells(array)}); pass one index per "
-                    f"processor, e.g. Read({array.name}, i)",
-                    number,
-                )
-            raise StepError(
-                f"the index into {array.name} in step {number} is one index per processor, but "
-                f"{array.name} is two-dimensional, shape {shape}; pass a pair "
-                f"Read({array.name}, (i, j)) of row and column indices",
-                number,
-            )
         parts = key if type(key) is tuple else (key,)
-        if len(parts) != len(shape):
-            raise StepError(f"the index into {array.name} in step {number} must be a pair "
-                            f"(got {len(parts)} parts)", number)
+        if (type(key) is tuple) != (len(shape) == 2) or len(parts) != len(shape):
+            _validate.refuse_key(array, number)
         axes = []
         for part in parts:
             index, held = self._operand(part, pid, plain, "the index into", array, number)
@@ -1350,15 +1318,10 @@ class BatchEngine:
         """One index per processor (shared, or one row per instance) as words."""
         if isinstance(index, np.ndarray):
             if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
-                raise StepError(
-                    f"index into {array.name} in step {number} must be an integer array of "
-                    f"shape ({n},), one cell per processor (got {_validate.describe(index)})",
-                    number,
-                )
+                _validate.refuse_index(index, n, number, array)
             return index.astype(np.int64, copy=False)
         if isinstance(index, float):
-            raise StepError(f"index into {array.name} in step {number} must be an integer "
-                            f"(got the real {index!r})", number)
+            _validate.refuse_index(index, n, number, array)
         return np.full(n, index, dtype=np.int64)
 
     @staticmethod
@@ -1369,13 +1332,7 @@ class BatchEngine:
         real = array._cells.dtype == np.float64
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f" and not real:
-                raise StepError(
-                    f"value written to {array.name} in step {number} holds reals (dtype "
-                    f"{value.dtype}), but {array.name} holds int64 words; allocate the array "
-                    "with dtype=float to hold reals, or round explicitly, e.g. "
-                    "np.rint(x).astype(np.int64)",
-                    number,
-                )
+                _validate.reals_into_words(value, number, array)
             if value.dtype.kind not in ("iubf" if real else "iub") or value.shape[-1:] != (n,):
                 kind = "a numeric" if real else "an integer"
                 raise StepError(
@@ -1384,17 +1341,12 @@ class BatchEngine:
                     f"{_validate.describe(value)})",
                     number,
                 )
-            if real and words and value.dtype == _WORD:
+            if real and words and value.dtype == WORD:
                 return value
             return value.astype(array._cells.dtype, copy=False)
         if isinstance(value, float):
             if not real:
-                raise StepError(
-                    f"value written to {array.name} in step {number} is the real {value!r}, "
-                    f"but {array.name} holds int64 words; allocate the array with dtype=float "
-                    "to hold reals, or round explicitly, e.g. np.rint(x).astype(np.int64)",
-                    number,
-                )
+                _validate.reals_into_words(value, number, array)
             return value
         return float(value) if real else value
 
@@ -1411,15 +1363,8 @@ class BatchEngine:
         k, bad = (int(x) for x in np.argwhere(full)[0])
         row = int(i[bad] if i.ndim == 1 else i[k, bad])
         column = int(j[bad] if j.ndim == 1 else j[k, bad])
-        processor = int(pid[bad])
-        at = self.ledgers.time(k) + 1
-        raise AddressError(
-            f"instance {k}: processor {processor} tried to {'write' if write else 'read'} "
-            f"{array.name}[{row}, {column}] {when(at, step.phase)}, which is outside shape "
-            f"{shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
-            step=at, array=array.name, index=row * columns + column, processor=processor,
-            instance=k,
-        )
+        _validate.outside_shape(int(pid[bad]), "write" if write else "read", array, row, column,
+                                self.ledgers.time(k) + 1, step.phase, instance=k)
 
     def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
                  number: int) -> tuple[Any, Flags | None]:
@@ -1457,8 +1402,9 @@ class BatchEngine:
             return float(x), None
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not _validate.word_constant(int(x)):
-                raise StepError(f"{what} {array.name} in step {number} must fit in int64 "
-                                f"(got {int(x)})", number)
+                if what == "the index into":
+                    _validate.too_wide_index(int(x), number, array)
+                _validate.too_wide(f"value written to {array.name}", int(x), number)
             return int(x), None
         raise StepError(
             f"{what} {array.name} in step {number} must be a register, an integer array or one "
@@ -1481,16 +1427,8 @@ class BatchEngine:
             outside = np.broadcast_to(outside, (self.batch, len(outside)))
         i, bad = (int(x) for x in np.argwhere(outside)[0])
         cell = int(index[bad] if index.ndim == 1 else index[i, bad])
-        processor = int(port.pid[bad])
-        verb = "write" if port.is_write else "read"
-        name = port.array.name
-        raise AddressError(
-            f"instance {i}: processor {processor} tried to {verb} {name}[{cell}] "
-            f"{when(self.ledgers.time(i) + 1, port.step.phase)}, but {name} has "
-            f"{_validate.cells(port.array)}",
-            step=self.ledgers.time(i) + 1, array=name, index=cell, processor=processor,
-            instance=i,
-        )
+        _validate.outside(int(port.pid[bad]), "write" if port.is_write else "read", port.array,
+                          cell, self.ledgers.time(i) + 1, port.step.phase, instance=i)
 
     # ---- 2. check --------------------------------------------------------------------------
 
@@ -1845,8 +1783,6 @@ class BatchEngine:
         )
 
 
-#: Accesses of one kind a processor may make in one step (pram._engine.MAX_ACCESSES).
-_MAX = 8
 
 
 def _columns(array: Array, part: str) -> Any:
@@ -1862,8 +1798,6 @@ def _columns(array: Array, part: str) -> Any:
     return rows.T
 
 
-#: The dtype of a machine word.
-_WORD = np.dtype(np.int64)
 
 
 def _shared(index: Any, n: int) -> bool:
@@ -1871,7 +1805,7 @@ def _shared(index: Any, n: int) -> bool:
     cells, or one integer."""
     if type(index) is int:
         return True
-    return type(index) is np.ndarray and index.dtype is _WORD and index.shape == (n,)
+    return type(index) is np.ndarray and index.dtype is WORD and index.shape == (n,)
 
 
 def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:

@@ -22,9 +22,9 @@ from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
-from pram._engine import MAX_ACCESSES, Engine
+from pram._engine import Engine
 from pram._memo import handed_out
-from pram._validate import acting
+from pram._validate import MAX_ACCESSES, acting
 from pram.batch import BatchEngine, merge_rows
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay

@@ -21,8 +21,12 @@ _CONVERT = (
     "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
     "cast would truncate them)"
 )
+#: The dtype of a machine word (numpy's int64 dtype is one object, so ``is`` compares it).
+WORD = np.dtype(np.int64)
+#: The dtype of a real (float64), the other dtype an array may hold.
+REAL = np.dtype(np.float64)
 #: The dtypes an array may hold: machine words (the default) and reals.
-DTYPES = {"int64": np.dtype(np.int64), "float64": np.dtype(np.float64)}
+DTYPES = {"int64": WORD, "float64": REAL}
 Reals = npt.NDArray[np.float64]
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
 
@@ -132,9 +136,15 @@ def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
     return np.array(items, dtype=np.int64).reshape(array.shape)
 
 
+def beyond_word(subject: str, value: int, fix: str = "") -> str:
+    """The message for ``value``, given as ``subject``, beyond the int64 range (the one text
+    of it, for inputs and for a step's indices and values alike)."""
+    return f"{subject} must fit in int64 (got {value})" + (f"; {fix}" if fix else "")
+
+
 def _too_big(value: int, name: str) -> NoReturn:
     fix = "use values below 2**63" if value > 0 else "use values from -2**63 up"
-    raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
+    raise InputError(beyond_word(name, value, fix))
 
 
 def contents(values: Any, name: str, dtype: np.dtype[Any], ndim: int = 1) -> npt.NDArray[Any]:
@@ -171,7 +181,7 @@ def rows(
         _per_instance(name, batch, grid, np.shape(values))
     one = given == (2 if grid else 1)  # one instance's values, the same for all
     ndim = (2 if grid else 1) + (0 if one else 1)
-    cells = contents(values, name, np.dtype(np.int64) if dtype is None else dtype, ndim)
+    cells = contents(values, name, WORD if dtype is None else dtype, ndim)
     if not one and cells.shape[0] != batch:
         _per_instance(name, batch, grid, cells.shape)
     if one:

@@ -15,6 +15,7 @@ from pram import allowed
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError, IntegerOverflowError
 from pram.ids import Chosen, Ids, same
+from pram.memory import WORD as _WORD
 from pram.run import Run
 
 if TYPE_CHECKING:
@@ -356,7 +357,6 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
 # ---- int64 overflow: the run fails, the program learns nothing ---------------------------
 
 _LOW, _HIGH = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
-_WORD = np.dtype(np.int64)
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**",
             "floor_divide": "//"}
 
