@@ -2,11 +2,11 @@
 
 :class:`Machine` is the front door: allocate and free arrays, hand out processor ids, run
 programs, read the ledger. Each global step a program yields is executed by a private engine
-(:mod:`pram._engine`) as *evaluate, then commit*: every read sees memory as it was before the
+(:mod:`pram.engine.core`) as *evaluate, then commit*: every read sees memory as it was before the
 step, every write is applied together at its end after the access model has resolved
 concurrent writers, and the ledger is charged. What a step may hold is validated at the
-boundary (:mod:`pram._validate`); who met at a cell, and which write lands, is decided in
-:mod:`pram._conflicts`.
+boundary (:mod:`pram.engine.validate`); who met at a cell, and which write lands, is decided in
+:mod:`pram.engine.conflicts`.
 
 The usual global step (no masks, ascending indices, parallel branches on disjoint ranges of
 processors) takes the engine's *fast path*: the first branch of each test the general path
@@ -22,12 +22,12 @@ from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
-from pram._engine import Engine
-from pram._memo import handed_out
-from pram._validate import MAX_ACCESSES, acting
-from pram.batch import BatchEngine, merge_rows
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
+from pram.engine.batched import BatchEngine, merge_rows
+from pram.engine.core import Engine
+from pram.engine.memo import handed_out
+from pram.engine.validate import MAX_ACCESSES, acting
 from pram.errors import HonestyError, InputError, PRAMError, StepError
 from pram.memory import Array, Flags, Words, contents, dtype_of, rows, zeros
 from pram.models import Model, model
@@ -76,13 +76,13 @@ class Machine(MachineDisplay):
     cells recorded (a refusal above them). Tracing changes no count; its steps all take the
     general path.
 
-    ``batch=B`` makes a batched machine (:mod:`pram.batch`): B instances of one program run
+    ``batch=B`` makes a batched machine (:mod:`pram.engine.batched`): B instances of one program run
     in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
     registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
     single run's on the instance's input; violations, resolutions and undefined reads carry
     their ``instance``. Instances whose loop tests answer differently run in passes of their
-    own, from the run's start (:mod:`pram.batch`); :attr:`results` gives each instance's
+    own, from the run's start (:mod:`pram.engine.batched`); :attr:`results` gives each instance's
     answer. ``batch=None`` (the default) is the single machine.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
@@ -333,7 +333,7 @@ class Machine(MachineDisplay):
         first = self._next_processor
         self._next_processor += int(n)
         # In immutable memory: registers are bound to these ids, and a step listing exactly
-        # them needs no test that they are distinct (see pram._memo.ascending).
+        # them needs no test that they are distinct (see pram.engine.memo.ascending).
         return handed_out(first, int(n))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -448,7 +448,7 @@ class Machine(MachineDisplay):
     def results(self) -> tuple[Any, ...]:
         """What the last :meth:`run`'s program returned, one value per instance: on a single
         machine a 1-tuple of what :meth:`run` returned; on a batched one the value returned
-        by the pass that ran each instance (:mod:`pram.batch`: instances whose loop tests
+        by the pass that ran each instance (:mod:`pram.engine.batched`: instances whose loop tests
         answered alike share a pass; :meth:`run` returns registers put together row by row
         from the passes). A value computed from registers holds one row per instance: read
         instance ``i``'s row ``i``. Empty before the first run; refused while a program
@@ -480,12 +480,13 @@ class Machine(MachineDisplay):
 
         On a batched machine the run takes one pass per distinct sequence of loop-test answers
         among the instances (one when they agree): each later pass runs ``program`` made again
-        from the start with only its instances (see :mod:`pram.batch`), so the program's own
-        Python runs once per pass. The value returned holds each instance's own: registers (and
-        tuples or lists of them) returned by every pass are put together row by row, each
-        instance's row from its own pass; any other value is that of instance 0's pass.
-        :attr:`results` holds every instance's value as its pass returned it. A program that
-        cannot be made again (a started generator), or a machine with an observer, is refused
+        from the start with only its instances (see :mod:`pram.engine.batched`), so the
+        program's own Python runs once per pass. The value returned holds each instance's
+        own: registers (and tuples or lists of them) returned by every pass are put together
+        row by row, each instance's row from its own pass; any other value is that of instance
+        0's pass. :attr:`results` holds every instance's value as its pass returned it.
+        A program that cannot be made again (a started generator), or a machine with an
+        observer, is refused
         with :class:`pram.BatchPathError` where the instances first disagree. A pass makes
         afresh the program's code, its closure cells and its generator and iterator arguments,
         not any other argument or global object the program changes (a dict it counts rounds in
@@ -557,7 +558,7 @@ class Machine(MachineDisplay):
     def _drive(self, program: Program[T], execute: Any, token: Run) -> T:
         """One pass of :meth:`run`: drive ``program`` to its end, and charge the local work
         done after its last step (a batched run may take several passes, see
-        :mod:`pram.batch`)."""
+        :mod:`pram.engine.batched`)."""
         cost = self._cost
         batch = self._batch
         try:
@@ -648,7 +649,7 @@ def _charge_local(cost: Cost, token: Run) -> None:
     ``local``: their total, and the most between two steps), and start counting afresh."""
     local = token._operations
     token._operations = 0
-    token._charged = local  # the next step's phases take their share (pram._engine)
+    token._charged = local  # the next step's phases take their share (pram.engine.core)
     cost.local += local
     if local > cost.max_local:
         cost.max_local = local

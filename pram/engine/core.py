@@ -7,11 +7,11 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
 
 0. the fast path (the first branch): a step every later phase would pass at its own first
    branch runs with only those first-branch tests, which are the same functions;
-1. normalise ports once (validation at the boundary, :mod:`pram._validate`; a register of
+1. normalise ports once (validation at the boundary, :mod:`pram.engine.validate`; a register of
    another run, or of another machine, is refused there, and the fast path takes registers of
    the machine's run only);
 2. check that no processor is listed twice, and check each array's ports against the model
-   (:mod:`pram._conflicts`; the slow path there names who met and resolves their writes);
+   (:mod:`pram.engine.conflicts`; the slow path there names who met and resolves their writes);
 3. read, everything before anything is written;
 4. commit the writes;
 5. account: one unit of time, and the step's processors, reads and writes, per phase too;
@@ -19,7 +19,7 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
    charged as the read step it is, counted in ``Cost.loop_tests``, and answered with one
    bool, the bit "every cell read holds the value asked", instead of the values read: the
    control unit reads a cell, and the host learns one bit per test and nothing else (a
-   batched machine, :mod:`pram.batch`, answers each instance alike and, where its instances
+   batched machine, :mod:`pram.engine.batched`, answers each instance alike and, where its instances
    disagree, runs those that leave its path again in a pass of their own).
 
 On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
@@ -56,9 +56,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
-from pram import _conflicts, _validate
-from pram._memo import Scratch, StepMemo, ascending
-from pram._validate import (
+from pram.cost import Cost, PhaseCost, charge, charge_local
+from pram.engine import conflicts, validate
+from pram.engine.memo import Scratch, StepMemo, ascending
+from pram.engine.validate import (
     Port,
     as_words,
     refuse_array,
@@ -66,7 +67,6 @@ from pram._validate import (
     word_constant,
     word_ids,
 )
-from pram.cost import Cost, PhaseCost, charge, charge_local
 from pram.errors import UndefinedReadError
 from pram.ids import Chosen
 from pram.loop import answer, is_test
@@ -133,7 +133,7 @@ class Engine:
             recorder.begin(number, steps, ports, len(host._violations))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
-            _conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+            conflicts.check_processors(steps, ranked, number, memo, self.scratch)
         groups: dict[int, list[Port]] = {}
         for port in ports:
             groups.setdefault(id(port.array), []).append(port)
@@ -194,12 +194,12 @@ class Engine:
         is wrong.
 
         Each test here is a function the general path asks too, at the first branch of its
-        own test: :func:`pram._validate.word_ids` and :func:`too_many` (phase 1, the
-        processors and the ports' count), :func:`pram._conflicts.ids_distinct` (phase 2, a
-        processor listed twice), :func:`pram._validate.as_words` and
-        :func:`pram._validate.word_constant` (phase 1, an index or a value), :meth:`owns`
+        own test: :func:`pram.engine.validate.word_ids` and :func:`too_many` (phase 1, the
+        processors and the ports' count), :func:`pram.engine.conflicts.ids_distinct` (phase 2, a
+        processor listed twice), :func:`pram.engine.validate.as_words` and
+        :func:`pram.engine.validate.word_constant` (phase 1, an index or a value), :meth:`owns`
         (phase 1, the array), :func:`in_range` (phase 1, the bounds),
-        :func:`pram._conflicts.distinct_cells` (phase 2, the conflict test) and
+        :func:`pram.engine.conflicts.distinct_cells` (phase 2, the conflict test) and
         :func:`undefined` (phase 3, the read).
         """
         for step in steps:
@@ -216,11 +216,11 @@ class Engine:
                 if type(write) is not Write or write.where is not None:
                     return None
         host = self.host
-        if host.distinct_processors and not _conflicts.ids_distinct(steps, memo):
+        if host.distinct_processors and not conflicts.ids_distinct(steps, memo):
             return None
         checks_reads, token = host.model.checks_reads, host._token
         # Each array's checked ports: their indices, and the rank of their first processor.
-        checked: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+        checked: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
         ranked = 0
         for step in steps:
             pid: Words = step.processors  # type: ignore[assignment]  # word ids: tested above
@@ -240,7 +240,7 @@ class Engine:
                     return None
             ranked += n
         for array, cells in checked.values():
-            if len(cells) > 1 and not _conflicts.distinct_cells(
+            if len(cells) > 1 and not conflicts.distinct_cells(
                 cells, array.size, ranked, memo, self.scratch,
                 each_ascending=True, last_ascending=True,
             ):
@@ -288,7 +288,7 @@ class Engine:
                 return None
         host = self.host
         if host.distinct_processors and n > 1 and not ascending(pid, memo):
-            return None  # _conflicts.ids_distinct of one step
+            return None  # conflicts.ids_distinct of one step
         token, arrays = host._token, host.arrays
         checks_reads = host.model.checks_reads
         # The checked ports' arrays and indices, in the order _fast collects them.
@@ -320,11 +320,11 @@ class Engine:
                     return None
                 stores.append((array, index, words))
         if len(checked) > 1 and len({id(array) for array, _ in checked}) < len(checked):
-            ports: dict[int, tuple[Array, list[_conflicts.Cells]]] = {}
+            ports: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
             for array, index in checked:
                 ports.setdefault(id(array), (array, []))[1].append((index, 0, None))
             for array, cells in ports.values():
-                if len(cells) > 1 and not _conflicts.distinct_cells(
+                if len(cells) > 1 and not conflicts.distinct_cells(
                     cells, array.size, n, memo, self.scratch,
                     each_ascending=True, last_ascending=True,
                 ):
@@ -355,41 +355,41 @@ class Engine:
         memo: StepMemo,
     ) -> int:
         """Validate ``step`` and append its ports; return the processors ranked so far."""
-        pid = _validate.processors_of(step, number)
+        pid = validate.processors_of(step, number)
         n = len(pid)
         reads, writes = step.reads, step.writes
-        _validate.this_run(reads, writes, number, self.host._token)
-        _validate.accesses(reads, writes, number)
+        validate.this_run(reads, writes, number, self.host._token)
+        validate.accesses(reads, writes, number)
         for read in reads:
-            _validate.read_object(read, number)
+            validate.read_object(read, number)
             array = read.array
             if not self.owns(array):
                 refuse_array(array, number)
             where = (
-                None if read.where is None else _validate.mask(read.where, n, number, array, pid)
+                None if read.where is None else validate.mask(read.where, n, number, array, pid)
             )
             if type(pid) is Chosen:
-                where = _held(where, _validate.presence((read.index, read.where), pid))
-            index = _validate.address(read.index, n, number, array, where, pid, "read",
+                where = _held(where, validate.presence((read.index, read.where), pid))
+            index = validate.address(read.index, n, number, array, where, pid, "read",
                                       step.phase)
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
         for write in writes:
-            _validate.write_object(write, number)
+            validate.write_object(write, number)
             array = write.array
             if not self.owns(array):
                 refuse_array(array, number)
             where = (
-                None if write.where is None else _validate.mask(write.where, n, number, array, pid)
+                None if write.where is None else validate.mask(write.where, n, number, array, pid)
             )
             if type(pid) is Chosen:
                 where = _held(
-                    where, _validate.presence((write.index, write.value, write.where), pid)
+                    where, validate.presence((write.index, write.value, write.where), pid)
                 )
-            index = _validate.address(write.index, n, number, array, where, pid, "write",
+            index = validate.address(write.index, n, number, array, where, pid, "write",
                                       step.phase)
-            value = _validate.value(write.value, n, number, array, where, pid)
+            value = validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
             self._check_bounds(port, number, "write", memo)
             ports.append(port)
@@ -405,7 +405,7 @@ class Engine:
         """
         index, array = port.index, port.array
         size = array.size
-        if len(index) <= _conflicts.SMALL:
+        if len(index) <= conflicts.SMALL:
             cells = index.tolist()  # a few cells: Python is quicker than a numpy call
             if not cells or (min(cells) >= 0 and max(cells) < size):
                 return
@@ -419,7 +419,7 @@ class Engine:
             if unsigned.item(unsigned.argmax()) < size:
                 return  # in range but not ascending (ascending and in range passed above)
         bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
-        _validate.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
+        validate.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
                           port.step.phase)
 
     # ---- 2. check -------------------------------------------------------------------------
@@ -437,20 +437,20 @@ class Engine:
             total += len(port.index)
         if total < 2:
             return None
-        if total <= _conflicts.SMALL:
+        if total <= conflicts.SMALL:
             key = tuple((id(p.index), p.rank, id(p.where)) for p in checked)
             distinct = memo.distinct.get(key)
             if distinct is None:
-                distinct = memo.distinct[key] = _conflicts.few_distinct_cells(checked)
+                distinct = memo.distinct[key] = conflicts.few_distinct_cells(checked)
         else:
-            distinct = _conflicts.distinct_cells(
+            distinct = conflicts.distinct_cells(
                 [(p.index, p.rank, p.where) for p in checked], checked[0].array.size, ranked,
                 memo, self.scratch, each_ascending=all(p.ascending for p in checked),
                 last_ascending=checked[-1].ascending,
             )
         if distinct:
             return None
-        return _conflicts.resolve(
+        return conflicts.resolve(
             group, number, steps, host.model, host.mode == "raise", host._violations,
             self._generator, host._resolutions,
         )
@@ -613,7 +613,8 @@ def store(array: Array, cells: Words, values: Words | int) -> None:
 
 
 def _words(x: object) -> Words:
-    """The words of a fast step's index or value (checked by :func:`pram._validate.as_words`)."""
+    """The words of a fast step's index or value (checked by
+    :func:`pram.engine.validate.as_words`)."""
     if type(x) is Register:
         return x._values
     return x  # type: ignore[return-value]
