@@ -202,7 +202,7 @@ def _kept(run: Run | None, before: Any, after: Any) -> Any:
     later rounds leaves their registers as they were, as in their single runs."""
     if run is None:
         return after
-    engine = getattr(run._machine, "_batch", None)
+    engine = getattr(run._machine, "_engine", None)
     alive = None if engine is None else engine.alive
     if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
         return after
@@ -421,7 +421,7 @@ def _live(owners: Ids, run: Run, shape: tuple[int, ...]) -> Any:
     processor that acts in an instance taking steps: not those a selection by data left
     out (a batch keeps its full width) nor those of an instance idling in a loop it ended;
     None when every entry does."""
-    engine = getattr(run._machine, "_batch", None)
+    engine = getattr(run._machine, "_engine", None)
     if engine is None or len(shape) <= owners.ndim:
         return None
     rows = getattr(owners, "rows", None) if type(owners) is Chosen else None
@@ -442,7 +442,7 @@ def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[int | None
     n = int(owners.size) or 1
     if result.ndim > owners.ndim:
         i = first // n
-        engine = machine._batch
+        engine = machine._engine
         return i, int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
     return None, int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
 

@@ -76,6 +76,7 @@ from pram.errors import (
     BatchPathError,
     ConflictError,
     HonestyError,
+    InputError,
     StepError,
     UndefinedReadError,
 )
@@ -89,6 +90,7 @@ from pram.violations import UndefinedRead
 
 if TYPE_CHECKING:
     from pram.machine import Machine
+    from pram.run import Run
 
 Counts = npt.NDArray[np.int64]
 
@@ -860,6 +862,14 @@ class BatchEngine:
         return self._remake()
 
     def allocated(self, name: str, array: Array) -> Array:
+        """The array the machine keeps under ``name`` for the new ``array``: during a run,
+        :meth:`_in_run`'s; between runs ``array`` itself, every instance's sizes grown."""
+        if self.host._running:
+            return self._in_run(name, array)
+        self.grown(array.size, self.host._alive_cells + array.size)
+        return array
+
+    def _in_run(self, name: str, array: Array) -> Array:
         """``array`` just allocated by a run's program under ``name``: in a later pass, the
         array an earlier pass allocated under that name, if of the same size, shape and
         dtype, with the pass's rows reset to the new one's (so the arrays a run leaves are
@@ -977,6 +987,58 @@ class BatchEngine:
             return self.ledgers.costs(cost.memory_cells, cost.peak_cells)
         memory, peak = self.sizes
         return self.ledgers.costs(memory.tolist(), peak.tolist())
+
+    # ---- what the machine asks its engine (pram.engine.core.Engine answers for one) --------
+
+    def release(self, array: Array) -> None:
+        """Release the cells of ``array``, just freed: at once between runs; during one, as
+        the run ends (a later pass may take them again)."""
+        if self.host._running:
+            self.freed.append(array)
+        else:
+            array._cells = np.zeros(0, dtype=array._cells.dtype)
+            array._defined = None
+
+    def cost(self, cost: Cost) -> Cost:
+        """The ledger ``m.cost`` shows: the instances' one, when the same for all."""
+        costs = self.costs(cost)
+        if any(other != costs[0] for other in costs[1:]):
+            raise InputError(
+                f"the {self.batch} instances of this batched machine have "
+                "different ledgers; read m.costs[i] for instance i"
+            )
+        return costs[0]
+
+    def replace(self, cost: Cost) -> None:
+        """Refuse ``m.cost = ...``: a batch's ledgers are counted per instance."""
+        raise InputError(
+            "m.cost = ... on a batched machine: its ledgers are counted per instance "
+            "(m.costs); make a fresh Machine(batch=...) to count from zero"
+        )
+
+    def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Drive ``program`` with ``drive`` once per pass (one per distinct sequence of
+        loop-test answers): the value, registers put together row by row from the passes,
+        and every instance's value as its pass returned it."""
+        self.begin(program)
+        results: list[Any] = [None] * self.batch
+        passes: list[tuple[Any, Flags | None]] = []
+        while program is not None:
+            value = drive(program)
+            mine = self.alive
+            passes.append((value, mine))
+            for i in range(self.batch) if mine is None else np.flatnonzero(mine).tolist():
+                results[i] = value
+            program = self.next_pass()
+        self.end()
+        value = passes[0][0] if len(passes) == 1 else merge_rows(passes, results[0])
+        return value, tuple(results)
+
+    def charge_local(self, token: Run) -> None:
+        """Charge the elementwise operations since the previous step to the instances
+        taking steps."""
+        self.ledgers.operations(token._operations, self.alive)
+        token._operations = 0
 
     # ---- the step --------------------------------------------------------------------------
 

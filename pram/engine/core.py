@@ -106,10 +106,57 @@ class Engine:
 
     __slots__ = ("_random", "host", "scratch")
 
+    #: The instances taking steps (a batch's flags; None: all, as one machine's one always).
+    alive: Flags | None = None
+
     def __init__(self, host: Host) -> None:
         self.host = host
         self.scratch = Scratch()
         self._random: np.random.Generator | None = None  # made at the first random choice
+
+    # ---- the instance axis, of size one (pram.engine.batched answers alike for B) ---------
+    # What the machine asks its engine about memory, ledgers and runs, so that it holds no
+    # branch for batches: a batch's engine answers the same questions for its instances.
+
+    def allocated(self, name: str, array: Array) -> Array:
+        """The array the machine keeps under ``name`` for the new ``array``: itself."""
+        return array
+
+    def release(self, array: Array) -> None:
+        """Release the cells of ``array``, just freed."""
+        array._cells = np.zeros(0, dtype=array._cells.dtype)
+        array._defined = None
+
+    def costs(self, cost: Cost) -> tuple[Cost, ...]:
+        """Every instance's ledger: the machine's one."""
+        return (cost,)
+
+    def cost(self, cost: Cost) -> Cost:
+        """The ledger ``m.cost`` shows after a run: the machine's one."""
+        return cost
+
+    def replace(self, cost: Cost) -> None:
+        """``m.cost = cost`` between runs: a single machine's ledger may be replaced."""
+
+    def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Drive ``program`` (with ``drive``, the machine's loop over its requests) to its
+        end: its value, and the value of every instance (one)."""
+        value = drive(program)
+        return value, (value,)
+
+    def charge_local(self, token: Run) -> None:
+        """Charge the elementwise register operations done since the previous step (the
+        ledger's ``local``: their total, and the most between two steps), and count afresh."""
+        cost = self.host._cost
+        local = token._operations
+        token._operations = 0
+        token._charged = local  # the next step's phases take their share (phase_shares)
+        cost.local += local
+        if local > cost.max_local:
+            cost.max_local = local
+
+    def settle(self) -> None:
+        """The run ended (or failed): nothing is held for later passes."""
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch); see
