@@ -675,7 +675,7 @@ def test_an_input_array_freed_in_one_pass_is_there_for_the_next() -> None:
 def test_closures_and_generator_arguments_are_made_again() -> None:
     """The capture on this Python: a closure's free variables, and a generator given as an
     argument (made again, not reused) inside a tuple."""
-    from pram.engine.batched import remaker
+    from pram.engine.remake import remaker
 
     def outer(k: int) -> Any:
         def inner(pair: tuple[Any, ...], *, step: int) -> Any:

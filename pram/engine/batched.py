@@ -58,20 +58,32 @@ here is named in the error, with the instance.
 from __future__ import annotations
 
 import copy
-import inspect
-import types
-from collections.abc import Callable, Iterator, Sequence
-from types import GeneratorType
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 
-from pram.cost import Cost, Ledger, PhaseCost
+from pram.cost import Cost, Ledger
 from pram.engine import conflicts, validate
 from pram.engine.core import in_range, phase_shares
+from pram.engine.ledgers import Ledgers
 from pram.engine.memo import Scratch, StepMemo
+from pram.engine.remake import remaker
+from pram.engine.rows import chosen_rows, merge_rows, root
 from pram.engine.validate import refuse_array
+from pram.engine.views import (
+    BatchPort,
+    Draw,
+    InstancePort,
+    InstanceRow,
+    ManyPort,
+    Pass,
+    Start,
+    Together,
+    apart,
+    no_choice,
+)
 from pram.errors import (
     BatchPathError,
     ConflictError,
@@ -94,678 +106,7 @@ if TYPE_CHECKING:
 
 Counts = npt.NDArray[np.int64]
 
-__all__ = ["BatchEngine", "Ledgers", "batched", "chosen_rows", "merge_rows", "root"]
-
-
-# ---- registers of a batch -------------------------------------------------------------------
-
-
-def batched(values: npt.NDArray[Any], processors: npt.NDArray[Any]) -> bool:
-    """Whether register ``values`` over ``processors`` hold one row per instance."""
-    return values.ndim > processors.ndim
-
-
-def merge_rows(passes: Sequence[tuple[Any, Flags | None]], first: Any) -> Any:
-    """What a run of several passes returns (:meth:`pram.Machine.run`): registers returned by
-    every pass put together row by row, each instance's row from the pass that ran it (its
-    flags), through tuples and lists of the same length; any other value (or registers the
-    passes returned in different shapes) is ``first``, instance 0's pass's."""
-    values = [value for value, _ in passes]
-    head = values[0]
-    if all(type(v) is type(head) for v in values):
-        if isinstance(head, tuple | list) and all(len(v) == len(head) for v in values):
-            parts = [merge_rows([(v[k], mine) for v, (_, mine) in zip(values, passes,
-                                                                    strict=True)],
-                                first[k] if isinstance(first, tuple | list) else head[k])
-                     for k in range(len(head))]
-            return type(head)(parts)
-        if isinstance(head, Register):
-            return _merged_register(passes, first)
-    return first
-
-
-def _merged_register(passes: Sequence[tuple[Any, Flags | None]], first: Register) -> Any:
-    pids = [value._processors for value, _ in passes]
-    if any(type(p) is Chosen or not same_processors(p, pids[0]) for p in pids):
-        return first  # processors chosen by data: each pass's register is its own
-    batch = next(len(mine) for _, mine in passes if mine is not None)
-    rows: npt.NDArray[Any] | None = None
-    for value, mine in passes:
-        held = value._values
-        if held.ndim == pids[0].ndim:  # one row shared by every instance: values from sizes
-            held = np.broadcast_to(held, (batch, *held.shape))
-        if rows is None:
-            rows = np.array(held, copy=True)
-        elif held.shape != rows.shape or held.dtype != rows.dtype:
-            return first
-        rows[mine if mine is not None else slice(None)] = held[
-            mine if mine is not None else slice(None)]
-    return Register(rows, pids[0], passes[0][0]._run)  # type: ignore[arg-type]
-
-
-def chosen_rows(ids: Any) -> Flags | None:
-    """The flags ``(batch, n)`` of processors chosen by data in a batch (which of the full
-    width of ``ids`` chose themselves, per instance), or None for other ids."""
-    if type(ids) is Chosen:
-        return getattr(ids, "rows", None)
-    return None
-
-
-def root(ids: Any) -> Any:
-    """The ids a (possibly nested) selection in a batch was first chosen from."""
-    while chosen_rows(ids) is not None:
-        ids = ids.parent
-    return ids
-
-
-# ---- programs made again -------------------------------------------------------------------
-
-
-class _Unmade(Exception):
-    """A program the machine cannot make again; the message says why."""
-
-
-#: Iterators of the builtins a copy restarts where the original stood (a generator
-#: expression's ``range``, a list's or a tuple's iterator), as arguments of a program.
-_COPIED: tuple[type, ...] = (
-    type(iter(range(0))), type(iter(range(1 << 64))), type(iter([])), type(iter(())))
-
-
-#: Containers whose items are looked at for programs to make again.
-_NESTED: tuple[type, ...] = (tuple, list)
-
-
-def remaker(program: Any) -> tuple[Callable[[], Any] | None, str]:
-    """How to make ``program``, an unstarted generator, again: a function returning a new
-    generator made as it was (its function rebuilt from its code, globals and closure, called
-    with its arguments), and ``""``; or None and why it cannot be.
-
-    An unstarted generator's frame holds its arguments and, since Python 3.11, its closure's
-    free variables too (the generator's code copies them into the frame before it is first
-    run), which ``gi_frame.f_locals`` shows (Python 3.13, PEP 667, shows the same through a
-    proxy, read here as a dict). Arguments that are themselves unstarted generators (the
-    programs :func:`pram.phase` and :func:`pram.parallel` are given), alone or in tuples and
-    lists, are made again the same way; other arguments are the same objects. A started
-    generator, a generator that is not Python's, or an iterator the machine cannot copy
-    cannot be made again.
-    """
-    try:
-        return _capture(program), ""
-    except _Unmade as why:
-        return None, str(why)
-
-
-def _capture(value: Any) -> Callable[[], Any]:
-    """A function making ``value`` again (for a value that needs no making: the value)."""
-    if isinstance(value, GeneratorType):
-        return _generator(value)
-    if type(value) in _COPIED:
-        kept = copy.copy(value)
-        copied = lambda: copy.copy(kept)  # noqa: E731
-        copied._made = True  # type: ignore[attr-defined]
-        return copied
-    if type(value) in (tuple, list):
-        kinds = set(map(type, value))  # (one look per kind of item, not per item)
-        if not any(kind in _NESTED or hasattr(kind, "__next__") for kind in kinds):
-            return lambda: value  # nothing in it to make again
-        parts = [_capture(v) for v in value]
-        if any(getattr(p, "_made", False) for p in parts):
-            kind = type(value)
-            made = lambda: kind(p() for p in parts)  # noqa: E731
-            made._made = True  # type: ignore[attr-defined]
-            return made
-    elif isinstance(value, Iterator):
-        raise _Unmade(f"an argument is an iterator ({type(value).__name__}) a new pass would "
-                      "find used")
-    return lambda: value
-
-
-def _generator(program: GeneratorType[Any, Any, Any]) -> Callable[[], Any]:
-    code = program.gi_code
-    if inspect.getgeneratorstate(program) != inspect.GEN_CREATED:
-        raise _Unmade(f"the generator {code.co_qualname} has started")
-    frame = program.gi_frame
-    assert frame is not None  # an unstarted generator has its frame
-    found = dict(frame.f_locals)
-    names = code.co_varnames
-    given = code.co_argcount
-    keywords = names[given:given + code.co_kwonlyargcount]
-    at = given + code.co_kwonlyargcount
-    rest = names[at] if code.co_flags & inspect.CO_VARARGS else None
-    more = names[at + (rest is not None)] if code.co_flags & inspect.CO_VARKEYWORDS else None
-    try:
-        positional = [_capture(found[name]) for name in names[:given]]
-        named = {name: _capture(found[name]) for name in keywords}
-        extra = _capture(found[rest]) if rest is not None else None
-        spread = found[more] if more is not None else {}
-        spread_made = {key: _capture(v) for key, v in spread.items()}
-        free = [(name in found, _capture(found[name]) if name in found else None)
-                for name in code.co_freevars]
-    except KeyError as missing:
-        raise _Unmade(f"the generator {code.co_qualname} shows no argument {missing}") from None
-    module = frame.f_globals
-
-    def made() -> Any:
-        cells = tuple(types.CellType(make()) if bound and make is not None
-                      else types.CellType() for bound, make in free)
-        function = types.FunctionType(code, module, code.co_name, None, cells or None)
-        function.__qualname__ = code.co_qualname
-        return function(*[p() for p in positional], *(extra() if extra else ()),
-                        **{k: v() for k, v in named.items()},
-                        **{k: v() for k, v in spread_made.items()})
-
-    made._made = True  # type: ignore[attr-defined]
-    return made
-
-
-# ---- the ledgers ---------------------------------------------------------------------------
-
-
-class _Tally:
-    """One count of every instance: a part the same for all (a Python int) plus, once some
-    step charged instances differently, one entry per instance.
-
-    While instances idle (a pass's ``alive`` flags), the steps charge a count to those taking
-    them: a run of such charges under one set of flags is summed (or, for a peak, maxed) as
-    a Python int and spread over the flags once (when the flags change or the count is
-    read), not once per step. A tally either sums (:meth:`add`) or peaks (:meth:`peak`)."""
-
-    __slots__ = ("_each", "_held", "_mask", "_top", "base")
-
-    def __init__(self) -> None:
-        self.base = 0
-        self._each: Counts | None = None
-        #: Flags of the instances a run of charges was held for (None: none held).
-        self._mask: Flags | None = None
-        #: What they were held: a sum, and a highest.
-        self._held = 0
-        self._top = 0
-
-    @property
-    def each(self) -> Counts | None:
-        """One entry per instance (None while the same for all), the held charges spread."""
-        if self._mask is not None:
-            self._spread()
-        return self._each
-
-    @each.setter
-    def each(self, value: Counts | None) -> None:
-        if self._mask is not None:
-            self._spread()
-        self._each = value
-
-    def _spread(self) -> None:
-        mask = self._mask
-        assert mask is not None
-        if self._each is None:
-            self._each = np.zeros(len(mask), dtype=np.int64)
-        if self._held:
-            self._each += self._held * mask
-        if self._top:
-            np.maximum(self._each, self._top * mask, out=self._each)
-        self._mask, self._held, self._top = None, 0, 0
-
-    def add(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if type(amount) is int:
-            if alive is None:
-                self.base += amount
-                return
-            if alive is not self._mask:
-                if self._mask is not None:
-                    self._spread()
-                self._mask = alive
-            self._held += amount
-            return
-        each = self.each
-        if each is None:
-            each = self._each = np.zeros(batch, dtype=np.int64)
-        each += amount if alive is None else amount * alive
-
-    def peak(self, amount: int | Counts, alive: Flags | None, batch: int) -> None:
-        if type(amount) is int:
-            if alive is None:
-                if amount > self.base:
-                    self.base = amount
-                return
-            if alive is not self._mask:
-                if self._mask is not None:
-                    self._spread()
-                self._mask = alive
-            if amount > self._top:
-                self._top = amount
-            return
-        each = self.each
-        if each is None:
-            each = self._each = np.zeros(batch, dtype=np.int64)
-        np.maximum(each, amount if alive is None else amount * alive, out=each)
-
-    def total(self, i: int) -> int:
-        return self.base + (0 if self.each is None else int(self.each[i]))
-
-    def copy(self) -> _Tally:
-        made = _Tally()
-        made.base, made.each = self.base, None if self.each is None else self.each.copy()
-        return made
-
-    def column(self, batch: int, peak: bool) -> Counts:
-        """Every instance's count (``peak``: its highest), one entry each."""
-        if self.each is None:
-            return np.full(batch, self.base, dtype=np.int64)
-        if peak:
-            return np.maximum(self.each, self.base)
-        return self.each + self.base
-
-    def highest(self, i: int) -> int:
-        return max(self.base, 0 if self.each is None else int(self.each[i]))
-
-
-class _Share:
-    """A phase's share of every instance's ledger (see :class:`pram.PhaseCost`)."""
-
-    __slots__ = ("local", "max_local", "max_processors", "reads", "time", "work", "writes")
-
-    def __init__(self) -> None:
-        self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
-        self.writes, self.max_processors = _Tally(), _Tally()
-        self.local, self.max_local = _Tally(), _Tally()
-
-    def copy(self) -> _Share:
-        made = _Share()
-        made.time, made.work, made.reads = self.time.copy(), self.work.copy(), self.reads.copy()
-        made.writes, made.max_processors = self.writes.copy(), self.max_processors.copy()
-        made.local, made.max_local = self.local.copy(), self.max_local.copy()
-        return made
-
-    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
-               batch: int) -> None:
-        self.time.add(1, alive, batch)
-        self.work.add(n, alive, batch)
-        self.reads.add(r, alive, batch)
-        self.writes.add(w, alive, batch)
-        self.max_processors.peak(n, alive, batch)
-
-
-class Ledgers:
-    """The ledgers of a batch's instances, counted together: what is the same for all once,
-    what differs as one entry per instance. :meth:`cost` makes instance ``i``'s
-    :class:`pram.Cost`, equal to the ledger of a single run on its input."""
-
-    def __init__(self, batch: int) -> None:
-        self.batch = batch
-        self.all = _Share()
-        self.loop_tests = _Tally()
-        self.local = _Tally()
-        self.max_local = _Tally()
-        self.phases: dict[str, _Share] = {}
-        #: The register operations charged before the step about to be charged (its phases'
-        #: share of local work, as a single run's phases take it).
-        self.pending = 0
-        #: Per global step: its active processors (an int, or one per instance), its phase
-        #: labels, and which instances took it (None: all).
-        self.steps: list[tuple[int | Counts, tuple[str, ...], Flags | None]] = []
-
-    def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
-               labels: tuple[str, ...], shares: dict[str, list[Any]] | None) -> None:
-        """Charge one global step: ``n`` processors, ``r`` reads, ``w`` writes (ints, or one
-        per instance) to the instances ``alive`` (None: all), and each phase its share."""
-        batch = self.batch
-        self.all.charge(n, r, w, alive, batch)
-        if shares:
-            for label, (pn, pr, pw) in shares.items():
-                share = self.phases.get(label)
-                if share is None:
-                    share = self.phases[label] = _Share()
-                share.charge(pn, pr, pw, alive, batch)
-                if self.pending:
-                    share.local.add(self.pending, alive, batch)
-                    share.max_local.peak(self.pending, alive, batch)
-        self.pending = 0
-        self.steps.append((n, labels, alive))
-
-    def operations(self, count: int, alive: Flags | None) -> None:
-        """Charge ``count`` elementwise register operations done between two steps."""
-        self.local.add(count, alive, self.batch)
-        self.max_local.peak(count, alive, self.batch)
-        self.pending = count
-
-    def time(self, i: int) -> int:
-        """The steps instance ``i`` took so far."""
-        return self.all.time.total(i)
-
-    def copy(self, steps: int | None = None) -> Ledgers:
-        """These ledgers as they are now, sharing no count a later charge changes (what a new
-        pass of a run starts from); their list of steps shared (it only grows: a snapshot
-        keeps it and its length), or with ``steps``, a copy of its first ``steps``."""
-        made = Ledgers(self.batch)
-        made.all, made.loop_tests = self.all.copy(), self.loop_tests.copy()
-        made.local, made.max_local = self.local.copy(), self.max_local.copy()
-        made.phases = {label: share.copy() for label, share in self.phases.items()}
-        made.steps = self.steps if steps is None else self.steps[:steps]
-        return made
-
-    @staticmethod
-    def merged(batch: int, parts: Sequence[tuple[Flags, Ledgers]], shared: int) -> Ledgers:
-        """One set of ledgers from the passes of a run (:meth:`BatchEngine.next_pass`): each
-        instance's counts from ``parts``' ledgers whose flags hold it (the pass it finished
-        in), the first ``shared`` steps (before the run) common to all."""
-        made = Ledgers(batch)
-
-        def pick(tally_of: Any, peak: bool) -> _Tally:
-            picked = _Tally()
-            picked.each = np.zeros(batch, dtype=np.int64)
-            for mine, ledgers in parts:
-                tally = tally_of(ledgers)
-                if tally is not None:
-                    picked.each[mine] = tally.column(batch, peak)[mine]
-            return picked
-
-        def share(share_of: Any) -> _Share:
-            made = _Share()
-            for field in _Share.__slots__:
-                setattr(made, field, pick(lambda ledgers, f=field: None if share_of(ledgers)
-                                          is None else getattr(share_of(ledgers), f),
-                                          field in ("max_processors", "max_local")))
-            return made
-
-        made.all = share(lambda ledgers: ledgers.all)
-        made.loop_tests = pick(lambda ledgers: ledgers.loop_tests, False)
-        made.local = pick(lambda ledgers: ledgers.local, False)
-        made.max_local = pick(lambda ledgers: ledgers.max_local, True)
-        labels = dict.fromkeys(label for _, ledgers in parts for label in ledgers.phases)
-        made.phases = {label: share(lambda ledgers, k=label: ledgers.phases.get(k))
-                       for label in labels}
-        made.steps = list(parts[0][1].steps[:shared])
-        for mine, ledgers in parts:
-            both: dict[int, Flags] = {}  # one set of flags per set the pass's steps share
-            for n, labels_, alive in ledgers.steps[shared:]:
-                took: Flags | None = mine
-                if alive is not None:
-                    took = both.get(id(alive))
-                    if took is None:
-                        took = both[id(alive)] = alive & mine
-                made.steps.append((n, labels_, took))
-        return made
-
-    def costs(self, memory_cells: int | Sequence[int],
-              peak_cells: int | Sequence[int]) -> tuple[Cost, ...]:
-        """Every instance's ledger, made together: the counts as columns of one array per
-        field, the profile and phase labels shared while every instance took every step.
-        ``memory_cells`` and ``peak_cells`` are the same for all, or one per instance."""
-        batch = self.batch
-        cells = [memory_cells] * batch if isinstance(memory_cells, int) else list(memory_cells)
-        peaks = [peak_cells] * batch if isinstance(peak_cells, int) else list(peak_cells)
-
-        def column(tally: _Tally) -> list[int]:
-            if tally.each is None:
-                return [tally.base] * batch
-            return (tally.each + tally.base).tolist()  # type: ignore[no-any-return]
-
-        def highest(tally: _Tally) -> list[int]:
-            if tally.each is None:
-                return [tally.base] * batch
-            return np.maximum(tally.each, tally.base).tolist()  # type: ignore[no-any-return]
-
-        every = self.all
-        fields = [column(every.time), column(every.work), column(every.reads),
-                  column(every.writes), highest(every.max_processors),
-                  column(self.loop_tests), column(self.local), highest(self.max_local)]
-        shares = {label: (column(share.time), column(share.work), column(share.reads),
-                          column(share.writes), highest(share.max_processors),
-                          column(share.local), highest(share.max_local))
-                  for label, share in self.phases.items()}
-        uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
-        if uniform:
-            profile = [int(n) for n, _, _ in self.steps]
-            labels = [labels for _, labels, _ in self.steps]
-        else:
-            runs = self._runs()
-        made = []
-        for i in range(batch):
-            if uniform:
-                mine, phases_of = list(profile), list(labels)
-            else:
-                mine, phases_of = [], []
-                for took, counts, labelled in runs:
-                    if took is None or took[i]:
-                        mine.extend(counts if type(counts) is list else counts[:, i].tolist())
-                        phases_of.extend(labelled)
-            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i], o[i], h[i])
-                      for label, (t, w, r, x, p, o, h) in shares.items() if t[i]}
-            made.append(Cost(
-                time=fields[0][i], work=fields[1][i], reads=fields[2][i],
-                writes=fields[3][i], max_processors=fields[4][i], memory_cells=cells[i],
-                peak_cells=peaks[i], loop_tests=fields[5][i], local=fields[6][i],
-                max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
-            ))
-        return tuple(made)
-
-    def _runs(self) -> list[tuple[Flags | None, Any, list[tuple[str, ...]]]]:
-        """The steps in runs of consecutive steps taken by the same instances (one set of
-        flags, as a pass between two departures): each run's flags (None: every instance),
-        its processors per step (a list when the same for every instance, else a ``(steps,
-        batch)`` array) and its phase labels; an instance's profile is the runs it took, so
-        no table of every step by every instance is made."""
-        batch = self.batch
-        runs: list[tuple[Flags | None, Any, list[tuple[str, ...]]]] = []
-        start, steps = 0, self.steps
-        for k in range(1, len(steps) + 1):
-            if k < len(steps) and steps[k][2] is steps[start][2]:
-                continue
-            part = steps[start:k]
-            counts: Any = [n for n, _, _ in part]
-            if any(type(n) is not int for n in counts):
-                counts = np.array([np.broadcast_to(n, (batch,)) for n in counts],
-                                  dtype=np.int64).reshape(len(part), batch)
-            runs.append((part[0][2], counts, [labels for _, labels, _ in part]))
-            start = k
-        return runs
-
-    def cost(self, i: int, memory_cells: int, peak_cells: int) -> Cost:
-        """Instance ``i``'s ledger (what :meth:`costs` makes for all, one instance)."""
-        every = self.all
-        profile: list[int] = []
-        step_phases: list[tuple[str, ...]] = []
-        for n, labels, alive in self.steps:
-            if alive is not None and not alive[i]:
-                continue
-            profile.append(n if type(n) is int else int(n[i]))  # type: ignore[index]
-            step_phases.append(labels)
-        phases = {}
-        for label, share in self.phases.items():
-            if share.time.total(i):
-                phases[label] = PhaseCost(
-                    share.time.total(i), share.work.total(i), share.reads.total(i),
-                    share.writes.total(i), share.max_processors.highest(i),
-                    share.local.total(i), share.max_local.highest(i))
-        return Cost(
-            time=every.time.total(i), work=every.work.total(i), reads=every.reads.total(i),
-            writes=every.writes.total(i), max_processors=every.max_processors.highest(i),
-            memory_cells=memory_cells, peak_cells=peak_cells,
-            loop_tests=self.loop_tests.total(i), local=self.local.total(i),
-            max_local=self.max_local.highest(i), profile=profile, step_phases=step_phases,
-            phases=phases,
-        )
-
-
-# ---- the engine ----------------------------------------------------------------------------
-
-
-class _Port:
-    """One Read or Write of one step of a batch, validated: indices ``(n,)`` shared by every
-    instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
-    values likewise (or one integer)."""
-
-    __slots__ = ("array", "branch", "index", "is_write", "own", "pid", "rank", "step",
-                 "value", "where")
-
-    def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
-                 index: Words, where: Flags | None, value: Words | int | None) -> None:
-        self.step, self.branch, self.rank, self.pid = step, branch, rank, pid
-        self.array, self.index, self.where, self.value = array, index, where, value
-        #: ``where`` before the instances that idle were masked out of it (see _met).
-        self.own = where
-        self.is_write = value is not None
-
-    def count(self) -> int | Counts:
-        """The accesses through this port, per instance (an int when the same for all)."""
-        where = self.where
-        if where is None:
-            return len(self.pid)
-        if where.ndim == 1:
-            return int(np.count_nonzero(where))
-        counted: Counts = np.count_nonzero(where, axis=1).astype(np.int64)
-        return counted
-
-
-class _One:
-    """One instance's view of a port, shaped as the single machine's slow path reads it
-    (:func:`pram.engine.conflicts.resolve`): compressed to the processors that act."""
-
-    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
-
-    def __init__(self, port: _Port, i: int, array: _Row, acting: Flags | None) -> None:
-        index = port.index if port.index.ndim == 1 else port.index[i]
-        pid = port.pid
-        value = port.value
-        if value is not None:
-            given = np.asarray(value)  # as the port holds them (words written to reals too)
-            value = np.broadcast_to(given[i] if given.ndim == 2 else given, index.shape)
-        if acting is not None:
-            index, pid = index[acting], pid[acting]
-            value = None if value is None else value[acting]
-        self.array, self.branch, self.is_write = array, port.branch, port.is_write
-        self.index = np.ascontiguousarray(index)
-        self.processors = np.ascontiguousarray(pid).astype(np.int64, copy=False)
-        self.value = None if value is None else np.ascontiguousarray(value)
-
-
-class _Row:
-    """One instance's row of an array, named like it (what the slow path reads of it)."""
-
-    __slots__ = ("_array", "_cells", "name", "shape", "size")
-
-    def __init__(self, array: Array, i: int) -> None:
-        self.name, self.size, self._array = array.name, array.size, array
-        self.shape = getattr(array, "shape", (array.size,))
-        self._cells = array._cells[i]
-
-    def cell(self, index: int) -> str:
-        """Cell ``index`` by name, as the array names it (for messages)."""
-        name: Any = getattr(self._array, "cell", None)
-        return f"{self.name}[{index}]" if name is None else str(name(index))
-
-
-class _Many:
-    """A port of several instances as one array's port (:meth:`BatchEngine._resolve_together`):
-    instance ``rows[j]``'s cell c as cell ``j * size + c``, only the processors that act."""
-
-    __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
-
-    def __init__(self, port: _Port, rows: Words, size: int, batch: int,
-                 array: _Together) -> None:
-        n = len(port.pid)
-        shape = (len(rows), n)
-        index = np.broadcast_to(port.index, (batch, n))[rows]
-        index = index + (np.arange(len(rows), dtype=np.int64) * size)[:, None]
-        acting = None if port.where is None else np.broadcast_to(port.where, (batch, n))[rows]
-        pid = np.broadcast_to(port.pid.astype(np.int64, copy=False), shape)
-        value = port.value
-        if value is not None:
-            given = np.asarray(value)  # as the port holds them (words written to reals too)
-            value = np.broadcast_to(given, (batch, n))[rows] if given.ndim == 2 else \
-                np.broadcast_to(given, shape)
-        if acting is None:
-            self.index, self.processors = index.reshape(-1), np.ascontiguousarray(pid).reshape(-1)
-            self.value = None if value is None else np.ascontiguousarray(value).reshape(-1)
-        else:
-            self.index, self.processors = index[acting], pid[acting]
-            self.value = None if value is None else value[acting]
-        self.array, self.branch, self.is_write = array, port.branch, port.is_write
-
-
-class _Together:
-    """The instances ``rows`` of an array, side by side as one array (what the slow path
-    reads of it: its name, its shape for the cells' names, and old contents by cell)."""
-
-    __slots__ = ("_array", "_cells", "name", "rows", "shape", "size")
-
-    def __init__(self, array: Array, rows: Words) -> None:
-        self._array, self.rows, self.name = array, rows, array.name
-        self.shape = getattr(array, "shape", (array.size,))
-        self.size = array.size * len(rows)
-        self._cells = self  # indexed by cell: see __getitem__
-
-    def __getitem__(self, cells: Words) -> Any:
-        size = self._array.size
-        return self._array._cells[self.rows[cells // size], cells % size]
-
-
-def _no_choice() -> np.random.Generator:
-    """The slow path's random generator where no model draws from it."""
-    return np.random.default_rng(0)
-
-
-def _apart(record: Any, rows: Words, size: int, ledgers: Ledgers) -> Any:
-    """A record of the instances side by side, as its own instance's (its cell, and the
-    step by the instance's own count: an instance that idled in a loop took fewer)."""
-    import attrs
-
-    j, cell = divmod(int(record.index), size)
-    i = int(rows[j])
-    return attrs.evolve(record, index=cell, instance=i, step=ledgers.time(i) + 1)
-
-
-class _Draw:
-    """Instance ``i``'s random generator, made at its first choice (what the slow path
-    calls)."""
-
-    __slots__ = ("engine", "i")
-
-    def __init__(self, engine: BatchEngine, i: int) -> None:
-        self.engine, self.i = engine, i
-
-    def __call__(self) -> np.random.Generator:
-        return self.engine._generator(self.i)
-
-
-class _Start:
-    """What a batched run started from, which each later pass restores for its instances:
-    the table of arrays and a copy of their cells (and of which cells hold a value), the
-    ledgers, the machine's ledger, the records' lengths, the processor ids handed out, the
-    cells alive and every instance's random generator."""
-
-    __slots__ = ("alive_cells", "arrays", "cells", "cost", "ledgers", "processors", "random",
-                 "records", "sizes", "steps")
-
-    def __init__(self, host: Machine, engine: BatchEngine, copied: bool) -> None:
-        self.arrays = dict(host.arrays)
-        # (no copy of memory for a program that cannot be made again: no pass restores it)
-        self.cells = [(array, array._cells.copy(order="K"),
-                       None if array._defined is None else array._defined.copy(order="K"))
-                      for array in self.arrays.values()] if copied else []
-        self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
-        self.steps = len(engine.ledgers.steps)
-        self.cost = host._cost.fresh()
-        self.records = (len(host._violations), len(host._resolutions),
-                        len(host._undefined_reads))
-        self.processors = host._next_processor
-        self.alive_cells = host._alive_cells
-        #: Each instance's generator as the run found it, kept at its first draw of the
-        #: run (:meth:`BatchEngine._generator`): None when it had none.
-        self.random: dict[int, np.random.Generator | None] = {}
-        self.sizes = engine.sizes
-
-
-class _Pass:
-    """A pass of a batched run that ended: the instances it finished (those that never left
-    its path), its ledgers and machine ledger, its table of arrays, the ids it handed out."""
-
-    __slots__ = ("arrays", "cost", "finished", "ledgers", "processors")
-
-    def __init__(self, finished: Flags, engine: BatchEngine) -> None:
-        host = engine.host
-        self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
-        self.arrays, self.processors = dict(host.arrays), host._next_processor
+__all__ = ["BatchEngine"]
 
 
 class BatchEngine:
@@ -802,8 +143,8 @@ class BatchEngine:
         #: Arrays freed during the run (their cells are kept until it ends: a later pass
         #: may need the rows of its instances).
         self.freed: list[Array] = []
-        self._start: _Start | None = None
-        self._passes: list[_Pass] = []
+        self._start: Start | None = None
+        self._passes: list[Pass] = []
         self._remake: Callable[[], Any] | None = None
         self._unmade = ""
 
@@ -813,7 +154,7 @@ class BatchEngine:
         """A run starts (its memory sealed, its ledger fresh): keep how to make ``program``
         again and what the run starts from, for passes the instances may need."""
         self._remake, self._unmade = remaker(program)
-        self._start = _Start(self.host, self, self._remake is not None)
+        self._start = Start(self.host, self, self._remake is not None)
         self._passes = []
         self.pending = []
         self.made = {}
@@ -830,7 +171,7 @@ class BatchEngine:
         if len(self.path) < len(self.expected):
             self._astray("ended")
         finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
-        self._passes.append(_Pass(finished, self))
+        self._passes.append(Pass(finished, self))
         if not self.pending:
             return None
         group, self.expected = self.pending.pop(0)
@@ -947,7 +288,7 @@ class BatchEngine:
                                      np.full(self.batch, cost.peak_cells, np.int64))
         self.settle()
 
-    def _sizes(self, start: _Start, memory: Counts, peak: Counts
+    def _sizes(self, start: Start, memory: Counts, peak: Counts
                ) -> tuple[Counts, Counts] | None:
         """Every instance's sizes after the run from those its pass counted (from the
         machine's at the run's start) and those it had before the run."""
@@ -1054,7 +395,7 @@ class BatchEngine:
         if fast is not None:
             return fast
         # 1. Normalise ports.
-        ports: list[_Port] = []
+        ports: list[BatchPort] = []
         actors: list[int | Counts] = []
         ranked = 0
         for branch, step in enumerate(steps):
@@ -1086,7 +427,7 @@ class BatchEngine:
                 self._check_chosen(steps, number)
             else:
                 conflicts.check_processors(steps, ranked, number, memo, self.scratch)
-        groups: dict[int, list[_Port]] = {}
+        groups: dict[int, list[BatchPort]] = {}
         for port in ports:
             groups.setdefault(id(port.array), []).append(port)
         resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
@@ -1247,7 +588,7 @@ class BatchEngine:
     # ---- 1. normalise ----------------------------------------------------------------------
 
     def _port(self, step: Step, branch: int, rank: int, pid: Words, plain: Words,
-              rows: Flags | None, access: Read | Write, value: Any, number: int) -> _Port:
+              rows: Flags | None, access: Read | Write, value: Any, number: int) -> BatchPort:
         array = access.array
         if type(array) is not Array or self.host.arrays.get(array.name) is not array:
             refuse_array(array, number)
@@ -1286,7 +627,7 @@ class BatchEngine:
                                         number)
             where = _and(where, held)
             value = self._value_of(value, n, array, number, words)
-        return _Port(step, branch, rank, plain, array, index, where, value)
+        return BatchPort(step, branch, rank, plain, array, index, where, value)
 
     @staticmethod
     def _cells_of(index: Any, n: int, array: Array, number: int) -> Words:
@@ -1387,7 +728,7 @@ class BatchEngine:
             number,
         )
 
-    def _check_bounds(self, port: _Port, number: int) -> None:
+    def _check_bounds(self, port: BatchPort, number: int) -> None:
         """Refuse an index outside the array, in the first instance (and by the first
         processor) that gave one."""
         index, size = port.index, port.array.size
@@ -1431,7 +772,7 @@ class BatchEngine:
         except StepError as error:
             raise StepError(f"instance {i}: {error}", number, instance=i) from None
 
-    def _met(self, group: list[_Port], ranked: int, alive: Flags | None) -> Flags | None:
+    def _met(self, group: list[BatchPort], ranked: int, alive: Flags | None) -> Flags | None:
         """The instances taking steps (``alive``, None: all) in which two processors met at a
         cell of ``group``'s array through the ports the model checks (None: in none).
 
@@ -1462,7 +803,7 @@ class BatchEngine:
         met = _two_meet(cells2, ranks1, ranked, acting)  # the idle masked out: no garbage
         return met if met.any() else None
 
-    def _resolve(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+    def _resolve(self, group: list[BatchPort], met: Flags, steps: Sequence[Step]
                  ) -> dict[int, tuple[Words, Words] | None]:
         """The single machine's slow path, for each instance in which two processors met:
         one call for all of them (their cells side by side, as one array's), unless each
@@ -1473,8 +814,8 @@ class BatchEngine:
         settled: dict[int, tuple[Words, Words] | None] = {}
         array = group[0].array
         for i in np.flatnonzero(met).tolist():
-            row = _Row(array, i)
-            ones = [_One(p, i, row, None if p.where is None else
+            row = InstanceRow(array, i)
+            ones = [InstancePort(p, i, row, None if p.where is None else
                          (p.where if p.where.ndim == 1 else p.where[i])) for p in group]
             found: list[Any] = []
             resolutions: list[Any] = []
@@ -1483,7 +824,7 @@ class BatchEngine:
                 outcome = conflicts.resolve(
                     ones,  # type: ignore[arg-type]
                     number, steps, host.model, host.mode == "raise", found,
-                    _Draw(self, i), resolutions)
+                    Draw(self, i), resolutions)
             except ConflictError as error:
                 tagged = _tag(error.violation, i)
                 host._violations.append(tagged)
@@ -1494,7 +835,7 @@ class BatchEngine:
             host._resolutions.extend(_tag(r, i) for r in resolutions)
         return settled
 
-    def _resolve_together(self, group: list[_Port], met: Flags, steps: Sequence[Step]
+    def _resolve_together(self, group: list[BatchPort], met: Flags, steps: Sequence[Step]
                           ) -> dict[int, tuple[Words, Words] | None]:
         """:meth:`_resolve` in one call: instance ``rows[j]``'s cell c is cell ``j * size +
         c`` of one array of the instances that met, so the slow path judges and settles
@@ -1503,21 +844,21 @@ class BatchEngine:
         array = group[0].array
         size = array.size
         rows = np.flatnonzero(met)
-        together = _Together(array, rows)
-        ports = [_Many(p, rows, size, self.batch, together) for p in group]
+        together = Together(array, rows)
+        ports = [ManyPort(p, rows, size, self.batch, together) for p in group]
         found: list[Any] = []
         resolutions: list[Any] = []
         try:
             outcome = conflicts.resolve(
                 ports,  # type: ignore[arg-type]
                 host._cost.time + 1, steps, host.model, host.mode == "raise", found,
-                _no_choice, resolutions)
+                no_choice, resolutions)
         except ConflictError as error:
-            tagged = _apart(error.violation, rows, size, self.ledgers)
+            tagged = apart(error.violation, rows, size, self.ledgers)
             host._violations.append(tagged)
             raise ConflictError(tagged) from None
-        host._violations.extend(_apart(v, rows, size, self.ledgers) for v in found)
-        host._resolutions.extend(_apart(r, rows, size, self.ledgers) for r in resolutions)
+        host._violations.extend(apart(v, rows, size, self.ledgers) for v in found)
+        host._resolutions.extend(apart(r, rows, size, self.ledgers) for r in resolutions)
         settled: dict[int, tuple[Words, Words] | None] = {}
         if outcome is None:
             return settled
@@ -1543,7 +884,7 @@ class BatchEngine:
 
     # ---- 3. read, 4. commit ----------------------------------------------------------------
 
-    def _read(self, port: _Port, number: int) -> Register:
+    def _read(self, port: BatchPort, number: int) -> Register:
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
@@ -1571,7 +912,7 @@ class BatchEngine:
         flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
         return columns.reshape(-1).take(flat)
 
-    def _undefined(self, port: _Port, unknown: Flags, index: Words) -> None:
+    def _undefined(self, port: BatchPort, unknown: Flags, index: Words) -> None:
         host = self.host
         unknown = np.broadcast_to(unknown, (self.batch, unknown.shape[-1]))
         shape: tuple[int, ...] = getattr(port.array, "shape", ())
@@ -1589,7 +930,7 @@ class BatchEngine:
                     )
                 host._undefined_reads.append(record)
 
-    def _store(self, port: _Port, settled: dict[int, Any] | None) -> None:
+    def _store(self, port: BatchPort, settled: dict[int, Any] | None) -> None:
         """Write ``port``'s values in every instance whose writes to the array were not
         resolved by the model (those are stored from the resolution)."""
         array, index, where = port.array, port.index, port.where
