@@ -4,19 +4,17 @@ together (:func:`merge_rows`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pram.ids import Chosen, same_processors
-from pram.memory import Flags
+from pram.memory import Array, Flags, Words
 from pram.registers import Register
 
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["batched", "chosen_rows", "merge_rows", "root"]
+__all__ = ["batched", "both", "chosen_rows", "described", "merge_rows", "of_instance",
+           "records_of", "root", "two_meet"]
 
 
 # ---- registers of a batch -------------------------------------------------------------------
@@ -78,3 +76,54 @@ def root(ids: Any) -> Any:
     while chosen_rows(ids) is not None:
         ids = ids.parent
     return ids
+
+
+
+def both(a: Flags | None, b: Flags | None) -> Flags | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a & b
+
+
+
+def two_meet(cells: Words, ranks: Words, ranked: int, acting: Flags | None = None, *,
+              same: bool = False) -> Flags:
+    """Per row of ``cells`` (accesses of one instance, ``ranks`` the processors' ranks):
+    whether two processors of different ranks touched one cell (``acting`` masks accesses);
+    with ``same``, whether any cell appears twice at all."""
+    key = cells * ranked + ranks
+    if acting is not None:
+        low = min(int(key.min()), 0) if key.size else 0
+        spare = low - (np.arange(1, cells.shape[1] + 1, dtype=np.int64) * ranked)
+        key = np.where(acting, key, spare)
+    key = np.sort(key, axis=1)
+    cell = key // ranked
+    same_cell = cell[:, 1:] == cell[:, :-1]
+    if same:
+        return same_cell.any(axis=1)  # type: ignore[no-any-return]
+    other = key[:, 1:] != key[:, :-1]
+    return (same_cell & other).any(axis=1)  # type: ignore[no-any-return]
+
+
+
+def of_instance(record: Any, i: int) -> Any:
+    """``record`` (a violation or resolution) of instance ``i``."""
+    import attrs
+
+    return attrs.evolve(record, instance=i)
+
+
+
+def records_of(records: list[Any], before: int, group: Flags) -> list[Any]:
+    """``records`` without those a pass of ``group``'s instances made (after the first
+    ``before``, kept): what a new pass of the group starts from."""
+    return records[:before] + [r for r in records[before:] if not group[r.instance]]
+
+
+
+def described(array: Array) -> str:
+    """An array's size (and shape, when two-dimensional) and dtype, for a message."""
+    shape = f", shape {array.shape}" if len(array.shape) == 2 else ""
+    return f"size {array.size}{shape}, dtype {array.dtype}"

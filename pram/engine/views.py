@@ -13,8 +13,9 @@ from pram.memory import Array, Flags, Words
 from pram.step import Step
 
 if TYPE_CHECKING:
-    from pram.engine.batched import BatchEngine
+    from pram.engine.checks import Checks
     from pram.engine.ledgers import Ledgers
+    from pram.engine.passes import Passes
     from pram.machine import Machine
 
 Counts = npt.NDArray[np.int64]
@@ -157,7 +158,7 @@ class Draw:
 
     __slots__ = ("engine", "i")
 
-    def __init__(self, engine: BatchEngine, i: int) -> None:
+    def __init__(self, engine: Checks, i: int) -> None:
         self.engine, self.i = engine, i
 
     def __call__(self) -> np.random.Generator:
@@ -173,7 +174,7 @@ class Start:
     __slots__ = ("alive_cells", "arrays", "cells", "cost", "ledgers", "processors", "random",
                  "records", "sizes", "steps")
 
-    def __init__(self, host: Machine, engine: BatchEngine, copied: bool) -> None:
+    def __init__(self, host: Machine, engine: Passes, copied: bool) -> None:
         self.arrays = dict(host.arrays)
         # (no copy of memory for a program that cannot be made again: no pass restores it)
         self.cells = [(array, array._cells.copy(order="K"),
@@ -198,7 +199,7 @@ class Pass:
 
     __slots__ = ("arrays", "cost", "finished", "ledgers", "processors")
 
-    def __init__(self, finished: Flags, engine: BatchEngine) -> None:
+    def __init__(self, finished: Flags, engine: Passes) -> None:
         host = engine.host
         self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
         self.arrays, self.processors = dict(host.arrays), host._next_processor
