@@ -37,6 +37,7 @@ def plain() -> None:
     """Replace registers by the plain arrays they hold, and freezing ids by nothing."""
     from pram import holding, ids
     from pram.engine import core as _engine
+    from pram.engine import fast as _fast
     from pram.engine import validate as _validate
 
     def values(data: Any, processors: Any = None, run: Any = None) -> Any:
@@ -46,6 +47,7 @@ def plain() -> None:
         return ids
 
     _engine.Register = values  # type: ignore[misc, assignment]
+    _fast.Register = values  # type: ignore[misc, assignment]
     holding.Register = values  # type: ignore[misc, assignment]
     holding.freeze = unfrozen
     _validate.freeze = unfrozen

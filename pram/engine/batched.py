@@ -65,7 +65,7 @@ import numpy.typing as npt
 
 from pram.engine import conflicts, validate
 from pram.engine.checks import Checks
-from pram.engine.core import in_range, phase_shares
+from pram.engine.fast import in_range, phase_shares
 from pram.engine.memo import StepMemo
 from pram.engine.rows import chosen_rows
 from pram.engine.views import (
