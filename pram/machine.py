@@ -28,7 +28,7 @@ from pram.engine import driver
 from pram.engine.batched import BatchEngine
 from pram.engine.core import Engine
 from pram.engine.memo import handed_out
-from pram.engine.validate import MAX_ACCESSES
+from pram.engine.refusals import MAX_ACCESSES
 from pram.errors import HonestyError, InputError, PRAMError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model

@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pram.engine import conflicts, validate
+from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
 from pram.engine.fast import in_range, phase_shares
 from pram.engine.memo import StepMemo
@@ -112,17 +112,17 @@ class BatchEngine(Checks):
         for branch, step in enumerate(steps):
             pid = validate.processors_of(step, number)
             validate.this_run(step.reads, step.writes, number, host._token)
-            validate.accesses(step.reads, step.writes, number)
+            refusals.accesses(step.reads, step.writes, number)
             rows = chosen_rows(pid)
             plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
             actors.append(len(plain) if rows is None
                           else np.count_nonzero(rows, axis=1).astype(np.int64))
             for read in step.reads:
-                validate.read_object(read, number)
+                refusals.read_object(read, number)
                 ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
                                         number))
             for write in step.writes:
-                validate.write_object(write, number)
+                refusals.write_object(write, number)
                 ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
                                         write.value, number))
             ranked += len(plain)
@@ -201,7 +201,7 @@ class BatchEngine(Checks):
                 return None
             who = step.processors
             if type(who) is not np.ndarray or who.dtype is not WORD or who.ndim != 1 \
-                    or not len(who) or validate.too_many(step.reads, step.writes):
+                    or not len(who) or refusals.too_many(step.reads, step.writes):
                 return None
             n = len(who)
             for read in step.reads:

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pram.engine import conflicts, validate
+from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
+from pram.engine.refusals import refuse_array
 from pram.engine.rows import both, chosen_rows, of_instance, root, two_meet
-from pram.engine.validate import refuse_array
 from pram.engine.views import (
     BatchPort,
     Draw,
@@ -62,13 +62,13 @@ class Checks(Passes):
                                        array, number)
             if type(mask) is not np.ndarray or mask.dtype != np.bool_ \
                     or mask.shape[-1:] != (n,):
-                validate.refuse_mask(mask, n, number, array)
+                refusals.refuse_mask(mask, n, number, array)
             where = both(both(where, mask), held)
         shape: tuple[int, ...] = getattr(array, "shape", (array.size,))
         key: Any = access.index
         parts = key if type(key) is tuple else (key,)
         if (type(key) is tuple) != (len(shape) == 2) or len(parts) != len(shape):
-            validate.refuse_key(array, number)
+            refusals.refuse_key(array, number)
         axes = []
         for part in parts:
             index, held = self._operand(part, pid, plain, "the index into", array, number)
@@ -97,10 +97,10 @@ class Checks(Passes):
         """One index per processor (shared, or one row per instance) as words."""
         if isinstance(index, np.ndarray):
             if index.dtype.kind not in "iu" or index.shape[-1:] != (n,):
-                validate.refuse_index(index, n, number, array)
+                refusals.refuse_index(index, n, number, array)
             return index.astype(np.int64, copy=False)
         if isinstance(index, float):
-            validate.refuse_index(index, n, number, array)
+            refusals.refuse_index(index, n, number, array)
         return np.full(n, index, dtype=np.int64)
 
     @staticmethod
@@ -111,13 +111,13 @@ class Checks(Passes):
         real = array._cells.dtype == np.float64
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f" and not real:
-                validate.reals_into_words(value, number, array)
+                refusals.reals_into_words(value, number, array)
             if value.dtype.kind not in ("iubf" if real else "iub") or value.shape[-1:] != (n,):
                 kind = "a numeric" if real else "an integer"
                 raise StepError(
                     f"value written to {array.name} in step {number} must be {kind} array of "
                     f"shape ({n},) or one {'number' if real else 'integer'} (got "
-                    f"{validate.describe(value)})",
+                    f"{refusals.describe(value)})",
                     number,
                 )
             if real and words and value.dtype == WORD:
@@ -125,7 +125,7 @@ class Checks(Passes):
             return value.astype(array._cells.dtype, copy=False)
         if isinstance(value, float):
             if not real:
-                validate.reals_into_words(value, number, array)
+                refusals.reals_into_words(value, number, array)
             return value
         return float(value) if real else value
 
@@ -142,7 +142,7 @@ class Checks(Passes):
         k, bad = (int(x) for x in np.argwhere(full)[0])
         row = int(i[bad] if i.ndim == 1 else i[k, bad])
         column = int(j[bad] if j.ndim == 1 else j[k, bad])
-        validate.outside_shape(int(pid[bad]), "write" if write else "read", array, row, column,
+        refusals.outside_shape(int(pid[bad]), "write" if write else "read", array, row, column,
                                 self.ledgers.time(k) + 1, step.phase, instance=k)
 
     def _operand(self, x: Any, pid: Words, plain: Words, what: str, array: Array,
@@ -182,12 +182,12 @@ class Checks(Passes):
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
             if not validate.word_constant(int(x)):
                 if what == "the index into":
-                    validate.too_wide_index(int(x), number, array)
-                validate.too_wide(f"value written to {array.name}", int(x), number)
+                    refusals.too_wide_index(int(x), number, array)
+                refusals.too_wide(f"value written to {array.name}", int(x), number)
             return int(x), None
         raise StepError(
             f"{what} {array.name} in step {number} must be a register, an integer array or one "
-            f"integer (got {validate.describe(x)})",
+            f"integer (got {refusals.describe(x)})",
             number,
         )
 
@@ -206,7 +206,7 @@ class Checks(Passes):
             outside = np.broadcast_to(outside, (self.batch, len(outside)))
         i, bad = (int(x) for x in np.argwhere(outside)[0])
         cell = int(index[bad] if index.ndim == 1 else index[i, bad])
-        validate.outside(int(port.pid[bad]), "write" if port.is_write else "read", port.array,
+        refusals.outside(int(port.pid[bad]), "write" if port.is_write else "read", port.array,
                           cell, self.ledgers.time(i) + 1, port.step.phase, instance=i)
 
     # ---- 2. check --------------------------------------------------------------------------

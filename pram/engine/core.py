@@ -56,13 +56,11 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import numpy as np
 
 from pram.cost import Cost
-from pram.engine import conflicts, validate
+from pram.engine import conflicts, refusals, validate
 from pram.engine.fast import FastPath, bound, in_range, store, undefined
 from pram.engine.memo import Scratch, StepMemo
-from pram.engine.validate import (
-    Port,
-    refuse_array,
-)
+from pram.engine.refusals import refuse_array
+from pram.engine.validate import Port
 from pram.errors import UndefinedReadError
 from pram.ids import Chosen
 from pram.loop import answer, is_test
@@ -234,9 +232,9 @@ class Engine(FastPath):
         n = len(pid)
         reads, writes = step.reads, step.writes
         validate.this_run(reads, writes, number, self.host._token)
-        validate.accesses(reads, writes, number)
+        refusals.accesses(reads, writes, number)
         for read in reads:
-            validate.read_object(read, number)
+            refusals.read_object(read, number)
             array = read.array
             if not self.owns(array):
                 refuse_array(array, number)
@@ -251,7 +249,7 @@ class Engine(FastPath):
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
         for write in writes:
-            validate.write_object(write, number)
+            refusals.write_object(write, number)
             array = write.array
             if not self.owns(array):
                 refuse_array(array, number)
@@ -294,7 +292,7 @@ class Engine(FastPath):
             if unsigned.item(unsigned.argmax()) < size:
                 return  # in range but not ascending (ascending and in range passed above)
         bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
-        validate.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
+        refusals.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
                           port.step.phase)
 
     # ---- 2. check -------------------------------------------------------------------------

@@ -18,12 +18,8 @@ import numpy as np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts
 from pram.engine.memo import Scratch, StepMemo, ascending
-from pram.engine.validate import (
-    as_words,
-    too_many,
-    word_constant,
-    word_ids,
-)
+from pram.engine.refusals import too_many
+from pram.engine.validate import as_words, word_constant, word_ids
 from pram.ids import Chosen
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
