@@ -5,8 +5,8 @@ The budget (issue 19): registers cost at most 10% more than plain numpy on
 
 - ``registers``: the command as it is;
 - ``plain``: the same command in a process where registers are replaced by the plain arrays
-  they hold and ids are not frozen (``pram._engine``, ``pram.holding`` and
-  ``pram._validate`` make plain arrays, so the program's elementwise work is numpy's own,
+  they hold and ids are not frozen (``pram.engine.core``, ``pram.holding`` and
+  ``pram.engine.validate`` make plain arrays, so the program's elementwise work is numpy's own,
   without the allow-list, the ids' checks or the local-work count).
 
 Each side runs in its own process; the processes alternate (plain, registers, plain, ...), so
@@ -35,7 +35,10 @@ from typing import Any
 
 def plain() -> None:
     """Replace registers by the plain arrays they hold, and freezing ids by nothing."""
-    from pram import _engine, _validate, holding, ids
+    from pram import holding, ids
+    from pram.engine import core as _engine
+    from pram.engine import fast as _fast
+    from pram.engine import validate as _validate
 
     def values(data: Any, processors: Any = None, run: Any = None) -> Any:
         return data
@@ -44,6 +47,7 @@ def plain() -> None:
         return ids
 
     _engine.Register = values  # type: ignore[misc, assignment]
+    _fast.Register = values  # type: ignore[misc, assignment]
     holding.Register = values  # type: ignore[misc, assignment]
     holding.freeze = unfrozen
     _validate.freeze = unfrozen

@@ -5,17 +5,17 @@ changes no count, only the time. This script times both sides of each choice on 
 with the engine's own code (the threshold is set to always take one side, then the other),
 and prints where the faster side changes. The comments beside the thresholds cite its output:
 
-- ``python-or-numpy``: ``pram._conflicts.SMALL`` (24). Up to this many accesses to an array
+- ``python-or-numpy``: ``pram.engine.conflicts.SMALL`` (24). Up to this many accesses to an array
   or processors in a step, the bounds check, the conflict test and the processor check loop
   in Python over ``tolist()``; above it they call numpy. Timed: each of the three on n
   processors in random order, both ways.
-- ``probe``: ``pram._memo.PROBE_ABOVE`` (4096). Index arrays longer than this are probed in
+- ``probe``: ``pram.engine.memo.PROBE_ABOVE`` (4096). Index arrays longer than this are probed in
   Python (their first eight entries) before the numpy order test. Timed: the order test of an
   array of n entries in random order, with and without the probe, and the probe's own cost.
-- ``order``: ``pram._memo.ORDER_IN_PYTHON`` (24). Index arrays of at most this many entries
+- ``order``: ``pram.engine.memo.ORDER_IN_PYTHON`` (24). Index arrays of at most this many entries
   are tested for order in Python; longer ones by numpy. Timed: the order test of n ascending
   entries, both ways.
-- ``id-table``: ``pram._conflicts.ID_TABLE_FLOOR`` (2^23). Processor ids spread over a span of
+- ``id-table``: ``pram.engine.conflicts.ID_TABLE_FLOOR`` (2^23). Processor ids spread over a span of
   at most this many (or 4 per processor) are checked with a table indexed by id, wider spreads
   are sorted. Timed: the processor check of n ids in random order spread over a span, both ways.
 
@@ -32,9 +32,12 @@ from functools import partial
 
 import numpy as np
 
-from pram import Machine, Step, Words, _conflicts, _engine, _memo
-from pram._memo import Scratch, StepMemo
-from pram._validate import Port
+from pram import Machine, Step, Words
+from pram.engine import conflicts as _conflicts
+from pram.engine import core as _engine
+from pram.engine import memo as _memo
+from pram.engine.memo import Scratch, StepMemo
+from pram.engine.validate import Port
 
 
 def best(run: Callable[[], object], repeats: int = 50, number: int = 20) -> float:

@@ -13,10 +13,14 @@ if TYPE_CHECKING:
 
 
 class PRAMError(Exception):
-    """Base class of everything the machine raises."""
+    """Base class of everything the machine raises.
 
-    #: The instance of a batched machine the error is about (None: a single machine, or an
-    #: error about every instance of the batch), so that no caller reads it out of the text.
+    ``instance`` is the instance of a batched run (``Machine(batch=B)``) the error is about,
+    None on a single machine or when it is about no one instance: a report reads it here
+    rather than out of the message.
+    """
+
+    #: The instance of a batch the error is about; None on a single machine.
     instance: int | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -40,20 +44,25 @@ class InputError(PRAMError, ValueError):
 class StepError(PRAMError, ValueError):
     """A program asked for a step the machine cannot execute (malformed or too many accesses)."""
 
-    def __init__(self, message: str, step: int) -> None:
+    def __init__(self, message: str, step: int, *, instance: int | None = None) -> None:
         super().__init__(message)
         self.step = step
+        if instance is not None:
+            self.instance = instance
 
 
 class CellError(PRAMError):
     """A processor's access to one cell was refused; the subject is kept on attributes."""
 
-    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int) -> None:
+    def __init__(self, message: str, *, step: int, array: str, index: int, processor: int,
+                 instance: int | None = None) -> None:
         super().__init__(message)
         self.step = step
         self.array = array
         self.index = index
         self.processor = processor
+        if instance is not None:
+            self.instance = instance
 
 
 class AddressError(CellError, IndexError):
@@ -75,7 +84,8 @@ class ConflictError(PRAMError):
     def __init__(self, violation: Violation) -> None:
         super().__init__(violation.message)
         self.violation = violation
-        self.instance = violation.instance
+        if violation.instance is not None:
+            self.instance = violation.instance
 
 
 class IntegerOverflowError(PRAMError, OverflowError):
@@ -89,13 +99,15 @@ class IntegerOverflowError(PRAMError, OverflowError):
 
     def __init__(
         self, message: str, *, operation: str, processor: int, operands: tuple[int, ...],
-        step: int,
+        step: int, instance: int | None = None,
     ) -> None:
         super().__init__(message)
         self.operation = operation
         self.processor = processor
         self.operands = operands
         self.step = step
+        if instance is not None:
+            self.instance = instance
 
 
 class BatchPathError(StepError):

@@ -2,11 +2,11 @@
 
 :class:`Machine` is the front door: allocate and free arrays, hand out processor ids, run
 programs, read the ledger. Each global step a program yields is executed by a private engine
-(:mod:`pram._engine`) as *evaluate, then commit*: every read sees memory as it was before the
+(:mod:`pram.engine.core`) as *evaluate, then commit*: every read sees memory as it was before the
 step, every write is applied together at its end after the access model has resolved
 concurrent writers, and the ledger is charged. What a step may hold is validated at the
-boundary (:mod:`pram._validate`); who met at a cell, and which write lands, is decided in
-:mod:`pram._conflicts`.
+boundary (:mod:`pram.engine.validate`); who met at a cell, and which write lands, is decided in
+:mod:`pram.engine.conflicts`.
 
 The usual global step (no masks, ascending indices, parallel branches on disjoint ranges of
 processors) takes the engine's *fast path*: the first branch of each test the general path
@@ -22,18 +22,20 @@ from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 
-from pram._engine import MAX_ACCESSES, Engine
-from pram._memo import handed_out
-from pram._validate import acting
-from pram.batch import BatchEngine, merge_rows
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
-from pram.errors import HonestyError, InputError, PRAMError, StepError
-from pram.memory import Array, Flags, Words, contents, dtype_of, rows, zeros
+from pram.engine import driver
+from pram.engine.batched import BatchEngine
+from pram.engine.core import Engine
+from pram.engine.memo import handed_out
+from pram.engine.refusals import MAX_ACCESSES
+from pram.errors import HonestyError, InputError, PRAMError
+from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
-from pram.run import Observer, Run, _begin, _end
-from pram.step import Bundle, Program, Step, Values, is_step
-from pram.trace import CEILING, Recorder, Trace
+from pram.readout import Readout
+from pram.run import Observer, Run
+from pram.step import Program, Step, Values
+from pram.trace import CEILING, Recorder
 from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
@@ -45,7 +47,7 @@ T = TypeVar("T")
 _RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path", "observer"})
 
 
-class Machine(MachineDisplay):
+class Machine(MachineDisplay, Readout):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
@@ -76,14 +78,14 @@ class Machine(MachineDisplay):
     cells recorded (a refusal above them). Tracing changes no count; its steps all take the
     general path.
 
-    ``batch=B`` makes a batched machine (:mod:`pram.batch`): B instances of one program run
-    in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
+    ``batch=B`` makes a batched machine (:mod:`pram.engine.batched`): B instances of one program
+    run in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
     registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
     single run's on the instance's input; violations, resolutions and undefined reads carry
     their ``instance``. Instances whose loop tests answer differently run in passes of their
-    own, from the run's start (:mod:`pram.batch`); :attr:`results` gives each instance's
-    answer. ``batch=None`` (the default) is the single machine.
+    own, from the run's start (:mod:`pram.engine.batched`); :attr:`results` gives each
+    instance's answer. ``batch=None`` (the default) is the single machine.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
     the step's processors and to the run's token (:mod:`pram.run`), the arrays are sealed (no
@@ -168,11 +170,11 @@ class Machine(MachineDisplay):
         #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
         #: wraps instead of failing the run).
         self._modular = 0
-        self._engine = Engine(self)
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
         self.batch: int | None = None if batch is None else int(batch)
-        self._batch: BatchEngine | None = None if batch is None else BatchEngine(
-            self, int(batch))
+        #: What executes the steps, for one instance or for ``batch`` of them.
+        self._engine: Engine | BatchEngine = (
+            Engine(self) if batch is None else BatchEngine(self, int(batch)))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
 
@@ -204,68 +206,9 @@ class Machine(MachineDisplay):
                 "program inside `with m.scope():` to free the arrays it allocates when the "
                 "block ends, or choose another name"
             )
-        kind = dtype_of(dtype, name)
-        if shape is not None:
-            shape = _shape(shape, name)
-        if values is None:
-            if shape is not None:
-                if size is not None and size != shape[0] * shape[1]:
-                    raise InputError(
-                        f"size of array {name!r} is {size} but its shape {shape} holds "
-                        f"{shape[0] * shape[1]} cells; pass one of them"
-                    )
-                size = shape[0] * shape[1]
-            if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
-                raise InputError(
-                    f"size of array {name!r} must be a non-negative integer (got {size!r})"
-                )
-            if self.batch is not None:
-                # instances side by side in memory (see pram.memory.rows)
-                cells = np.zeros((self.batch, int(size)), kind, order="F")
-                defined: Flags | None = np.zeros((self.batch, int(size)), np.bool_, order="F")
-            else:
-                cells = zeros(int(size), kind.type)
-                defined = zeros(int(size), np.bool_)
-        elif self.batch is not None:
-            cells, shape = rows(values, self.batch, shape, f"values of array {name!r}", kind)
-            if size is not None and size != cells.shape[1]:
-                raise InputError(
-                    f"size of array {name!r} is {size} but {cells.shape[1]} values per "
-                    "instance were given; pass one of them"
-                )
-            defined = None
-        else:
-            try:
-                given = np.ndim(values)
-            except (TypeError, ValueError):
-                given = 1  # refused by contents, with the message for flat arrays
-            if given > 2:
-                raise InputError(
-                    f"values of array {name!r} must be one- or two-dimensional (got "
-                    f"{given} dimensions); pass a flat array, or a matrix for shape=(r, c)"
-                )
-            ndim = 2 if shape is not None or given == 2 else 1
-            grid = contents(values, f"values of array {name!r}", kind, ndim)
-            if shape is not None and grid.shape != shape:
-                raise InputError(
-                    f"values of array {name!r} have shape {grid.shape} but shape {shape} was "
-                    "given; pass one of them"
-                )
-            if ndim == 2:
-                shape = (int(grid.shape[0]), int(grid.shape[1]))
-            cells = grid.reshape(-1)
-            if size is not None and size != len(cells):
-                raise InputError(
-                    f"size of array {name!r} is {size} but {len(cells)} values were given; "
-                    "pass one of them"
-                )
-            defined = None
-        array = Array(name, cells, defined, shape or ())
-        if self._batch is not None:
-            if self._running:  # a later pass of a run takes the array an earlier one made
-                array = self._batch.allocated(name, array)
-            else:
-                self._batch.grown(array.size, self._alive_cells + array.size)
+        cells, defined, dimensions = allocation(name, size, values, dtype_of(dtype, name),
+                                                shape, self.batch)
+        array = self._engine.allocated(name, Array(name, cells, defined, dimensions))
         if self._recorder is not None:
             self._recorder.allocated(array, self._cost.time)
         self.arrays[name] = array
@@ -319,11 +262,7 @@ class Machine(MachineDisplay):
             self._recorder.freed(array, self._cost.time)
         array._freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
-        if self._batch is not None and self._running:
-            self._batch.freed.append(array)  # its cells kept for a later pass, then released
-        else:
-            array._cells = np.zeros(0, dtype=array._cells.dtype)
-            array._defined = None
+        self._engine.release(array)
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -333,7 +272,7 @@ class Machine(MachineDisplay):
         first = self._next_processor
         self._next_processor += int(n)
         # In immutable memory: registers are bound to these ids, and a step listing exactly
-        # them needs no test that they are distinct (see pram._memo.ascending).
+        # them needs no test that they are distinct (see pram.engine.memo.ascending).
         return handed_out(first, int(n))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -355,121 +294,6 @@ class Machine(MachineDisplay):
 
     # ---- running programs ------------------------------------------------------------------
 
-    @property
-    def violations(self) -> list[Violation]:
-        """Every forbidden access recorded (refused while a program runs: which processors
-        met at a cell is data)."""
-        self._closed("m.violations")
-        return self._violations
-
-    @violations.setter
-    def violations(self, value: list[Violation]) -> None:
-        self._closed("m.violations = ...")
-        self._violations = value
-
-    @property
-    def resolutions(self) -> list[Resolution]:
-        """Cells CRCW tolerant, collision or collision+ settled without a written value;
-        refused while a program runs (which cells collided is data)."""
-        self._closed("m.resolutions")
-        return self._resolutions
-
-    @resolutions.setter
-    def resolutions(self, value: list[Resolution]) -> None:
-        self._closed("m.resolutions = ...")
-        self._resolutions = value
-
-    @property
-    def undefined_reads(self) -> list[UndefinedRead]:
-        """Every read of an undefined cell recorded (refused while a program runs)."""
-        self._closed("m.undefined_reads")
-        return self._undefined_reads
-
-    @undefined_reads.setter
-    def undefined_reads(self, value: list[UndefinedRead]) -> None:
-        self._closed("m.undefined_reads = ...")
-        self._undefined_reads = value
-
-    def _closed(self, what: str) -> None:
-        if self._running:
-            raise HonestyError(
-                f"{what} while a program runs tells the host about data outside the "
-                "machine's steps; read it after the run"
-            )
-
-    @property
-    def cost(self) -> Cost:
-        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs.
-
-        A batched machine keeps one ledger per instance (:attr:`costs`); its ``m.cost`` is
-        that ledger when it is the same for every instance (before any run, with
-        ``batch=1``, or after a program whose counts do not depend on data), and refused with
-        the fix otherwise (while a program runs it shows time and sizes, as on one machine).
-        """
-        if self._running:
-            return cast(Cost, self._ledger)
-        if self._batch is not None:
-            costs = self.costs
-            if any(cost != costs[0] for cost in costs[1:]):
-                raise InputError(
-                    f"the {self._batch.batch} instances of this batched machine have "
-                    "different ledgers; read m.costs[i] for instance i"
-                )
-            return costs[0]
-        return self._cost
-
-    @cost.setter
-    def cost(self, cost: Cost) -> None:
-        if self._running:
-            raise HonestyError(
-                "m.cost = ... while a program runs replaces the ledger; only the machine "
-                "counts: run steps, and read m.cost after the run"
-            )
-        if self._batch is not None:
-            raise InputError(
-                "m.cost = ... on a batched machine: its ledgers are counted per instance "
-                "(m.costs); make a fresh Machine(batch=...) to count from zero"
-            )
-        self._cost = cost
-        self._ledger = Ledger(cost)
-
-    @property
-    def costs(self) -> tuple[Cost, ...]:
-        """One ledger per instance: the machine's own on a single machine, one
-        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
-        instance's input); refused while a program runs."""
-        self._closed("m.costs")
-        batch = self._batch
-        if batch is None:
-            return (self._cost,)
-        return batch.costs(self._cost)
-
-    @property
-    def results(self) -> tuple[Any, ...]:
-        """What the last :meth:`run`'s program returned, one value per instance: on a single
-        machine a 1-tuple of what :meth:`run` returned; on a batched one the value returned
-        by the pass that ran each instance (:mod:`pram.batch`: instances whose loop tests
-        answered alike share a pass; :meth:`run` returns registers put together row by row
-        from the passes). A value computed from registers holds one row per instance: read
-        instance ``i``'s row ``i``. Empty before the first run; refused while a program
-        runs."""
-        self._closed("m.results")
-        return self._results
-
-    @property
-    def trace(self) -> Trace:
-        """What the machine traced (``Machine(trace=True)``); refused while a program runs."""
-        if self._recorder is None:
-            raise InputError(
-                "this machine keeps no trace; make it with Machine(trace=True) before the run"
-            )
-        if self._running:
-            raise HonestyError(
-                "m.trace while a program runs reads the run outside the machine's steps; "
-                "read m.trace after the run"
-            )
-        return self._recorder.trace
-
     def run(self, program: Program[T]) -> T:
         """Drive ``program`` to its end, one global step per request; return its result.
 
@@ -479,21 +303,10 @@ class Machine(MachineDisplay):
         every global step after it executed. A run inside a running program is refused.
 
         On a batched machine the run takes one pass per distinct sequence of loop-test answers
-        among the instances (one when they agree): each later pass runs ``program`` made again
-        from the start with only its instances (see :mod:`pram.batch`), so the program's own
-        Python runs once per pass. The value returned holds each instance's own: registers (and
-        tuples or lists of them) returned by every pass are put together row by row, each
-        instance's row from its own pass; any other value is that of instance 0's pass.
-        :attr:`results` holds every instance's value as its pass returned it. A program that
-        cannot be made again (a started generator), or a machine with an observer, is refused
-        with :class:`pram.BatchPathError` where the instances first disagree. A pass makes
-        afresh the program's code, its closure cells and its generator and iterator arguments,
-        not any other argument or global object the program changes (a dict it counts rounds in
-        carries the earlier pass's count: count them in a local variable, or in memory). A later
-        pass must reach its instances' departure test at the same step with the same answers as
-        the pass they left (else :class:`pram.BatchPathError`: a generator made before
-        ``m.run``, held in an attribute, a global or a generator expression, is used up by the
-        first pass).
+        among the instances (one when they agree), each later pass ``program`` made again from
+        the start with only its instances: see :mod:`pram.engine.batched` for what a pass can
+        and cannot make again, and :attr:`results` for every instance's value (registers
+        returned are put together row by row from the passes).
         """
         if not isinstance(program, Generator):
             raise InputError(
@@ -506,112 +319,7 @@ class Machine(MachineDisplay):
                 "Machine.run of a machine whose program is running would answer questions "
                 "about data outside the run's steps; compose programs with yield from"
             )
-        batch = self._batch
-        # what self.execute calls, one call fewer per step
-        execute = self._engine.execute if batch is None else batch.execute
-        if self._recorder is not None:
-            self._recorder.start(self.arrays, self._cost.time)
-        token = Run(self, self.observer)
-        _begin(token)
-        self._token = token
-        # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
-        # of the violations or of the undefined reads taken before the run sees none of it.
-        self._cost = self._cost.fresh()
-        self._ledger = Ledger(self._cost)
-        self._violations = list(self._violations)
-        self._resolutions = list(self._resolutions)
-        self._undefined_reads = list(self._undefined_reads)
-        self._running += 1
-        self._failure = None
-        self._modular = 0
-        self._results = ()
-        self._seal(True)
-        try:
-            if batch is None:
-                value = self._drive(program, execute, token)
-                self._results = (value,)
-                return value
-            batch.begin(program)
-            results: list[Any] = [None] * batch.batch
-            passes: list[tuple[Any, Flags | None]] = []
-            while program is not None:
-                value = self._drive(program, execute, token)
-                mine = batch.alive
-                passes.append((value, mine))
-                for i in range(batch.batch) if mine is None else np.flatnonzero(mine).tolist():
-                    results[i] = value
-                program = batch.next_pass()
-            batch.end()
-            self._results = tuple(results)
-            return passes[0][0] if len(passes) == 1 else merge_rows(passes, results[0])
-        finally:
-            if batch is not None:
-                batch.settle()
-            self._running -= 1
-            self._token = None
-            self._failure = None  # raised above, or the program's own error goes first
-            _end(token)
-            if not self._running:
-                self._seal(False)
-
-    def _drive(self, program: Program[T], execute: Any, token: Run) -> T:
-        """One pass of :meth:`run`: drive ``program`` to its end, and charge the local work
-        done after its last step (a batched run may take several passes, see
-        :mod:`pram.batch`)."""
-        cost = self._cost
-        batch = self._batch
-        try:
-            request = next(program)
-            while True:
-                if type(request) is Step or is_step(request):
-                    steps: Sequence[Step] = (request,)
-                elif type(request) is Bundle:
-                    steps = request.steps
-                else:
-                    raise StepError(
-                        f"a program must yield Step or Bundle objects (got {request!r}) "
-                        f"before step {cost.time + 1}",
-                        cost.time + 1,
-                    )
-                for step in steps:
-                    # Ids not in immutable memory (registers of processors, plain arrays
-                    # the host may change) are replaced by ids nothing can change.
-                    pid = getattr(step, "processors", None)
-                    if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
-                        steps = acting(steps, cost.time + 1, token)
-                        break
-                if self._failure is not None:
-                    raise self._failure  # in the machine, not in the program: it cannot catch it
-                if batch is None:
-                    _charge_local(cost, token)
-                else:
-                    batch.ledgers.operations(token._operations, batch.alive)
-                    token._operations = 0
-                replies = execute(steps)
-                token.step(cost.time, steps, replies)
-                reply: Values | list[Values] = (
-                    replies[0] if type(request) is not Bundle else replies
-                )
-                request = program.send(reply)
-        except StopIteration as stop:
-            if self._failure is not None:
-                raise self._failure from None  # the work after the last step overflowed
-            return stop.value  # type: ignore[no-any-return]
-        finally:
-            if batch is None:
-                _charge_local(cost, token)
-            else:
-                batch.ledgers.operations(token._operations, batch.alive)
-                token._operations = 0
-
-    def _seal(self, sealed: bool) -> None:
-        """Seal (or open) every array of this machine: see :class:`pram.Array`."""
-        for array in self.arrays.values():
-            if sealed:
-                array.begin()
-            array._sealed = sealed
-        if self._recorder is not None:
-            self._recorder.trace._sealed = sealed
+        return cast(T, driver.run(self, program))
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
         """Execute one global step made of ``steps`` (one per parallel branch).
@@ -626,29 +334,5 @@ class Machine(MachineDisplay):
                 "Machine.execute while a program runs on the machine is a step outside the "
                 "program's steps; yield the Step instead"
             )
-        if self._batch is not None:
-            return self._batch.execute(steps)
         return self._engine.execute(steps)
 
-
-def _shape(shape: Any, name: str) -> tuple[int, int]:
-    """``shape`` as two non-negative ints, or an InputError naming array ``name``."""
-    if (not isinstance(shape, tuple | list) or len(shape) != 2
-            or any(isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0
-                   for n in shape)):
-        raise InputError(
-            f"shape of array {name!r} must be two non-negative integers (rows, columns) "
-            f"(got {shape!r}); pass e.g. shape=(4, 8), or size= for a flat array"
-        )
-    return int(shape[0]), int(shape[1])
-
-
-def _charge_local(cost: Cost, token: Run) -> None:
-    """Charge the elementwise register operations done since the previous step (the ledger's
-    ``local``: their total, and the most between two steps), and start counting afresh."""
-    local = token._operations
-    token._operations = 0
-    token._charged = local  # the next step's phases take their share (pram._engine)
-    cost.local += local
-    if local > cost.max_local:
-        cost.max_local = local

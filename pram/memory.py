@@ -21,8 +21,12 @@ _CONVERT = (
     "make them integers explicitly, e.g. numpy.rint(x).astype(numpy.int64) for reals (a plain "
     "cast would truncate them)"
 )
+#: The dtype of a machine word (numpy's int64 dtype is one object, so ``is`` compares it).
+WORD = np.dtype(np.int64)
+#: The dtype of a real (float64), the other dtype an array may hold.
+REAL = np.dtype(np.float64)
 #: The dtypes an array may hold: machine words (the default) and reals.
-DTYPES = {"int64": np.dtype(np.int64), "float64": np.dtype(np.float64)}
+DTYPES = {"int64": WORD, "float64": REAL}
 Reals = npt.NDArray[np.float64]
 _DIMENSIONS = {1: "one-dimensional", 2: "two-dimensional", 3: "three-dimensional"}
 
@@ -132,9 +136,15 @@ def _objects(array: npt.NDArray[np.object_], name: str) -> Words:
     return np.array(items, dtype=np.int64).reshape(array.shape)
 
 
+def beyond_word(subject: str, value: int, fix: str = "") -> str:
+    """The message for ``value``, given as ``subject``, beyond the int64 range (the one text
+    of it, for inputs and for a step's indices and values alike)."""
+    return f"{subject} must fit in int64 (got {value})" + (f"; {fix}" if fix else "")
+
+
 def _too_big(value: int, name: str) -> NoReturn:
     fix = "use values below 2**63" if value > 0 else "use values from -2**63 up"
-    raise InputError(f"{name} must fit in int64 (got {value}); {fix}")
+    raise InputError(beyond_word(name, value, fix))
 
 
 def contents(values: Any, name: str, dtype: np.dtype[Any], ndim: int = 1) -> npt.NDArray[Any]:
@@ -171,7 +181,7 @@ def rows(
         _per_instance(name, batch, grid, np.shape(values))
     one = given == (2 if grid else 1)  # one instance's values, the same for all
     ndim = (2 if grid else 1) + (0 if one else 1)
-    cells = contents(values, name, np.dtype(np.int64) if dtype is None else dtype, ndim)
+    cells = contents(values, name, WORD if dtype is None else dtype, ndim)
     if not one and cells.shape[0] != batch:
         _per_instance(name, batch, grid, cells.shape)
     if one:
@@ -197,6 +207,76 @@ def _per_instance(name: str, batch: int, grid: bool, given: tuple[int, ...]) -> 
         f"shape {given}); pass {batch} {alone}, or {each} every instance starts from"
         + ("" if grid else f", or shape ({batch}, r, c) for a two-dimensional array")
     )
+
+
+def allocation(
+    name: str, size: Any, values: Any, kind: np.dtype[Any], shape: Any, batch: int | None,
+) -> tuple[npt.NDArray[Any], Flags | None, tuple[int, ...]]:
+    """The cells of a new array ``name`` (``size`` undefined cells, or a copy of ``values``
+    of dtype ``kind``; ``shape`` ``(r, c)`` for a two-dimensional one), their defined flags
+    (None: all defined) and its shape (``()`` for a flat one): one row per instance on a
+    machine of ``batch`` instances (:func:`rows`), flat on a single one (``batch`` None)."""
+    if shape is not None:
+        shape = _shape(shape, name)
+    if values is None:
+        if shape is not None:
+            if size is not None and size != shape[0] * shape[1]:
+                raise InputError(
+                    f"size of array {name!r} is {size} but its shape {shape} holds "
+                    f"{shape[0] * shape[1]} cells; pass one of them"
+                )
+            size = shape[0] * shape[1]
+        if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
+            raise InputError(
+                f"size of array {name!r} must be a non-negative integer (got {size!r})"
+            )
+        if batch is not None:  # instances side by side in memory (see rows)
+            cells = np.zeros((batch, int(size)), kind, order="F")
+            return cells, np.zeros((batch, int(size)), np.bool_, order="F"), shape or ()
+        return zeros(int(size), kind.type), zeros(int(size), np.bool_), shape or ()
+    if batch is not None:
+        cells, shape = rows(values, batch, shape, f"values of array {name!r}", kind)
+        if size is not None and size != cells.shape[1]:
+            raise InputError(
+                f"size of array {name!r} is {size} but {cells.shape[1]} values per "
+                "instance were given; pass one of them"
+            )
+        return cells, None, shape or ()
+    try:
+        given = np.ndim(values)
+    except (TypeError, ValueError):
+        given = 1  # refused by contents, with the message for flat arrays
+    if given > 2:
+        raise InputError(
+            f"values of array {name!r} must be one- or two-dimensional (got "
+            f"{given} dimensions); pass a flat array, or a matrix for shape=(r, c)"
+        )
+    ndim = 2 if shape is not None or given == 2 else 1
+    grid = contents(values, f"values of array {name!r}", kind, ndim)
+    if shape is not None and grid.shape != shape:
+        raise InputError(
+            f"values of array {name!r} have shape {grid.shape} but shape {shape} was "
+            "given; pass one of them"
+        )
+    cells = grid.reshape(-1)
+    if size is not None and size != len(cells):
+        raise InputError(
+            f"size of array {name!r} is {size} but {len(cells)} values were given; "
+            "pass one of them"
+        )
+    return cells, None, (int(grid.shape[0]), int(grid.shape[1])) if ndim == 2 else ()
+
+
+def _shape(shape: Any, name: str) -> tuple[int, int]:
+    """``shape`` as two non-negative ints, or an InputError naming array ``name``."""
+    if (not isinstance(shape, tuple | list) or len(shape) != 2
+            or any(isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0
+                   for n in shape)):
+        raise InputError(
+            f"shape of array {name!r} must be two non-negative integers (rows, columns) "
+            f"(got {shape!r}); pass e.g. shape=(4, 8), or size= for a flat array"
+        )
+    return int(shape[0]), int(shape[1])
 
 
 def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:

@@ -15,6 +15,7 @@ from pram import allowed
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError, IntegerOverflowError
 from pram.ids import Chosen, Ids, same
+from pram.memory import WORD as _WORD
 from pram.run import Run
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ def _kept(run: Run | None, before: Any, after: Any) -> Any:
     later rounds leaves their registers as they were, as in their single runs."""
     if run is None:
         return after
-    engine = getattr(run._machine, "_batch", None)
+    engine = getattr(run._machine, "_engine", None)
     alive = None if engine is None else engine.alive
     if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
         return after
@@ -356,7 +357,6 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
 # ---- int64 overflow: the run fails, the program learns nothing ---------------------------
 
 _LOW, _HIGH = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
-_WORD = np.dtype(np.int64)
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**",
             "floor_divide": "//"}
 
@@ -421,7 +421,7 @@ def _live(owners: Ids, run: Run, shape: tuple[int, ...]) -> Any:
     processor that acts in an instance taking steps: not those a selection by data left
     out (a batch keeps its full width) nor those of an instance idling in a loop it ended;
     None when every entry does."""
-    engine = getattr(run._machine, "_batch", None)
+    engine = getattr(run._machine, "_engine", None)
     if engine is None or len(shape) <= owners.ndim:
         return None
     rows = getattr(owners, "rows", None) if type(owners) is Chosen else None
@@ -436,15 +436,20 @@ def _live(owners: Ids, run: Run, shape: tuple[int, ...]) -> Any:
     return live.reshape(-1)
 
 
-def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[str, int, int]:
-    """For the flat entry ``first`` of a result: ``"instance i: "`` on a batched machine (or
-    nothing), the processor, and the step the work came before (the instance's own)."""
+def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[int | None, int, int]:
+    """For the flat entry ``first`` of a result: its instance on a batched machine (None on a
+    single one), the processor, and the step the work came before (the instance's own)."""
     n = int(owners.size) or 1
     if result.ndim > owners.ndim:
         i = first // n
-        engine = machine._batch
-        return f"instance {i}: ", int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
-    return "", int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
+        engine = machine._engine
+        return i, int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
+    return None, int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
+
+
+def _in(instance: int | None) -> str:
+    """``"instance i: "`` before a message about one instance of a batch, else nothing."""
+    return "" if instance is None else f"instance {instance}: "
 
 
 def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: Run) -> None:
@@ -535,10 +540,10 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
         shown = f"{values[0]} {symbol} {values[-1]}"
     instance, processor, step = _who(first, owners, result, machine)
     machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
-        f"{instance}int64 overflow in {name}: processor {processor} computed {shown}, beyond "
+        f"{_in(instance)}int64 overflow in {name}: processor {processor} computed {shown}, beyond "
         f"the int64 range, in the work before step {step}; use dtype=float for reals, or reduce "
         "modulo a bound (np.remainder) before the values outgrow 2**63 - 1",
-        operation=name, processor=processor, operands=values, step=step,
+        operation=name, processor=processor, operands=values, step=step, instance=instance,
     )
 
 
@@ -572,19 +577,20 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
     instance, processor, step = _who(first, owners, result, machine)
     if source.dtype.kind == "f":
         value: float | int = float(source.reshape(-1)[first])
-        what = (f"{instance}int64 overflow in astype: processor {processor} converted "
+        what = (f"{_in(instance)}int64 overflow in astype: processor {processor} converted "
                 f"{value!r} to int64, beyond the int64 range, in the work before step {step}; "
                 "keep the values real (dtype=float), or clip them into the int64 range first "
                 "(np.clip) and test for NaN (np.isnan) before converting")
     else:
         value = int(source.reshape(-1)[first])
         limits = np.iinfo(result.dtype)
-        what = (f"{instance}{result.dtype} overflow in astype: processor {processor} converted "
-                f"{value} from {source.dtype} to {result.dtype}, outside {limits.min} to "
+        what = (f"{_in(instance)}{result.dtype} overflow in astype: processor {processor} "
+                f"converted {value} from {source.dtype} to {result.dtype}, outside {limits.min} to "
                 f"{limits.max}, in the work before step {step} (numpy would wrap it); keep "
                 f"the values {source.dtype}, or clip them into that range first (np.clip)")
     machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
         what, operation="astype", processor=processor, operands=(), step=step,
+        instance=instance,
     )
 
 

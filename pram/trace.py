@@ -45,14 +45,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import attrs
 import numpy as np
 
-from pram._validate import processors_of
+from pram.engine.validate import processors_of
 from pram.errors import HonestyError, InputError
 from pram.memory import Array, Flags, Words
 from pram.violations import Violation
 
 if TYPE_CHECKING:
-    from pram._validate import Port
     from pram.cost import Cost
+    from pram.engine.validate import Port
     from pram.step import Step
 
 __all__ = ["CEILING", "Access", "Trace", "TraceLimitError", "TracedArray", "TracedStep"]

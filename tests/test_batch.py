@@ -9,6 +9,7 @@ under their models and under a weaker one.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -211,13 +212,15 @@ def test_errors_name_the_instance() -> None:
     m = Machine(batch=2)
     a = m.array("a", values=np.array([[0, 1, 0], [1, 5, 0]]))
     with pytest.raises(AddressError, match=r"^instance 1: processor 1 tried to read a\[5\] "
-                       r"in step 2, but a has indices 0 to 2$"):
+                       r"in step 2, but a has indices 0 to 2$") as caught:
         m.run(reads_at(m, a))
+    assert caught.value.instance == 1
     m = Machine(batch=2, mode="raise")
     a = m.array("a", values=np.array([[0, 1, 0], [1, 1, 0]]))
     with pytest.raises(ConflictError, match=r"^instance 1: EREW forbids concurrent reads: "
-                       r"processors 0 and 1 read a\[1\] in step 2$"):
+                       r"processors 0 and 1 read a\[1\] in step 2$") as conflict:
         m.run(reads_at(m, a))
+    assert conflict.value.instance == 1
 
     def undefined(m: Machine, a: Any, b: Any) -> Any:
         pid = m.processors(1)
@@ -228,8 +231,14 @@ def test_errors_name_the_instance() -> None:
     a = m.array("a", values=np.array([[0], [1]]))
     b = m.array("b", size=2)
     with pytest.raises(UndefinedReadError, match=r"^instance 0: undefined read: processor 0 "
-                       r"read b\[0\] in step 2"):
+                       r"read b\[0\] in step 2") as unread:
         m.run(undefined(m, a, b))
+    assert unread.value.instance == 0
+    m = Machine()  # a single machine's errors name no instance
+    a = m.array("a", values=np.array([0, 5, 0]))
+    with pytest.raises(AddressError) as single:
+        m.run(reads_at(m, a))
+    assert single.value.instance is None
 
 
 def test_a_single_machine_has_one_ledger_and_no_instance() -> None:
@@ -310,8 +319,9 @@ def test_two_dimensional_arrays_equal_single_runs() -> None:
     m = Machine(batch=2)
     grid = m.array("grid", values=np.array([[[1, 0]], [[0, 0]]]))
     with pytest.raises(AddressError, match=r"^instance 0: processor 0 tried to read grid\[1, "
-                       r"0\] in step 2, which is outside shape \(1, 2\)"):
+                       r"0\] in step 2, which is outside shape \(1, 2\)") as caught:
         m.run(outside(m, grid))
+    assert caught.value.instance == 0
 
 
 def test_an_overflow_names_its_instance_and_idle_rows_do_not_overflow() -> None:
@@ -337,8 +347,10 @@ def test_an_overflow_names_its_instance_and_idle_rows_do_not_overflow() -> None:
     m = Machine(batch=2)
     a = m.array("a", values=np.array([[1], [2**62]]))
     with pytest.raises(IntegerOverflowError, match=r"^instance 1: int64 overflow in multiply: "
-                       r"processor 0 computed 4611686018427387904 \* 4"):
+                       r"processor 0 computed 4611686018427387904 \* 4") as caught:
         m.run(big(m, a))
+    assert caught.value.instance == 1
+    assert pickle.loads(pickle.dumps(caught.value)).instance == 1  # crosses to a worker
 
 
 # ---- loop tests ------------------------------------------------------------------------------

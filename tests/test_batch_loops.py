@@ -2,7 +2,7 @@
 
 A batch (``Machine(batch=B)``) follows, at a loop test where its instances disagree, those
 whose loop goes on; the others leave its path and are run again, from the run's start, in a
-pass of their own (:mod:`pram.batch`). Here each shape of loop a program may take (a host
+pass of their own (:mod:`pram.engine.batched`). Here each shape of loop a program may take (a host
 bound beside the test, an answer ignored, an exit on False, rounds counted by the host and
 used after the loop, processors or arrays made in the loop, a register of the body used after
 it, two exits, nested loops, loops in phases and in parallel branches) is run batched and
@@ -675,7 +675,7 @@ def test_an_input_array_freed_in_one_pass_is_there_for_the_next() -> None:
 def test_closures_and_generator_arguments_are_made_again() -> None:
     """The capture on this Python: a closure's free variables, and a generator given as an
     argument (made again, not reused) inside a tuple."""
-    from pram.batch import remaker
+    from pram.engine.remake import remaker
 
     def outer(k: int) -> Any:
         def inner(pair: tuple[Any, ...], *, step: int) -> Any:

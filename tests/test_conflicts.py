@@ -281,9 +281,11 @@ def test_large_steps_agree_with_brute_force(model: str, mode: Mode, program: Pro
 
 def test_the_slow_path_decides_when_ranks_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the 32-bit ranks (2^31 processors in a step) the rank test defers to the slow path."""
-    import pram._memo
+    import pram.engine.conflicts
+    import pram.engine.memo
 
-    monkeypatch.setattr(pram._memo, "RANKS_MAX", 10)
+    monkeypatch.setattr(pram.engine.memo, "RANKS_MAX", 10)
+    monkeypatch.setattr(pram.engine.conflicts, "RANKS_MAX", 10)
     m = Machine("erew")
     a = m.array("a", values=np.arange(60, dtype=np.int64))
     pid = m.processors(30)

@@ -223,7 +223,7 @@ def test_the_guard_fails_on_a_planted_module(tmp_path: Path) -> None:
 def test_the_machine_imports_no_algorithms_and_no_rendering(forbidden: str) -> None:
     """pram/ imports neither algorithms/ nor rich (nor reports/): the floors stay apart."""
     found = []
-    for path in sorted((ROOT / "pram").glob("*.py")):  # the machine, not its linked floors
+    for path in sorted((ROOT / "pram").rglob("*.py")):  # the machine, not its linked floors
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             names: list[str] = []
             if isinstance(node, ast.Import):

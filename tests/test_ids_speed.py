@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pram._memo import StepMemo, ascending
+from pram.engine.memo import StepMemo, ascending
 from pram.ids import freeze, immutable, same_processors
 
 

@@ -16,8 +16,9 @@ def modules() -> dict[str, Path]:
     """Every module of the three floors by its installed name."""
     found = {}
     for folder, package in FLOORS.items():
-        for path in sorted((ROOT / folder).glob("*.py")):
-            found[package if path.stem == "__init__" else f"{package}.{path.stem}"] = path
+        for path in sorted((ROOT / folder).rglob("*.py")):  # sub-packages too
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            found[".".join((package, *parts[:-1 if parts[-1] == "__init__" else None]))] = path
     return found
 
 

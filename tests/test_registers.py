@@ -31,7 +31,7 @@ from pram import (
     Write,
     hold,
 )
-from pram._conflicts import _Flat
+from pram.engine.conflicts import _Flat
 from pram.registers import contents, processors
 
 MOVE = (

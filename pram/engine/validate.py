@@ -16,25 +16,25 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from pram.errors import AddressError, HonestyError, StepError
+from pram.engine.refusals import (
+    INT64_MAX,
+    INT64_MIN,
+    cells,
+    describe,
+    outside_shape,
+    reals_into_words,
+    refuse_index,
+    refuse_key,
+    refuse_mask,
+    too_wide,
+    too_wide_index,
+)
+from pram.errors import HonestyError, StepError
 from pram.ids import Chosen, freeze, same_choice, same_memory, same_processors
-from pram.memory import Array, Flags, Words
+from pram.memory import REAL, WORD, Array, Flags, Words
 from pram.registers import THROUGH_MEMORY, Register
 from pram.run import Run
 from pram.step import Read, Step, Write, is_step
-from pram.violations import when
-
-INT64_MIN = int(np.iinfo(np.int64).min)
-INT64_MAX = int(np.iinfo(np.int64).max)
-#: The dtype of a machine word (numpy's int64 dtype is one object, so ``is`` compares it).
-WORD = np.dtype(np.int64)
-#: The dtype of a real (float64), the other dtype an array may hold.
-REAL = np.dtype(np.float64)
-#: The fix for reals bound for an int64 array: never a silent truncation.
-ROUND = (
-    "allocate the array with dtype=float to hold reals, or round explicitly, e.g. "
-    "np.rint(x).astype(np.int64)"
-)
 
 
 class Port:
@@ -106,11 +106,7 @@ def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     if isinstance(where, Register):
         where = own_register(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
-        raise StepError(
-            f"where of an access to {array.name} in step {number} must be a boolean array of "
-            f"shape ({n},), one flag per processor (got {describe(where)})",
-            number,
-        )
+        refuse_mask(where, n, number, array)
     return where
 
 
@@ -166,18 +162,10 @@ def _converted_index(
         index = own_register(index, pid, number, "the index into", array)
     elif isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not INT64_MIN <= int(index) <= INT64_MAX:
-            raise StepError(
-                f"index into {array.name} in step {number} must fit in int64 (got {int(index)}); "
-                f"{array.name} has {cells(array)}",
-                number,
-            )
+            too_wide_index(int(index), number, array)
         return np.full(n, int(index), dtype=np.int64)
     if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
-        raise StepError(
-            f"index into {array.name} in step {number} must be an integer array of shape ({n},), "
-            f"one cell per processor (got {describe(index)})",
-            number,
-        )
+        refuse_index(index, n, number, array)
     if index.dtype is not WORD:
         if index.dtype == np.uint64:
             fits(index, f"index into {array.name}", number, where,
@@ -197,18 +185,10 @@ def value(
         return reals if where is None else reals[where]
     if words is None:
         if isinstance(value, float | np.floating):
-            raise StepError(
-                f"value written to {array.name} in step {number} is the real {value!r}, but "
-                f"{array.name} holds int64 words; {ROUND}",
-                number,
-            )
+            reals_into_words(value, number, array)
         if isinstance(value, int | np.integer) and not isinstance(value, bool):
             if not word_constant(int(value)):
-                raise StepError(
-                    f"value written to {array.name} in step {number} must fit in int64 "
-                    f"(got {int(value)})",
-                    number,
-                )
+                too_wide(f"value written to {array.name}", int(value), number)
             return np.full(n if where is None else int(np.count_nonzero(where)), value, np.int64)
         words = _converted_value(value, n, number, array, where, pid)
     return words if where is None else words[where]
@@ -220,11 +200,7 @@ def _converted_value(
     if isinstance(value, Register):
         value = own_register(value, pid, number, "the value written to", array)
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype.kind == "f":
-        raise StepError(
-            f"value written to {array.name} in step {number} holds reals (dtype "
-            f"{value.dtype}), but {array.name} holds int64 words; {ROUND}",
-            number,
-        )
+        reals_into_words(value, number, array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
         raise StepError(
             f"value written to {array.name} in step {number} must be an integer array of shape "
@@ -267,34 +243,16 @@ def address(
     flat = len(array.shape) == 1
     if flat and type(key) is not tuple:
         return index(key, n, number, array, where, pid)
-    if flat:
-        raise StepError(
-            f"the index into {array.name} in step {number} is a pair, but {array.name} is flat "
-            f"({cells(array)}); pass one index per processor, e.g. Read({array.name}, i)",
-            number,
-        )
+    if flat or type(key) is not tuple or len(key) != 2:
+        refuse_key(array, number)
     rows, columns = array.shape
-    if type(key) is not tuple or len(key) != 2:
-        raise StepError(
-            f"the index into {array.name} in step {number} is one index per processor, but "
-            f"{array.name} is two-dimensional, shape {array.shape}; pass a pair "
-            f"Read({array.name}, (i, j)) of row and column indices (for a flat cell k, "
-            f"(k // {columns}, k % {columns}))",
-            number,
-        )
     i = index(key[0], n, number, array, where, pid)
     j = index(key[1], n, number, array, where, pid)
     outside = (i < 0) | (i >= rows) | (j < 0) | (j >= columns)
     if outside.any():
         bad = int(np.flatnonzero(outside)[0])
         who = pid if where is None else pid[where]
-        row, column, processor = int(i[bad]), int(j[bad]), int(who[bad])
-        raise AddressError(
-            f"processor {processor} tried to {verb} {array.name}[{row}, {column}] "
-            f"{when(number, phase)}, which is outside shape "
-            f"{array.shape} (rows 0 to {rows - 1}, columns 0 to {columns - 1})",
-            step=number, array=array.name, index=row * columns + column, processor=processor,
-        )
+        outside_shape(int(who[bad]), verb, array, int(i[bad]), int(j[bad]), number, phase)
     return cast(Words, i * columns + j)
 
 
@@ -304,22 +262,9 @@ def fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
         return
     acting = x if where is None else x[where]
     if len(acting) and int(acting.max()) > INT64_MAX:
-        raise StepError(
-            f"{what} in step {number} must fit in int64 (got {int(acting.max())}); {fix}",
-            number,
-        )
+        too_wide(what, int(acting.max()), number, fix)
 
 
-def cells(array: Array) -> str:
-    """The valid indices of ``array``, for messages."""
-    return f"indices 0 to {array.size - 1}" if array.size else "no cells"
-
-
-def describe(x: Any) -> str:
-    """What ``x`` is, for messages: an array's dtype and shape, anything else's repr."""
-    if isinstance(x, np.ndarray):
-        return f"array of dtype {x.dtype} and shape {x.shape}"
-    return repr(x)
 
 
 def _any_run(x: Any) -> Run | None:

@@ -13,7 +13,7 @@ Three questions, each answered by the cheapest exact test first:
   every violation the model forbids, and resolves the writes, still without a loop per cell.
 
 A processor's *rank* is its position among all processors of the global step (see
-:mod:`pram._memo`); an *access* is one processor's read or write of one cell through a port.
+:mod:`pram.engine.memo`); an *access* is one processor's read or write of one cell through a port.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ from typing import NoReturn
 
 import numpy as np
 
-from pram import _memo
-from pram._memo import Ranks, Scratch, StepMemo, ascending, disjoint
-from pram._validate import Port
+from pram.engine.memo import RANKS_MAX, Ranks, Scratch, StepMemo, ascending, disjoint
+from pram.engine.validate import Port
 from pram.errors import ConflictError, StepError
 from pram.memory import Array, Flags, Words
 from pram.models import COLLISION, Model
@@ -87,7 +86,7 @@ def check_processors(
     high = max(int(pid.max()) for pid in acting)
     offset = 0 if low >= 0 and high < budget else low  # small ids index the table directly
     span = high - offset + 1
-    if span <= budget and ranked <= _memo.RANKS_MAX:
+    if span <= budget and ranked <= RANKS_MAX:
         table = scratch.table(span)
         cells = [pid if offset == 0 else pid - offset for pid in acting]
         ranks: list[Ranks] = []
@@ -163,7 +162,7 @@ def _distinct_cells(
 ) -> bool:
     if each_ascending and disjoint([index for index, _, _ in ports]):
         return True  # each port's cells distinct, the ports' ranges disjoint: nothing shared
-    if ranked > _memo.RANKS_MAX:
+    if ranked > RANKS_MAX:
         return False  # over 2^31 processors in the global step: the slow path decides
     table = scratch.table(size)
     ranks: list[Ranks] = []

@@ -1,0 +1,430 @@
+"""Batched runs: many instances of one program in lockstep on one machine.
+
+Under the honesty rules a program's host control flow cannot depend on data, so every honest
+program takes the same steps, with the same processors, on every input of the same sizes.
+``Machine(batch=B)`` runs B instances together: every array holds one row of cells per
+instance, every register one row of values per instance (or one row shared by all, for
+values computed from sizes), and each global step is one pass of numpy over all instances.
+Python's cost is paid once per step for the whole batch.
+
+Each instance is still its own PRAM: its own memory, its own ledger (:class:`Ledgers`), its
+own violations, resolutions and undefined reads (each with its ``instance``), and its own
+random choices (CRCW arbitrary: one generator per instance, seeded like a single machine's).
+The counts of an instance equal those of a single run on its input, exactly; the differential
+test (tests/test_batch.py) checks that on random programs under every model.
+
+What differs between instances, and how the engine (:class:`BatchEngine`) takes it:
+
+- indices, values and masks from registers (one row per instance), and processors chosen by
+  data (``hold(pid, pid)[x > 4]``): a selection keeps the full width of the processors it was
+  chosen from, with one row of flags per instance (the processors that chose themselves); a
+  step taken by them counts, per instance, only those;
+- a cell two processors met at: the step's accesses are tested for every instance at once, and
+  only the instances in which two processors met go through the single machine's slow path
+  (:func:`pram.engine.conflicts.resolve`), in one call with their cells side by side as one array's
+  (under CRCW arbitrary one call per instance, each drawing its own random choices);
+- loop tests (:class:`pram.Until`), in passes: under the honesty rules the host's control
+  flow depends only on sizes and on the bits loop tests give it, so instances answered alike
+  at every test so far are on one path. Where the instances taking steps disagree, the batch
+  follows those whose loop goes on (answered False) and the program is sent False; the others
+  leave the pass's path and idle from there on (no access, no charge, no local work, no
+  record: :attr:`BatchEngine.alive`). When the program ends, each group that left runs in a
+  pass of its own, from the start of the run, on the same machine, every other instance inert
+  (:meth:`BatchEngine.next_pass`): the group's rows of memory, its ledgers, its random
+  generators and its records are the run's start's again, the table of arrays too (an array
+  allocated again under a name and size an earlier pass used is the same array), and the
+  program is made again from its unstarted generator (:func:`remaker`). A group may split
+  again. Each pass runs the host as a single run of any of its instances would, so every
+  instance's counts, records, memory and answer (:attr:`pram.Machine.results`) equal its
+  single run's for any loop, at the price of one pass per distinct sequence of answers (and,
+  for every run, a copy of memory at its start). The program's own Python (a host list it
+  appends to, a print) runs once per pass. A program that cannot be made again, or a machine
+  with an observer (it would see several passes), is refused at the first disagreement
+  (:class:`pram.BatchPathError`), never counted wrong. A later pass is checked against its
+  group's path (:meth:`BatchEngine._test`: the same loop-test steps at the same time with the
+  same answers up to its departure), which refuses a program whose remade generator does not
+  retrace it (one made before ``m.run`` and held where the capture cannot see it). What a
+  pass makes afresh: the program's code, closure cells, generator and iterator arguments; not
+  any other argument or global object the program changes (a pass sees it as the pass before
+  left it). An array a later pass allocates under a name an earlier pass left at its end with
+  another size is refused (one array per name holds every instance). A loop test of
+  processors chosen by data answers each instance over the processors that chose themselves.
+
+A step whose processors would differ between instances in a way a batch cannot express does
+not reach the engine: a host decision on data is refused by the registers. What is refused
+here is named in the error, with the instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pram.engine import conflicts, refusals, validate
+from pram.engine.checks import Checks
+from pram.engine.fast import in_range, phase_shares
+from pram.engine.memo import StepMemo
+from pram.engine.rows import chosen_rows
+from pram.engine.views import (
+    BatchPort,
+)
+from pram.errors import (
+    UndefinedReadError,
+)
+from pram.ids import Chosen
+from pram.loop import is_test
+from pram.memory import WORD, Array, Flags, Words
+from pram.registers import Register
+from pram.step import Read, Step, Values, Write
+from pram.violations import UndefinedRead
+
+if TYPE_CHECKING:
+    pass
+
+Counts = npt.NDArray[np.int64]
+
+__all__ = ["BatchEngine"]
+
+
+class BatchEngine(Checks):
+    """Executes global steps for a batched machine: every instance in one pass."""
+
+    # ---- the step --------------------------------------------------------------------------
+
+    def execute(self, steps: Sequence[Step]) -> list[Values]:
+        """Execute one global step of every instance taking steps; see
+        :meth:`pram.Machine.execute`."""
+        host = self.host
+        number = host._cost.time + 1
+        alive = self.alive
+        memo = StepMemo()
+        # 0. The fast path: the usual step, shared indices (idle instances left untouched).
+        fast = self._fast(steps, memo, alive)
+        if fast is not None:
+            return fast
+        # 1. Normalise ports.
+        ports: list[BatchPort] = []
+        actors: list[int | Counts] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            pid = validate.processors_of(step, number)
+            validate.this_run(step.reads, step.writes, number, host._token)
+            refusals.accesses(step.reads, step.writes, number)
+            rows = chosen_rows(pid)
+            plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
+            actors.append(len(plain) if rows is None
+                          else np.count_nonzero(rows, axis=1).astype(np.int64))
+            for read in step.reads:
+                refusals.read_object(read, number)
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
+                                        number))
+            for write in step.writes:
+                refusals.write_object(write, number)
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
+                                        write.value, number))
+            ranked += len(plain)
+        if alive is not None:  # an idle instance takes no access
+            for port in ports:
+                idle = np.broadcast_to(alive[:, None], (self.batch, len(port.pid)))
+                port.where = idle if port.where is None else port.where & idle
+        for port in ports:
+            self._check_bounds(port, number)
+        # 2. Check: no processor listed twice, and each array's ports against the model.
+        if host.distinct_processors:
+            if any(chosen_rows(s.processors) is not None for s in steps):
+                self._check_chosen(steps, number)
+            else:
+                conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[BatchPort]] = {}
+        for port in ports:
+            groups.setdefault(id(port.array), []).append(port)
+        resolved: dict[int, dict[int, tuple[Words, Words] | None]] = {}
+        for key, group in groups.items():
+            met = self._met(group, ranked, alive)
+            if met is not None:
+                resolved[key] = self._resolve(group, met, steps)
+        # 3. Read.
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads: list[int | Counts] = [0] * len(steps)
+        writes: list[int | Counts] = [0] * len(steps)
+        for port in ports:
+            if not port.is_write:
+                reads[port.branch] = reads[port.branch] + port.count()
+                replies[port.branch].append(self._read(port, number))
+        # 4. Commit.
+        for port in ports:
+            if port.is_write:
+                writes[port.branch] = writes[port.branch] + port.count()
+                settled = resolved.get(id(port.array))
+                self._store(port, None if settled is None else settled)
+        for key, settled in resolved.items():
+            array = groups[key][0].array
+            for i, outcome in settled.items():
+                if outcome is not None:
+                    cells, values = outcome
+                    array._cells[i, cells] = values
+                    if array._defined is not None:
+                        array._defined[i, cells] = True
+        # 5. Account.
+        self._account(steps, actors, reads, writes, alive)
+        answers: list[Any] = [tuple(reply) for reply in replies]
+        tests = [branch for branch, step in enumerate(steps) if is_test(step)]
+        if tests:
+            bits = self._test([steps[b] for b in tests], [answers[b] for b in tests], alive)
+            for branch, bit in zip(tests, bits, strict=True):
+                answers[branch] = bit
+        return answers
+
+    # ---- 0. the fast path ------------------------------------------------------------------
+
+    def _fast(self, steps: Sequence[Step], memo: StepMemo, alive: Flags | None
+              ) -> list[Values] | None:
+        """Execute the global step if it is the usual one for every instance at once, or
+        return None having changed nothing: the single machine's fast path (its tests, on
+        the indices every instance shares), with values one row per instance.
+
+        That is: word processor ids not chosen by data, distinct; no ``where`` masks; indices
+        plain arrays or integers (shared by every instance), ascending and in range; values
+        integers, plain arrays or registers of the step's processors; the checked ports into
+        one array meeting at no cell; no undefined cell read. Every instance then takes the
+        same accesses, so one test answers for all of them. Instances that idle (``alive``
+        false) read what their rows hold (values no count, record or memory of theirs sees:
+        operations check only the rows of instances taking steps), write nothing and are not
+        charged, as on the general path.
+        """
+        token = self.host._token
+        for step in steps:
+            if type(step) is not Step:
+                return None
+            who = step.processors
+            if type(who) is not np.ndarray or who.dtype is not WORD or who.ndim != 1 \
+                    or not len(who) or refusals.too_many(step.reads, step.writes):
+                return None
+            n = len(who)
+            for read in step.reads:
+                if type(read) is not Read or read.where is not None or not _shared(
+                        read.index, n):
+                    return None
+            for write in step.writes:
+                if type(write) is not Write or write.where is not None or not _shared(
+                        write.index, n):
+                    return None
+                value, held = write.value, write.array._cells.dtype
+                if type(value) is Register:
+                    if value._processors is not who or value._run is not token \
+                            or value._values.dtype != held:
+                        return None
+                elif not (validate.word_constant(value) and held is WORD) and not (
+                        type(value) is np.ndarray and value.dtype == held
+                        and value.shape == (n,)):
+                    return None
+        host = self.host
+        if host.distinct_processors and not conflicts.ids_distinct(steps, memo):
+            return None
+        checks_reads = host.model.checks_reads
+        checked: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
+        ranked = 0
+        arrays = host.arrays
+        for step in steps:
+            n = len(step.processors)
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array, index = port.array, port.index
+                    if type(array) is not Array or arrays.get(array.name) is not array \
+                            or len(getattr(array, "shape", ())) > 1:
+                        return None  # a two-dimensional array: the general path
+                    if type(index) is int:
+                        if not 0 <= index < array.size or (n > 1 and checks):
+                            return None  # one cell for all: the general path judges it
+                        continue
+                    if not _ascending_in(index, array, memo):  # type: ignore[arg-type]
+                        return None
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append(
+                            (index, ranked, None))  # type: ignore[arg-type]
+            ranked += n
+        for array, cells in checked.values():
+            if len(cells) > 1 and not conflicts.distinct_cells(
+                cells, array.size, ranked, memo, self.scratch,
+                each_ascending=True, last_ascending=True,
+            ):
+                return None
+        replies: list[Values] = []
+        for step in steps:
+            values = []
+            for read in step.reads:
+                array = read.array
+                index = read.index if type(read.index) is not int else np.full(
+                    len(step.processors), read.index, np.int64)
+                if array._defined is not None:
+                    known = _columns(array, "_defined").take(index, axis=0)
+                    if not (known.all() if alive is None else known[:, alive].all()):
+                        return None  # the general path reports the undefined cells
+                values.append(index)
+            replies.append(tuple(values))  # type: ignore[arg-type]
+        answers: list[Values] = []
+        for step, indices in zip(steps, replies, strict=True):
+            taken = []
+            for read, index in zip(step.reads, indices, strict=True):
+                taken.append(Register(_columns(read.array, "_cells").take(index, axis=0).T,
+                                      step.processors, token))  # type: ignore[arg-type]
+            answers.append(tuple(taken))
+        live = None if alive is None else np.flatnonzero(alive)
+        for step in steps:
+            for write in step.writes:
+                columns = _columns(write.array, "_cells")
+                value = write.value
+                raw = value._values if type(value) is Register else value
+                if live is not None:  # only the rows of the instances taking steps
+                    if type(raw) is np.ndarray and raw.ndim == 2:
+                        raw = raw[live]
+                    to = write.index
+                    target: Any = ((to[:, None] if type(to) is np.ndarray
+                                   else np.array([[to]], np.int64)), live)
+                else:
+                    target = write.index
+                columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
+                    else (raw[:, None] if type(raw) is np.ndarray else raw)
+                if write.array._defined is not None:
+                    _columns(write.array, "_defined")[target] = True
+        actors = [len(s.processors) for s in steps]
+        self._account(steps, actors,  # type: ignore[arg-type]
+                      [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive)
+        return answers
+
+
+    # ---- 3. read, 4. commit ----------------------------------------------------------------
+
+    def _read(self, port: BatchPort, number: int) -> Register:
+        """The values read, one row per instance (0 where a processor does not act)."""
+        array, index, where = port.array, port.index, port.where
+        if array.size == 0:  # nothing can be read (an access would have been refused)
+            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
+            return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+        if where is not None:
+            index = np.where(where, index, 0)  # a processor that does not act reads nothing
+        values = self._gather(_columns(array, "_cells"), index)
+        if array._defined is not None:
+            known = self._gather(_columns(array, "_defined"), index)
+            unknown = ~known if where is None else ~known & where
+            if unknown.any():
+                self._undefined(port, unknown, index)
+        if where is not None:
+            values = np.where(where, values, 0)
+        return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
+
+    def _gather(self, columns: npt.NDArray[Any], index: Words) -> npt.NDArray[Any]:
+        """``(batch, n)`` cells of ``columns`` (the ``(size, batch)`` memory): by a shared
+        index, n runs of ``batch`` words; by one index
+        per instance, one word each."""
+        if index.ndim == 1:
+            return columns.take(index, axis=0).T
+        batch = self.batch
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        return columns.reshape(-1).take(flat)
+
+    def _undefined(self, port: BatchPort, unknown: Flags, index: Words) -> None:
+        host = self.host
+        unknown = np.broadcast_to(unknown, (self.batch, unknown.shape[-1]))
+        shape: tuple[int, ...] = getattr(port.array, "shape", ())
+        columns = shape[1] if len(shape) == 2 else 0  # a cell named by pair, as on one machine
+        for i in np.flatnonzero(unknown.any(axis=1)).tolist():
+            row = index if index.ndim == 1 else index[i]
+            for j in np.flatnonzero(unknown[i]).tolist():
+                record = UndefinedRead(self.ledgers.time(i) + 1, port.step.phase,
+                                       port.array.name, int(row[j]), int(port.pid[j]),
+                                       columns, instance=i)
+                if host.strict:
+                    raise UndefinedReadError(
+                        record.message, step=record.step, array=record.array,
+                        index=record.index, processor=record.processor, instance=i,
+                    )
+                host._undefined_reads.append(record)
+
+    def _store(self, port: BatchPort, settled: dict[int, Any] | None) -> None:
+        """Write ``port``'s values in every instance whose writes to the array were not
+        resolved by the model (those are stored from the resolution)."""
+        array, index, where = port.array, port.index, port.where
+        value: Any = port.value
+        if settled:
+            keep = np.ones(self.batch, dtype=np.bool_)
+            keep[list(settled)] = False
+            kept = np.broadcast_to(keep[:, None], (self.batch, len(port.pid)))
+            where = kept if where is None else where & kept
+        cells, defined = _columns(array, "_cells"), _columns(array, "_defined")
+        if where is None and index.ndim == 1:
+            target = index
+            cells[target] = value.T if isinstance(value, np.ndarray) and value.ndim == 2 \
+                else (value[:, None] if isinstance(value, np.ndarray) else value)
+            if defined is not None:
+                defined[target] = True
+            return
+        batch, n = self.batch, index.shape[-1]
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        full = np.broadcast_to(np.asarray(value, dtype=cells.dtype), (batch, n))
+        if where is not None:
+            acting = np.broadcast_to(where, (batch, n))
+            flat, full = flat[acting], full[acting]
+        cells.reshape(-1)[flat] = full
+        if defined is not None:
+            defined.reshape(-1)[flat] = True
+
+    # ---- 5. account, and loop tests --------------------------------------------------------
+
+    def _account(self, steps: Sequence[Step], actors: list[int | Counts],
+                 reads: list[int | Counts], writes: list[int | Counts],
+                 alive: Flags | None) -> None:
+        n: int | Counts = 0
+        r: int | Counts = 0
+        w: int | Counts = 0
+        for pn, pr, pw in zip(actors, reads, writes, strict=True):
+            n, r, w = n + pn, r + pr, w + pw
+        shares = phase_shares(steps, list(zip(actors, reads, writes, strict=True)))
+        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
+                            {k: [_int(x) for x in v] for k, v in shares.items()})
+        self.host._cost.time += 1
+
+
+
+def _columns(array: Array, part: str) -> Any:
+    """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
+    as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
+    writes reach; a batch's array in another layout is put in this one first."""
+    rows = getattr(array, part)
+    if rows is None:
+        return None
+    if not rows.T.flags.c_contiguous:
+        rows = np.asfortranarray(rows)
+        setattr(array, part, rows)
+    return rows.T
+
+
+
+
+def _shared(index: Any, n: int) -> bool:
+    """Whether a fast step's index is one every instance shares: a word array of ``n``
+    cells, or one integer."""
+    if type(index) is int:
+        return True
+    return type(index) is np.ndarray and index.dtype is WORD and index.shape == (n,)
+
+
+def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
+    """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
+    return in_range(index, array, memo)
+
+
+
+def _int(x: int | Counts) -> int | Counts:
+    """``x`` as a Python int when it is one count for every instance."""
+    if type(x) is int:
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+

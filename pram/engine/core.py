@@ -1,0 +1,378 @@
+"""The engine behind :class:`pram.Machine`: one global step, *evaluate, then commit*.
+
+Every read of a global step sees memory as it was before the step; every write is applied
+together at its end, after the model has resolved concurrent writers. Work is vectorised
+across processors with numpy, so Python cost is paid per step and per port, never per
+processor. :meth:`Engine.execute` runs the phases numbered in its comments:
+
+0. the fast path (the first branch): a step every later phase would pass at its own first
+   branch runs with only those first-branch tests, which are the same functions;
+1. normalise ports once (validation at the boundary, :mod:`pram.engine.validate`; a register of
+   another run, or of another machine, is refused there, and the fast path takes registers of
+   the machine's run only);
+2. check that no processor is listed twice, and check each array's ports against the model
+   (:mod:`pram.engine.conflicts`; the slow path there names who met and resolves their writes);
+3. read, everything before anything is written;
+4. commit the writes;
+5. account: one unit of time, and the step's processors, reads and writes, per phase too;
+   a loop test (:class:`pram.loop.Until`, a read step the fast path leaves to this path) is
+   charged as the read step it is, counted in ``Cost.loop_tests``, and answered with one
+   bool, the bit "every cell read holds the value asked", instead of the values read: the
+   control unit reads a cell, and the host learns one bit per test and nothing else (a
+   batched machine, :mod:`pram.engine.batched`, answers each instance alike and, where its instances
+   disagree, runs those that leave its path again in a pass of their own).
+
+On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
+twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything
+changed) and after phase 5, and the fast path is off: the recorder reads the ports phase 1
+normalises. Off, the cost is one attribute read per step.
+
+Words: a *port* is one :class:`pram.Read` or :class:`pram.Write` of a step (one index per
+processor); an *access* is one processor's read or write of one cell through a port; a
+processor's *rank* is its position among all processors of the global step; the *fast path*
+is phase 0, switched off with ``Machine(fast_path=False)`` (no result changes, only which
+tests run: tests/test_fast_path.py runs both ways and compares everything).
+
+The numpy passes over a port's processors in a conflict-free step, each one needed: the
+order test (one comparison of neighbours and one count, at most once per index array in a
+step: ascending indices are in range when their first and last are, and are distinct); the
+bounds check of indices out of order (one argmax; ports of at most 24 cells are checked in
+Python instead); the conflict test (one scatter of ranks per port, one gather and one
+comparison for each port but the last; only for the ports the model checks, none for a lone
+ascending port or ascending ports whose ranges are disjoint, and a Python dict for at most 24
+accesses to an array); the read (one gather) or the write (one scatter); and, with a
+``where`` mask, one compression each of the indices, the values written and the ranks tested,
+plus the read's expansion. Once per global step, the check that no processor is listed twice
+(on by default) costs nothing for the ids :meth:`pram.Machine.processors` handed out
+(immutable and ascending), the order test for other ascending ids, and otherwise one scatter,
+one gather and one comparison of ranks (a Python set for at most 24 processors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+import numpy as np
+
+from pram.cost import Cost
+from pram.engine import conflicts, refusals, validate
+from pram.engine.fast import FastPath, bound, in_range, store, undefined
+from pram.engine.memo import Scratch, StepMemo
+from pram.engine.refusals import refuse_array
+from pram.engine.validate import Port
+from pram.errors import UndefinedReadError
+from pram.ids import Chosen
+from pram.loop import answer, is_test
+from pram.memory import Array, Flags, Words
+from pram.models import Model
+from pram.registers import Register
+from pram.run import Run
+from pram.step import Step, Values
+from pram.violations import Resolution, UndefinedRead, Violation
+
+if TYPE_CHECKING:
+    from pram.trace import Recorder
+
+
+
+class Host(Protocol):
+    """What the engine reads of the machine it runs for (:class:`pram.Machine`)."""
+
+    model: Model
+    mode: Literal["collect", "raise"]
+    strict: bool
+    distinct_processors: bool
+    fast_path: bool
+    arrays: dict[str, Array]
+    _violations: list[Violation]
+    _resolutions: list[Resolution]
+    _undefined_reads: list[UndefinedRead]
+    _cost: Cost
+    _seed: int
+    #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
+    _recorder: Recorder | None
+    _token: Run | None
+
+
+class Engine(FastPath):
+    """Executes global steps for one machine, and keeps what its steps reuse."""
+
+    __slots__ = ("_random", "host", "scratch")
+
+    #: The instances taking steps (a batch's flags; None: all, as one machine's one always).
+    alive: Flags | None = None
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.scratch = Scratch()
+        self._random: np.random.Generator | None = None  # made at the first random choice
+
+    # ---- the instance axis, of size one (pram.engine.batched answers alike for B) ---------
+    # What the machine asks its engine about memory, ledgers and runs, so that it holds no
+    # branch for batches: a batch's engine answers the same questions for its instances.
+
+    def allocated(self, name: str, array: Array) -> Array:
+        """The array the machine keeps under ``name`` for the new ``array``: itself."""
+        return array
+
+    def release(self, array: Array) -> None:
+        """Release the cells of ``array``, just freed."""
+        array._cells = np.zeros(0, dtype=array._cells.dtype)
+        array._defined = None
+
+    def costs(self, cost: Cost) -> tuple[Cost, ...]:
+        """Every instance's ledger: the machine's one."""
+        return (cost,)
+
+    def cost(self, cost: Cost) -> Cost:
+        """The ledger ``m.cost`` shows after a run: the machine's one."""
+        return cost
+
+    def replace(self, cost: Cost) -> None:
+        """``m.cost = cost`` between runs: a single machine's ledger may be replaced."""
+
+    def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Drive ``program`` (with ``drive``, the machine's loop over its requests) to its
+        end: its value, and the value of every instance (one)."""
+        value = drive(program)
+        return value, (value,)
+
+    def charge_local(self, token: Run) -> None:
+        """Charge the elementwise register operations done since the previous step (the
+        ledger's ``local``: their total, and the most between two steps), and count afresh."""
+        cost = self.host._cost
+        local = token._operations
+        token._operations = 0
+        token._charged = local  # the next step's phases take their share (phase_shares)
+        cost.local += local
+        if local > cost.max_local:
+            cost.max_local = local
+
+    def settle(self) -> None:
+        """The run ended (or failed): nothing is held for later passes."""
+
+    def execute(self, steps: Sequence[Step]) -> list[Values]:
+        """Execute one global step made of ``steps`` (one per parallel branch); see
+        :meth:`pram.Machine.execute`."""
+        host = self.host
+        number = host._cost.time + 1
+        memo = StepMemo()
+        recorder = host._recorder
+        # 0. The fast path: the usual step, with the first-branch tests of the phases below
+        # (off while tracing: the recorder reads the ports phase 1 normalises).
+        if host.fast_path and recorder is None:
+            fast = self._fast_one(steps[0], memo) if len(steps) == 1 else self._fast(steps, memo)
+            if fast is not None:
+                return fast
+        # 1. Normalise ports: validate each port once, as words of the processors acting.
+        ports: list[Port] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            ranked = self._ports(step, branch, ranked, number, ports, memo)
+        if recorder is not None:  # refused here above the trace's ceiling, before any change
+            recorder.begin(number, steps, ports, len(host._violations))
+        # 2. Check: no processor listed twice, and each array's ports against the model.
+        if host.distinct_processors:
+            conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[Port]] = {}
+        for port in ports:
+            groups.setdefault(id(port.array), []).append(port)
+        # Writes resolved by the model, for the arrays where two processors wrote one cell.
+        resolved: dict[int, tuple[Words, Words]] = {}
+        checks_reads = host.model.checks_reads
+        for key, group in groups.items():
+            if len(group) == 1:
+                only = group[0]
+                if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
+                    continue  # one port to the array, its cells distinct (or not checked)
+            outcome = self._check(group, number, steps, ranked, memo)
+            if outcome is not None:
+                resolved[key] = outcome
+        # 3. Read: every read sees memory as it was before the step.
+        replies: list[list[Register]] = [[] for _ in steps]
+        reads = writes = 0
+        for port in ports:
+            if not port.is_write:
+                reads += len(port.index)
+                replies[port.branch].append(self._read(port, number))
+        # 4. Commit: every write at once, resolved where two processors wrote one cell.
+        for port in ports:
+            if port.value is not None:
+                writes += len(port.index)
+                if id(port.array) not in resolved:
+                    store(port.array, port.index, port.value)
+        for key, (cells, values) in resolved.items():
+            store(groups[key][0].array, cells, values)
+        # 5. Account.
+        if len(steps) == 1:
+            self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
+        else:
+            tallies = [[len(step.processors), 0, 0] for step in steps]
+            for port in ports:
+                tallies[port.branch][1 + port.is_write] += len(port.index)
+            self._account(steps, [(n, r, w) for n, r, w in tallies])
+        answers: list[Any] = [tuple(reply) for reply in replies]
+        for branch, step in enumerate(steps):
+            if is_test(step):  # a loop test: the program learns one bit, and it is counted
+                answers[branch] = answer(step, answers[branch])  # type: ignore[arg-type]
+                host._cost.loop_tests += 1
+        if recorder is not None:
+            recorder.end(host._cost, host._violations)
+        return answers
+
+    # ---- 1. normalise ports ---------------------------------------------------------------
+
+    def _ports(
+        self, step: Step, branch: int, ranked: int, number: int, ports: list[Port],
+        memo: StepMemo,
+    ) -> int:
+        """Validate ``step`` and append its ports; return the processors ranked so far."""
+        pid = validate.processors_of(step, number)
+        n = len(pid)
+        reads, writes = step.reads, step.writes
+        validate.this_run(reads, writes, number, self.host._token)
+        refusals.accesses(reads, writes, number)
+        for read in reads:
+            refusals.read_object(read, number)
+            array = read.array
+            if not self.owns(array):
+                refuse_array(array, number)
+            where = (
+                None if read.where is None else validate.mask(read.where, n, number, array, pid)
+            )
+            if type(pid) is Chosen:
+                where = _held(where, validate.presence((read.index, read.where), pid))
+            index = validate.address(read.index, n, number, array, where, pid, "read",
+                                      step.phase)
+            port = Port(step, branch, ranked, array, index, where, None)
+            self._check_bounds(port, number, "read", memo)
+            ports.append(port)
+        for write in writes:
+            refusals.write_object(write, number)
+            array = write.array
+            if not self.owns(array):
+                refuse_array(array, number)
+            where = (
+                None if write.where is None else validate.mask(write.where, n, number, array, pid)
+            )
+            if type(pid) is Chosen:
+                where = _held(
+                    where, validate.presence((write.index, write.value, write.where), pid)
+                )
+            index = validate.address(write.index, n, number, array, where, pid, "write",
+                                      step.phase)
+            value = validate.value(write.value, n, number, array, where, pid)
+            port = Port(step, branch, ranked, array, index, where, value)
+            self._check_bounds(port, number, "write", memo)
+            ports.append(port)
+        return ranked + n
+
+    @staticmethod
+    def _check_bounds(port: Port, number: int, verb: str, memo: StepMemo) -> None:
+        """Refuse an index outside the array; note whether the indices are strictly ascending.
+
+        Ascending indices (the usual case: cells computed from processor ranks) are in range
+        when the first and the last are, and are distinct, which spares the conflict test its
+        scatter and gather.
+        """
+        index, array = port.index, port.array
+        size = array.size
+        if len(index) <= conflicts.SMALL:
+            cells = index.tolist()  # a few cells: Python is quicker than a numpy call
+            if not cells or (min(cells) >= 0 and max(cells) < size):
+                return
+        elif in_range(index, array, memo):
+            port.ascending = True
+            return
+        else:
+            # A negative index viewed as unsigned is larger than any size; argmax finds the
+            # largest without a ufunc reduction's fixed cost.
+            unsigned = index.view(np.uint64)
+            if unsigned.item(unsigned.argmax()) < size:
+                return  # in range but not ascending (ascending and in range passed above)
+        bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
+        refusals.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
+                          port.step.phase)
+
+    # ---- 2. check -------------------------------------------------------------------------
+
+    def _check(
+        self, group: list[Port], number: int, steps: Sequence[Step], ranked: int,
+        memo: StepMemo,
+    ) -> tuple[Words, Words] | None:
+        """Check one array's ports against the model; return resolved writes if they clash."""
+        host = self.host
+        checks_reads = host.model.checks_reads
+        checked = [p for p in group if p.is_write or checks_reads]
+        total = 0
+        for port in checked:
+            total += len(port.index)
+        if total < 2:
+            return None
+        if total <= conflicts.SMALL:
+            key = tuple((id(p.index), p.rank, id(p.where)) for p in checked)
+            distinct = memo.distinct.get(key)
+            if distinct is None:
+                distinct = memo.distinct[key] = conflicts.few_distinct_cells(checked)
+        else:
+            distinct = conflicts.distinct_cells(
+                [(p.index, p.rank, p.where) for p in checked], checked[0].array.size, ranked,
+                memo, self.scratch, each_ascending=all(p.ascending for p in checked),
+                last_ascending=checked[-1].ascending,
+            )
+        if distinct:
+            return None
+        return conflicts.resolve(
+            group, number, steps, host.model, host.mode == "raise", host._violations,
+            self._generator, host._resolutions,
+        )
+
+    def _generator(self) -> np.random.Generator:
+        """The machine's random choices (CRCW arbitrary), seeded, made at the first."""
+        if self._random is None:
+            self._random = np.random.default_rng(self.host._seed)
+        return self._random
+
+    # ---- 3. read, 4. commit ---------------------------------------------------------------
+
+    def _read(self, port: Port, number: int) -> Register:
+        """The values read, as a register of the step's processors (0 where masked out)."""
+        array, index = port.array, port.index
+        # take gathers faster than fancy indexing; the indices were checked in range.
+        known = undefined(array, index)
+        if known is not None:
+            self._undefined(port, known, number)
+        values: Words = array._cells.take(index)
+        if port.where is not None:
+            full = np.zeros(len(port.where), dtype=values.dtype)
+            full[port.where] = values
+            values = full
+        return Register(
+            values, bound(port.step.processors), self.host._token  # type: ignore[arg-type]
+        )
+
+    def _undefined(self, port: Port, known: Flags, number: int) -> None:
+        pids = port.processors
+        for i in np.flatnonzero(~known).tolist():
+            array = port.array
+            record = UndefinedRead(
+                number, port.step.phase, array.name, int(port.index[i]), int(pids[i]),
+                array.shape[1] if len(array.shape) == 2 else 0,
+            )
+            if self.host.strict:
+                raise UndefinedReadError(
+                    record.message,
+                    step=number,
+                    array=record.array,
+                    index=record.index,
+                    processor=record.processor,
+                )
+            self.host._undefined_reads.append(record)
+
+
+def _held(where: Flags | None, held: Flags | None) -> Flags | None:
+    """A port's ``where`` mask narrowed to the processors that hold its operands."""
+    if held is None:
+        return where
+    return held if where is None else where & held

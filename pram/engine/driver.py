@@ -1,0 +1,111 @@
+"""Driving a program: :meth:`pram.Machine.run`'s loop over the steps a program yields.
+
+The machine hands its program to :func:`run`, which opens the run (a token, fresh ledgers,
+sealed memory), asks the machine's engine to drive it (a single machine's drives it once, a
+batch's once per pass, :mod:`pram.engine.batched`) with :func:`drive` as the loop over the
+program's requests, and closes the run whatever happens. Nothing here depends on how many
+instances the engine holds: the engine answers for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pram.cost import Ledger
+from pram.engine.validate import acting
+from pram.errors import StepError
+from pram.run import Run, _begin, _end
+from pram.step import Bundle, Program, Step, Values, is_step
+
+if TYPE_CHECKING:
+    from pram.machine import Machine
+
+__all__ = ["drive", "run", "seal"]
+
+
+def run(machine: Machine, program: Program[Any]) -> Any:
+    """Run ``program`` on ``machine`` (checked by :meth:`pram.Machine.run`) to its end."""
+    engine = machine._engine
+    if machine._recorder is not None:
+        machine._recorder.start(machine.arrays, machine._cost.time)
+    token = Run(machine, machine.observer)
+    _begin(token)
+    machine._token = token
+    # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
+    # of the violations or of the undefined reads taken before the run sees none of it.
+    machine._cost = machine._cost.fresh()
+    machine._ledger = Ledger(machine._cost)
+    machine._violations = list(machine._violations)
+    machine._resolutions = list(machine._resolutions)
+    machine._undefined_reads = list(machine._undefined_reads)
+    machine._running += 1
+    machine._failure = None
+    machine._modular = 0
+    machine._results = ()
+    seal(machine, True)
+    try:
+        value, machine._results = engine.run(
+            program, lambda pass_: drive(machine, pass_, token))
+        return value
+    finally:
+        engine.settle()
+        machine._running -= 1
+        machine._token = None
+        machine._failure = None  # raised above, or the program's own error goes first
+        _end(token)
+        if not machine._running:
+            seal(machine, False)
+
+
+def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
+    """One pass of :func:`run`: drive ``program`` to its end, and charge the local work done
+    after its last step."""
+    cost = machine._cost
+    engine = machine._engine
+    execute = engine.execute
+    try:
+        request = next(program)
+        while True:
+            if type(request) is Step or is_step(request):
+                steps: Sequence[Step] = (request,)
+            elif type(request) is Bundle:
+                steps = request.steps
+            else:
+                raise StepError(
+                    f"a program must yield Step or Bundle objects (got {request!r}) "
+                    f"before step {cost.time + 1}",
+                    cost.time + 1,
+                )
+            for step in steps:
+                # Ids not in immutable memory (registers of processors, plain arrays the host
+                # may change) are replaced by ids nothing can change.
+                pid = getattr(step, "processors", None)
+                if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                    steps = acting(steps, cost.time + 1, token)
+                    break
+            if machine._failure is not None:
+                raise machine._failure  # in the machine, not in the program: it cannot catch it
+            engine.charge_local(token)
+            replies = execute(steps)
+            token.step(cost.time, steps, replies)
+            reply: Values | list[Values] = replies[0] if type(request) is not Bundle else replies
+            request = program.send(reply)
+    except StopIteration as stop:
+        if machine._failure is not None:
+            raise machine._failure from None  # the work after the last step overflowed
+        return stop.value
+    finally:
+        engine.charge_local(token)
+
+
+def seal(machine: Machine, sealed: bool) -> None:
+    """Seal (or open) every array of ``machine``: see :class:`pram.Array`."""
+    for array in machine.arrays.values():
+        if sealed:
+            array.begin()
+        array._sealed = sealed
+    if machine._recorder is not None:
+        machine._recorder.trace._sealed = sealed

@@ -1,0 +1,330 @@
+"""Phases 0 and 5 of a single machine's step: the fast path, and accounting.
+
+:class:`FastPath` is the part of :class:`pram.engine.core.Engine` that executes the usual
+global step (no masks, ascending indices in range, branches on disjoint ranges of processors)
+with only the first branch of each test the general path runs (:mod:`pram.engine.validate`'s
+:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`), and charges the
+ledger for every step, fast or not.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pram.cost import PhaseCost, charge, charge_local
+from pram.engine import conflicts
+from pram.engine.memo import Scratch, StepMemo, ascending
+from pram.engine.refusals import too_many
+from pram.engine.validate import as_words, word_constant, word_ids
+from pram.ids import Chosen
+from pram.memory import WORD, Array, Flags, Words
+from pram.registers import Register
+from pram.step import Read, Step, Values, Write
+
+if TYPE_CHECKING:
+    from pram.engine.core import Host
+
+__all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined",
+           "words_of"]
+
+
+class FastPath:
+    """Phase 0 (the fast path) and phase 5 (accounting) of :class:`pram.engine.core.Engine`."""
+
+    __slots__ = ()
+    host: Host
+    scratch: Scratch
+
+    def owns(self, array: object) -> bool:
+        """Whether ``array`` is an array of this machine, not freed."""
+        return type(array) is Array and self.host.arrays.get(array.name) is array
+
+
+    # ---- 0. the fast path -----------------------------------------------------------------
+
+    def _fast(self, steps: Sequence[Step], memo: StepMemo) -> list[Values] | None:
+        """Execute the global step ``steps`` if every phase would pass it at its first branch,
+        or return None (having changed nothing) if not.
+
+        That is the usual step: in every branch, word processor ids that are distinct, no
+        ``where`` masks, indices and values that need no conversion, arrays of this machine,
+        every index ascending and in range; the checked ports into one array meeting at no
+        cell; and no undefined cell read. No two of its processors meet, so there is nothing
+        to judge. Every other step, and every error, is the general path's, which names what
+        is wrong.
+
+        Each test here is a function the general path asks too, at the first branch of its
+        own test: :func:`pram.engine.validate.word_ids` and :func:`too_many` (phase 1, the
+        processors and the ports' count), :func:`pram.engine.conflicts.ids_distinct` (phase 2, a
+        processor listed twice), :func:`pram.engine.validate.as_words` and
+        :func:`pram.engine.validate.word_constant` (phase 1, an index or a value), :meth:`owns`
+        (phase 1, the array), :func:`in_range` (phase 1, the bounds),
+        :func:`pram.engine.conflicts.distinct_cells` (phase 2, the conflict test) and
+        :func:`undefined` (phase 3, the read).
+        """
+        for step in steps:
+            if type(step) is not Step:
+                return None
+            who, reads, writes = step.processors, step.reads, step.writes
+            if type(who) is Chosen or not word_ids(who) or not len(who) \
+                    or too_many(reads, writes):
+                return None  # processors chosen by data: the general path's checks
+            for read in reads:
+                if type(read) is not Read or read.where is not None:
+                    return None
+            for write in writes:
+                if type(write) is not Write or write.where is not None:
+                    return None
+        host = self.host
+        if host.distinct_processors and not conflicts.ids_distinct(steps, memo):
+            return None
+        checks_reads, token = host.model.checks_reads, host._token
+        # Each array's checked ports: their indices, and the rank of their first processor.
+        checked: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
+        ranked = 0
+        for step in steps:
+            pid: Words = step.processors  # type: ignore[assignment]  # word ids: tested above
+            n = len(pid)
+            for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
+                for port in kind:
+                    array = port.array
+                    index = as_words(port.index, pid, n, token)
+                    if index is None or not self.owns(array) or len(array.shape) != 1 \
+                            or not in_range(index, array, memo):
+                        return None  # a pair into a 2-D array: the general path
+                    if checks:
+                        checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
+            for write in step.writes:
+                if not word_constant(write.value) and as_words(write.value, pid, n,
+                                                               token) is None:
+                    return None
+            ranked += n
+        for array, cells in checked.values():
+            if len(cells) > 1 and not conflicts.distinct_cells(
+                cells, array.size, ranked, memo, self.scratch,
+                each_ascending=True, last_ascending=True,
+            ):
+                return None  # the general path names the processors that met
+        replies: list[Values] = []
+        for step in steps:
+            pid = step.processors  # type: ignore[assignment]
+            values = []
+            for read in step.reads:
+                array, index = read.array, words_of(read.index)
+                if undefined(array, index) is not None:
+                    return None  # the general path reports the undefined cells
+                values.append(Register(array._cells.take(index), pid, token))
+            replies.append(tuple(values))
+        for branch, step in enumerate(steps):
+            if replies[branch]:
+                bound(step.processors)  # type: ignore[arg-type]
+            for write in step.writes:
+                store(write.array, words_of(write.index), words_of(write.value))
+        if len(steps) == 1:
+            n = len(pid)
+            self._account_one(n, n * len(step.reads), n * len(step.writes), step.phase)
+        else:
+            self._account(steps, [(len(s.processors), len(s.processors) * len(s.reads),
+                                   len(s.processors) * len(s.writes)) for s in steps])
+        return replies
+
+    def _fast_one(self, step: Step, memo: StepMemo) -> list[Values] | None:
+        """:meth:`_fast` for a global step of one step (no parallel branches), the usual
+        case: the same tests in the same order, in one pass over the ports, with no
+        bookkeeping for branches (a step's fixed cost is what small steps pay)."""
+        if type(step) is not Step:
+            return None
+        pid, reads, writes = step.processors, step.reads, step.writes
+        if type(pid) is not np.ndarray or pid.dtype is not WORD or pid.ndim != 1:
+            return None  # processors chosen by data (or to convert): the general path's
+        n = len(pid)
+        if not n or too_many(reads, writes):
+            return None
+        for read in reads:
+            if type(read) is not Read or read.where is not None:
+                return None
+        for write in writes:
+            if type(write) is not Write or write.where is not None:
+                return None
+        host = self.host
+        if host.distinct_processors and n > 1 and not ascending(pid, memo):
+            return None  # conflicts.ids_distinct of one step
+        token, arrays = host._token, host.arrays
+        checks_reads = host.model.checks_reads
+        # The checked ports' arrays and indices, in the order _fast collects them.
+        checked: list[tuple[Array, Words]] = []
+        read_cells: list[Words] = []
+        for read in reads:
+            array = read.array
+            index = as_words(read.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
+                return None  # a 2-D array: the general path takes pairs and refuses the rest
+            read_cells.append(index)
+            if checks_reads:
+                checked.append((array, index))
+        stores: list[tuple[Array, Words, Words | int]] = []
+        for write in writes:
+            array = write.array
+            index = as_words(write.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
+                return None  # a 2-D array: the general path takes pairs and refuses the rest
+            checked.append((array, index))
+            value = write.value
+            if word_constant(value):
+                stores.append((array, index, value))  # type: ignore[arg-type]  # an int
+            else:
+                words = as_words(value, pid, n, token)
+                if words is None:
+                    return None
+                stores.append((array, index, words))
+        if len(checked) > 1 and len({id(array) for array, _ in checked}) < len(checked):
+            ports: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
+            for array, index in checked:
+                ports.setdefault(id(array), (array, []))[1].append((index, 0, None))
+            for array, cells in ports.values():
+                if len(cells) > 1 and not conflicts.distinct_cells(
+                    cells, array.size, n, memo, self.scratch,
+                    each_ascending=True, last_ascending=True,
+                ):
+                    return None  # the general path names the processors that met
+        values = []
+        for read, index in zip(reads, read_cells, strict=True):
+            array = read.array
+            if array._defined is not None and undefined(array, index) is not None:
+                return None  # the general path reports the undefined cells
+            values.append(Register(array._cells.take(index), pid, token))
+        if values and pid.flags.writeable:
+            pid.flags.writeable = False  # bound(pid): registers are bound to it now
+        for array, index, written in stores:
+            array._cells[index] = written
+            if array._defined is not None:
+                array._defined[index] = True
+        self._account_one(n, n * len(reads), n * len(writes), step.phase)
+        return [tuple(values)]
+
+    # ---- 5. account -----------------------------------------------------------------------
+
+    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
+        """Charge one unit of time and the step's processors, reads and writes (``tallies``,
+        one per branch) to the ledger, and to the phase of each branch and the phases around
+        it."""
+        cost = self.host._cost
+        active = reads = writes = 0
+        for n, r, w in tallies:
+            active += n
+            reads += r
+            writes += w
+        shares = phase_shares(steps, tallies)
+        local = self._local()
+        for label, (n, r, w) in shares.items():
+            share = cost.phases.get(label)
+            if share is None:
+                share = cost.phases[label] = PhaseCost()
+            # The phase's own processors in this step, not those of other branches.
+            charge(share, n, r, w)
+            if local:
+                charge_local(share, local)
+        charge(cost, active, reads, writes)
+        cost.profile.append(active)
+        cost.step_phases.append(
+            (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        )
+
+    def _account_one(self, n: int, reads: int, writes: int, phase: str) -> None:
+        """:meth:`_account` for a global step of one step (of ``n`` processors)."""
+        cost = self.host._cost
+        if phase:
+            phases = cost.phases
+            local = self._local()
+            for label in prefixes(phase):
+                share = phases.get(label)
+                if share is None:
+                    share = phases[label] = PhaseCost()
+                charge(share, n, reads, writes)
+                if local:
+                    charge_local(share, local)
+        charge(cost, n, reads, writes)
+        cost.profile.append(n)
+        cost.step_phases.append((phase,))
+
+    def _local(self) -> int:
+        """The register operations the machine charged before this step (taken once): what
+        each of the step's phases adds to its ``local`` (the ledger has them already)."""
+        token = self.host._token
+        if token is None:
+            return 0
+        local = token._charged
+        token._charged = 0
+        return local
+
+
+# ---- the predicates both paths ask ---------------------------------------------------------
+
+
+@functools.cache
+def prefixes(path: str) -> tuple[str, ...]:
+    """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")`` (computed once a path,
+    for the single and the batched engine alike)."""
+    parts = path.split("/")
+    return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+
+
+def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
+                 ) -> dict[str, list[Any]]:
+    """Each phase's share of a global step: the processors, reads and writes (``tallies``, one
+    per branch: ints, or one count per instance in a batch) of the branches in it or in a phase
+    inside it (for the single and the batched engine alike)."""
+    shares: dict[str, list[Any]] = {}
+    for step, (n, r, w) in zip(steps, tallies, strict=True):
+        if step.phase:
+            for label in prefixes(step.phase):
+                tally = shares.get(label)
+                if tally is None:
+                    shares[label] = [n, r, w]
+                else:  # not +=: a batch's counts may be arrays another tally holds too
+                    tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
+    return shares
+
+
+def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
+    """Whether ``index`` (not empty) is ascending, so its cells are distinct, and its first
+    and last cells are in ``array``, so all are."""
+    return ((len(index) < 2 or ascending(index, memo))
+            and index.item(0) >= 0 and index.item(-1) < array.size)
+
+
+def undefined(array: Array, index: Words) -> Flags | None:
+    """Which of the cells read are defined, if any is not; None when all are."""
+    if array._defined is None:
+        return None
+    known = array._defined.take(index)
+    return None if np.count_nonzero(known) == len(known) else known
+
+
+def bound(pid: Words) -> Words:
+    """``pid``, made read-only: registers are bound to it now, and changing it would move
+    their values to other processors."""
+    if pid.flags.writeable:
+        pid.flags.writeable = False
+    return pid
+
+
+def store(array: Array, cells: Words, values: Words | int) -> None:
+    """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
+    array._cells[cells] = values
+    if array._defined is not None:
+        array._defined[cells] = True
+
+
+def words_of(x: object) -> Words:
+    """The words of a fast step's index or value (checked by
+    :func:`pram.engine.validate.as_words`)."""
+    if type(x) is Register:
+        return x._values
+    return x  # type: ignore[return-value]

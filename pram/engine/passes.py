@@ -1,0 +1,439 @@
+"""The passes of a batched run, and its loop tests: :class:`Passes`, the state of a batch's
+engine (:class:`pram.engine.batched.BatchEngine` builds on it).
+
+A loop test whose instances disagree sends the instances leaving the batch's path into a pass
+of their own, from the run's start (:mod:`pram.engine.remake`); each pass is checked to
+retrace its instances' path up to their departure.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+from pram.cost import Cost, Ledger
+from pram.engine.ledgers import Ledgers
+from pram.engine.memo import Scratch
+from pram.engine.remake import remaker
+from pram.engine.rows import chosen_rows, described, merge_rows, records_of
+from pram.engine.views import (
+    Pass,
+    Start,
+)
+from pram.errors import (
+    BatchPathError,
+    InputError,
+)
+from pram.memory import Array, Flags
+from pram.step import Values
+
+if TYPE_CHECKING:
+    from pram.machine import Machine
+    from pram.run import Run
+
+Counts = npt.NDArray[np.int64]
+
+
+__all__ = ["Passes"]
+
+
+class Passes:
+    """A batch's engine state, its passes and its loop tests."""
+
+    def __init__(self, host: Machine, batch: int) -> None:
+        self.host = host
+        self.batch = batch
+        self.ledgers = Ledgers(batch)
+        self.scratch = Scratch()
+        #: The instances taking steps (None: all); the others left the pass's path at a loop
+        #: test (they idle, and a later pass runs them), or are not the pass's.
+        self.alive: Flags | None = None
+        self._random: list[np.random.Generator | None] = [None] * batch
+        #: Every instance's ``memory_cells`` and ``peak_cells`` once passes of a run
+        #: allocated differently (None while they are the machine's for every instance).
+        self.sizes: tuple[Counts, Counts] | None = None
+        #: The instances of the pass running (None: the first pass, every instance).
+        self.group: Flags | None = None
+        #: The loop tests of the pass so far (to name one in a refusal).
+        self.tests = 0
+        #: Groups of instances that left a pass's path, each waiting for its pass, with the
+        #: path it took to its departure (see :attr:`path`).
+        self.pending: list[tuple[Flags, list[tuple[int, tuple[bool, ...]]]]] = []
+        #: The pass's loop-test steps so far: the machine's time at each and the answers the
+        #: program was sent (a later pass must retrace its group's to its departure).
+        self.path: list[tuple[int, tuple[bool, ...]]] = []
+        #: The path the pass running must retrace: its group's in the pass it left (empty
+        #: in the first pass).
+        self.expected: list[tuple[int, tuple[bool, ...]]] = []
+        #: Arrays a pass of the run allocated, by name (a later pass allocating the name
+        #: again with the same size gets the same array).
+        self.made: dict[str, Array] = {}
+        #: Arrays freed during the run (their cells are kept until it ends: a later pass
+        #: may need the rows of its instances).
+        self.freed: list[Array] = []
+        self._start: Start | None = None
+        self._passes: list[Pass] = []
+        self._remake: Callable[[], Any] | None = None
+        self._unmade = ""
+
+
+    # ---- passes of a run -------------------------------------------------------------------
+
+    def begin(self, program: Any) -> None:
+        """A run starts (its memory sealed, its ledger fresh): keep how to make ``program``
+        again and what the run starts from, for passes the instances may need."""
+        self._remake, self._unmade = remaker(program)
+        self._start = Start(self.host, self, self._remake is not None)
+        self._passes = []
+        self.pending = []
+        self.made = {}
+        self.freed = []
+        self.group = None
+        self.alive = None
+        self.tests = 0
+        self.path, self.expected = [], []
+
+    def next_pass(self) -> Any:
+        """The pass that ran ended: the program for the next pass (its instances' rows of
+        memory, ledgers, records and random generators restored to the run's start, every
+        other instance inert), or None when every instance has finished."""
+        if len(self.path) < len(self.expected):
+            self._astray("ended")
+        finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
+        self._passes.append(Pass(finished, self))
+        if not self.pending:
+            return None
+        group, self.expected = self.pending.pop(0)
+        self.path = []
+        host, start = self.host, self._start
+        assert start is not None and self._remake is not None
+        host.arrays = dict(start.arrays)
+        for array, cells, defined in start.cells:
+            array._freed, array._sealed = False, True
+            array._cells[group] = cells[group]
+            if defined is not None and array._defined is not None:
+                array._defined[group] = defined[group]
+        host._cost = start.cost.fresh()
+        host._ledger = Ledger(host._cost)
+        kept = start.records
+        host._violations = records_of(host._violations, kept[0], group)
+        host._resolutions = records_of(host._resolutions, kept[1], group)
+        host._undefined_reads = records_of(host._undefined_reads, kept[2], group)
+        host._next_processor = start.processors
+        host._alive_cells = start.alive_cells
+        host._failure = None
+        host._modular = 0
+        for i in np.flatnonzero(group).tolist():
+            if i in start.random:  # else the run drew nothing for it: its generator as found
+                made = start.random[i]
+                self._random[i] = None if made is None else copy.deepcopy(made)
+        self.ledgers = start.ledgers.copy(steps=start.steps)
+        self.group, self.alive, self.tests = group, group.copy(), 0
+        return self._remake()
+
+    def allocated(self, name: str, array: Array) -> Array:
+        """The array the machine keeps under ``name`` for the new ``array``: during a run,
+        :meth:`_in_run`'s; between runs ``array`` itself, every instance's sizes grown."""
+        if self.host._running:
+            return self._in_run(name, array)
+        self.grown(array.size, self.host._alive_cells + array.size)
+        return array
+
+    def _in_run(self, name: str, array: Array) -> Array:
+        """``array`` just allocated by a run's program under ``name``: in a later pass, the
+        array an earlier pass allocated under that name, if of the same size, shape and
+        dtype, with the pass's rows reset to the new one's (so the arrays a run leaves are
+        one object per name for every instance)."""
+        earlier = self.made.get(name)
+        group = self.group
+        if group is not None:  # an array an earlier pass left under the name: the same size
+            for done in self._passes:
+                left = done.arrays.get(name)
+                if left is not None and (left.size, left.shape, left.dtype) != (
+                        array.size, array.shape, array.dtype):
+                    self._apart_sizes(name, left, array)
+        self.made[name] = array
+        if group is None or earlier is None or earlier is array or (
+                earlier.size, earlier.shape, earlier.dtype) != (
+                array.size, array.shape, array.dtype) or earlier._cells.shape != \
+                array._cells.shape:
+            return array
+        earlier._cells[group] = array._cells[group]
+        if array._defined is not None:
+            if earlier._defined is None:
+                earlier._defined = np.ones(earlier._cells.shape, np.bool_, order="F")
+            earlier._defined[group] = array._defined[group]
+        elif earlier._defined is not None:
+            earlier._defined[group] = True
+        earlier._freed, earlier._sealed = False, array._sealed
+        self.made[name] = earlier
+        return earlier
+
+    def _apart_sizes(self, name: str, earlier: Array, array: Array) -> NoReturn:
+        """Refuse ``array``, allocated under ``name`` in a later pass with another size,
+        shape or dtype than ``earlier``, the array an earlier pass left under that name as it
+        ended (the run leaves one array per name; one a pass freed is no obstacle)."""
+        assert self.group is not None
+        found = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+        raise BatchPathError(
+            f"m.array({name!r}) in the pass of instances {named} (run again from the start "
+            f"after they left the batch's path at a loop test) has {described(array)}, "
+            "where an earlier pass of the run left it with "
+            f"{described(earlier)}: a batch holds one array per name for all its "
+            "instances; size the array from the inputs (the largest size any instance may "
+            "need), give it a name per size, or run one machine per instance",
+            self.host._cost.time)
+
+    def end(self) -> None:
+        """The run's last pass ended: one set of ledgers from every pass's, each instance's
+        sizes from its own pass, the arrays every pass left, the ids every pass handed out."""
+        host, start, passes = self.host, self._start, self._passes
+        assert start is not None
+        if len(passes) > 1:
+            self.ledgers = Ledgers.merged(
+                self.batch, [(p.finished, p.ledgers) for p in passes], start.steps)
+            first = passes[0]
+            host._cost = first.cost
+            host._ledger = Ledger(first.cost)
+            host._next_processor = max(p.processors for p in passes)
+            arrays = dict(first.arrays)
+            for later in passes[1:]:
+                for name, array in later.arrays.items():
+                    arrays.setdefault(name, array)
+            host.arrays = arrays
+            for array in arrays.values():
+                array._freed = False
+            host._alive_cells = sum(array.size for array in arrays.values())
+            memory = np.zeros(self.batch, np.int64)
+            peak = np.zeros(self.batch, np.int64)
+            for p in passes:
+                memory[p.finished] = p.cost.memory_cells
+                peak[p.finished] = p.cost.peak_cells
+            self.sizes = self._sizes(start, memory, peak)
+        elif start.sizes is not None:
+            cost = host._cost
+            self.sizes = self._sizes(start, np.full(self.batch, cost.memory_cells, np.int64),
+                                     np.full(self.batch, cost.peak_cells, np.int64))
+        self.settle()
+
+    def _sizes(self, start: Start, memory: Counts, peak: Counts
+               ) -> tuple[Counts, Counts] | None:
+        """Every instance's sizes after the run from those its pass counted (from the
+        machine's at the run's start) and those it had before the run."""
+        if start.sizes is not None:
+            before, highest = start.sizes
+            memory = memory + (before - start.cost.memory_cells)
+            peak = np.maximum(peak, highest)
+        if (memory == memory[0]).all() and (peak == peak[0]).all():
+            return None
+        return memory, peak
+
+    def settle(self) -> None:
+        """Forget the run's passes (as it ends, or fails), and release the cells of the
+        arrays it freed."""
+        for array in self.freed:
+            if array.freed:
+                array._cells = np.zeros(0, dtype=array._cells.dtype)
+                array._defined = None
+        for array in self.made.values():  # one a failed pass left out of the table too
+            array._sealed = False
+        self._start, self._passes, self.pending = None, [], []
+        self.path, self.expected = [], []
+        self.made, self.freed = {}, []
+        self.group, self.alive, self._remake = None, None, None
+
+    def grown(self, cells: int, alive_cells: int) -> None:
+        """The host allocated ``cells`` between runs (``alive_cells`` alive now): every
+        instance's sizes grow alike."""
+        if self.sizes is not None:
+            memory, peak = self.sizes
+            self.sizes = memory + cells, np.maximum(peak, alive_cells)
+
+    def costs(self, cost: Cost) -> tuple[Cost, ...]:
+        """Every instance's ledger (the machine's ``cost`` gives the sizes, unless passes of
+        a run allocated differently)."""
+        if self.sizes is None:
+            return self.ledgers.costs(cost.memory_cells, cost.peak_cells)
+        memory, peak = self.sizes
+        return self.ledgers.costs(memory.tolist(), peak.tolist())
+
+    # ---- what the machine asks its engine (pram.engine.core.Engine answers for one) --------
+
+    def release(self, array: Array) -> None:
+        """Release the cells of ``array``, just freed: at once between runs; during one, as
+        the run ends (a later pass may take them again)."""
+        if self.host._running:
+            self.freed.append(array)
+        else:
+            array._cells = np.zeros(0, dtype=array._cells.dtype)
+            array._defined = None
+
+    def cost(self, cost: Cost) -> Cost:
+        """The ledger ``m.cost`` shows: the instances' one, when the same for all."""
+        costs = self.costs(cost)
+        if any(other != costs[0] for other in costs[1:]):
+            raise InputError(
+                f"the {self.batch} instances of this batched machine have "
+                "different ledgers; read m.costs[i] for instance i"
+            )
+        return costs[0]
+
+    def replace(self, cost: Cost) -> None:
+        """Refuse ``m.cost = ...``: a batch's ledgers are counted per instance."""
+        raise InputError(
+            "m.cost = ... on a batched machine: its ledgers are counted per instance "
+            "(m.costs); make a fresh Machine(batch=...) to count from zero"
+        )
+
+    def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Drive ``program`` with ``drive`` once per pass (one per distinct sequence of
+        loop-test answers): the value, registers put together row by row from the passes,
+        and every instance's value as its pass returned it."""
+        self.begin(program)
+        results: list[Any] = [None] * self.batch
+        passes: list[tuple[Any, Flags | None]] = []
+        while program is not None:
+            value = drive(program)
+            mine = self.alive
+            passes.append((value, mine))
+            for i in range(self.batch) if mine is None else np.flatnonzero(mine).tolist():
+                results[i] = value
+            program = self.next_pass()
+        self.end()
+        value = passes[0][0] if len(passes) == 1 else merge_rows(passes, results[0])
+        return value, tuple(results)
+
+    def charge_local(self, token: Run) -> None:
+        """Charge the elementwise operations since the previous step to the instances
+        taking steps."""
+        self.ledgers.operations(token._operations, self.alive)
+        token._operations = 0
+
+    def _test(self, tests: list[Any], values: list[Values], alive: Flags | None
+              ) -> list[bool]:
+        """The loop tests of one global step in a batch, answered (:meth:`_answer`), and
+        checked, in a later pass, against the path its group took in the pass it left: the
+        same tests at the same step with the same answers up to its departure, or the
+        program made again is not the program that ran (:meth:`_astray`)."""
+        bits = self._answer(tests, values, alive)
+        if self._remake is None:  # no later pass: nothing to retrace
+            return bits
+        step = (self.host._cost.time, tuple(bits))
+        k = len(self.path)
+        self.path.append(step)
+        if k < len(self.expected) and self.expected[k] != step:
+            self._astray("reached", self.expected[k], step)
+        return bits
+
+    def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
+                ) -> list[bool]:
+        """The loop tests of one global step in a batch (one per parallel branch that tests):
+        each instance taking steps learns whether each of its loops ended.
+
+        While they agree, the program is sent their answers. When they disagree, the batch
+        follows those whose loops go on (answered False; of several tests, the instances
+        answered False at the most tests first, in branch order) and is sent their answers;
+        each other group of instances answered alike leaves the pass's path (they idle from
+        here on, uncharged) and waits for a pass of its own (:meth:`next_pass`), which runs
+        the program again from the run's start with only them, so that it goes their way
+        here. A program that cannot be made again, or a machine with an observer (it would
+        see the steps of several passes), is refused here (:class:`pram.BatchPathError`)."""
+        batch = self.batch
+        ended = np.empty((len(tests), batch), np.bool_)
+        for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
+            held = np.broadcast_to(read._values, (batch, read._values.shape[-1])) == step.value
+            chosen = chosen_rows(step.processors)
+            if chosen is not None:  # only the processors that chose themselves, per instance
+                held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)
+            ended[k] = np.all(held, axis=1)
+            self.ledgers.loop_tests.add(1, alive, batch)
+            self.tests += 1
+        if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
+            mine = ended[0] if alive is None else ended[0][alive]
+            if mine.all():
+                return [True]
+            if not mine.any():
+                return [False]
+        if alive is None:
+            live = np.arange(batch)
+            answered = ended.T
+        else:
+            live = np.flatnonzero(alive)
+            answered = ended[:, live].T
+        if (answered == answered[:1]).all():  # they agree (the usual case): one path
+            return answered[0].tolist()  # type: ignore[no-any-return]
+        paths = {tuple(row) for row in answered.tolist()}
+        followed = min(paths, key=lambda path: (sum(path), path))
+
+        def taking(path: tuple[bool, ...]) -> Flags:
+            """The instances taking ``path`` at these tests."""
+            flags = np.zeros(batch, np.bool_)
+            flags[live] = (np.array(path) == answered).all(axis=1)
+            return flags
+
+        going = taking(followed)
+        time = self.host._cost.time
+        for path in sorted(paths - {followed}):
+            if self._remake is None or self.host.observer is not None:
+                self._refuse(tests[0], taking(path), going)
+            self.pending.append((taking(path), [*self.path, (time, path)]))
+        self.alive = going
+        return list(followed)
+
+    def _astray(self, how: str, expected: tuple[int, tuple[bool, ...]] | None = None,
+                found: tuple[int, tuple[bool, ...]] | None = None) -> NoReturn:
+        """Refuse a later pass whose program, made again, did not retrace the path its
+        instances took to where they left the pass before: it ``how`` = "ended" before
+        reaching their departure test, or "reached" a loop test at another step or with
+        other answers (``expected`` the pass before's, ``found`` this one's)."""
+        assert self.group is not None
+        leaving = np.flatnonzero(self.group).tolist()
+        named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
+        depart, _ = self.expected[-1]
+        number = self.host._cost.time
+        if how == "ended":
+            what = (f"the program made again for them ended at step {number}, after "
+                    f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
+                    "their departure")
+        else:
+            assert expected is not None and found is not None
+            what = (f"the program made again for them reached loop-test step "
+                    f"{len(self.path)} at step {found[0]} answered {list(found[1])}, where "
+                    f"the pass they left reached it at step {expected[0]} answered "
+                    f"{list(expected[1])}")
+        raise BatchPathError(
+            f"instances {named} left the batch's path at the loop test of step {depart} and "
+            f"were run again from the start of the run in a pass of their own, but {what}: "
+            "the program made again is not the one that ran, likely because it holds a "
+            "generator or state made before m.run that making it again cannot see (a "
+            "generator in an attribute or a global, a generator expression, an argument "
+            "object or a global the program changes); make the "
+            "program from its inputs inside the program function, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance", number)
+
+    def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
+        number = self.host._cost.time
+
+        def named(flags: Flags) -> str:
+            found = np.flatnonzero(flags).tolist()
+            return ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
+
+        where = (f"instances {named(leaving)} end their loop and instances {named(going)} "
+                 f"go on at loop test {self.tests} of the run (step {number}, Until on array "
+                 f"{step.reads[0].array.name!r}): a batch runs the instances that leave its "
+                 "path in a pass of their own, from the start of the run")
+        if self._remake is not None:  # an observer would see the steps of several passes
+            raise BatchPathError(
+                f"{where}, which the machine's observer would see as more steps; remove the "
+                "observer (m.observer = None), or run one machine per instance", number)
+        raise BatchPathError(
+            f"{where}, which needs the program made again, and this one cannot be "
+            f"({self._unmade}); pass m.run an unstarted generator, e.g. "
+            "m.run(program(m, ...)), or run one machine per instance",
+            number,
+        )

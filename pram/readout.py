@@ -1,0 +1,137 @@
+"""What a run leaves readable: the ledgers, the records of forbidden accesses and undefined
+reads, each instance's result and the trace, all refused while a program runs.
+
+:class:`Readout` is the part of :class:`pram.Machine` that answers these questions after a run
+(a base class, so that the machine's own module is its front door: memory, processors, runs).
+The machine's engine answers for its instances (:meth:`pram.engine.core.Engine.costs`), so no
+answer here depends on how many instances the machine holds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from pram.cost import Cost, Ledger
+from pram.errors import HonestyError, InputError
+
+if TYPE_CHECKING:
+    from pram.engine.batched import BatchEngine
+    from pram.engine.core import Engine
+    from pram.trace import Recorder, Trace
+    from pram.violations import Resolution, UndefinedRead, Violation
+
+__all__ = ["Readout"]
+
+
+class Readout:
+    """The readouts of a machine after its runs (see :class:`pram.Machine`)."""
+
+    _running: int
+    _cost: Cost
+    _ledger: Ledger
+    _engine: Engine | BatchEngine
+    _recorder: Recorder | None
+    _results: tuple[Any, ...]
+    _violations: list[Violation]
+    _resolutions: list[Resolution]
+    _undefined_reads: list[UndefinedRead]
+
+    @property
+    def violations(self) -> list[Violation]:
+        """Every forbidden access recorded (refused while a program runs: which processors
+        met at a cell is data)."""
+        self._closed("m.violations")
+        return self._violations
+
+    @violations.setter
+    def violations(self, value: list[Violation]) -> None:
+        self._closed("m.violations = ...")
+        self._violations = value
+
+    @property
+    def resolutions(self) -> list[Resolution]:
+        """Cells CRCW tolerant, collision or collision+ settled without a written value;
+        refused while a program runs (which cells collided is data)."""
+        self._closed("m.resolutions")
+        return self._resolutions
+
+    @resolutions.setter
+    def resolutions(self, value: list[Resolution]) -> None:
+        self._closed("m.resolutions = ...")
+        self._resolutions = value
+
+    @property
+    def undefined_reads(self) -> list[UndefinedRead]:
+        """Every read of an undefined cell recorded (refused while a program runs)."""
+        self._closed("m.undefined_reads")
+        return self._undefined_reads
+
+    @undefined_reads.setter
+    def undefined_reads(self, value: list[UndefinedRead]) -> None:
+        self._closed("m.undefined_reads = ...")
+        self._undefined_reads = value
+
+    def _closed(self, what: str) -> None:
+        if self._running:
+            raise HonestyError(
+                f"{what} while a program runs tells the host about data outside the "
+                "machine's steps; read it after the run"
+            )
+
+    @property
+    def cost(self) -> Cost:
+        """The ledger: read-only (a :class:`pram.cost.Ledger` view) while a program runs.
+
+        A batched machine keeps one ledger per instance (:attr:`costs`); its ``m.cost`` is
+        that ledger when it is the same for every instance (before any run, with
+        ``batch=1``, or after a program whose counts do not depend on data), and refused with
+        the fix otherwise (while a program runs it shows time and sizes, as on one machine).
+        """
+        if self._running:
+            return cast(Cost, self._ledger)
+        return self._engine.cost(self._cost)
+
+    @cost.setter
+    def cost(self, cost: Cost) -> None:
+        if self._running:
+            raise HonestyError(
+                "m.cost = ... while a program runs replaces the ledger; only the machine "
+                "counts: run steps, and read m.cost after the run"
+            )
+        self._engine.replace(cost)
+        self._cost = cost
+        self._ledger = Ledger(cost)
+
+    @property
+    def costs(self) -> tuple[Cost, ...]:
+        """One ledger per instance: the machine's own on a single machine, one
+        :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
+        instance's input); refused while a program runs."""
+        self._closed("m.costs")
+        return self._engine.costs(self._cost)
+
+    @property
+    def results(self) -> tuple[Any, ...]:
+        """What the last :meth:`run`'s program returned, one value per instance: on a single
+        machine a 1-tuple of what :meth:`run` returned; on a batched one the value returned
+        by the pass that ran each instance (:mod:`pram.engine.batched`: instances whose loop tests
+        answered alike share a pass; :meth:`run` returns registers put together row by row
+        from the passes). A value computed from registers holds one row per instance: read
+        instance ``i``'s row ``i``. Empty before the first run; refused while a program
+        runs."""
+        self._closed("m.results")
+        return self._results
+
+    @property
+    def trace(self) -> Trace:
+        """What the machine traced (``Machine(trace=True)``); refused while a program runs."""
+        if self._recorder is None:
+            raise InputError(
+                "this machine keeps no trace; make it with Machine(trace=True) before the run"
+            )
+        if self._running:
+            raise HonestyError(
+                "m.trace while a program runs reads the run outside the machine's steps; "
+                "read m.trace after the run"
+            )
+        return self._recorder.trace
