@@ -31,7 +31,7 @@ from pram.display import MachineDisplay
 from pram.errors import HonestyError, InputError, PRAMError, StepError
 from pram.memory import Array, Flags, Words, contents, dtype_of, rows, zeros
 from pram.models import Model, model
-from pram.run import Observer, Run, _begin, _end
+from pram.run import Observer, Run, _begin, _end, _made
 from pram.step import Bundle, Program, Step, Values, is_step
 from pram.trace import CEILING, Recorder, Trace
 from pram.violations import Resolution, UndefinedRead, Violation
@@ -175,6 +175,7 @@ class Machine(MachineDisplay):
             self, int(batch))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
+        _made(self)  # a measured call (pram.sweep, a declaration) sees every machine made in it
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -459,14 +460,14 @@ class Machine(MachineDisplay):
     @property
     def trace(self) -> Trace:
         """What the machine traced (``Machine(trace=True)``); refused while a program runs."""
-        if self._recorder is None:
-            raise InputError(
-                "this machine keeps no trace; make it with Machine(trace=True) before the run"
-            )
-        if self._running:
+        if self._running:  # first: whether the machine traces is not the program's to learn
             raise HonestyError(
                 "m.trace while a program runs reads the run outside the machine's steps; "
                 "read m.trace after the run"
+            )
+        if self._recorder is None:
+            raise InputError(
+                "this machine keeps no trace; make it with Machine(trace=True) before the run"
             )
         return self._recorder.trace
 
