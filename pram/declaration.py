@@ -393,8 +393,16 @@ class Algorithm:
         """The reference answer for ``inputs`` (given copies of them)."""
         copies = _copies(self.inputs(inputs, "the reference's inputs"))
         if list(copies) == [ONE]:
-            return np.asarray(self.reference(copies[ONE]))
-        return np.asarray(self.reference(**copies))
+            answer = np.asarray(self.reference(copies[ONE]))
+        else:
+            answer = np.asarray(self.reference(**copies))
+        if answer.dtype.kind not in "biuf":
+            raise InputError(
+                f"the reference of {self.name} returned an array of {answer.dtype} (e.g. "
+                f"{answer.reshape(-1)[:1].tolist()!r}); it must return numbers, integers or "
+                "reals, to compare with the answer"
+            )
+        return answer
 
     def mismatch(self, got: Any, expected: Any) -> str | None:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
@@ -416,20 +424,26 @@ def _copies(inputs: Inputs) -> dict[str, np.ndarray[Any, Any]]:
 
 def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | None:
     """None when the answer ``got`` equals ``expected`` (exactly, or within ``tolerance``
-    times each reference entry's magnitude, at least 1), else a sentence naming the first
-    differing entry."""
+    times each reference entry's magnitude, at least 1; NaN equals NaN at the same place),
+    else a sentence naming the first differing entry."""
     got, expected = np.asarray(got), np.asarray(expected)
     if got.shape != expected.shape:
         return (f"the answer has shape {got.shape} but the reference has shape "
                 f"{expected.shape}")
     flat, want = got.reshape(-1), expected.reshape(-1)
+    # NaN where both hold it is the same answer (numpy's own equal_nan): never "got nan,
+    # expected nan"; a NaN on one side only differs
+    both = (np.isnan(flat) & np.isnan(want) if flat.dtype.kind == "f" and want.dtype.kind == "f"
+            else np.zeros(flat.shape, dtype=bool))
     if tolerance is None:
-        differ = np.flatnonzero(flat != want)
+        differ = np.flatnonzero((flat != want) & ~both)
     else:
         with np.errstate(all="ignore"):
             allowed = tolerance * np.maximum(np.abs(want.astype(np.float64)), 1.0)
             gap = np.abs(flat.astype(np.float64) - want.astype(np.float64))
-        differ = np.flatnonzero(~(gap <= allowed))
+            # infinities of one sign are equal (their gap is NaN)
+            same = both | (flat == want)
+        differ = np.flatnonzero(~(gap <= allowed) & ~same)
     if differ.size == 0:
         return None
     i = int(differ[0])

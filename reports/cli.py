@@ -11,7 +11,9 @@ value and the fix, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -69,8 +71,39 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Write the help (argparse's own swallows a failed write: ``--help > /dev/full``
+        exited 0); a failure reaches :func:`main`, which says so."""
+        if message:
+            file = sys.stderr if file is None else file
+            file.write(message)
+            file.flush()
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Remember the arguments, so that :meth:`error` can name an unknown option."""
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
+        if message.startswith("the following arguments are required"):
+            # an unknown option is the likelier mistake: name it, not what went missing
+            known = self._option_string_actions
+            unknown = [a for a in getattr(self, "_argv", ())
+                       if a.startswith("-") and a != "-" and a.split("=")[0] not in known
+                       and not _number(a)]
+            if unknown:
+                message = (f"unrecognized argument {unknown[0]!r}; see {self.prog} --help for "
+                           "the options")
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a negative number (a value, not an option)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _whole(text: str) -> int | None:
@@ -333,6 +366,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         _startup.release_interrupts()
     _streams()
     err = Console(stderr=True, highlight=False)
+    threads = set(threading.enumerate())
+    signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
+    try:
+        status = _command(parser, argv, err)
+    finally:
+        signals.finish()
+    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
+        signals.exit_now(status)
+    left = [t for t in threading.enumerate()
+            if t not in threads and t.is_alive() and not t.daemon]
+    if left:  # a user's code started threads: the command still ends after its output
+        names = ", ".join(repr(t.name) for t in left[:3])
+        _say(err, f"pram: note: {len(left)} thread{'s' if len(left) != 1 else ''} the code "
+             f"run started ({names}) still running; the command ends without waiting for them")
+        signals.exit_now(status)
+    return status
+
+
+def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Console) -> int:
+    """Parse ``argv``, load a ``--module``, and run the command: its status."""
     try:
         args = parser.parse_args(argv)
         if hasattr(args, "module"):
@@ -343,23 +396,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:  # a --module that cannot be loaded: one line, exit 2
         _say(err, f"pram {args.command}: error: {error}")
         return INVALID
+    except KeyboardInterrupt as error:  # a signal while a --module loads
+        stop = signals.stopped(error)
+        _say(err, f"pram: {stop.words}")
+        return stop.status
     except SystemExit as stop:  # --help
-        return int(stop.code or 0)
+        return _helped(int(stop.code or 0), err)
+    except OSError as error:  # the help could not be written
+        return _unwritten(error, err)
     if sys.stdout is None and args.command != "example":
         _say(err, f"pram {args.command}: error: standard output is closed, so the "
              f"{'JSON' if getattr(args, 'json', False) else 'report'} would go nowhere; give "
              "it a place, e.g. > result.txt")
         return INVALID
-    signals.install()
     out = _Output(highlight=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
+    return _handle(handler, args, out, err)
+
+
+def _helped(code: int, err: Console) -> int:
+    """The status after ``--help``: the help must have reached standard output (a full disk,
+    a closed pipe or /dev/full is a failure, not a silent 0)."""
     try:
-        status = _handle(handler, args, out, err)
-    finally:
-        signals.finish()
-    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
-        signals.exit_now(status)
-    return status
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as error:
+        return _unwritten(error, err)
+    return code
+
+
+def _unwritten(error: OSError, err: Console) -> int:
+    """The help could not be written: a closed pipe quietly (141), anything else one line."""
+    _quiet_stdout()
+    if error.errno == errno.EPIPE:
+        return BROKEN_PIPE
+    _say(err, f"pram: error: the help could not be written ({error.strerror or error}); give "
+         "standard output a place that takes it")
+    return INVALID
 
 
 def _handle(

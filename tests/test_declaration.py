@@ -214,8 +214,8 @@ def test_every_unusable_module_is_one_line_naming_the_fix(
         ("run", "--module", text, "x"): "is not a Python module",
         ("run", "--module", str(tmp_path), "x"): "is not a Python module (a folder)",
         ("run", "--module", bad, "f"): "has a syntax error at line 1",
-        ("sweep", "--module", raises, "f", "--n", "8,16"): "raised ValueError while it was "
-        "imported (no data here); fix the module",
+        ("sweep", "--module", raises, "f", "--n", "8,16"): "raised ValueError in raises.py:1 "
+        "while it was imported (no data here); fix the module",
         ("run", "--module", m, "nope"): "has no 'nope' (its declarations: matvec)",
         ("run", "--module", m, "not_a_declaration"): "is an int, not a pram.Algorithm",
         ("run", "--module", m): "names no algorithm; give the declaration's name",
