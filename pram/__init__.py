@@ -31,7 +31,8 @@ The public names, by role (``__all__`` lists them in the same order):
 
 import sys as _sys
 
-if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in ("pram", "pram.exe"):
+if str(getattr(_sys.modules.get("__main__"), "__file__", "")).replace("\\", "/").rsplit(
+        "/", 1)[-1] in ("pram", "pram.exe", "pram-script.py"):
     # the pram command starting: Ctrl-C while it loads is one line and exit 130 (a library
     # import installs no handler); pram.reports.cli.main takes Ctrl-C over once loaded
     from pram import _startup

@@ -213,4 +213,12 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
             f"--module {where!r}: {attribute!r} is {_article(type(found).__name__)}, not a "
             "pram.Algorithm; declare it with pram.Algorithm(...) or @pram.declare(...)"
         )
+    twins = sorted(k for k, v in declared.items() if v.name == found.name and v is not found)
+    if twins:
+        mine = next((k for k, v in declared.items() if v is found), attribute)
+        raise InputError(
+            f"--module {where!r} declares two algorithms named {found.name!r} ({mine} and "
+            f"{twins[0]}); the name picks one on the command line and in reports, so give each "
+            "its own (name=... in pram.Algorithm or pram.declare)"
+        )
     return found

@@ -206,7 +206,7 @@ def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
             return call()
     except (InputError, PRAMError, Stopped):
         raise
-    except BaseException as error:  # noqa: BLE001 (the user's code: every exit is reported)
+    except BaseException as error:
         if isinstance(error, GeneratorExit):
             raise
         text = str(error).strip() if not isinstance(error, SystemExit | Exited) else ""
@@ -301,7 +301,7 @@ class _DeclaredMemory:
         if self.growth is None:
             self.growth = self._probe()
         scale, power = self.growth
-        return DECLARED_FACTOR * scale * float(sizes["n"]) ** power
+        return float(DECLARED_FACTOR * scale * float(sizes["n"]) ** power)
 
     def _probe(self) -> tuple[float, float]:
         measured = []
@@ -309,7 +309,7 @@ class _DeclaredMemory:
             try:
                 with users_code():
                     inputs = self.declaration.instance(n, 0)
-            except Exception:  # noqa: BLE001 (the run's own build says what is wrong)
+            except Exception:
                 return (0.0, 0.0)
             measured.append(float(sum(a.nbytes for a in inputs.values())))
         small, large = measured
