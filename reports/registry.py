@@ -306,10 +306,14 @@ class _DeclaredMemory:
     def _probe(self) -> tuple[float, float]:
         measured = []
         for n in _PROBES:
+            from pram.reports.signals import Stopped
+
             try:
                 with users_code():
                     inputs = self.declaration.instance(n, 0)
-            except Exception:
+            except Stopped:
+                raise
+            except BaseException:  # the run's own build says what is wrong
                 return (0.0, 0.0)
             measured.append(float(sum(a.nbytes for a in inputs.values())))
         small, large = measured
