@@ -411,9 +411,17 @@ class Algorithm:
 
 
 def _allocate(machine: Machine, name: str, values: np.ndarray[Any, Any]) -> Array:
-    """Input ``name`` on ``machine``: float64 reals for floating data, else int64 words."""
-    real = values.dtype.kind == "f"
-    return machine.array(name, values=values, dtype=float if real else None)
+    """Input ``name`` on ``machine``: float64 reals for floating data, int64 words for
+    integers and booleans (0 and 1); anything else is refused naming the input."""
+    kind = values.dtype.kind
+    if kind not in "biuf":
+        raise InputError(
+            f"input {name!r} holds {values.dtype} values; the machine holds int64 words or "
+            "float64 reals, so make build (or load) return integers, booleans or reals"
+        )
+    if kind == "b":
+        values = values.astype(np.int64)
+    return machine.array(name, values=values, dtype=float if kind == "f" else None)
 
 
 def _copies(inputs: Inputs) -> dict[str, np.ndarray[Any, Any]]:

@@ -390,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         _startup.release_interrupts()
     _streams()
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, emoji=False)
     matplotlib_home()  # a read-only HOME: no matplotlib warnings on standard error
     threads = set(threading.enumerate())
     signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
@@ -435,7 +435,7 @@ def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: C
              f"{'JSON' if getattr(args, 'json', False) else 'report'} would go nowhere; give "
              "it a place, e.g. > result.txt")
         return INVALID
-    out = _Output(highlight=False)
+    out = _Output(highlight=False, emoji=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
     return _handle(handler, args, out, err)
 
@@ -539,7 +539,7 @@ def _short(text: str, keep: int = 60) -> str:
 
 def _say(err: Console, message: str) -> None:
     """One line on standard error, whatever the message holds."""
-    err.print(" ".join(message.split()), markup=False, soft_wrap=True)
+    err.print(" ".join(message.split()), markup=False, emoji=False, soft_wrap=True)
 
 
 _json = status.print_json

@@ -207,8 +207,6 @@ def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
     except (InputError, PRAMError, Stopped):
         raise
     except BaseException as error:
-        if isinstance(error, GeneratorExit):
-            raise
         text = str(error).strip() if not isinstance(error, SystemExit | Exited) else ""
         first = text.splitlines()[0] if text else "no message"
         line = user_line(error)
