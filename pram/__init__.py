@@ -29,6 +29,16 @@ The public names, by role (``__all__`` lists them in the same order):
   :class:`BatchPathError`.
 """
 
+import sys as _sys
+
+if str(getattr(_sys.modules.get("__main__"), "__file__", "")).replace("\\", "/").rsplit(
+        "/", 1)[-1] in ("pram", "pram.exe", "pram-script.py"):
+    # the pram command starting: Ctrl-C while it loads is one line and exit 130 (a library
+    # import installs no handler); pram.reports.cli.main takes Ctrl-C over once loaded
+    from pram import _startup
+
+    _startup.hold_interrupts()
+
 from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.declaration import Algorithm, Sweep, declare, formula, sweep

@@ -7,26 +7,30 @@ model it is written for and its bounds, formulas in n such as ``"n log2(n)"``. O
 an input file is read (``--input``) and a tolerance for answers in floating point.
 
 >>> import numpy as np
->>> from pram import Machine, Read, Step, Write, iota
->>> def double(m, values):
-...     n = len(values)
-...     a = m.array("a", values=values)
-...     def program(m, a):
-...         pid, i = m.processors(n), iota(n)
-...         (x,) = yield Step(pid, reads=[Read(a, i)])
-...         yield Step(pid, writes=[Write(a, i, 2 * x)])
-...     m.run(program(m, a))
-...     return a.to_numpy()
+>>> from pram import Read, Step, Write, iota
+>>> def double(m, a):
+...     n = len(a)
+...     pid, i = m.processors(n), iota(n)
+...     (x,) = yield Step(pid, reads=[Read(a, i)])
+...     yield Step(pid, writes=[Write(a, i, 2 * x)])
+...     return a
 >>> doubling = Algorithm(
 ...     name="double",
-...     build=lambda n, rng: {"values": rng.integers(0, 100, size=n)},
+...     build=lambda n, rng: {"a": rng.integers(0, 100, size=n)},
 ...     program=double,
-...     reference=lambda values: 2 * values,
+...     reference=lambda a: 2 * a,
 ...     bounds={"work": "n", "time": "1"},
 ... )
 >>> result = sweep(doubling, [8, 16, 32, 64, 128])
 >>> result.checks["work"].summary, result.laws["work"].text, result.ok
 ('holds, tight', '2 n', True)
+
+The machine owns the data: the framework allocates every input that ``build`` (or ``load``)
+makes on the machine, as an :class:`pram.Array` named after it, hands the program those
+arrays (never the numpy data), runs the program (a generator, composed of other programs with
+``yield from``) and reads the answer from the array the program returns, after the run. So a
+program cannot compute its answer on the host: the host code of a program runs while memory
+is sealed, and an answer that is not an array of the machine is refused.
 
 ``pram run --module FILE NAME`` (or ``FILE:NAME``, ``package.module:NAME``) runs a declaration
 found in a file exactly like a built-in algorithm, and so do ``pram sweep``, ``pram trace`` and
@@ -42,7 +46,7 @@ import ast
 import inspect
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -50,11 +54,14 @@ import numpy as np
 
 from pram.bounds import Check, Formula, check
 from pram.cost import Cost
-from pram.errors import InputError
+from pram.errors import HonestyError, InputError
 from pram.fitting import fit
 from pram.laws import Law
 from pram.machine import Machine
+from pram.memory import Array
 from pram.models import MODELS
+from pram.run import watching
+from pram.step import Program
 
 #: The measures a bound may constrain: the ledger's work and time.
 MEASURES = ("work", "time")
@@ -224,8 +231,12 @@ class Algorithm:
     - ``build(n, rng)``: a random instance of size ``n`` from a numpy ``Generator`` (seeded by
       ``--seed``): a dict of input arrays by name, passed to ``program`` and ``reference`` as
       keyword arguments (or one array, passed positionally);
-    - ``program(m, **inputs)``: runs on the fresh :class:`pram.Machine` ``m`` (its model is
-      ``model`` or ``--model``) and returns the answer, an array;
+    - ``program(m, **inputs)``: the PRAM program, a generator function: it gets the fresh
+      :class:`pram.Machine` ``m`` (its model is ``model`` or ``--model``) and the inputs as
+      :class:`pram.Array` s the framework allocated on ``m`` (one array: positionally), yields
+      its steps (``yield from`` other programs) and returns the :class:`pram.Array` of ``m``
+      that holds the answer, which the framework reads after the run. Calling the declaration
+      is calling its program: ``m.run(double(m, a))`` for arrays ``a`` of ``m``;
     - ``reference(**inputs)``: the answer computed by other means (numpy, brute force);
     - ``model``: the model it is written for, the default of ``--model``;
     - ``bounds``: formulas in ``n`` for ``work`` and ``time`` (text such as ``"n log2(n)"``,
@@ -274,6 +285,21 @@ class Algorithm:
         """The title, or the name when no title was given."""
         return self.title or self.name
 
+    def __call__(self, machine: Any, *arrays: Any, **named: Any) -> Any:
+        """The program itself, made on ``machine`` with arrays of it: what ``m.run`` drives
+        (``m.run(double(m, a))``). Numpy data is refused naming the two right calls."""
+        given = [*arrays, *named.values()]
+        if not isinstance(machine, Machine) or not given or not all(
+                isinstance(a, Array) for a in given):
+            got = ", ".join(type(a).__name__ for a in [machine, *given])
+            raise InputError(
+                f"{self.name}(m, ...) makes the program on machine m from arrays of m (got "
+                f"{got}); allocate them first, a = m.array('a', values=x), then "
+                f"m.run({self.name}(m, a)) and a.to_numpy(), or let the declaration do it: "
+                f"answer = {self.name}.solve(m, x)"
+            )
+        return self.program(machine, *arrays, **named)
+
     def instance(self, n: int, seed: int = 0) -> dict[str, np.ndarray[Any, Any]]:
         """The random instance of size ``n`` drawn from ``seed`` (what ``--n n --seed seed``
         runs)."""
@@ -301,25 +327,101 @@ class Algorithm:
             )
         return dict(made)
 
-    def solve(self, machine: Machine, inputs: Inputs) -> np.ndarray[Any, Any]:
-        """Run the program on ``machine``; its answer as an array. The program is given
-        copies of the inputs: one that changes them cannot change what the reference sees."""
-        inputs = _copies(inputs)
-        if list(inputs) == [ONE]:  # one array: passed as it came, positionally
-            return np.asarray(self.program(machine, inputs[ONE]))
-        return np.asarray(self.program(machine, **inputs))
+    def solve(self, machine: Machine, inputs: Inputs | np.ndarray[Any, Any]) -> np.ndarray[
+            Any, Any]:
+        """Run the program on ``machine``; its answer as an array.
 
-    def expected(self, inputs: Inputs) -> np.ndarray[Any, Any]:
-        """The reference answer for ``inputs`` (given copies of them, as the program is)."""
-        inputs = _copies(inputs)
-        if list(inputs) == [ONE]:
-            return np.asarray(self.reference(inputs[ONE]))
-        return np.asarray(self.reference(**inputs))
+        ``inputs`` (a dict of numpy arrays by name, or one array) are allocated on
+        ``machine`` as arrays of those names, the program made from them and run inside one
+        :meth:`pram.Machine.run` (its host code too runs while memory is sealed), and the
+        answer is a copy of the :class:`pram.Array` it returns, read after the run. Refused:
+        a program that is not a generator, one that runs or makes another machine, and an
+        answer that is not an array of ``machine``.
+        """
+        if not isinstance(machine, Machine):
+            raise InputError(
+                f"{self.name}.solve(m, inputs) takes the machine first (got "
+                f"{type(machine).__name__}); e.g. {self.name}.solve(pram.Machine("
+                f"{self.model!r}), x)"
+            )
+        data = self.inputs(inputs, "solve's inputs")
+        arrays = {name: _allocate(machine, name, values) for name, values in data.items()}
+        with watching() as made:
+            out = machine.run(self._driven(machine, arrays))
+        others = [m for m in made if m is not machine]
+        if others:
+            raise InputError(
+                f"the program of {self.name} made {len(others)} other machine"
+                f"{'s' if len(others) != 1 else ''} while it ran on the one it was given; "
+                "what they computed is not counted: run every step on m"
+            )
+        if not isinstance(out, Array) or machine.arrays.get(out.name) is not out:
+            what = ("a numpy array" if isinstance(out, np.ndarray) else
+                    "an array of another machine" if isinstance(out, Array) else
+                    type(out).__name__)
+            raise InputError(
+                f"the program of {self.name} returned {what}; a declared program returns the "
+                "pram.Array of its machine that holds the answer (return out), which the "
+                "framework reads after the run"
+            )
+        return out.to_numpy()
+
+    def _driven(self, machine: Machine, arrays: dict[str, Array]) -> Program[Any]:
+        """The program made and driven inside the run: memory is sealed from its first line."""
+        try:
+            if list(arrays) == [ONE]:  # one array: passed positionally
+                made = self.program(machine, arrays[ONE])
+            else:
+                made = self.program(machine, **arrays)
+        except HonestyError as error:
+            if "Machine.run" not in str(error):
+                raise
+            raise InputError(
+                f"the program of {self.name} calls m.run itself; a declared program is one "
+                "program, a generator the framework runs: compose its phases with yield from "
+                "instead of m.run"
+            ) from None
+        if not isinstance(made, Generator):
+            raise InputError(
+                f"the program of {self.name} returned {type(made).__name__} instead of a "
+                "program; a declared program is a generator function of (m, inputs as "
+                "arrays of m) that yields its steps and returns the array holding the answer"
+            )
+        return (yield from made)
+
+    def expected(self, inputs: Inputs | np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The reference answer for ``inputs`` (given copies of them)."""
+        copies = _copies(self.inputs(inputs, "the reference's inputs"))
+        if list(copies) == [ONE]:
+            answer = np.asarray(self.reference(copies[ONE]))
+        else:
+            answer = np.asarray(self.reference(**copies))
+        if answer.dtype.kind not in "biuf":
+            raise InputError(
+                f"the reference of {self.name} returned an array of {answer.dtype} (e.g. "
+                f"{answer.reshape(-1)[:1].tolist()!r}); it must return numbers, integers or "
+                "reals, to compare with the answer"
+            )
+        return answer
 
     def mismatch(self, got: Any, expected: Any) -> str | None:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
         naming the first differing entry."""
         return mismatch(got, expected, self.tolerance)
+
+
+def _allocate(machine: Machine, name: str, values: np.ndarray[Any, Any]) -> Array:
+    """Input ``name`` on ``machine``: float64 reals for floating data, int64 words for
+    integers and booleans (0 and 1); anything else is refused naming the input."""
+    kind = values.dtype.kind
+    if kind not in "biuf":
+        raise InputError(
+            f"input {name!r} holds {values.dtype} values; the machine holds int64 words or "
+            "float64 reals, so make build (or load) return integers, booleans or reals"
+        )
+    if kind == "b":
+        values = values.astype(np.int64)
+    return machine.array(name, values=values, dtype=float if kind == "f" else None)
 
 
 def _copies(inputs: Inputs) -> dict[str, np.ndarray[Any, Any]]:
@@ -330,20 +432,26 @@ def _copies(inputs: Inputs) -> dict[str, np.ndarray[Any, Any]]:
 
 def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | None:
     """None when the answer ``got`` equals ``expected`` (exactly, or within ``tolerance``
-    times each reference entry's magnitude, at least 1), else a sentence naming the first
-    differing entry."""
+    times each reference entry's magnitude, at least 1; NaN equals NaN at the same place),
+    else a sentence naming the first differing entry."""
     got, expected = np.asarray(got), np.asarray(expected)
     if got.shape != expected.shape:
         return (f"the answer has shape {got.shape} but the reference has shape "
                 f"{expected.shape}")
     flat, want = got.reshape(-1), expected.reshape(-1)
+    # NaN where both hold it is the same answer (numpy's own equal_nan): never "got nan,
+    # expected nan"; a NaN on one side only differs
+    both = (np.isnan(flat) & np.isnan(want) if flat.dtype.kind == "f" and want.dtype.kind == "f"
+            else np.zeros(flat.shape, dtype=bool))
     if tolerance is None:
-        differ = np.flatnonzero(flat != want)
+        differ = np.flatnonzero((flat != want) & ~both)
     else:
         with np.errstate(all="ignore"):
             allowed = tolerance * np.maximum(np.abs(want.astype(np.float64)), 1.0)
             gap = np.abs(flat.astype(np.float64) - want.astype(np.float64))
-        differ = np.flatnonzero(~(gap <= allowed))
+            # infinities of one sign are equal (their gap is NaN)
+            same = both | (flat == want)
+        differ = np.flatnonzero(~(gap <= allowed) & ~same)
     if differ.size == 0:
         return None
     i = int(differ[0])
@@ -436,16 +544,64 @@ class Sweep:
         return "\n".join(lines)
 
 
-def _positional(function: Callable[..., Any]) -> int:
-    """How many positional arguments ``function`` takes (2 when it cannot be told)."""
+def _parameters(function: Callable[..., Any]) -> list[str] | None:
+    """The names of ``function``'s positional parameters (None when it cannot be told, or
+    it takes ``*args``)."""
     try:
         parameters = inspect.signature(function).parameters.values()
     except (TypeError, ValueError):
-        return 2
+        return None
     kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
     if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
-        return 2
-    return sum(1 for p in parameters if p.kind in kinds)
+        return None
+    return [p.name for p in parameters if p.kind in kinds]
+
+
+#: The names a builder's first parameter takes when it wants the machine from the sweep.
+_MACHINE_NAMES = ("m", "machine")
+
+
+def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) -> Machine:
+    """Run ``builder`` at size ``n`` and return the machine whose counts are measured.
+
+    A builder of ``(m, n)`` or ``(m, n, rng)`` (its first parameter named ``m`` or
+    ``machine``) gets a fresh machine from the sweep (under ``model``, EREW by default); one
+    of ``(n)`` or ``(n, rng)`` makes its own and returns it. Either way every machine made
+    during the call must be the one measured: a builder that runs a phase on a machine of
+    its own and returns another one would be measured on part of its work, and is refused.
+    """
+    names = _parameters(builder)
+    rng = np.random.default_rng(seed)
+    given = names is not None and bool(names) and names[0] in _MACHINE_NAMES
+    with watching() as made:
+        if given:
+            machine = Machine(model or "erew", seed=seed)
+            assert names is not None
+            ran = builder(machine, n) if len(names) == 2 else builder(machine, n, rng)
+            if ran is not None and ran is not machine:
+                raise InputError(
+                    f"the builder returned {type(ran).__name__} at n = {n}; a builder of (m, "
+                    "n) runs its program on m, the machine the sweep gives it, and returns "
+                    "nothing (or m)"
+                )
+        else:
+            ran = builder(n) if names is not None and len(names) == 1 else builder(n, rng)
+            if not isinstance(ran, Machine):
+                raise InputError(
+                    f"the builder returned {type(ran).__name__} at n = {n}; it must return "
+                    "the pram.Machine its program ran on (or take the machine: def "
+                    "builder(m, n): ...)"
+                )
+            machine = ran
+    others = [m for m in made if m is not machine]
+    if others or (not given and not made):
+        said = (f"made {len(others)} machine{'s' if len(others) != 1 else ''} besides the "
+                "one measured" if others else "returned a machine made before the call")
+        raise InputError(
+            f"the builder {said} at n = {n}; a sweep measures one fresh machine per size, so "
+            "run every phase on it: take the machine from the sweep, def builder(m, n): ..."
+        )
+    return machine
 
 
 def sweep(
@@ -460,8 +616,11 @@ def sweep(
 
     ``subject`` is a declaration (:class:`Algorithm`: each size runs its random instance from
     ``seed`` on a fresh machine under ``model`` or its own, and the answer is compared with
-    the reference), or a builder: a function of ``n`` (or of ``n`` and a numpy Generator
-    seeded by ``seed``) that runs a program and returns the :class:`pram.Machine` it ran on.
+    the reference), or a builder: a function of ``(m, n)`` (or ``(m, n, rng)``, a numpy
+    Generator seeded by ``seed``) that runs its program on the fresh machine ``m`` the sweep
+    gives it (under ``model``, EREW by default), or a function of ``n`` (or ``n, rng``)
+    that makes its machine, runs and returns it; a builder that makes any other machine
+    during the call is refused, since its work would not be counted.
     ``bounds`` (``{"work": "n log2(n)"}``) add to or replace the declaration's. Returns the
     laws of work and time and each bound's :class:`pram.Check`.
     """
@@ -490,15 +649,8 @@ def sweep(
             wrong = declared.mismatch(got, declared.expected(inputs))
             correct: bool | None = wrong is None
         else:
-            builder: Callable[..., Any] = subject  # type: ignore[assignment]  # not a declaration
-            rng = np.random.default_rng(seed)
-            ran = builder(n) if _positional(builder) == 1 else builder(n, rng)
-            if not isinstance(ran, Machine):
-                raise InputError(
-                    f"the builder returned {type(ran).__name__} at n = {n}; it must return "
-                    "the pram.Machine its program ran on"
-                )
-            machine, correct, wrong = ran, None, None
+            builder: Callable[..., Any] = subject  # not a declaration
+            machine, correct, wrong = _build(builder, n, seed, model), None, None
         found = machine.violations
         ran_under = machine.model.name
         points.append(Point(n, machine.cost, len(found),

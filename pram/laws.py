@@ -356,21 +356,23 @@ def order_of(formula: Callable[[float], float]) -> Order:
     return bound_order(formula)[0]
 
 
-def order_text(order: Order, size: str) -> str:
-    """``n log^2`` and the like, for sentences: the order (a, b) in words."""
+def order_text(order: Order, size: str, *, whole: bool = False) -> str:
+    """``n log^2`` and the like: the order (a, b) in words; ``whole`` gives each log its
+    argument (``n log^2 n``), for sentences, where ``the bound's n log`` reads as if cut."""
     a, (b, c) = order[0], log_parts(order[1])
+    of = f" {size}" if whole else ""
     parts = []
     if a:
         parts.append(size if a == 1 else f"{size}^{a:g}")
     if b > 0:
-        parts.append("log" if b == 1 else f"log^{b:g}")
+        parts.append(f"log{of}" if b == 1 else f"log^{b:g}{of}")
     if c > 0:
-        parts.append("loglog" if c == 1 else f"loglog^{c:g}")
+        parts.append(f"loglog{of}" if c == 1 else f"loglog^{c:g}{of}")
     text = " ".join(parts) or ("1" if b < 0 or c < 0 else "a constant")
     if b < 0:
-        text += "/log" if b == -1 else f"/log^{-b:g}"
+        text += f"/log{of}" if b == -1 else f"/log^{-b:g}{of}"
     if c < 0:
-        text += "/loglog" if c == -1 else f"/loglog^{-c:g}"
+        text += f"/loglog{of}" if c == -1 else f"/loglog^{-c:g}{of}"
     return text
 
 

@@ -26,6 +26,7 @@ check reads a program's source (never runs it) and names every such use with fil
 from __future__ import annotations
 
 import ast
+import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -211,12 +212,18 @@ def lint(files: Iterable[Path]) -> list[str]:
     out: list[str] = []
     for path in files:
         try:
-            out.extend(findings(path.read_text(encoding="utf-8"), str(path)))
+            with tokenize.open(path) as text:  # decoded as Python does: a coding line, a BOM
+                source = text.read()
+            out.extend(findings(source, str(path)))
         except SyntaxError as error:
             out.append(f"{path}:{error.lineno or 0}: cannot be parsed ({error.msg}), so not "
                        "checked")
         except UnicodeDecodeError:
-            out.append(f"{path}:0: not UTF-8 text, so not checked")
+            out.append(f"{path}:0: not text in its declared encoding (UTF-8 unless a coding "
+                       "line says otherwise), so not checked")
+        except (RecursionError, MemoryError):
+            out.append(f"{path}:0: nested too deeply to parse (Python's own parser gives up "
+                       "on it too), so not checked; split the expression")
     return out
 
 

@@ -33,7 +33,7 @@ from pram.errors import HonestyError, InputError, PRAMError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
-from pram.run import Observer, Run
+from pram.run import Observer, Run, _made
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 from pram.violations import Resolution, UndefinedRead, Violation
@@ -177,6 +177,7 @@ class Machine(MachineDisplay, Readout):
             Engine(self) if batch is None else BatchEngine(self, int(batch)))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
+        _made(self)  # a measured call (pram.sweep, a declaration) sees every machine made in it
 
     # ---- memory and processors -------------------------------------------------------------
 

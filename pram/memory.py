@@ -87,9 +87,15 @@ def zeros(n: int, dtype: type[D]) -> npt.NDArray[D]:
     arrays it fills only in part would pay for all of them.
     """
     nbytes = n * np.dtype(dtype).itemsize
-    if nbytes < _MAPPED_BYTES or not hasattr(mmap, "MAP_PRIVATE"):
-        return np.zeros(n, dtype=dtype)
-    pages = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        if nbytes < _MAPPED_BYTES or not hasattr(mmap, "MAP_PRIVATE"):
+            return np.zeros(n, dtype=dtype)
+        pages = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except (OverflowError, OSError, MemoryError, ValueError):  # an input, not a bug: say so
+        raise InputError(
+            f"an array of {n:,} cells ({nbytes:,} bytes) cannot be allocated on this machine; "
+            "allocate a smaller one"
+        ) from None
     return np.frombuffer(pages, dtype=dtype)
 
 

@@ -125,13 +125,13 @@ class Readout:
     @property
     def trace(self) -> Trace:
         """What the machine traced (``Machine(trace=True)``); refused while a program runs."""
-        if self._recorder is None:
-            raise InputError(
-                "this machine keeps no trace; make it with Machine(trace=True) before the run"
-            )
-        if self._running:
+        if self._running:  # first: whether the machine traces is not the program's to learn
             raise HonestyError(
                 "m.trace while a program runs reads the run outside the machine's steps; "
                 "read m.trace after the run"
+            )
+        if self._recorder is None:
+            raise InputError(
+                "this machine keeps no trace; make it with Machine(trace=True) before the run"
             )
         return self._recorder.trace

@@ -110,6 +110,10 @@ class _Current(threading.local):
 
 _CURRENT = _Current()
 
+#: The lists of machines a watcher collects (see :func:`watching`): every machine made, in any
+#: thread, is appended to each, so a measured call that makes a machine it was not given is seen.
+_WATCHERS: list[list[object]] = []
+
 
 def current() -> Run | None:
     """The run this thread drives (registers made by :func:`pram.hold` join it), or None."""
@@ -127,6 +131,26 @@ def _begin(run: Run) -> None:
     _CURRENT.run = run
 
 
+def _made(machine: object) -> None:
+    """Called by every :class:`pram.Machine` as it is made: each watcher sees it."""
+    for seen in _WATCHERS:
+        seen.append(machine)
+
+
+class watching:
+    """``with watching() as seen:``: ``seen`` lists every machine made inside, in any thread
+    (how :func:`pram.sweep` and a declaration's run tell that every machine made
+    during a measured call is the one measured)."""
+
+    def __enter__(self) -> list[object]:
+        self._seen: list[object] = []
+        _WATCHERS.append(self._seen)
+        return self._seen
+
+    def __exit__(self, *exc: object) -> None:
+        _WATCHERS.remove(self._seen)
+
+
 def _end(run: Run) -> None:
     """End ``run``: its registers become output."""
     run._active = False
@@ -139,4 +163,4 @@ def running() -> bool:
     return _CURRENT.run is not None
 
 
-__all__ = ["Observer", "Run", "current", "running"]
+__all__ = ["Observer", "Run", "current", "running", "watching"]

@@ -32,8 +32,8 @@ from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
 from pram.machine import Machine
 from pram.models import EREW, Model, model
-from pram.step import Program
 from pram.violations import Kind, UndefinedRead, Violation
+from pram.weakest import run_on
 
 #: How many violations and undefined reads a failure message names in full.
 SHOWN = 5
@@ -84,26 +84,21 @@ def assert_erew(machine: Machine, *, shown: int = SHOWN) -> None:
 
 
 def assert_flagged(
-    program: Callable[[Machine], Program[Any]], model_name: str | Model, *, seed: int = 0
+    program: Callable[[Machine], Any], model_name: str | Model, *, seed: int = 0
 ) -> list[Violation]:
     """Fail unless ``program`` breaks ``model_name``: a negative control.
 
-    ``program`` is a callable taking a fresh machine and returning the program to run on it
-    (it allocates its arrays on that machine), e.g. ``lambda m: both_read_one(m,
-    m.array("a", values=[1, 2]))``. It runs on ``Machine(model_name, mode="collect",
-    strict=False, seed=seed)``; the assertion fails, naming the model, when the run recorded
-    no violation. Returns the violations, for a test to look at further.
+    ``program`` is a function of a fresh machine that returns the program to run on it (it
+    allocates its arrays on that machine), e.g. ``lambda m: both_read_one(m, m.array("a",
+    values=[1, 2]))``, or runs it there itself (``lambda m: m.run(...)``, a front door):
+    the convention of :func:`pram.weakest_model` too (:func:`pram.weakest.run_on`). It runs
+    on ``Machine(model_name, mode="collect", strict=False, seed=seed)``; the assertion
+    fails, naming the model, when the run recorded no violation. Returns the violations,
+    for a test to look at further.
     """
-    if not callable(program):
-        raise InputError(
-            f"assert_flagged takes a callable that builds the program on a fresh machine "
-            f"(got program, a {type(program).__name__}); pass one, e.g. "
-            "lambda m: both_read_one(m, m.array(\"a\", values=[1, 2]))"
-        )
     rules = model(model_name)
     machine = Machine(rules, mode="collect", strict=False, seed=seed)
-    made = program(machine)
-    machine.run(made)
+    run_on(program, machine, "assert_flagged")
     if not machine.violations:
         raise AssertionError(
             f"expected the program to break {rules.name}, but it ran clean under it "

@@ -91,6 +91,9 @@ class Access:
     values: Words = attrs.field(eq=False)
     before: Words | None = attrs.field(default=None, eq=False)
     after: Words | None = attrs.field(default=None, eq=False)
+    #: Whether each cell held a value as the step began (None: every one did): a read of an
+    #: undefined cell, or a write onto one, shows it undefined, not as the 0 it reads as.
+    defined: Flags | None = attrs.field(default=None, eq=False)
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -305,6 +308,8 @@ def _access_dict(a: Access) -> dict[str, Any]:
     if a.before is not None and a.after is not None:
         out["before"] = a.before.tolist()
         out["after"] = a.after.tolist()
+    if a.defined is not None:
+        out["defined"] = a.defined.astype(np.int64).tolist()
     return out
 
 
@@ -322,13 +327,14 @@ class Recorder:
     begins and :meth:`allocated` and :meth:`freed` for arrays made or freed meanwhile.
     """
 
-    __slots__ = ("_before", "_labels", "_pending", "trace")
+    __slots__ = ("_before", "_defined", "_labels", "_pending", "trace")
 
     def __init__(self, ceiling: int, model: str) -> None:
         self.trace = Trace(ceiling, model)
         self._labels: dict[int, str] = {}  # id of a live array -> its label
         self._pending: tuple[int, Sequence[Step], list[Port], int] | None = None
         self._before: list[Words] = []
+        self._defined: list[Flags | None] = []
 
     # ---- arrays ------------------------------------------------------------------------
 
@@ -387,6 +393,8 @@ class Recorder:
         self._pending = (number, steps, ports, violations)
         # Memory as every read of the step sees it, and as each write finds it: before.
         self._before = [port.array._cells.take(port.index) for port in ports]
+        self._defined = [None if port.array._defined is None
+                         else port.array._defined.take(port.index) for port in ports]
 
     def end(self, cost: Cost, violations: list[Violation]) -> None:
         """The pending step was committed and accounted: record it."""
@@ -395,17 +403,19 @@ class Recorder:
         self._pending = None
         self.trace._cells += sum(len(p.index) for p in ports)
         accesses = []
-        for port, before in zip(ports, self._before, strict=True):
+        for port, before, held in zip(ports, self._before, self._defined, strict=True):
+            defined = None if held is None or bool(held.all()) else held.astype(bool)
             label = self._labels.get(id(port.array), port.array.name)
             pid = np.array(port.processors, dtype=np.int64)
             cells = port.index.copy()
             if port.value is None:
-                accesses.append(Access("read", label, port.branch, pid, cells, before))
+                accesses.append(Access("read", label, port.branch, pid, cells, before,
+                                       defined=defined))
             else:
                 written = np.broadcast_to(port.value, cells.shape).astype(port.array.dtype)
                 after = port.array._cells.take(cells)
                 accesses.append(Access("write", label, port.branch, pid, cells, written,
-                                       before, after))
+                                       before, after, defined))
         processors = [processors_of(s, number).astype(np.int64) for s in steps]
         self.trace._steps.append(TracedStep(
             number, tuple(s.phase for s in steps),

@@ -176,6 +176,11 @@ class Decision:
     evidence: Evidence | None = None
 
 
+
+def _spelled(order: Order, size: str) -> str:
+    """An order in a sentence, each log with its argument: ``the bound's n log n``."""
+    return order_text(order, size, whole=True)
+
 def advice(xs: Sequence[float]) -> str:
     """``add sizes above 2^14`` for a sweep whose largest size is at most 2^14."""
     top = max(xs)
@@ -205,7 +210,7 @@ def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
     if lead > bound:
         return Decision("exceeded", None, None,
                         f"the exact law's leading term {term} is of higher order than the "
-                        f"bound's {order_text(bound, size)}", evidence)
+                        f"bound's {_spelled(bound, size)}", evidence)
     orders = {lead, *rivals}
     if orders == {bound}:
         return Decision("holds", True, None,
@@ -214,10 +219,10 @@ def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
         by = (bound[0] - lead[0], bound[1] - lead[1]) if len(orders) == 1 else None
         return Decision("holds", False, by,
                         f"the exact law's leading term {term} is below the bound's "
-                        f"{order_text(bound, size)}", evidence)
+                        f"{_spelled(bound, size)}", evidence)
     return Decision("holds", None, None,
                     f"the exact law's leading term {term} is within the bound's "
-                    f"{order_text(bound, size)}; a rival law's order differs", evidence)
+                    f"{_spelled(bound, size)}; a rival law's order differs", evidence)
 
 
 @attrs.frozen
@@ -397,14 +402,14 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
             return law, Decision(
                 "undetermined", None, None,
-                f"every law that fits leads above the bound's {order_text(bound, size)} "
+                f"every law that fits leads above the bound's {_spelled(bound, size)} "
                 f"(best: {term_text(law.leading, size)}), but count / bound does not grow from "
                 f"{size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to {high:.4g}): the excess "
                 f"lies beyond the sweep; {a}",
                 attrs.evolve(evidence, advice=a))
         return law, Decision(
             "undetermined", None, None,
-            f"laws led by {', '.join(above)} (above the bound's {order_text(bound, size)}) and "
+            f"laws led by {', '.join(above)} (above the bound's {_spelled(bound, size)}) and "
             f"by {', '.join(below)} (within it) fit about as well; {a}",
             attrs.evolve(evidence, advice=a))
     against = _against_trend(main, bound, xs)
@@ -414,7 +419,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             "undetermined", None, None,
             f"the fitted law's leading term {term_text(against, size)} "
             + ("still gains on" if main.verdict == "holds" else "still falls behind")
-            + f" the bound's {order_text(bound, size)} over the sweep: that it "
+            + f" the bound's {_spelled(bound, size)} over the sweep: that it "
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
             attrs.evolve(evidence, advice=a))
@@ -460,7 +465,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             return law, Decision(
                 "undetermined", None, None,
                 f"every law in L = log2({size}/{power_base(xs)}) "
-                f"leads above the bound's {order_text(bound, size)}, but with L read as "
+                f"leads above the bound's {_spelled(bound, size)}, but with L read as "
                 f"log2({size}) too the verdict is {wide.verdict} (best: {best}): the "
                 f"excess rests on one reading of L; {a}",
                 attrs.evolve(evidence, stable=tuple(passed), advice=a))
@@ -471,7 +476,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         a = advice(xs)
         return law, Decision(
             "undetermined", None, None,
-            f"every law that fits leads above the bound's {order_text(bound, size)}, but the "
+            f"every law that fits leads above the bound's {_spelled(bound, size)}, but the "
             f"sizes span a factor {xs[-1] / xs[0]:.3g} and the last counts are under {FINE:g}, "
             f"where one step of a floor moves the fit by a log factor; {a}",
             attrs.evolve(evidence, stable=tuple(passed), advice=a))
@@ -485,7 +490,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
                 and len(xs) >= TIGHT_SIZES and clean)
     evidence = attrs.evolve(evidence, stable=tuple(passed))
     term = term_text(law.leading, size)
-    bound_words = order_text(bound, size)
+    bound_words = _spelled(bound, size)
     if main.verdict == "exceeded":
         return law, Decision(
             "exceeded", None, None,

@@ -28,24 +28,27 @@ it needs priority, or a combining rule) is the program's to say, not the accesse
 ...     m.run(one_step(m, a))
 >>> def one_step(m, a):
 ...     yield Step(m.processors(4), reads=[Read(a, np.array([0, 0, 1, 2]))])
->>> found = weakest_model(shared)
+>>> found = weakest_model(shared)  # or weakest_model(lambda m: one_step(m, ...))
 >>> found.model, found.counts["concurrent_reads"], found.evidence["erew"].message
 ('crew', 1, 'EREW forbids concurrent reads: processors 0 and 1 read a[0] in step 1')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 
+from pram.errors import InputError
 from pram.machine import Machine
 from pram.memory import Words
 from pram.models import Model, model
 from pram.registers import Register, contents
+from pram.run import watching
 from pram.step import Read, Step, Values, Write
+from pram.trace import Trace
 from pram.violations import Kind, Violation
 
 #: The chain of the lattice, weakest first; each model allows everything the one before does.
@@ -155,7 +158,7 @@ class Classifier:
         """Sort the accesses of global step ``number`` by array and cell, and record every
         meeting of two or more processors."""
         self.steps = number
-        by_array: dict[int, list[tuple[Any, Words, Words, Words, bool, int]]] = {}
+        by_array: dict[int, list[tuple[str, Words, Words, Words, bool, int]]] = {}
         for branch, step in enumerate(steps):
             pid = np.asarray(step.processors, dtype=np.int64)
             n = len(pid)
@@ -173,19 +176,35 @@ class Classifier:
                     where = _words(port.where, n).astype(bool)
                     index, value, who = index[where], value[where], pid[where]
                 by_array.setdefault(id(port.array), []).append(
-                    (port.array, index, who, value, write, branch))
+                    (port.array.name, index, who, value, write, branch))
         phases = [step.phase for step in steps]
         for ports in by_array.values():
             if sum(len(port[1]) for port in ports) > 1:
                 self._meetings(number, ports, phases)
 
+    def replay(self, trace: Trace) -> Classifier:
+        """Sort the accesses of every step of ``trace``, the machine's own record of a run
+        (what :func:`weakest_model` classifies: nothing the program can see or change)."""
+        for traced in trace.steps:
+            self.steps = traced.number
+            by_array: dict[str, list[tuple[str, Words, Words, Words, bool, int]]] = {}
+            for a in traced.accesses:
+                write = a.kind == "write"
+                value = a.values if write else np.zeros(len(a.cells), np.int64)
+                by_array.setdefault(a.array, []).append(
+                    (a.array.split("#")[0], a.cells, a.processors, value, write, a.branch))
+            for ports in by_array.values():
+                if sum(len(port[1]) for port in ports) > 1:
+                    self._meetings(traced.number, ports, list(traced.phases))
+        return self
+
     def _meetings(
-        self, number: int, ports: list[tuple[Any, Words, Words, Words, bool, int]],
+        self, number: int, ports: list[tuple[str, Words, Words, Words, bool, int]],
         phases: list[str],
     ) -> None:
         """Record the meetings at the cells of one array (as the engine's slow path sorts
         them: by cell, a write's later port of one processor replacing its earlier)."""
-        name = ports[0][0].name
+        name = ports[0][0]
         found: list[Meeting] = []
         cells = np.concatenate([p[1] for p in ports])
         pids = np.concatenate([p[2] for p in ports])
@@ -288,6 +307,37 @@ def forbidden(rules: Model, meeting: Meeting) -> bool:
     return bool(rules.forbids_writes(low, high)[0])
 
 
+#: What a trace records at most for :func:`weakest_model`: every access of the run it
+#: classifies (the trace is its evidence), so no ceiling but memory's.
+_EVERYTHING = 1 << 40
+
+
+def run_on(make: Any, machine: Machine, who: str) -> Any:
+    """The one convention of the helpers that run a program on a machine of their own
+    (:func:`weakest_model`, :func:`pram.testing.assert_flagged`): ``make(m)`` gets the fresh
+    machine and either runs the program on it (``lambda m: m.run(prog(m, ...))``, or a
+    front door such as ``lambda m: merge(m, a, b)``) or returns the program, which is then
+    run (``lambda m: prog(m, ...)``). Anything else is refused naming that convention: a
+    program made already (a generator, made on another machine), or a function that neither
+    ran a program on ``m`` nor returned one (its answer would come from no step at all)."""
+    fix = (f"pass a function of the fresh machine that runs the program on it or returns "
+           f"it, e.g. {who}(lambda m: prog(m, m.array('a', values=x)))")
+    if isinstance(make, Generator):
+        raise InputError(
+            f"{who} got a program already made (a generator), so on another machine; {fix}")
+    if not callable(make):
+        raise InputError(f"{who} takes a function, not {type(make).__name__}; {fix}")
+    made = make(machine)
+    if isinstance(made, Generator):
+        return machine.run(made)
+    if not machine.results:
+        raise InputError(
+            f"{who}: the function given ran no program on the machine it was given and "
+            f"returned {type(made).__name__}; {fix}, or m.run(prog(m, ...)) inside it"
+        )
+    return made
+
+
 def weakest_model(
     program: Callable[[Machine], Any], *, run_model: str | Model = "crcw-priority",
     seed: int = 0,
@@ -295,13 +345,24 @@ def weakest_model(
     """Run ``program(m)`` once on a fresh machine under ``run_model`` and return the weakest
     model of the lattice under which the run is clean, with the evidence (see the module).
 
-    ``program`` receives the machine and runs on it (e.g. ``lambda m: merge(m, a, b)``).
-    ``run_model`` resolves the concurrent writes while it runs (CRCW priority by default, so
-    every write lands); the classification sees the accesses, whatever their rule.
+    ``program`` receives the machine and runs on it (``lambda m: merge(m, a, b)``,
+    ``lambda m: m.run(prog(m, ...))``) or returns the program to run (``lambda m: prog(m,
+    ...)``): see :func:`run_on`. ``run_model`` resolves the concurrent writes while it runs
+    (CRCW priority by default, so every write lands). The classification is read from the
+    machine's own trace of the run after it ended: the machine has no observer a program
+    could look at or change, and a machine made during the call besides the one given is
+    refused (its steps would not be classified).
     """
-    observer = Classifier()
-    program(Machine(run_model, mode="collect", strict=False, seed=seed, observer=observer))
-    return observer.weakest()
+    machine = Machine(run_model, mode="collect", strict=False, seed=seed, trace=True,
+                      trace_cells=_EVERYTHING)
+    with watching() as made:
+        run_on(program, machine, "weakest_model")
+    if any(m is not machine for m in made):
+        raise InputError(
+            "weakest_model: the function given made another machine; its steps would not be "
+            "classified: run every step on m, the machine it is given"
+        )
+    return Classifier().replay(machine.trace).weakest()
 
 
-__all__ = ["BESIDE", "CHAIN", "Classifier", "Meeting", "Weakest", "weakest_model"]
+__all__ = ["BESIDE", "CHAIN", "Classifier", "Meeting", "Weakest", "run_on", "weakest_model"]

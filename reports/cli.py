@@ -11,7 +11,9 @@ value and the fix, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -35,7 +37,7 @@ from pram.reports.options import (
     from_arguments,
 )
 from pram.reports.parallel import WorkerDied
-from pram.reports.preflight import require_matplotlib, writable_dir
+from pram.reports.preflight import matplotlib_home, require_matplotlib, writable_dir
 from pram.reports.trace_command import HELP
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
@@ -69,8 +71,39 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Write the help (argparse's own swallows a failed write: ``--help > /dev/full``
+        exited 0); a failure reaches :func:`main`, which says so."""
+        if message:
+            file = sys.stderr if file is None else file
+            file.write(message)
+            file.flush()
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Remember the arguments, so that :meth:`error` can name an unknown option."""
+        self._argv = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
+        if message.startswith("the following arguments are required"):
+            # an unknown option is the likelier mistake: name it, not what went missing
+            known = self._option_string_actions
+            unknown = [a for a in getattr(self, "_argv", ())
+                       if a.startswith("-") and a != "-" and a.split("=")[0] not in known
+                       and not _number(a)]
+            if unknown:
+                message = (f"unrecognized argument {unknown[0]!r}; see {self.prog} --help for "
+                           "the options")
         raise UsageError(f"{self.prog}: {message}")
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a negative number (a value, not an option)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _whole(text: str) -> int | None:
@@ -118,6 +151,27 @@ def _sizes(text: str) -> list[int]:
             )
         out.append(value)
     return out
+
+
+#: The measures ``pram sweep --bound`` may check: counts every run has.
+BOUND_MEASURES = ("work", "time", "reads", "writes")
+
+
+def _bound(text: str) -> tuple[str, Any]:
+    """``MEASURE=FORMULA`` of ``--bound``, the formula read as a declaration's are."""
+    from pram.declaration import formula
+
+    measure, equals, written = str(text).partition("=")
+    measure = measure.strip()
+    if not equals or measure not in BOUND_MEASURES:
+        raise argparse.ArgumentTypeError(
+            f"invalid bound {text!r}; give MEASURE=FORMULA with MEASURE one of "
+            f"{', '.join(BOUND_MEASURES)}, e.g. 'work=n log2(n)'"
+        )
+    try:
+        return measure, formula(written)
+    except InputError as error:
+        raise argparse.ArgumentTypeError(f"invalid bound {text!r}: {error}") from None
 
 
 def _workers(text: str) -> int:
@@ -230,6 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--plot", metavar="FILE", help="plot measured/formula (.png or .svg)")
     sweep.add_argument("--predict", type=_sizes, default=[], metavar="S1,S2,...",
                        help="evaluate the laws found at these unseen sizes")
+    sweep.add_argument("--bound", type=_bound, action="append", default=None,
+                       metavar="MEASURE=FORMULA",
+                       help="check this bound instead of the declared one of MEASURE (work, "
+                       "time, reads or writes), e.g. --bound 'work=n log2(n)'; may be repeated")
     _parallel_options(sweep)
     sweep.set_defaults(handler=_sweep)
 
@@ -332,7 +390,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         _startup.release_interrupts()
     _streams()
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, emoji=False)
+    matplotlib_home()  # a read-only HOME: no matplotlib warnings on standard error
+    threads = set(threading.enumerate())
+    signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
+    try:
+        status = _command(parser, argv, err)
+    finally:
+        signals.finish()
+    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
+        signals.exit_now(status)
+    left = [t for t in threading.enumerate()
+            if t not in threads and t.is_alive() and not t.daemon]
+    if left:  # a user's code started threads: the command still ends after its output
+        names = ", ".join(repr(t.name) for t in left[:3])
+        _say(err, f"pram: note: {len(left)} thread{'s' if len(left) != 1 else ''} the code "
+             f"run started ({names}) still running; the command ends without waiting for them")
+        signals.exit_now(status)
+    return status
+
+
+def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Console) -> int:
+    """Parse ``argv``, load a ``--module``, and run the command: its status."""
     try:
         args = parser.parse_args(argv)
         if hasattr(args, "module"):
@@ -343,23 +422,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:  # a --module that cannot be loaded: one line, exit 2
         _say(err, f"pram {args.command}: error: {error}")
         return INVALID
+    except KeyboardInterrupt as error:  # a signal while a --module loads
+        stop = signals.stopped(error)
+        _say(err, f"pram: {stop.words}")
+        return stop.status
     except SystemExit as stop:  # --help
-        return int(stop.code or 0)
+        return _helped(int(stop.code or 0), err)
+    except OSError as error:  # the help could not be written
+        return _unwritten(error, err)
     if sys.stdout is None and args.command != "example":
         _say(err, f"pram {args.command}: error: standard output is closed, so the "
              f"{'JSON' if getattr(args, 'json', False) else 'report'} would go nowhere; give "
              "it a place, e.g. > result.txt")
         return INVALID
-    signals.install()
-    out = _Output(highlight=False)
+    out = _Output(highlight=False, emoji=False)
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
+    return _handle(handler, args, out, err)
+
+
+def _helped(code: int, err: Console) -> int:
+    """The status after ``--help``: the help must have reached standard output (a full disk,
+    a closed pipe or /dev/full is a failure, not a silent 0)."""
     try:
-        status = _handle(handler, args, out, err)
-    finally:
-        signals.finish()
-    if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)
-        signals.exit_now(status)
-    return status
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as error:
+        return _unwritten(error, err)
+    return code
+
+
+def _unwritten(error: OSError, err: Console) -> int:
+    """The help could not be written: a closed pipe quietly (141), anything else one line."""
+    _quiet_stdout()
+    if error.errno == errno.EPIPE:
+        return BROKEN_PIPE
+    _say(err, f"pram: error: the help could not be written ({error.strerror or error}); give "
+         "standard output a place that takes it")
+    return INVALID
 
 
 def _handle(
@@ -440,7 +539,7 @@ def _short(text: str, keep: int = 60) -> str:
 
 def _say(err: Console, message: str) -> None:
     """One line on standard error, whatever the message holds."""
-    err.print(" ".join(message.split()), markup=False, soft_wrap=True)
+    err.print(" ".join(message.split()), markup=False, emoji=False, soft_wrap=True)
 
 
 _json = status.print_json
@@ -529,10 +628,17 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     jobs = refuse_sweep(args.algorithm, args.n, options, args.d)  # every size checked once
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
+        if args.bound:
+            raise InputError(
+                f"--bound {args.bound[0][0]}=... does not apply with --instances yet; check it "
+                "on a sweep of one instance per size (leave --instances out)"
+            )
         return _sweep_instances(args, options, chosen, plot, out, err, jobs)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen,
                        jobs=jobs)
+    if args.bound:
+        result = _with_bounds(result, args.bound)
     if args.predict:
         from attrs import evolve
 
@@ -547,6 +653,21 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     else:
         out.print(SweepReport(result))
     return OK if result.ok else FAILED
+
+
+def _with_bounds(result: Any, given: Sequence[tuple[str, Any]]) -> Any:
+    """``result`` with the bounds of ``--bound`` checked over its runs, each in place of the
+    entry's bounds of the same measure (measured by the machine, as every check)."""
+    from attrs import evolve
+
+    from pram.reports.measure import _check, measure_of
+
+    checks = dict(result.checks)
+    for measure, formula in given:
+        checks = {k: c for k, c in checks.items() if measure_of(k) != measure}
+        checks[measure] = _check(result.runs, measure, formula,
+                                 [float(getattr(r.cost, measure)) for r in result.runs])
+    return evolve(result, checks=checks)
 
 
 def _sweep_instances(args: argparse.Namespace, options: Options, chosen: Any, plot: Any,
@@ -701,7 +822,13 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
         _json(figures)
     else:
         out.print(BenchReport(figures))
-    return OK if all(met for *_, met in bench_rows(figures)) else FAILED
+    missed = [(step, p, figure, target) for step, p, figure, target, met in bench_rows(figures)
+              if not met]
+    for step, p, figure, target in missed:  # exit 1 says which target, on stderr
+        _say(err, f"pram bench: missed the target of {step!r} at {p:,} processors: measured "
+             f"{figure:.4g}, target {target:.4g}" if target is not None else
+             f"pram bench: missed the target of {step!r} at {p:,} processors ({figure:.4g})")
+    return OK if not missed else FAILED
 
 
 def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -709,9 +836,8 @@ def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.lint import lint, paths
 
     files = paths(args.paths)
-    missing = [str(f) for f in files if not f.is_file()]
-    if missing:
-        raise InputError(f"no such file: {missing[0]!r}; give Python files or directories")
+    for file in files:  # a FIFO or a device is refused, not opened (it would block)
+        writer.check_input(str(file), "pram lint", "a Python file or a folder of them")
     found = lint(files)
     for line in found:
         out.print(line, markup=False, soft_wrap=True)

@@ -15,8 +15,9 @@ from pathlib import Path
 from types import ModuleType
 
 from pram import InputError, declaration
-from pram.reports import algorithms, classics, techniques
-from pram.reports.registry import Algorithm, entry_of
+from pram.reports import algorithms, classics, techniques, writer
+from pram.reports.registry import Algorithm, Exited, entry_of, raised, user_line, users_code
+from pram.reports.signals import Stopped
 
 #: The table: algorithm name -> what runs.
 ALGORITHMS: dict[str, Algorithm] = {
@@ -115,6 +116,7 @@ def _import(where: str) -> ModuleType:
                 f"--module {where!r} is not a Python module ({what}); give a .py file, or "
                 "an importable package.module"
             )
+        writer.check_input(where, "--module", "a Python file that declares the algorithm")
         label = f"pram_declared_{abs(hash(str(path.resolve()))):x}"
         spec = importlib.util.spec_from_file_location(label, path)
         if spec is None or spec.loader is None:
@@ -126,21 +128,11 @@ def _import(where: str) -> ModuleType:
         if beside:  # its helpers beside it import, as when python runs the file as a script
             sys.path.insert(0, folder)
         try:
-            spec.loader.exec_module(module)
-        except SyntaxError as error:
-            sys.modules.pop(label, None)
-            raise InputError(
-                f"--module {where!r} has a syntax error at line {error.lineno}: {error.msg}; "
-                "fix the file (python -m py_compile shows it)"
-            ) from None
+            with users_code():
+                spec.loader.exec_module(module)
         except BaseException as error:  # an import that raises: one line, not a traceback
             sys.modules.pop(label, None)
-            if isinstance(error, KeyboardInterrupt):
-                raise
-            raise InputError(
-                f"--module {where!r} raised {type(error).__name__} while it was imported "
-                f"({_first_line(error)}); fix the module so that importing it runs"
-            ) from None
+            raise _import_error(where, error, path) from None
         finally:
             if beside and folder in sys.path:
                 sys.path.remove(folder)
@@ -150,25 +142,47 @@ def _import(where: str) -> ModuleType:
     if added:  # package.module: importable from the current folder, as with python -m
         sys.path.insert(0, here)
     try:
-        return importlib.import_module(where)
+        with users_code():
+            return importlib.import_module(where)
     except ModuleNotFoundError as error:
+        named = error.name or ""
+        if not (where == named or where.startswith(named + ".")):
+            raise _import_error(where, error, None) from None  # an import inside the module
         raise InputError(
             f"--module {where!r}: no module named {error.name!r}; give a .py file, or a "
             "module importable from here (package.module:NAME)"
         ) from None
-    except SyntaxError as error:
-        raise InputError(
-            f"--module {where!r} has a syntax error at line {error.lineno} of "
-            f"{Path(error.filename or where).name}: {error.msg}; fix the file"
-        ) from None
-    except Exception as error:
-        raise InputError(
-            f"--module {where!r} raised {type(error).__name__} while it was imported "
-            f"({_first_line(error)}); fix the module so that importing it runs"
-        ) from None
+    except BaseException as error:
+        raise _import_error(where, error, None) from None
     finally:
         if added:
             sys.path.remove(here)
+
+
+def _import_error(where: str, error: BaseException, path: Path | None) -> BaseException:
+    """What importing the module ``where`` raised, as its one line: a syntax error with the
+    file (the module's, or a helper it imports) and line; anything else with the file and line
+    it came from. A signal the command got (:class:`Stopped`) is passed on as it is."""
+    if isinstance(error, Stopped | InputError):
+        return error
+    if isinstance(error, SyntaxError):
+        file = Path(error.filename).name if error.filename else Path(where).name
+        own = path is not None and error.filename is not None and (
+            Path(error.filename).resolve() == path.resolve())
+        which = "" if own else f" of {file}"
+        return InputError(
+            f"--module {where!r} has a syntax error at line {error.lineno}{which}: "
+            f"{error.msg}; fix {'the file' if own else file} (python -m py_compile "
+            f"{error.filename or where} shows it)"
+        )
+    line = user_line(error)
+    at = f" in {line}" if line else ""
+    words = "" if isinstance(error, SystemExit | Exited) else f" ({_first_line(error)})"
+    verb = "called" if isinstance(error, SystemExit | Exited) else "raised"
+    return InputError(
+        f"--module {where!r} {verb} {raised(error)}{at} while it was imported{words}; fix the "
+        "module so that importing it runs"
+    )
 
 
 def _article(noun: str) -> str:
@@ -198,5 +212,13 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
         raise InputError(
             f"--module {where!r}: {attribute!r} is {_article(type(found).__name__)}, not a "
             "pram.Algorithm; declare it with pram.Algorithm(...) or @pram.declare(...)"
+        )
+    twins = sorted(k for k, v in declared.items() if v.name == found.name and v is not found)
+    if twins:
+        mine = next((k for k, v in declared.items() if v is found), attribute)
+        raise InputError(
+            f"--module {where!r} declares two algorithms named {found.name!r} ({mine} and "
+            f"{twins[0]}); the name picks one on the command line and in reports, so give each "
+            "its own (name=... in pram.Algorithm or pram.declare)"
         )
     return found

@@ -314,10 +314,13 @@ def used_by(name: str) -> tuple[str, ...]:
 
 def json_fields(entry: Algorithm, options: Options) -> dict[str, object]:
     """The option fields of a run's JSON, in the table's order: the value where the option
-    applies (or always), else null (``"ram"`` for the model of a run off the machine)."""
+    applies (or always), else null (``"ram"`` for the model of a run off the machine). A
+    declared algorithm (``--module``) carries only the fields of the options it takes: no
+    ``keys`` or ``sort`` of MQAR's."""
     out: dict[str, object] = {}
+    declared = getattr(entry, "declaration", None) is not None
     for option in OPTIONS:
-        if option.json is None:
+        if option.json is None or (declared and not option.lists(entry)):
             continue
         shown = option.json == "always" or (
             option.applies(entry, options) if option.json == "applies" else option.lists(entry)

@@ -18,6 +18,7 @@ each in one place so that a new option or algorithm plugs in:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -76,9 +77,44 @@ def refuse_inapplicable(name: str | Algorithm, options: Options) -> None:
 
 # ---- memory: the size guard (pram.reports.guard), named here for the callers of old -------
 
+def matplotlib_home() -> None:
+    """Give matplotlib a writable folder when its own are not (a read-only or missing HOME):
+    it would otherwise warn on standard error at its import. ``MPLCONFIGDIR`` given by the
+    user is kept; else a fresh temporary folder is used for this command and removed at exit."""
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    home = Path(os.path.expanduser("~"))
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "matplotlib"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "matplotlib"
+    if all(_writable(folder) for folder in (config, cache)):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="pram-matplotlib-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ["MPLCONFIGDIR"] = folder
+
+
+def _writable(folder: Path) -> bool:
+    """Whether ``folder`` is, or could be made, a folder this process may write in."""
+    for place in (folder, *folder.parents):
+        if place.exists():
+            return place.is_dir() and os.access(place, os.W_OK | os.X_OK)
+    return False
+
+
 __all__ = [
-    "available_memory", "parse_memory", "refuse_inapplicable", "refuse_oversized",
-    "require_matplotlib", "size_text", "writable_dir", "writable_file",
+    "available_memory",
+    "matplotlib_home",
+    "parse_memory",
+    "refuse_inapplicable",
+    "refuse_oversized",
+    "require_matplotlib",
+    "size_text",
+    "writable_dir",
+    "writable_file",
 ]
 
 

@@ -20,12 +20,14 @@ With word keys a token is one word and a comparison one operation, so the formul
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import traceback
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import attrs
 import numpy as np
@@ -33,6 +35,7 @@ import numpy as np
 import pram as pram_package
 from pram import Cost, Formula, InputError, Machine, PRAMError, Words, algorithms, words
 from pram import declaration as declared
+from pram.reports import writer
 from pram.reports.options import MAX_D, MODEL_NAMES, Options, choices, used_by, validate
 
 T = TypeVar("T")
@@ -144,22 +147,73 @@ class Algorithm:
         return self.reference_name or self.family.reference_name
 
 
+class Exited(BaseException):
+    """``os._exit(code)`` called by a user's code while :func:`users_code` holds: the process
+    would have ended at once (with status ``code``, 0 looking like success)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _exit_refused(code: int = 0) -> NoReturn:
+    raise Exited(code)
+
+
+@contextlib.contextmanager
+def users_code() -> Iterator[None]:
+    """Around every call into a user's code (a ``--module``'s import, build, load, program
+    and reference): what it prints goes to standard error (standard output holds the report,
+    or exactly one JSON object), and ``os._exit`` raises :class:`Exited` instead of ending the
+    process with a status that may look like success."""
+    real = os._exit
+    os._exit = _exit_refused  # type: ignore[assignment]  # put back below
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        os._exit = real
+
+
+def user_line(error: BaseException) -> str | None:
+    """``file:line`` of the user's code where ``error`` was raised (its innermost frame that
+    is not pram's or numpy's), or None. A syntax error names the file it is in."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return f"{Path(error.filename).name}:{error.lineno}"
+    frames = traceback.extract_tb(error.__traceback__)
+    return next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
+                 if not _ours(f.filename)), None)
+
+
+def raised(error: BaseException) -> str:
+    """What ``error`` is, in words: ``ValueError``, ``sys.exit(0)``, ``os._exit(0)``."""
+    if isinstance(error, SystemExit):
+        return f"sys.exit({error.code!r})"
+    if isinstance(error, Exited):
+        return f"os._exit({error.code!r})"
+    return type(error).__name__
+
+
 def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
     """``call()``, the user's own code: an error of its own (not the machine's, which reports
-    itself) becomes one line naming it, its message and the module line it came from."""
+    itself, nor a signal the command got) becomes one line naming it, its message and the
+    file and line it came from; so do ``sys.exit``, ``os._exit`` and a KeyboardInterrupt the
+    code raised itself."""
+    from pram.reports.signals import Stopped
+
     try:
-        return call()
-    except (InputError, PRAMError):
+        with users_code():
+            return call()
+    except (InputError, PRAMError, Stopped):
         raise
-    except Exception as error:
-        text = str(error).strip()
+    except BaseException as error:
+        text = str(error).strip() if not isinstance(error, SystemExit | Exited) else ""
         first = text.splitlines()[0] if text else "no message"
-        frames = traceback.extract_tb(error.__traceback__)
-        line = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames)
-                     if not _ours(f.filename)), None)
+        line = user_line(error)
         at = f" in {line}" if line else ""
+        verb = "called" if isinstance(error, SystemExit | Exited) else "raised"
         raise InputError(
-            f"{what} raised {type(error).__name__}{at} {where} ({first}); {fix}"
+            f"{what} {verb} {raised(error)}{at} {where} ({first}); {fix}"
         ) from None
 
 
@@ -188,7 +242,11 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
         return Instance(declaration.inputs(built, "build"), {"n": n})
 
     def load(path: str, options: Options) -> Instance:
-        inputs = declaration.read(path)
+        if declaration.load is not None:  # (without one, read says so)
+            writer.check_input(path, "--input", f"a file the load of {declaration.name} reads")
+        inputs = _users(lambda: declaration.read(path),
+                        f"the load of declaration {declaration.name!r}", f"reading {path!r}",
+                        "fix its load(path), or give another file")
         return Instance(inputs, {"n": len(next(iter(inputs.values())))})
 
     def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
@@ -202,6 +260,7 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
                       f"the reference of declaration {declaration.name!r}",
                       f"at n = {instance.sizes['n']}", "fix the reference")
 
+    memory = _DeclaredMemory(declaration)
     family = Family(
         name=declaration.name, defaults={"n": declaration.n}, build=build, load=load,
         reference=reference,
@@ -213,7 +272,55 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
         name=declaration.name, title=declaration.shown, family=family, solve=solve,
         bounds={key: Bound(f) for key, f in declaration.bounds.items()},
         model=declaration.model, tolerance=declaration.tolerance, declaration=declaration,
+        memory=memory,
     )
+
+
+#: Bytes a declared run takes per byte of its inputs: the instance, the reference's copy, the
+#: machine's cells and which are defined, the answer read back (the program's own scratch
+#: arrays are beyond what the declaration says; the machine refuses what cannot be allocated).
+DECLARED_FACTOR = 4
+
+#: The sizes at which a declaration's inputs are built to learn how they grow with n.
+_PROBES = (16, 64)
+
+
+@attrs.define
+class _DeclaredMemory:
+    """The size guard's model of a declaration: its inputs' bytes measured at two small sizes
+    (the declaration's own build, seed 0), grown to n as the power of n they show, times
+    :data:`DECLARED_FACTOR`; what ``--instances`` multiplies. 0 when the build cannot be
+    probed (then the run's own build reports its error)."""
+
+    declaration: declared.Algorithm
+    growth: tuple[float, float] | None = None
+
+    def __call__(self, sizes: Mapping[str, int], options: Options) -> float:
+        if self.growth is None:
+            self.growth = self._probe()
+        scale, power = self.growth
+        return float(DECLARED_FACTOR * scale * float(sizes["n"]) ** power)
+
+    def _probe(self) -> tuple[float, float]:
+        measured = []
+        for n in _PROBES:
+            from pram.reports.signals import Stopped
+
+            try:
+                with users_code():
+                    inputs = self.declaration.instance(n, 0)
+            except Stopped:
+                raise
+            except BaseException:  # the run's own build says what is wrong
+                return (0.0, 0.0)
+            measured.append(float(sum(a.nbytes for a in inputs.values())))
+        small, large = measured
+        if small <= 0 or large <= 0:
+            return (0.0, 0.0)
+        import math
+
+        power = max(0.0, math.log(large / small) / math.log(_PROBES[1] / _PROBES[0]))
+        return (large / _PROBES[1] ** power, power)
 
 
 def stack(instances: Sequence[Instance], name: str) -> Words:

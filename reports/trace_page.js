@@ -12,9 +12,12 @@ function unpack(x) {
 for (const a of T.arrays) { a.values = unpack(a.values); a.defined = unpack(a.defined); }
 for (const s of T.steps) {
   s.processors = unpack(s.processors);
-  for (const p of s.accesses) for (const k of ["processors", "cells", "values", "before", "after"])
+  for (const p of s.accesses) for (const k of ["processors", "cells", "values", "before", "after", "defined"])
     if (k in p) p[k] = unpack(p[k]);
 }
+// A value an access found (read, or before a write): undefined cells shown as such, never as 0.
+const UNDEFINED = "\u00b7";
+function found(p, i, value) { return p.defined && !p.defined[i] ? UNDEFINED : value; }
 const N = T.steps.length;
 const $ = (id) => document.getElementById(id);
 const esc = (t) => String(t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})[c]);
@@ -83,8 +86,8 @@ function touched(step) {
     let t = map.get(key);
     if (!t) { t = {array: p.array, index: p.cells[i], read: [], write: [], wrote: [], before: null, after: null, seen: null};
       map.set(key, t); }
-    if (p.kind === "read") { t.read.push(p.processors[i]); t.seen = p.values[i]; }
-    else { t.write.push(p.processors[i]); t.wrote.push(p.values[i]); t.before = p.before[i]; t.after = p.after[i]; }
+    if (p.kind === "read") { t.read.push(p.processors[i]); t.seen = found(p, i, p.values[i]); }
+    else { t.write.push(p.processors[i]); t.wrote.push(p.values[i]); t.before = found(p, i, p.before[i]); t.after = p.after[i]; }
   }
   for (const c of step.conflicts) {
     const t = map.get(c.array + "[" + c.index + "]");
@@ -192,10 +195,10 @@ function renderProcessor(k) {
     for (const p of s.accesses) {
       const i = p.processors.indexOf(pid);
       if (i < 0) continue;
-      if (p.kind === "read") reads.push(cellName(p.array, p.cells[i]) + " = " + p.values[i]);
-      else writes.push(cellName(p.array, p.cells[i]) + " \u2190 " + p.values[i] + " (was " + p.before[i] + (p.after[i] !== p.values[i] ? ", now " + p.after[i] : "") + ")");
+      if (p.kind === "read") reads.push(cellName(p.array, p.cells[i]) + " = " + found(p, i, p.values[i]));
+      else writes.push(cellName(p.array, p.cells[i]) + " \u2190 " + p.values[i] + " (was " + (found(p, i, p.before[i]) === UNDEFINED ? "undefined" : p.before[i]) + (p.after[i] !== p.values[i] ? ", now " + p.after[i] : "") + ")");
     }
-    if (reads.length) held = s.accesses.filter((p) => p.kind === "read" && p.processors.indexOf(pid) >= 0).map((p) => p.values[p.processors.indexOf(pid)]);
+    if (reads.length) held = s.accesses.filter((p) => p.kind === "read" && p.processors.indexOf(pid) >= 0).map((p) => found(p, p.processors.indexOf(pid), p.values[p.processors.indexOf(pid)]));
     if (!acted) continue;
     rows.push('<tr class="' + (s.number === k ? "current" : "") + '" data-step="' + s.number + '"><td>' + s.number +
       "</td><td>" + esc(s.phase) + "</td><td>" + esc(reads.join("; ")) + "</td><td>" + esc(writes.join("; ")) +

@@ -68,7 +68,7 @@ def data(trace: Trace) -> dict[str, Any]:
     for step in raw["steps"]:
         step["processors"] = _pack(step["processors"])
         for access in step["accesses"]:
-            for key in ("processors", "cells", "values", "before", "after"):
+            for key in ("processors", "cells", "values", "before", "after", "defined"):
                 if key in access:
                     access[key] = _pack(access[key])
     return raw

@@ -22,6 +22,9 @@ __all__ = ["ROWS", "parse_steps", "step_table", "tables"]
 #: Processors shown per step; the rest are counted in a last row.
 ROWS = 32
 
+#: How a cell that held no value is shown (it reads as 0 underneath).
+UNDEFINED = "undefined"
+
 
 def parse_steps(text: str, last: int) -> list[int]:
     """``"1-5"``, ``"7"`` or ``"1,4,9-12"`` as step numbers within 1..``last``, or a refusal
@@ -73,16 +76,20 @@ def step_table(step: TracedStep, rows: int = ROWS,
     for access in step.accesses:
         pids, cells, values = (access.processors.tolist(), access.cells.tolist(),
                                access.values.tolist())
+        held = ([True] * len(cells) if access.defined is None
+                else access.defined.tolist())  # undefined cells shown so, not as 0
         if access.kind == "read":
-            for p, c, v in zip(pids, cells, values, strict=True):
-                read.setdefault(p, []).append(f"{_cell(access.array, c, columns)} = {v}")
+            for p, c, v, h in zip(pids, cells, values, held, strict=True):
+                read.setdefault(p, []).append(
+                    f"{_cell(access.array, c, columns)} = {v if h else UNDEFINED}")
         else:
             assert access.before is not None and access.after is not None
             before, after = access.before.tolist(), access.after.tolist()
-            for p, c, v, b, a in zip(pids, cells, values, before, after, strict=True):
+            for p, c, v, b, a, h in zip(pids, cells, values, before, after, held, strict=True):
                 landed = "" if a == v else f", {a} landed"
                 wrote.setdefault(p, []).append(
-                    f"{_cell(access.array, c, columns)} <- {v} ({b} -> {a}{landed})")
+                    f"{_cell(access.array, c, columns)} <- {v} ({b if h else UNDEFINED} -> "
+                    f"{a}{landed})")
     conflicted = {p for v in step.conflicts for p in v.processors}
     processors = step.processors.tolist()
     for p in processors[:rows]:
@@ -91,7 +98,10 @@ def step_table(step: TracedStep, rows: int = ROWS,
                       style=style)
     if len(processors) > rows:
         table.add_row("...", f"and {len(processors) - rows} more processors", "")
-    notes = [Text(f"{v.message} (processors {', '.join(map(str, v.processors))})", style="red")
+    # the message names every processor unless it elides some ("... (40 in all)"): then
+    # they follow, once
+    notes = [Text(v.message if "..." not in v.message else
+                  f"{v.message}; all of them: {', '.join(map(str, v.processors))}", style="red")
              for v in step.conflicts]
     return Group(table, *notes)
 

@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from types import ModuleType
 
@@ -60,11 +61,13 @@ def load(path):
               bounds={"work": "n^2", "time": "log2(n)"}, tolerance=1e-9)
 def matvec(m, A, x):
     n = len(x)
-    a = m.array("A", values=A, dtype=float)
-    v = m.array("x", values=x, dtype=float)
     P = m.array("P", shape=(n, n), dtype=float)
-    m.run(product(m, a, v, P, n))
-    return P.to_numpy()[:, 0]
+    y = m.array("y", n, dtype=float)
+    yield from product(m, A, x, P, n)
+    pid, i = m.processors(n), iota(n)                # row i's sum, P[i, 0], into y[i]
+    (s,) = yield Step(pid, reads=[Read(P, (i, 0))])
+    yield Step(pid, writes=[Write(y, i, s)])
+    return y
 
 
 not_a_declaration = 3
@@ -102,7 +105,7 @@ def test_the_must_show_matvec_runs_sweeps_and_is_flagged_under_erew(
     assert (run["algorithm"], run["model"], run["n"]) == ("matvec", "crew", 64)
     assert (run["violations"], run["correct"]) == (0, True)
     assert run["module"] == f"{module}:matvec"
-    assert (run["time"], run["work"]) == (14, 16256)  # 2 + 2 log2(64); 4 n^2 - 2 n
+    assert (run["time"], run["work"]) == (16, 16384)  # 4 + 2 log2(64); 4 n^2
     declared = imported(module).matvec
     inputs = declared.instance(64, seed=0)
     expected = inputs["A"] @ inputs["x"]  # numpy's, computed here
@@ -116,8 +119,8 @@ def test_the_must_show_matvec_runs_sweeps_and_is_flagged_under_erew(
     bounds = swept["bounds"]
     assert (bounds["work"]["verdict"], bounds["work"]["tight"]) == ("holds", True)
     assert (bounds["time"]["verdict"], bounds["time"]["tight"]) == ("holds", True)
-    assert swept["laws"]["work"]["text"].startswith("work = 4 n^2 - 2 n, L = log2(n), exact")
-    assert swept["laws"]["time"]["text"].startswith("time = 2 L + 2, L = log2(n), exact")
+    assert swept["laws"]["work"]["text"].startswith("work = 4 n^2, L = log2(n), exact")
+    assert swept["laws"]["time"]["text"].startswith("time = 2 L + 4, L = log2(n), exact")
     assert all(r["correct"] and r["violations"] == 0 for r in swept["runs"])
 
     status, flagged = run_json(capsys, "run", "--module", str(module), "matvec", "--n", "64",
@@ -186,9 +189,9 @@ def test_trace_and_report_take_the_module(
     assert names == ["measurements.csv", "measurements.json", "ratios.png", "summary.md"]
     assert [r["n"] for r in report["runs"]] == [16, 32, 64, 128, 256]
     summary = (section / "summary.md").read_text()
-    assert "| work | n^2 | holds, tight | 4 n^2 - 2 n |" in summary
+    assert "| work | n^2 | holds, tight | 4 n^2 |" in summary
     laws = json.loads((section / "measurements.json").read_text())["laws"]
-    assert laws["time"]["text"].startswith("time = 2 L + 2, ")
+    assert laws["time"]["text"].startswith("time = 2 L + 4, ")
 
 
 def _write(tmp_path: Path, name: str, text: str) -> str:
@@ -211,8 +214,8 @@ def test_every_unusable_module_is_one_line_naming_the_fix(
         ("run", "--module", text, "x"): "is not a Python module",
         ("run", "--module", str(tmp_path), "x"): "is not a Python module (a folder)",
         ("run", "--module", bad, "f"): "has a syntax error at line 1",
-        ("sweep", "--module", raises, "f", "--n", "8,16"): "raised ValueError while it was "
-        "imported (no data here); fix the module",
+        ("sweep", "--module", raises, "f", "--n", "8,16"): "raised ValueError in raises.py:1 "
+        "while it was imported (no data here); fix the module",
         ("run", "--module", m, "nope"): "has no 'nope' (its declarations: matvec)",
         ("run", "--module", m, "not_a_declaration"): "is an int, not a pram.Algorithm",
         ("run", "--module", m): "names no algorithm; give the declaration's name",
@@ -251,17 +254,13 @@ def test_a_declaration_may_not_take_a_built_in_name(
 # ---- from Python -------------------------------------------------------------------------
 
 
-def doubled(m: Machine, values: np.ndarray) -> np.ndarray:
-    n = len(values)
-    a = m.array("a", values=values)
-
-    def program(m: Machine, a: pram.Array) -> pram.Program:
-        pid, i = m.processors(n), iota(n)
-        (x,) = yield Step(pid, reads=[Read(a, i)])
-        yield Step(pid, writes=[Write(a, i, 2 * x)])
-
-    m.run(program(m, a))
-    return a.to_numpy()
+def doubled(m: Machine, a: pram.Array) -> pram.Program:
+    """Double every cell of ``a`` in two steps (n processors); the answer is ``a``."""
+    n = len(a)
+    pid, i = m.processors(n), iota(n)
+    (x,) = yield Step(pid, reads=[Read(a, i)])
+    yield Step(pid, writes=[Write(a, i, 2 * x)])
+    return a
 
 
 DOUBLING = pram.Algorithm(
@@ -283,18 +282,22 @@ def test_pram_sweep_of_a_declaration_gives_laws_and_checks() -> None:
 
 
 def test_pram_sweep_of_a_builder_counts_what_the_machine_counted() -> None:
-    """A builder returns the machine it ran on; with one argument it gets n alone."""
+    """A builder returns the machine it ran on (with one argument it gets n alone), or takes
+    the machine from the sweep."""
     def with_rng(n: int, rng: np.random.Generator) -> Machine:
         m = Machine("erew")
-        doubled(m, rng.integers(0, 9, size=n))
+        m.run(doubled(m, m.array("a", values=rng.integers(0, 9, size=n))))
         return m
 
     def without(n: int) -> Machine:
         m = Machine("erew")
-        doubled(m, np.arange(n))
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
         return m
 
-    for builder in (with_rng, without):
+    def given_the_machine(m: Machine, n: int) -> None:
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+
+    for builder in (with_rng, without, given_the_machine):
         result = pram.sweep(builder, [4, 8, 16, 32, 64], bounds={"work": "n"})
         assert [p.cost.work for p in result.points] == [2 * n for n in (4, 8, 16, 32, 64)]
         assert result.checks["work"].summary == "holds, tight"
@@ -373,3 +376,126 @@ def test_one_module_object_per_file_from_the_checkout() -> None:
     assert done.stderr.splitlines()[-1].endswith(
         "'algorithms' is not importable by that name: import pram.algorithms instead (it is "
         "installed as pram.algorithms; pip install -e . from the checkout)")
+
+
+# ---- the machine owns a declaration's data -----------------------------------------------
+
+
+def _sorted_on_the_host(m: Machine, x: pram.Array) -> object:
+    return np.sort(x.to_numpy())  # the issue's "correct, time 0"
+
+
+def _loaded_sorted(m: Machine, x: pram.Array) -> pram.Program:
+    n = len(x)
+    s = m.array("s", values=np.sort(x.to_numpy()))  # the issue's "time 2": load, then copy
+    out = m.array("out", n)
+    pid = m.processors(n)
+    (v,) = yield Step(pid, reads=[Read(s, iota(n))])
+    yield Step(pid, writes=[Write(out, iota(n), v)])
+    return out
+
+
+def _returns_numpy(m: Machine, x: pram.Array) -> pram.Program:
+    yield Step(m.processors(1), reads=[Read(x, 0)])
+    return np.arange(len(x))
+
+
+def _runs_itself(m: Machine, x: pram.Array) -> pram.Array:
+    def one() -> pram.Program:
+        yield Step(m.processors(1), reads=[Read(x, 0)])
+    m.run(one())
+    return x
+
+
+def _other_machine(m: Machine, x: pram.Array) -> pram.Program:
+    pram.Machine()
+    yield Step(m.processors(1), reads=[Read(x, 0)])
+    return x
+
+
+def _returns_a_register(m: Machine, x: pram.Array) -> pram.Program:
+    (v,) = yield Step(m.processors(len(x)), reads=[Read(x, iota(len(x)))])
+    return v
+
+
+@pytest.mark.parametrize(("program", "error", "words"), [
+    (_sorted_on_the_host, pram.HonestyError, r"to_numpy\(\) while a program runs"),
+    (_loaded_sorted, pram.HonestyError, r"to_numpy\(\) while a program runs"),
+    (_returns_numpy, InputError, "returned a numpy array; a declared program returns the "
+     "pram.Array"),
+    (_runs_itself, InputError, "calls m.run itself"),
+    (_other_machine, InputError, "made 1 other machine"),
+    (_returns_a_register, InputError, "returned Register"),
+    (lambda m, x: x, InputError, "returned Array instead of a program"),
+])
+def test_a_declared_program_cannot_compute_its_answer_on_the_host(
+    program: object, error: type[Exception], words: str
+) -> None:
+    """The inputs are arrays of the machine, sealed from the program's first line (its host
+    code runs inside the run); the answer is read from an array of the machine after it."""
+    cheat = pram.Algorithm(name="cheat", build=DOUBLING.build, program=program,  # type: ignore[arg-type]
+                           reference=np.sort)
+    with pytest.raises(error, match=words):
+        pram.sweep(cheat, [8, 16])
+
+
+def test_a_module_returning_np_sort_is_never_correct_in_time_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's two cheats through --module: refused, never "correct, time 0" or 2."""
+    path = _write(tmp_path, "cheat.py", textwrap.dedent('''
+        import numpy as np
+        import pram
+        build = lambda n, rng: rng.integers(0, 100, n)
+
+        @pram.declare(build=build, reference=np.sort)
+        def host(m, x):
+            return np.sort(x)
+
+        @pram.declare(build=build, reference=np.sort)
+        def plain(m, x):
+            return np.sort(x.to_numpy())
+        '''))
+    for name in ("host", "plain"):
+        status, out, err = call(capsys, "run", "--module", path, name, "--n", "16")
+        assert status != 0 and "correct" not in out, (name, out, err)
+
+
+def test_a_declaration_is_called_the_way_its_docstring_shows() -> None:
+    """double(m, a) is the program on arrays of m; numpy data names the two right calls;
+    solve takes one numpy array or a dict of them."""
+    m = Machine()
+    a = m.array("a", values=np.arange(5))
+    m.run(DOUBLING(m, a))
+    assert a.to_numpy().tolist() == [0, 2, 4, 6, 8]
+    with pytest.raises(InputError, match=r"allocate them first.*double\.solve\(m, x\)"):
+        DOUBLING(Machine(), np.arange(5))
+    assert DOUBLING.solve(Machine(), np.arange(4)).tolist() == [0, 2, 4, 6]
+    assert DOUBLING.solve(Machine(), {"input": np.arange(3)}).tolist() == [0, 2, 4]
+    with pytest.raises(InputError, match="takes the machine first"):
+        DOUBLING.solve(np.arange(3), Machine())  # type: ignore[arg-type]
+
+
+def test_a_builder_that_measures_part_of_its_work_is_refused() -> None:
+    """The issue's builder: its phases on machines of its own, the last one returned, got
+    "holds, tight" on partial work. Every machine made during the call must be the one
+    measured; a machine made before the call (counts carried over) is refused too."""
+    def last_phase(n: int) -> Machine:
+        for _ in range(3):
+            m = Machine()
+            m.run(doubled(m, m.array("a", values=np.arange(n))))
+        return m
+
+    def given_but_elsewhere(m: Machine, n: int) -> None:
+        other = Machine()
+        other.run(doubled(other, other.array("a", values=np.arange(n))))
+        m.run(doubled(m, m.array("a", values=np.arange(1))))
+
+    kept = Machine()
+    for builder, words in ((last_phase, "made 2 machines besides the one measured"),
+                           (given_but_elsewhere, "made 1 machine besides"),
+                           (lambda n: kept, "returned a machine made before the call"),
+                           (lambda m, n: Machine(), "a builder of \\(m, n\\) runs its program "
+                            "on m")):
+        with pytest.raises(InputError, match=words):
+            pram.sweep(builder, [4, 8, 16])

@@ -21,7 +21,7 @@ def test_checks_refuse_what_is_not_their_argument() -> None:
     def program(m: Machine) -> Any:
         yield Step(m.processors(1), reads=[Read(m.array("a", size=1), 0)])
 
-    with pytest.raises(InputError, match="assert_flagged takes a callable"):
+    with pytest.raises(InputError, match="assert_flagged got a program already made"):
         assert_flagged(program(Machine()), "erew")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="assert_model takes the machine"):
         assert_model("erew")  # type: ignore[arg-type]

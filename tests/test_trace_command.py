@@ -102,3 +102,29 @@ def test_every_machine_algorithm_traces(capsys: pytest.CaptureFixture[str]) -> N
         status, out, err = call(capsys, "trace", name, "--steps", "1", "--n", "16")
         assert status == 0, (name, err)
         assert out.startswith("step 1") and f"{name}: trace of " in out
+
+
+def test_undefined_cells_show_as_undefined_and_a_conflict_note_says_its_processors_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rank[7] <- 0 (0 -> 0)`` showed a cell never written as 0; a note read "processors 0
+    and 1 write out[0] in step 2 (processors 0, 1)"."""
+    path = tmp_path / "undef.py"
+    path.write_text(
+        "import numpy as np\nimport pram\nfrom pram import Read, Step, Write, iota\n"
+        "@pram.declare(build=lambda n, rng: rng.integers(1, 9, n), reference=lambda x: x)\n"
+        "def copy(m, x):\n"
+        "    n = len(x)\n    out = m.array('out', n)\n    pid = m.processors(n)\n"
+        "    (v,) = yield Step(pid, reads=[Read(x, iota(n))])\n"
+        "    yield Step(pid, writes=[Write(out, iota(n) * 0, v)])\n"
+        "    return out\n")
+    status, out, _ = call(capsys, "trace", "--module", str(path), "copy", "--n", "2",
+                          "--steps", "2", "--model", "crcw-priority")
+    assert status == 0
+    text = " ".join(out.split())
+    assert "(undefined ->" in text and "(0 ->" not in text
+    status, out, _ = call(capsys, "trace", "--module", str(path), "copy", "--n", "2",
+                          "--steps", "2", "--model", "erew")
+    text = " ".join(out.split())
+    assert "processors 0 and 1 write out[0] in step 2" in text
+    assert "(processors 0, 1)" not in text

@@ -11,10 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
+import pram
 from pram import Machine, Read, Step, Weakest, Write, parallel, phase, weakest_model
 from pram.algorithms import mqar
 from pram.algorithms.catalogue import maximum, merge
 from pram.algorithms.components import connected_components
+from pram.testing import assert_flagged
 from pram.weakest import BESIDE, CHAIN
 from tests.strategies import ProgramSpec, programs, to_step
 
@@ -125,3 +127,55 @@ def test_random_programs_agree_with_the_machine(program: ProgramSpec) -> None:
     found = weakest_model(run)
     same_as_the_machine(run, found)
     assert found.model == next(n for n in CHAIN if found.violations.get(n, 0) == 0)
+
+
+def _shy(m: Machine) -> Any:
+    """Exclusive reads while someone watches (an observer, a trace), concurrent ones else."""
+    a = m.array("a", values=np.arange(4))
+    watched = m.observer is not None
+    try:
+        _ = m.trace
+    except pram.HonestyError:
+        pass
+    except pram.InputError:
+        watched = True  # cannot happen in a run: whether the machine traces is not told
+    index = np.arange(4) if watched else np.zeros(4, dtype=np.int64)
+    yield Step(m.processors(4), reads=[Read(a, index)])
+
+
+def test_a_program_that_looks_for_its_observer_does_not_fool_the_classification() -> None:
+    """The issue's cheat: a program reading m.observer was classified EREW and violated EREW
+    when run. The classification now comes from the machine's own trace after the run."""
+    found = weakest_model(lambda m: _shy(m))
+    assert found.model == "crew" and found.counts["concurrent_reads"] == 1
+    m = Machine("erew", mode="collect")
+    m.run(_shy(m))
+    assert len(m.violations) == found.violations["erew"] == 1
+
+
+def test_the_helpers_take_one_convention_and_refuse_the_wrong_kind() -> None:
+    """weakest_model and assert_flagged both take a function of the fresh machine that runs
+    the program or returns it; a generator (made on another machine), a non-callable, or a
+    function that ran nothing there is refused naming the convention (it was EREW, 0 steps)."""
+    both = PROGRAMS["merge"]
+    gives = weakest_model(lambda m: merge_program(m))
+    runs = weakest_model(lambda m: m.run(merge_program(m)))
+    assert gives.counts == runs.counts and gives.steps == runs.steps > 0
+    assert weakest_model(both).model == "crew"
+    assert_flagged(lambda m: merge_program(m), "erew")
+    assert_flagged(lambda m: m.run(merge_program(m)), "erew")
+    for helper in (weakest_model, lambda f: assert_flagged(f, "erew")):
+        with pytest.raises(pram.InputError, match="got a program already made"):
+            helper(merge_program(Machine()))
+        with pytest.raises(pram.InputError, match="takes a function, not int"):
+            helper(3)
+        with pytest.raises(pram.InputError, match="ran no program on the machine"):
+            helper(lambda m: None)
+    with pytest.raises(pram.InputError, match="made another machine"):
+        weakest_model(lambda m: (m.run(merge_program(m)), Machine()))
+
+
+def merge_program(m: Machine) -> Any:
+    """Two processors read a[0] (concurrent), one step."""
+    a = m.array("a", values=np.arange(2))
+    yield Step(m.processors(2), reads=[Read(a, np.zeros(2, dtype=np.int64))])

@@ -1,0 +1,269 @@
+"""``--module`` as a first-class citizen of the command line: every way a user's module can
+go wrong is one line naming the file and line (exit 2), its prints never corrupt ``--json``,
+its paths are checked as regular files, the size guard sees its inputs and ``--instances``,
+and the command ends after its output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.commands import call, one_line_error, run_json
+
+#: A correct declaration: doubling in two steps, n processors.
+GOOD = '''
+import numpy as np
+import pram
+from pram import Read, Step, Write, iota
+
+
+def build(n, rng):
+    return rng.integers(0, 100, n)
+
+
+@pram.declare(build=build, reference=lambda x: 2 * x, bounds={"work": "n", "time": "1"})
+def double(m, x):
+    n = len(x)
+    pid, i = m.processors(n), iota(n)
+    (v,) = yield Step(pid, reads=[Read(x, i)])
+    yield Step(pid, writes=[Write(x, i, 2 * v)])
+    return x
+'''
+
+
+def _module(tmp_path: Path, text: str, name: str = "mine.py") -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> str:
+    return _module(tmp_path, GOOD, "good.py")
+
+
+def _declared(body: str, build: str = "build", reference: str = "lambda x: 2 * x",
+              extra: str = "") -> str:
+    """GOOD with one more declaration ``bad`` of the given parts."""
+    return (GOOD + extra + f"\nbad = pram.Algorithm(name='bad', build={build}, "
+            f"program={body}, reference={reference})\n")
+
+
+@pytest.mark.parametrize(("source", "words"), [
+    ("raise KeyboardInterrupt\n", "raised KeyboardInterrupt in mine.py:1 while it was imported"),
+    ("import os\nos._exit(0)\n", "called os._exit(0) in mine.py:2 while it was imported"),
+    ("import sys\nsys.exit(0)\n", "called sys.exit(0) in mine.py:2 while it was imported"),
+    ("import sys\nsys.exit('bye')\n", "called sys.exit('bye') in mine.py:2"),
+    ("x = 1\nraise ValueError('no data')\n", "raised ValueError in mine.py:2 while it was "
+     "imported (no data)"),
+    ("import helper_broken\n", "has a syntax error at line 2 of helper_broken.py"),
+    ("import helper_missing_xyz\n", "raised ModuleNotFoundError in mine.py:1"),
+])
+def test_an_import_that_fails_is_one_line_naming_the_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, words: str
+) -> None:
+    """KeyboardInterrupt raised by the module was a traceback, os._exit(0) a silent exit 0,
+    a helper's syntax error blamed on the module's line 1."""
+    (tmp_path / "helper_broken.py").write_text("x = 1\ndef f(:\n    pass\n")
+    path = _module(tmp_path, source)
+    line = one_line_error(capsys, "run", "--module", path, "x")
+    assert words in line, line
+
+
+@pytest.mark.parametrize(("parts", "words"), [
+    ({"build": "lambda n, rng: (_ for _ in ()).throw(KeyboardInterrupt)", "body": "double"},
+     "the build of declaration 'bad' raised KeyboardInterrupt in mine.py:"),
+    ({"body": "lambda m, x: __import__('os')._exit(0)"},
+     "the program of declaration 'bad' called os._exit(0) in mine.py:"),
+    ({"body": "lambda m, x: __import__('sys').exit(3)"},
+     "the program of declaration 'bad' called sys.exit(3) in mine.py:"),
+    ({"body": "double", "reference": "lambda x: np.array([object()] * len(x))"},
+     "the reference of bad returned an array of object"),
+    ({"body": "double", "reference": "lambda x: 1 / 0"},
+     "the reference of declaration 'bad' raised ZeroDivisionError in mine.py:"),
+    ({"body": "lambda m, x: m.array('big', 1 << 62)"},
+     "an array of 4,611,686,018,427,387,904 cells"),
+    ({"body": "lambda m, x: x"}, "returned Array instead of a program"),
+])
+def test_an_error_of_the_users_code_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], parts: dict[str, str], words: str
+) -> None:
+    """Build, program and reference: each failure names the part, the file and line; a
+    2^62-cell array is the input's size, not "OverflowError, fix the program"."""
+    path = _module(tmp_path, _declared(**parts))
+    line = one_line_error(capsys, "run", "--module", path, "bad", "--n", "8")
+    assert words in line, line
+
+
+def test_a_load_that_raises_and_a_fifo_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO as the module or as --input hung forever; a load that raised was a traceback."""
+    source = _declared("double", extra="\ndef load(path):\n    raise ValueError('bad file')\n",
+                       reference="lambda x: 2 * x, load=load")
+    path = _module(tmp_path, source)
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    line = one_line_error(capsys, "run", "--module", str(fifo), "x")
+    assert "is a FIFO" in line
+    line = one_line_error(capsys, "run", "--module", path, "bad", "--input", str(fifo))
+    assert "--input" in line and "is a FIFO" in line
+    data = tmp_path / "d.npy"
+    np.save(data, np.arange(4))
+    line = one_line_error(capsys, "run", "--module", path, "bad", "--input", str(data))
+    assert "the load of declaration 'bad' raised ValueError in mine.py:" in line
+    assert "(bad file)" in line
+
+
+def test_prints_go_to_stderr_and_json_stays_one_object(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Text printed at import, in build, program and reference came before the object."""
+    source = "print('at import')\n" + GOOD.replace(
+        "    n = len(x)\n", "    print('in program')\n    n = len(x)\n").replace(
+        "    return rng.integers", "    print('in build')\n    return rng.integers")
+    path = _module(tmp_path, source)
+    for command in (("run",), ("sweep", "--n", "8,16,32")):
+        status, out, err = call(capsys, command[0], "--module", path, "double",
+                                *command[1:], "--json")
+        assert status == 0 and len(out.splitlines()) == 1
+        json.loads(out)
+        assert "at import" in err or command[0] == "sweep"  # imported once per process
+        assert "in program" in err and "in build" in err
+
+
+def test_the_json_of_a_declaration_has_no_mqar_fields(
+    good: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, run = run_json(capsys, "run", "--module", good, "double")
+    assert not {"keys", "comparator", "sort", "search", "network"} & set(run)
+    assert (run["model"], run["seed"], run["correct"]) == ("erew", 0, True)
+
+
+def test_the_size_guard_sees_a_declarations_inputs_and_instances(
+    good: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's command ran on (about 800 GB); a huge n is refused before the build."""
+    line = one_line_error(capsys, "run", "--module", good, "double", "--n", "100000",
+                          "--instances", "1000000", "--max-memory", "2G")
+    assert "--instances 1000000" in line and "needs about" in line
+    line = one_line_error(capsys, "run", "--module", good, "double", "--n", str(10**12))
+    assert "double at n = 1,000,000,000,000 needs about" in line and "the largest n" in line
+    status, _, _ = call(capsys, "run", "--module", good, "double", "--n", "64",
+                        "--instances", "3", "--max-memory", "2G")
+    assert status == 0
+
+
+def test_nan_at_the_same_place_is_the_same_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was "got nan, expected nan", exit 1; a NaN on one side only still differs."""
+    source = GOOD.replace("    return rng.integers(0, 100, n)",
+                          "    x = rng.standard_normal(n)\n    x[0] = np.nan\n    return x")
+    path = _module(tmp_path, source)
+    _, run = run_json(capsys, "run", "--module", path, "double", "--n", "8")
+    assert run["correct"] is True
+    wrong = _module(tmp_path, source.replace("reference=lambda x: 2 * x",
+                                             "reference=lambda x: np.nan_to_num(2 * x)"),
+                    "wrong.py")
+    _, run = run_json(capsys, "run", "--module", wrong, "double", "--n", "8")
+    assert run["correct"] is False and "got nan, expected 0.0" in str(run["mismatch"])
+
+
+def test_two_declarations_of_one_name_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _module(tmp_path, GOOD + "\nagain = pram.Algorithm(name='double', build=build, "
+                   "program=double.program, reference=lambda x: 3 * x)\n")
+    for name in ("double", "again"):
+        line = one_line_error(capsys, "run", "--module", path, name)
+        assert "declares two algorithms named 'double' (" in line
+
+
+def test_an_unknown_option_is_named(good: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """It hid behind "the following arguments are required: --n"."""
+    line = one_line_error(capsys, "sweep", "sort", "--bogus")
+    assert "unrecognized argument '--bogus'" in line
+
+
+def test_sweep_checks_another_bound(good: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--bound MEASURE=FORMULA replaces the declared bound of that measure."""
+    status, swept = run_json(capsys, "sweep", "--module", good, "double", "--n",
+                             "8,16,32,64,128", "--bound", "work=log2(n)")
+    assert status == 1 and swept["bounds"]["work"]["verdict"] == "exceeded"
+    assert swept["bounds"]["time"]["verdict"] == "holds"
+    status, swept = run_json(capsys, "sweep", "sort", "--n", "8,16,32,64,128", "--bound",
+                             "work=n log2(n)^2", "--bound", "time=log2(n)^2")
+    assert status == 0 and swept["bounds"]["work"]["tight"] is True
+    line = one_line_error(capsys, "sweep", "sort", "--n", "8,16", "--bound", "depth=n")
+    assert "MEASURE one of work, time, reads, writes" in line
+
+
+def _pram(*argv: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    """``pram argv`` in a process of its own (standard output and error captured unless
+    ``kwargs`` say otherwise)."""
+    script = "import sys; from pram.reports.cli import main; sys.exit(main(sys.argv[1:]))"
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} | kwargs
+    return subprocess.run([sys.executable, "-c", script, *argv], text=True, timeout=120,
+                          check=False, **streams)  # type: ignore[call-overload]
+
+
+def test_the_command_ends_after_its_output_though_user_threads_remain(
+    tmp_path: Path,
+) -> None:
+    """A non-daemon thread the program started kept the command alive after the run."""
+    source = GOOD.replace("    n = len(x)\n", "    __import__('threading').Thread(target="
+                          "__import__('time').sleep, args=(600,)).start()\n    n = len(x)\n")
+    path = _module(tmp_path, source)
+    done = _pram("run", "--module", path, "double", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["correct"] is True
+    assert "1 thread the code run started" in done.stderr
+
+
+def test_help_to_a_full_disk_is_not_a_success() -> None:
+    """argparse swallowed the failed write: --help > /dev/full exited 0."""
+    with open("/dev/full", "w") as full:
+        done = _pram("run", "--help", stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 2 and "the help could not be written" in done.stderr
+
+
+def test_matplotlib_is_quiet_with_a_read_only_home(tmp_path: Path, good: str) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    home.chmod(0o555)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")} | {
+        "HOME": str(home)}
+    done = _pram("sweep", "--module", good, "double", "--n", "8,16,32", "--plot",
+                 str(tmp_path / "p.png"), env=env)
+    assert done.returncode == 0
+    assert "".join(done.stderr.split()) == f"wrote{tmp_path / 'p.png'}"  # (folded at 80)
+
+
+@pytest.mark.parametrize(("header", "body"), [
+    (b"# -*- coding: latin-1 -*-\n", "x = '\xe9'\n".encode("latin-1")),
+    (b"\xef\xbb\xbf", "x = '\xe9'\n".encode()),
+])
+def test_lint_decodes_source_as_python_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], header: bytes, body: bytes
+) -> None:
+    path = tmp_path / "src.py"
+    path.write_bytes(header + body)
+    status, out, _ = call(capsys, "lint", str(path))
+    assert status == 0 and "nothing that run time cannot stop" in out
+
+
+def test_lint_of_a_deeply_nested_expression_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deep.py"
+    path.write_text("x = " + "-" * 100_000 + "1\n")
+    status, out, _ = call(capsys, "lint", str(path))
+    assert status == 1 and "nested too deeply to parse" in out
