@@ -660,12 +660,13 @@ def _with_bounds(result: Any, given: Sequence[tuple[str, Any]]) -> Any:
     entry's bounds of the same measure (measured by the machine, as every check)."""
     from attrs import evolve
 
-    from pram.reports.measure import _check, measure_of
+    from pram.reports.runs import measure_of
+    from pram.reports.sweeps import counts_check
 
     checks = dict(result.checks)
     for measure, formula in given:
         checks = {k: c for k, c in checks.items() if measure_of(k) != measure}
-        checks[measure] = _check(result.runs, measure, formula,
+        checks[measure] = counts_check(result.runs, measure, formula,
                                  [float(getattr(r.cost, measure)) for r in result.runs])
     return evolve(result, checks=checks)
 

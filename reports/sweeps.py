@@ -294,7 +294,7 @@ def phase_checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
             continue
         for measure, bound in bounds.items():
             values = [float(getattr(r.cost.phases[name], measure)) for r in done]
-            out[f"{name} {measure}"] = _check(done, measure, bound.formula, values)
+            out[f"{name} {measure}"] = counts_check(done, measure, bound.formula, values)
     return out
 
 
@@ -310,11 +310,11 @@ def bound_check(
     ``limit``, if given, also caps measured / formula (the registry sets none: the verdict
     comes from the laws of the counts, see :mod:`pram.bounds`).
     """
-    return _check(runs, measure_of(key), formula, [r.bounds[key].measured for r in runs],
+    return counts_check(runs, measure_of(key), formula, [r.bounds[key].measured for r in runs],
                   limit=limit)
 
 
-def _check(
+def counts_check(
     runs: Sequence[Run],
     measure: str,
     formula: Formula,
@@ -322,6 +322,8 @@ def _check(
     *,
     limit: float | None = None,
 ) -> Check:
+    """The check of ``values`` (one count per run of ``runs``) against ``formula``, the runs'
+    sizes that alias an earlier size (m = n) folded into it."""
     aliases = _aliases([r.bound_sizes for r in runs])
     points = [
         ({k: v for k, v in r.bound_sizes.items() if k not in aliases}, value)
