@@ -250,16 +250,19 @@ class FitTable(Table):
         return natural - slack
 
     def _part(self, columns: Sequence[Column], fold: bool, title: str | Text | None,
-              caption: str | Text | None) -> Table:
-        """A plain table of ``columns`` (their cells and settings), headers folded or not."""
+              caption: str | Text | None, wrap: bool = False) -> Table:
+        """A plain table of ``columns`` (their cells and settings), headers folded or not;
+        with ``wrap``, every column wraps (folding a word longer than the column, no ellipsis):
+        the last resort of a column too wide for the console beside the key."""
         part = Table(box=self.box, title=title, title_justify=self.title_justify,
                      caption=caption, caption_justify=self.caption_justify,
                      show_header=self.show_header, pad_edge=self.pad_edge,
                      collapse_padding=self.collapse_padding)
         for column in columns:
             part.add_column(_header_text(column, fold), justify=column.justify,
-                            no_wrap=column.no_wrap, style=column.style,
-                            min_width=column.min_width, overflow=column.overflow)
+                            no_wrap=column.no_wrap and not wrap, style=column.style,
+                            min_width=column.min_width,
+                            overflow="fold" if wrap else column.overflow)
         for cells in zip(*(list(c.cells) for c in columns), strict=True):
             part.add_row(*cells)
         return part
@@ -289,7 +292,8 @@ class FitTable(Table):
         for i, group in enumerate(groups):
             if i:
                 yield Text("(continued)", style="dim")
-            yield self._part([key, *group], True, None, None)
+            tight = self._needed(console, options, [key, *group], True) > width
+            yield self._part([key, *group], True, None, None, wrap=tight)
         note = (f"the columns are split into {len(groups)} tables to fit {width} columns of "
                 "text; a wider terminal (or the variable COLUMNS) shows them in one")
         caption = self.caption
