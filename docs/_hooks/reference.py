@@ -245,8 +245,21 @@ def findings() -> str:
     return f"{verdict}\n{summary[start:end].rstrip()}\n"
 
 
+def models() -> str:
+    """Every access model of the machine (``pram.MODELS``), with the first paragraph of its
+    class's docstring: the rule it enforces."""
+    import pram
+
+    rows = []
+    for name in pram.MODELS:
+        doc = (type(pram.model(name)).__doc__ or "").strip().split("\n\n")[0]
+        rule = " ".join(doc.split()).replace(":data:`COLLISION`", "`pram.COLLISION`")
+        rows.append(f"| `{name}` | {_cell(rule)} |")
+    return "\n".join(["| model | rule |", "| --- | --- |", *rows])
+
+
 GENERATED: dict[str, Callable[[], str]] = {"cli": cli_reference, "json": json_reference,
-                                           "findings": findings}
+                                           "findings": findings, "models": models}
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
