@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
-from pram.display import CheckDisplay
+from pram.display import CheckDisplay, plain
 from pram.errors import InputError
 from pram.laws import Law, bound_order, order_text
 from pram.verdicts import Decision, Evidence, judge
@@ -131,7 +131,7 @@ class Check(CheckDisplay):
         names = sorted({k for s in self.sizes for k in s})
         head = "  ".join(f"{n:>8}" for n in names) + f"  {self.measure:>14}  {'ratio':>10}"
         rows = [
-            "  ".join(f"{s.get(n, 0):>8g}" for n in names) + f"  {m:>14g}  {r:>10.4g}"
+            "  ".join(f"{plain(s.get(n, 0)):>8}" for n in names) + f"  {plain(m):>14}  {r:>10.4g}"
             for s, m, r in zip(self.sizes, self.measured, self.ratios, strict=True)
         ]
         decision = (

@@ -23,6 +23,15 @@ from typing import Any
 __all__ = ["CheckDisplay", "CostDisplay", "MachineDisplay", "html_table", "text_table"]
 
 
+def plain(x: float) -> str:
+    """A size or a count as people read it: an integer as an integer (2^20 is ``1048576``, not
+    ``1.04858e+06``), any other number with six significant digits."""
+    value = float(x)
+    if value.is_integer() and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:.6g}"
+
+
 def html_table(caption: str, header: Sequence[object], rows: Iterable[Sequence[object]],
                *, classes: Sequence[str] = ()) -> str:
     """An HTML table (every cell escaped); ``classes`` gives each row a class, e.g. a verdict."""
@@ -109,7 +118,7 @@ class CheckDisplay:
     def _parts(self) -> tuple[str, list[str], list[list[object]], str]:
         c: Any = self
         names = sorted({k for s in c.sizes for k in s})
-        rows: list[list[object]] = [[*(f"{s.get(n, 0):g}" for n in names), f"{m:g}", f"{r:.4g}"]
+        rows: list[list[object]] = [[*(plain(s.get(n, 0)) for n in names), plain(m), f"{r:.4g}"]
                 for s, m, r in zip(c.sizes, c.measured, c.ratios, strict=True)]
         caption = f"{c.measure} / ({c.formula.text}): {c.summary}"
         note = f"{c.reason}; constant {c.constant:.4g}; law: {c.law.describe()}"

@@ -24,6 +24,8 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
+from pram.display import plain
+
 #: An exponent pair (a, b) of a term S^a L^b; orders compare lexicographically, which is how
 #: S^a L^b compare as S grows.
 Order = tuple[float, float]
@@ -259,9 +261,9 @@ class Law:
     @property
     def where(self) -> str:
         """Where the law was found: ``exact on 9 sizes (held out N = 96, 192)`` and the like."""
-        start = "" if self.start is None else f" from {self.size} = {self.start:g} on"
+        start = "" if self.start is None else f" from {self.size} = {plain(self.start)} on"
         if self.exact:
-            held = ", ".join(f"{v:g}" for v in self.held_out)
+            held = ", ".join(plain(v) for v in self.held_out)
             how = f"exact on {self.sizes} sizes{start}" + (
                 f" (held out {self.size} = {held})" if held else "")
         else:

@@ -243,16 +243,16 @@ def check_batch(
     default), those that broke the model or read an undefined cell. Returns the machine:
     ``m.costs[i]`` is instance ``i``'s ledger, equal to a single run's on its input.
 
-    >>> import numpy as np
-    >>> from pram import Read, Step, Write
-    >>> def double(m, a):
-    ...     pid = m.processors(a.size)
-    ...     x, = yield Step(pid, reads=[Read(a, pid)])
-    ...     yield Step(pid, writes=[Write(a, pid, 2 * x)])
-    >>> rows = np.arange(12).reshape(4, 3)
-    >>> m = check_batch(double, {"a": rows}, lambda a: 2 * a, output="a")
-    >>> [c.work for c in m.costs]
-    [6, 6, 6, 6]
+        >>> import numpy as np
+        >>> from pram import Read, Step, Write
+        >>> def double(m, a):
+        ...     pid = m.processors(a.size)
+        ...     x, = yield Step(pid, reads=[Read(a, pid)])
+        ...     yield Step(pid, writes=[Write(a, pid, 2 * x)])
+        >>> rows = np.arange(12).reshape(4, 3)
+        >>> m = check_batch(double, {"a": rows}, lambda a: 2 * a, output="a")
+        >>> [c.work for c in m.costs]
+        [6, 6, 6, 6]
     """
     import numpy as np
 

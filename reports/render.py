@@ -11,8 +11,9 @@ from typing import Any
 
 import attrs
 from rich import box
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.table import Column, Table
 from rich.text import Text
 
 from pram import Check
@@ -35,6 +36,26 @@ def number(x: float) -> str:
     if 1e3 <= abs(x) < 1e15:
         return f"{x:,.0f}"
     return f"{x:.4g}"
+
+
+def side_by_side(step_phases: Sequence[Sequence[str]]) -> set[str]:
+    """The phases that ran side by side with another: those that shared a step with a branch
+    outside them (the branches of one global step each carry a phase label)."""
+    out: set[str] = set()
+    for labels in step_phases:
+        if len(labels) < 2:
+            continue
+        for label in labels:
+            parts = label.split("/")
+            for i in range(len(parts)):
+                phase = "/".join(parts[: i + 1])
+                if any(other != phase and not other.startswith(phase + "/") for other in labels):
+                    out.add(phase)
+    return out
+
+
+#: The marker of a phase that ran side by side with another in the phase table.
+SIDE = "\u2016"
 
 
 def sizes_text(run: Run) -> str:
@@ -105,7 +126,7 @@ class RunReport:
         table.add_row("wall clock", f"{run.seconds:.3f}", "seconds")
         return table
 
-    def _phases(self) -> Table | None:
+    def _phases(self) -> RenderableType | None:
         every = phase_rows(self.run.cost)
         rows = [r for r in every if self.depth is None or r[1] < self.depth]
         if not rows:
@@ -113,9 +134,10 @@ class RunReport:
         heads = [("phase", "left")]
         heads += [(h, "right") for h in ("time", "work", "reads", "writes", "max processors")]
         table = _table("phases", heads)
+        beside = side_by_side(self.run.cost.step_phases)
         for label, depth, share in rows[:SHOWN_PHASES]:
             table.add_row(
-                "  " * depth + label.rsplit("/", 1)[-1],
+                "  " * depth + label.rsplit("/", 1)[-1] + (f" {SIDE}" if label in beside else ""),
                 number(share.time),
                 number(share.work),
                 number(share.reads),
@@ -124,12 +146,20 @@ class RunReport:
             )
         if len(rows) > SHOWN_PHASES:
             table.add_row(f"... {len(rows) - SHOWN_PHASES} more phases", "", "", "", "", "")
+        notes = []
+        if any(depth for _, depth, _ in rows):
+            notes.append("a phase's work, reads and writes are those of the rows under it plus "
+                         f"its steps outside them; so is its time where no row is marked {SIDE}")
+        if any(label in beside for label, _, _ in rows):
+            notes.append(f"{SIDE}: ran side by side with another phase, branches of the same "
+                         "steps, so their times overlap and add up to more than their parent's "
+                         f"(and the run's time, {number(self.run.cost.time)})")
         if len(every) > len(rows):
-            table.caption = (
+            notes.append(
                 f"{len(every) - len(rows)} deeper phases not shown (pram run --phases all)"
             )
-            table.caption_justify = "left"
-        return table
+        # the notes under the table, at the console's width (a caption takes the table's)
+        return Group(table, *(Text(note) for note in notes))
 
     def _model(self) -> RenderableType:
         run = self.run
@@ -173,9 +203,105 @@ class RunReport:
         return Text.assemble("answer: ", ("WRONG", "bold red"), f": {run.mismatch}")
 
 
+def _header_text(column: Column, fold: bool) -> str | Text:
+    """The column's header, its words one a line when ``fold``."""
+    header = column.header
+    if not fold:
+        return header  # type: ignore[return-value]
+    plain = header.plain if isinstance(header, Text) else str(header)
+    return plain.replace(" ", "\n")
+
+
+#: The width a wrapping column (a law) keeps before a table folds its headers or splits.
+WRAP_KEEP = 24
+
+
+class FitTable(Table):
+    """A table that never loses a column nor cuts a value, at any width.
+
+    Wider than the console (80 columns in a pipe or a file unless ``COLUMNS`` says otherwise),
+    it first folds its headers one word a line, then lets its text columns (formula, law) wrap
+    at word boundaries; if the values still do not fit side by side, it prints its columns in
+    several tables, each repeating the first (the row's key), and its caption says so. Values of
+    a column that does not wrap (every number) are never shortened.
+    """
+
+    def _needed(self, console: Console, options: ConsoleOptions, columns: Sequence[Column],
+                fold: bool, keep: int = 0) -> int:
+        """The narrowest width at which ``columns`` show every value whole: the table's width
+        with nothing wrapped, less what its wrapping columns may give up (down to their
+        longest word, or to ``keep`` characters where they are wider)."""
+        wide = options.update(width=10_000)
+        part = self._part(columns, fold, None, None)
+        natural = Measurement.get(console, wide, part).maximum
+        slack = 0
+        for column in part.columns:
+            if column.no_wrap:
+                continue
+            cells = [column.header, *column.cells]
+            most = max(Measurement.get(console, wide, c).maximum for c in cells)
+            least = max(Measurement.get(console, wide, c).minimum for c in cells)
+            slack += most - max(least, min(most, keep))
+        return natural - slack
+
+    def _part(self, columns: Sequence[Column], fold: bool, title: str | Text | None,
+              caption: str | Text | None, wrap: bool = False) -> Table:
+        """A plain table of ``columns`` (their cells and settings), headers folded or not;
+        with ``wrap``, every column wraps (folding a word longer than the column, no ellipsis):
+        the last resort of a column too wide for the console beside the key."""
+        part = Table(box=self.box, title=title, title_justify=self.title_justify,
+                     caption=caption, caption_justify=self.caption_justify,
+                     show_header=self.show_header, pad_edge=self.pad_edge,
+                     collapse_padding=self.collapse_padding)
+        for column in columns:
+            part.add_column(_header_text(column, fold), justify=column.justify,
+                            no_wrap=column.no_wrap and not wrap, style=column.style,
+                            min_width=column.min_width,
+                            overflow="fold" if wrap else column.overflow)
+        for cells in zip(*(list(c.cells) for c in columns), strict=True):
+            part.add_row(*cells)
+        return part
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        columns = list(self.columns)
+        # unfolded with text columns kept readable, folded so, folded with text one word wide
+        for fold, keep in ((False, WRAP_KEEP), (True, WRAP_KEEP), (True, 0)):
+            if self._needed(console, options, columns, fold, keep) <= width:
+                if not fold:
+                    yield from super().__rich_console__(console, options)
+                else:
+                    yield self._part(columns, True, self.title, self.caption)
+                return
+        # split: the key column, then as many further columns as fit, repeated
+        key, rest = columns[0], columns[1:]
+        groups: list[list[Column]] = []
+        for column in rest:
+            if groups and self._needed(console, options, [key, *groups[-1], column],
+                                       True) <= width:
+                groups[-1].append(column)
+            else:
+                groups.append([column])
+        if self.title:
+            yield self.title if isinstance(self.title, Text) else Text(str(self.title))
+        for i, group in enumerate(groups):
+            if i:
+                yield Text("(continued)", style="dim")
+            tight = self._needed(console, options, [key, *group], True) > width
+            yield self._part([key, *group], True, None, None, wrap=tight)
+        note = (f"the columns are split into {len(groups)} tables to fit {width} columns of "
+                "text; a wider terminal (or the variable COLUMNS) shows them in one")
+        caption = self.caption
+        if caption:
+            yield Text.assemble(caption if isinstance(caption, Text) else str(caption), "; ",
+                                note)
+        else:
+            yield Text(note)
+
+
 def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True) -> Table:
-    """A compact table whose numeric columns never wrap or truncate."""
-    table = Table(
+    """A compact table whose numeric columns never wrap or truncate (a :class:`FitTable`)."""
+    table = FitTable(
         box=box.SIMPLE_HEAD if header else box.SIMPLE,
         title=title,
         title_justify="left",
@@ -185,7 +311,7 @@ def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True)
     )
     for head, justify in heads:
         table.add_column(
-            head, justify=justify, no_wrap=head not in ("formula", "law"),  # type: ignore[arg-type]
+            head, justify=justify, no_wrap=head != "law",  # type: ignore[arg-type]
             min_width=min(len(head), 6),
         )
     return table

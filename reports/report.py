@@ -24,9 +24,7 @@ from typing import Any
 
 import attrs
 import numpy as np
-from rich import box
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from pram.reports import plots, signals, writer
@@ -96,54 +94,83 @@ class Summary:
         } | ({"quick": True} if self.quick else {})
 
     def __rich__(self) -> RenderableType:
-        table = Table(box=box.SIMPLE_HEAD, title="pram report: bound checks",
-                      title_justify="left", pad_edge=False)
-        table.add_column("sweep", ratio=1)
-        table.add_column("runs", justify="right", no_wrap=True)
-        table.add_column("checks (verdict)", ratio=2)
-        table.add_column("predicted", no_wrap=True)
+        """A summary of about 40 lines: the verdict, each sweep's and catalogue entry's check
+        verdicts, the findings (bounds exceeded, controls, zoology) and the files written, which
+        hold the rest (``summary.md``: every table, law and phase)."""
+        lines: list[RenderableType] = [Text.assemble(
+            ("pram report: ", "bold"),
+            Text("every check ended as predicted", "green") if self.ok
+            else Text("something did NOT end as predicted", "bold red"),
+        )]
+        if self.quick:
+            lines.append(Text(QUICK_NOTE, "yellow"))
+        lines.append(Text("the paper's sweeps (predicted: ended as the paper's analysis "
+                          "predicts):", "bold"))
         for o in self.outcomes:
-            checks = Text()
-            for i, (key, c) in enumerate(o.sweep.checks.items()):
-                if i:
-                    checks.append("; ")
-                checks.append(f"{key} ")
-                checks.append_text(verdict_text(c))
-            runs = str(len(o.sweep.runs))
+            runs = f"{len(o.sweep.runs)} sizes"
             if o.plan.instances > 1:  # the checks judge the mean over seeded inputs
                 runs += f" x {o.plan.instances} seeds"
-            table.add_row(o.plan.label, runs, checks, _yes(o.as_predicted))
-        lines: list[RenderableType] = [table]
-        lines.extend(Text(line, style="bold") for line in exceeded_lines(self.outcomes))
-        lines.append(Text("laws (summary.md lists every phase's too):"))
-        for o in self.outcomes:
-            laws = o.sweep.laws()
-            shown = [laws[name]["text"] for name in ("work", "time") if name in laws]
-            lines.append(Text(f"  {o.plan.label}: " + "; ".join(shown)))
+            lines.append(_verdicts_line(o.as_predicted, f"{o.plan.label} ({runs})",
+                                        o.sweep.checks))
+        findings = [Text(line) for line in exceeded_lines(self.outcomes)]
         for control in self.controls:
             r = control.run
-            lines.append(Text(
+            findings.append(Text(
                 f"naive search under {r.model}: {number(r.violations)} violations, answer "
                 f"{'correct' if r.correct else 'WRONG'} "
                 f"({'as predicted' if control.as_predicted else 'NOT as predicted'})"
             ))
         z = self.zoology
-        lines.append(Text(
+        findings.append(Text(
             f"zoology batches: {z['examples']} examples, {z['labeled']} labelled positions, "
             f"accuracy {z['accuracy']:.4f}, {z['violations']} violations"
         ))
+        lines.append(Text("findings:", "bold"))
+        lines.extend(Text.assemble("  ", f) for f in findings)
         if self.catalogue is not None:
-            lines.append(self.catalogue)
-        lines.append(Text.assemble(
-            "verdict: ",
-            Text("every check ended as predicted", "green") if self.ok
-            else Text("something did NOT end as predicted", "bold red"),
+            lines.extend(_catalogue_lines(self.catalogue))
+        where = self.files[0].parent if self.files else Path(".")
+        names = [f.name for f in self.files]
+        plots = [n for n in names if n.endswith((".png", ".svg"))]
+        rest = [n for n in names if n not in plots]
+        lines.append(Text(
+            f"wrote to {where}: {', '.join(rest)}"
+            + (f" and {len(plots)} plots ({', '.join(plots)})" if plots else "")
+            + f"; every table, law and phase is in {where / 'summary.md'}"
         ))
-        lines.append(Text(f"wrote {', '.join(f.name for f in self.files)} to "
-                          f"{self.files[0].parent if self.files else '.'}"))
-        if self.quick:
-            lines.append(Text(QUICK_NOTE, "yellow"))
         return Group(*lines)
+
+
+def _verdicts_line(predicted: bool, label: str, checks: Mapping[str, Any]) -> Text:
+    """``  yes  label: work holds, tight; time undetermined``: one line per sweep."""
+    line = Text("  ")
+    line.append_text(_yes(predicted))
+    line.append(f"  {label}: ")
+    for i, (key, c) in enumerate(checks.items()):
+        if i:
+            line.append("; ")
+        line.append(f"{key} ")
+        line.append_text(verdict_text(c))
+    return line
+
+
+def _catalogue_lines(cat: Catalogue) -> list[RenderableType]:
+    """The catalogue in one line per entry and one for its negative controls."""
+    lines: list[RenderableType] = [Text(
+        "catalogue of classic algorithms, each under its own model (ok: correct, no "
+        "violations, within its bounds):", "bold")]
+    for swept in cat.sweeps:
+        lines.append(_verdicts_line(swept.ok, f"{swept.algorithm.name} "
+                                    f"({swept.runs[0].model})", swept.checks))
+    flagged = [c for c in cat.controls if c.as_predicted]
+    missed = [c.run.algorithm.name + f" under {c.run.model}" for c in cat.controls
+              if not c.as_predicted]
+    lines.append(Text(
+        f"  negative controls (each entry under the next weaker model must be flagged): "
+        f"{len(flagged)} of {len(cat.controls)} as predicted"
+        + (f"; NOT: {', '.join(missed)}" if missed else "")
+    ))
+    return lines
 
 
 def _yes(ok: bool) -> Text:

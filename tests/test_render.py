@@ -10,7 +10,17 @@ from rich.console import Console
 
 from pram.reports.measure import Run, execute, phase_rows, sweep
 from pram.reports.registry import Options
-from pram.reports.render import BenchReport, RunReport, SweepReport, ZoologyReport, number
+from pram.reports.render import (
+    SIDE,
+    BenchReport,
+    InstancesSweepReport,
+    RunReport,
+    SweepReport,
+    ZoologyReport,
+    number,
+    side_by_side,
+    stat,
+)
 
 
 def render(renderable: object, width: int = 100) -> str:
@@ -232,3 +242,33 @@ def test_bench_report_shows_figures_against_targets() -> None:
 def test_number_formats_integers_with_separators(x: float, text: str) -> None:
     """Integers get thousands separators, fractions four significant digits."""
     assert number(x) == text
+
+
+def test_a_table_too_wide_keeps_every_value_whole() -> None:
+    """At 80 columns and at 40 the sweep's table folds its headers, then splits its columns
+    into tables that repeat the size, and says so: every value appears whole, none is cut."""
+    from pram.reports.measure import sweep_instances
+
+    result = sweep_instances("pbs-naive", [64, 1024], Options(instances=4))
+    for width in (80, 40):
+        text = render(InstancesSweepReport(result), width=width)
+        assert "\u2026" not in text and "..." not in text
+        for s in result.summaries:
+            for measure in ("time", "work", *result.varying()):
+                stats = s.counts()[measure]
+                assert stat(stats["mean"]) in text and number(stats["max"]) in text
+        assert all(len(line) <= width for line in text.splitlines())
+    assert "split into" in render(InstancesSweepReport(result), width=40)
+
+
+def test_phases_side_by_side_are_marked_and_the_sums_explained() -> None:
+    """Algorithm 11's searches run side by side (their times overlap): their rows carry the
+    marker, the note says how the rows add up, and the sort's sequential phases carry none."""
+    run = execute("mqar", Options(n=48))
+    beside = side_by_side(run.cost.step_phases)
+    assert {"search", "search/pbs 0"} <= beside and "sort" not in beside
+    assert sum(run.cost.phases[f"search/pbs {k}"].time for k in range(4)) > \
+        run.cost.phases["search"].time
+    text = render(RunReport(still(run)))
+    assert f"pbs 0 {SIDE}" in text and f"sort {SIDE}" not in text
+    assert "add up to more than their parent's" in " ".join(text.split())
