@@ -247,9 +247,9 @@ def test_number_formats_integers_with_separators(x: float, text: str) -> None:
 def test_a_table_too_wide_keeps_every_value_whole() -> None:
     """At 80 columns and at 40 the sweep's table folds its headers, then splits its columns
     into tables that repeat the size, and says so: every value appears whole, none is cut."""
-    from pram.reports.measure import sweep_instances
+    from pram.reports.measure import sweep
 
-    result = sweep_instances("pbs-naive", [64, 1024], Options(instances=4))
+    result = sweep("pbs-naive", [64, 1024], Options(instances=4))
     for width in (80, 40):
         text = render(InstancesSweepReport(result), width=width)
         assert "\u2026" not in text and "..." not in text
