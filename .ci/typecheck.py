@@ -27,8 +27,11 @@ def sources() -> list[BuildSource]:
     """Every module of the three floors, named as installed."""
     found = []
     for folder, package in FLOORS.items():
-        for path in sorted((ROOT / folder).glob("*.py")):
-            name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = path.relative_to(ROOT / folder).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            name = ".".join((package, *parts))
             found.append(BuildSource(str(path.relative_to(ROOT)), name))
     return found
 

@@ -29,7 +29,6 @@ The public names, by role (``__all__`` lists them in the same order):
   :class:`BatchPathError`.
 """
 
-from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.declaration import Algorithm, Sweep, declare, formula, sweep
 from pram.errors import (
@@ -45,6 +44,7 @@ from pram.errors import (
     UndefinedReadError,
 )
 from pram.holding import hold
+from pram.laws.bounds import Check, Formula, check
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
+from pram.laws.bounds import Check, Formula, Sizes, check
 from pram.machine import Machine
 from pram.models import EREW, Model, model
 from pram.step import Program

@@ -33,8 +33,8 @@ from pram import (
     Words,
     check,
 )
-from pram.bounds import combined
 from pram.declaration import mismatch as _mismatch
+from pram.laws.bounds import combined
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay, SweepDisplay
 from pram.reports.entries import algorithm, load_declared, names

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from pram import Formula, check
-from pram.fitting import fit
-from pram.laws import LOGLOG, Scale, order_of
+from pram.laws.fitting import fit
+from pram.laws.law import LOGLOG, Scale, order_of
 
 N_LOG2_N = Formula("N log2(N)^2", lambda s: s["N"] * math.log2(s["N"]) ** 2)
 POWERS = [2**e for e in range(4, 13)]

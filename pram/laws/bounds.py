@@ -27,8 +27,8 @@ import attrs
 
 from pram.display import CheckDisplay
 from pram.errors import InputError
-from pram.laws import Law, bound_order, order_text
-from pram.verdicts import Decision, Evidence, judge
+from pram.laws.law import Law, bound_order, order_text
+from pram.laws.verdicts import Decision, Evidence, judge
 
 Sizes = Mapping[str, float]
 

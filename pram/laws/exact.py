@@ -24,7 +24,7 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
-from pram.laws import Law, Order, Scale, scales
+from pram.laws.law import Law, Order, Scale, scales
 
 #: Powers of the size and of its log the exact laws are built from.
 SIZE_POWERS = (0, 1, 2, 3)

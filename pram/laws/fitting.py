@@ -28,8 +28,8 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from pram.exact import exact, shown
-from pram.laws import Law, Order, Scale, log_columns, log_parts, power_base, with_loglog
+from pram.laws.exact import exact, shown
+from pram.laws.law import Law, Order, Scale, log_columns, log_parts, power_base, with_loglog
 
 #: Candidate leading powers of the size and of its log.
 SIZE_POWERS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)

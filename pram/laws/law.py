@@ -7,7 +7,7 @@ sizes are ``c`` times powers of two, ``floor``/``ceil`` of ``log2`` otherwise). 
 found is :mod:`pram.exact` (rational coefficients, checked on held-out sizes) and
 :mod:`pram.fitting` (least squares); what it says about a bound is :mod:`pram.verdicts`.
 
->>> from pram.fitting import fit
+>>> from pram.laws.fitting import fit
 >>> law = fit("time", "n", [4, 8, 16, 32, 64], [6, 12, 20, 30, 42])
 >>> law.describe()
 'time = L^2 + L, L = log2(n), exact on 5 sizes (held out n = 32, 64)'
