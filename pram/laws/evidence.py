@@ -49,7 +49,10 @@ class Evidence:
         """The evidence in one paragraph."""
         parts = [f"{self.method}: {self.law}"]
         if self.predicted:
-            parts.append("predicted the held-out sizes exactly ("
+            what = "size" if len(self.predicted) == 1 else "sizes"
+            parts.append(f"chosen without the held-out {what}, it predicted "
+                         + ("that count" if len(self.predicted) == 1 else "their counts")
+                         + " to the unit ("
                          + ", ".join(f"{s:g}: {v}" for s, v in self.predicted) + ")")
         if self.start is not None:
             parts.append(f"from size {self.start:g} on")

@@ -5,11 +5,11 @@ supports it, and it carries what it rests on (:class:`Evidence`):
 
 - fewer than 4 sizes (or non-zero counts): undetermined;
 - every count 0: holds, and loose;
-- an **exact law** (:mod:`pram.exact`: chosen without the two largest sizes, then predicting
+- an **exact law** (:mod:`pram.laws.exact`: chosen without the two largest sizes, then predicting
   them exactly, positive leading term, sizes to spare) decides by its leading order against the
   bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
   another smallest law also predicted and puts the order on the other side, undetermined;
-- otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more spanning a factor 8
+- otherwise **least squares** (:mod:`pram.laws.fitting`) with 5 sizes or more spanning a factor 8
   or more (on a span under 16, no excess from counts under 64: one step of a floor there is a
   log factor to a fit): every candidate
   leading order whose score is within 1.8 times the best's (or the best's plus the jitter of
@@ -39,7 +39,7 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   holds (or still falls behind while it says exceeded), the deciding crossing lies beyond the
   sweep: undetermined;
 - a log log is a term of its own: a bound's (log log)^c rides on its power of L
-  (:data:`pram.laws.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
+  (:data:`pram.laws.law.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
   orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
   term is plausible only where the same order without it is not (with as few terms): the data
   must need the log log. Tight, or a loose-by factor, with a log log in the bound or the law
@@ -63,15 +63,51 @@ import attrs
 from pram.laws.evidence import Decision, Evidence, advice
 from pram.laws.exact import Exact, exact
 from pram.laws.fitting import fit, prepared
-from pram.laws.law import Law, Order, Scale, log_parts, order_text, term_text
-from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits
+from pram.laws.law import (
+    STAIR_STEPS,
+    Law,
+    Order,
+    Scale,
+    log_parts,
+    order_text,
+    stair,
+    term_text,
+)
+from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four
 
 
 def _side(order: Order, bound: Order) -> str:
     return "exceeded" if order > bound else "holds"
 
 
-def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
+def _stairs_seen(law: Law, xs: Sequence[float]) -> int:
+    """How many values the law's staircase takes over the sizes ``xs`` (0 for a plain law)."""
+    if law.loglog == "log":
+        return 0
+    return len({stair(law.loglog, law.scale(v)) for v in xs if v > 0})
+
+
+def _from_exact(found: Exact, bound: Order, size: str, xs: Sequence[float]) -> Decision:
+    """The verdict of an exact law (see the module doc). From a staircase law, a loose-by
+    factor is named only without a log log in it, and a staircase-led law is tight only where
+    it takes STAIR_STEPS values: a few steps of another function (isqrt(L)) read as one."""
+    decision = _exact_sides(found, bound, size)
+    law = found.law
+    if law.loglog == "log" or decision.verdict != "holds":
+        return decision
+    if decision.loose_by is not None and log_parts(decision.loose_by[1])[1]:
+        decision = attrs.evolve(decision, loose_by=None)
+    if decision.tight is True and log_parts(law.leading[1])[1] and (
+            _stairs_seen(law, xs) < STAIR_STEPS):
+        decision = attrs.evolve(
+            decision, tight=None,
+            reason=f"{decision.reason}; its staircase takes only {_stairs_seen(law, xs)} "
+                   f"values over the sweep (tight needs {STAIR_STEPS}), so another step "
+                   "function may fit as well")
+    return decision
+
+
+def _exact_sides(found: Exact, bound: Order, size: str) -> Decision:
     law = found.law
     lead = law.leading
     rivals = [o for o in found.rivals if o != lead]
@@ -85,7 +121,7 @@ def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
                         + " both predict the held-out sizes; " + advice(
                             [s for s, _ in found.predicted]),
                         attrs.evolve(evidence, advice=advice([s for s, _ in found.predicted])))
-    term = term_text(lead, size)
+    term = term_text(lead, size, law.loglog)
     if lead > bound:
         return Decision("exceeded", None, None,
                         f"the exact law's leading term {term} is of higher order than the "
@@ -166,7 +202,7 @@ def judge(
     measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
 ) -> tuple[Law, Decision]:
     """The law of ``counts`` at sizes ``xs`` and the verdict on a bound of order ``bound``
-    (a log log factor riding on its power of L: see :data:`pram.laws.LOGLOG`).
+    (a log log factor riding on its power of L: see :data:`pram.laws.law.LOGLOG`).
 
     A bound divided by a power of log log (n L / log2(L)) is judged by its plain part S^a L^b,
     since no fitted law is led by such a term: exceeded or loose as that part is, undetermined
@@ -215,8 +251,11 @@ def _judge(
         if start is not None and law.start is None:
             law = attrs.evolve(law, start=start)
             found = attrs.evolve(found, law=law)
-        return law, _from_exact(found, bound, size)
+        return law, _from_exact(found, bound, size, nonzero_x)
     if len(nonzero_x) < DECIDING_SIZES:
+        four = from_four(measure, size, nonzero_x, nonzero_y, bound, start)
+        if four is not None:
+            return four
         law = fit(measure, size, nonzero_x, nonzero_y)
         a = f"give {DECIDING_SIZES} or more sizes (no exact law predicts these)"
         return law, Decision("undetermined", None, None,
