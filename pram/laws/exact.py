@@ -48,8 +48,11 @@ HELD_OUT = 2
 #: A staircase law needs this many counts beyond those its terms interpolate (fitted rows
 #: past the number of terms, plus the held-out ones), or held-out counts of STAIR_LARGE or
 #: more.
-STAIR_CHECKS = 3
+STAIR_CHECKS = 4
 STAIR_LARGE = 64
+#: A staircase law, or one with as many terms as fitted sizes, has coefficients with
+#: denominators up to this (counts of programs divide by small numbers: N/3, 11/18).
+SIMPLE = 24
 
 
 def _bases() -> list[tuple[Order, ...]]:
@@ -203,6 +206,9 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
     family = _PLAIN if loglog == "log" else _STAIR
     if loglog != "log" and len({stair(loglog, v) for v in big_l[:fit_rows]}) < 2:
         return None  # a staircase that does not step within the fitted sizes is a constant
+    # values of L that test a law: the distinct ones fitted, and the new ones held out
+    # (repeated values of L test nothing a polynomial in L alone would not reproduce)
+    checks = len(set(big_l[:fit_rows])) + len(set(big_l[fit_rows:]) - set(big_l[:fit_rows]))
     columns = np.array([[float(_value(s, li, t, loglog)) for t in family.orders]
                         for s, li in zip(xs, big_l, strict=True)])
     y = np.array(ys, dtype=float)
@@ -236,12 +242,12 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
                 continue
             if loglog != "log" and (not all(
                     (t[0], log_parts(t[1])[0]) in basis for t in basis if log_parts(t[1])[1])
-                    or (fit_rows - p + held_out < STAIR_CHECKS
-                        and min(ys[fit_rows:]) < STAIR_LARGE)):
+                    or (checks - p < STAIR_CHECKS and min(ys[fit_rows:]) < STAIR_LARGE)):
                 # a staircase stands beside its plain term, never for it; and a step can
                 # land on a few small counts by chance (7, 8, 13, 14, 19 at L = 2..6 is
-                # 5 L - 4 ceil(log2 L) + 1): it needs three counts beyond those its terms
-                # interpolate, or held-out counts large enough not to be hit by chance
+                # 5 L - 4 ceil(log2 L) + 1): it needs STAIR_CHECKS values of L beyond those
+                # its terms interpolate, or held-out counts large enough not to be hit by
+                # chance
                 continue
             rows = [[_value(s, li, t, loglog) for t in basis]
                     for s, li in zip(xs, big_l, strict=True)]
@@ -254,6 +260,11 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
             predicted = [sum((ci * x for ci, x in zip(c, row, strict=True)), Fraction(0))
                          for row in rows[fit_rows:]]
             if predicted != [Fraction(v) for v in ys[fit_rows:]]:
+                continue
+            if (loglog != "log" or p == fit_rows) and max(ci.denominator for ci in c) > SIMPLE:
+                # an interpolating law (as many terms as fitted sizes) or a staircase that
+                # predicts with coefficients such as 1/128 hit the held-out count by chance
+                # (isqrt(n) L on 2^6..2^12 as 1/128 n L^2 - 15/64 n L + 15/8 n)
                 continue
             live = [(t, ci) for t, ci in zip(basis, c, strict=True) if ci != 0]
             if not live or max(live)[1] <= 0:
