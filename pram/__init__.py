@@ -39,7 +39,6 @@ if str(getattr(_sys.modules.get("__main__"), "__file__", "")).replace("\\", "/")
 
     _startup.hold_interrupts()
 
-from pram.bounds import Check, Formula, check
 from pram.cost import Cost, PhaseCost
 from pram.declaration import Algorithm, Sweep, declare, formula, sweep
 from pram.errors import (
@@ -55,6 +54,7 @@ from pram.errors import (
     UndefinedReadError,
 )
 from pram.holding import hold
+from pram.laws.bounds import Check, Formula, check
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words

@@ -52,11 +52,11 @@ from typing import Any
 import attrs
 import numpy as np
 
-from pram.bounds import Check, Formula, check
 from pram.cost import Cost
 from pram.errors import HonestyError, InputError
-from pram.fitting import fit
-from pram.laws import Law
+from pram.laws.bounds import Check, Formula, check
+from pram.laws.fitting import fit
+from pram.laws.law import Law
 from pram.machine import Machine
 from pram.memory import Array
 from pram.models import MODELS

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from pram.bounds import Check, Formula, Sizes, check
 from pram.errors import InputError
+from pram.laws.bounds import Check, Formula, Sizes, check
 from pram.machine import Machine
 from pram.models import EREW, Model, model
 from pram.violations import Kind, UndefinedRead, Violation
@@ -144,7 +144,7 @@ def assert_bound(
 ) -> Check:
     """Fail unless the bound check holds (or, with ``holds=False``, unless it is exceeded).
 
-    Pass a :class:`Check`, or the arguments of :func:`pram.bounds.check` (a measure name,
+    Pass a :class:`Check`, or the arguments of :func:`pram.laws.bounds.check` (a measure name,
     a formula and the sweep's points). An ``undetermined`` verdict fails too, with advice to
     extend the sweep (the check's own advice, such as ``add sizes above 2^14``), unless
     ``allow_undetermined`` is set. The failure message is the check's

@@ -266,7 +266,7 @@ SORT = Family(
 
 # ---- the bounds ------------------------------------------------------------------------------
 #
-# A bound is a formula; a sweep decides it from the laws of its counts (see pram.bounds).
+# A bound is a formula; a sweep decides it from the laws of its counts (see pram.laws.bounds).
 # Algorithm 11's phases each have their own bound, so a failure names the phase.
 
 SEARCH_BOUNDS = {"work": Bound(SEARCH_WORK), "time": Bound(SEARCH_TIME)}

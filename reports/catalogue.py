@@ -19,8 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import Check
-from pram.bounds import check
 from pram.cost import local_verdict
+from pram.laws.bounds import check
 from pram.reports import classics, techniques
 from pram.reports.classics import WEAKER
 from pram.reports.registry import Algorithm, Options

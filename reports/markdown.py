@@ -166,7 +166,7 @@ def _predicted_md(plan: Plan, key: str, verdict: str) -> str:
 
 #: How a verdict is decided, in one paragraph of summary.md.
 VERDICT_RULE = (
-    "A bound check decides from the laws of the exact counts (`pram.verdicts`), and says "
+    "A bound check decides from the laws of the exact counts (`pram.laws.verdicts`), and says "
     "**undetermined** whenever the sweep cannot decide (fewer than 4 sizes, or laws on both "
     "sides of the bound fit about as well), with what would decide it. An exact law is chosen "
     "without the two largest sizes and must predict them exactly, lead with a positive "

@@ -62,7 +62,8 @@ def plan(quick: bool = False) -> list[Plan]:
     mqar = _tokens(*range(4, 9)) if quick else _tokens(*range(4, 17))
     pairs = _tokens(*range(4, 8)) if quick else _tokens(*range(4, 12))
     bits = _tokens(5, 6, 7) if quick else _tokens(4, 6, 8, 10, 12)
-    widths = [4, 8] if quick else [4, 8, 16, 32]
+    # five widths (4..48): least squares along d needs five sizes spanning a factor 8
+    widths = [4, 8] if quick else [4, 8, 16, 32, 48]
     search = _powers(4, 6, 8) if quick else _powers(*range(4, 17, 2))
     sequential = _tokens(*range(4, 9)) if quick else _tokens(*range(4, 17))
     plans = [
@@ -74,7 +75,6 @@ def plan(quick: bool = False) -> list[Plan]:
              expect={"work": None if quick else "exceeded"}, short="per-block"),
         Plan("all-pairs baseline", "mqar-allpairs", pairs, expect={"work": "exceeded"},
              short="all-pairs"),
-        # Four widths d are too few for a least-squares verdict along d: no prediction.
         Plan("Algorithm 11, bit keys, serial comparator", "mqar", bits,
              Options(keys="bits", comparator="serial"), widths, short="serial",
              expect={"work": None, "time": None}),

@@ -1,5 +1,5 @@
 """Sweeps: an algorithm over several sizes, one run per size or ``--instances K`` at each,
-and the bound checks over them (the laws of the counts, see :mod:`pram.bounds`).
+and the bound checks over them (the laws of the counts, see :mod:`pram.laws.bounds`).
 
 One :class:`Sweep` holds either kind: its ``runs`` (one per size) or its ``summaries`` (K
 instances per size, see :mod:`pram.reports.instances`). :func:`refuse_sweep` prepares and
@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from pram import Check, Formula, InputError, check
-from pram.bounds import combined
+from pram.laws.bounds import combined
 from pram.reports.display import SweepDisplay
 from pram.reports.instances import Summary, batch_tasks, parts_of, refuse_instances, trials_of
 from pram.reports.options import Options
@@ -261,7 +261,7 @@ def refuse_sweep(
 
 
 def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
-    """Check every bound of ``entry`` over ``runs`` (see :mod:`pram.bounds`).
+    """Check every bound of ``entry`` over ``runs`` (see :mod:`pram.laws.bounds`).
 
     A total is exceeded when one of its phases exceeds the same bound (the phases' counts add
     up to it), and the verdict then names the phase.
@@ -308,7 +308,7 @@ def bound_check(
     """Check the measure of bound ``key`` of ``runs`` against ``formula`` over their sizes.
 
     ``limit``, if given, also caps measured / formula (the registry sets none: the verdict
-    comes from the laws of the counts, see :mod:`pram.bounds`).
+    comes from the laws of the counts, see :mod:`pram.laws.bounds`).
     """
     return counts_check(runs, measure_of(key), formula, [r.bounds[key].measured for r in runs],
                   limit=limit)

@@ -1,7 +1,7 @@
 """The one place the reports turn a bound verdict (a :class:`pram.Check`) into words.
 
 A bound verdict is what a sweep decided about a bound: ``holds`` (``tight``, or ``loose by``
-a factor), ``exceeded`` or ``undetermined`` (see :mod:`pram.bounds`). Every table, sentence and
+a factor), ``exceeded`` or ``undetermined`` (see :mod:`pram.laws.bounds`). Every table, sentence and
 plot legend of the reports writes it through :func:`verdict_words`, so the words are the same
 everywhere; the other checks a run makes are named apart (the answer comparison, the model's
 conflict test, the circuit evaluator's agreement).

@@ -221,9 +221,34 @@ def parity(rng: random.Random) -> Family:
     return Family(f"{lead} n^{a} L^{b} + parity", f, (a, b, 0))
 
 
+def recursion_depth(rng: random.Random) -> Family:
+    """A staircase of recursion depth: c n^a L^b + k n^a ceil(log2 L) + d (Algorithm 11's time,
+    2 L^2 + 6 L + 2 ceil(log2 L) + 3, is one), or led by it, n^a (c floor(log2 L) + k)
+    (Valiant's maximum squares its blocks floor(log2 L) times)."""
+    a = rng.choice([0, 0, 1])
+    led = rng.random() < 0.4
+    b = rng.choice([1, 2])
+    c = rng.randint(1, 4)
+    k = rng.randint(1, 6)
+    d = rng.randint(0, 9)
+
+    def depth(n: int) -> int:
+        return _floor_log(max(_floor_log(n), 1)) if led else _ceil_log(max(_ceil_log(n), 1))
+
+    def f(n: int) -> int:
+        lg = _ceil_log(max(n, 2))
+        if led:
+            return n**a * (c * depth(n) + k) + d
+        return c * n**a * lg**b + k * n**a * depth(n) + d
+
+    if led:
+        return Family(f"n^{a} ({c} floor(log2 L) + {k}) + {d}", f, (a, 0, 1), step=depth)
+    return Family(f"{c} n^{a} L^{b} + {k} n^{a} ceil(log2 L) + {d}", f, (a, b, 0))
+
+
 MAKERS: tuple[Callable[[random.Random], Family], ...] = (
     polynomial, polynomial, polynomial, large_constant, fractional, loglog, sqrt_log,
-    piecewise, zero_prefix, time_like, parity,
+    piecewise, zero_prefix, time_like, parity, recursion_depth,
 )
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from pram import Formula, InputError, check
-from pram.bounds import combined
+from pram.laws.bounds import combined
 
 N_LOG_N = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
 N_D = Formula("N d", lambda s: s["N"] * s["d"])

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from pram import Formula, check
-from pram.fitting import fit
-from pram.laws import LOGLOG, Scale, order_of
+from pram.laws.fitting import fit
+from pram.laws.law import LOGLOG, Scale, order_of
 
 N_LOG2_N = Formula("N log2(N)^2", lambda s: s["N"] * math.log2(s["N"]) ** 2)
 POWERS = [2**e for e in range(4, 13)]
@@ -385,3 +385,96 @@ def test_spans_under_8_stay_undetermined() -> None:
     square = Formula("N^2", lambda s: s["N"] ** 2)
     result = check("work", square, _on(sizes, [3 * n**2 + 5 * n + n % 3 for n in sizes]))
     assert result.verdict == "undetermined" and "(it needs 8)" in result.reason
+
+
+# ---- staircases, short sweeps, one story --------------------------------------------------
+
+
+def _ceil_log(v: int) -> int:
+    return (v - 1).bit_length()
+
+
+def test_a_recursion_depth_staircase_is_an_exact_law_that_predicts_unseen_sizes() -> None:
+    """Algorithm 11's time, 2 L^2 + 6 L + 2 ceil(log2 L) + 3 on N/3 = 2^4..2^12, is exact with
+    its staircase, and the law predicts the count at sizes never swept."""
+    sizes = [3 << k for k in range(4, 13)]
+    counts = [2 * k * k + 6 * k + 2 * _ceil_log(k) + 3 for k in range(4, 13)]
+    law = fit("time", "N", [float(v) for v in sizes], [float(v) for v in counts])
+    assert law.exact and law.loglog == "ceil", law.describe()
+    assert "ceil(log2(L))" in law.text
+    for k in (17, 20, 33):
+        assert law.predict(3 << k) == 2 * k * k + 6 * k + 2 * _ceil_log(k) + 3
+    bound = Formula("d log2(N)^2", lambda s: math.log2(s["N"]) ** 2)
+    result = check("time", bound, list(zip([{"N": float(v)} for v in sizes], counts,
+                                           strict=True)))
+    assert result.summary == "holds, tight" and result.tight is True
+
+
+def test_four_sizes_decide_by_an_exact_law_that_predicts_the_held_out_size() -> None:
+    """Algorithm 10's time L^2 + 7 L + 7 on n = 2^8..2^14: the law chosen on three sizes
+    predicts the fourth to the unit, and the evidence says so."""
+    sizes = [256.0, 1024.0, 4096.0, 16384.0]
+    counts = [int(math.log2(n)) ** 2 + 7 * int(math.log2(n)) + 7 for n in sizes]
+    result = check("time", Formula("log2(n)^2", lambda s: math.log2(s["n"]) ** 2),
+                   list(zip([{"n": n} for n in sizes], counts, strict=True)))
+    assert result.holds and result.law.exact and result.law.held_out == (16384.0,)
+    assert "predicted that count to the unit (16384: 301)" in result.evidence_text()
+
+
+def test_a_chance_interpolation_of_four_sizes_is_not_an_exact_law() -> None:
+    """isqrt(n) L on 2^6..2^12 is interpolated by 1/128 n L^2 - 15/64 n L + 15/8 n, which hits
+    the fourth count by chance: refused (its coefficients are not simple), so the check
+    against n^0.5 L is not called exceeded."""
+    sizes = [float(2**k) for k in (6, 8, 10, 12)]
+    counts = [math.isqrt(int(n)) * int(math.log2(n)) for n in sizes]
+    assert not fit("work", "n", sizes, [float(c) for c in counts]).exact
+    result = check("work", Formula("sqrt(n) log2(n)", lambda s: s["n"] ** 0.5 * math.log2(s["n"])),
+                   list(zip([{"n": n} for n in sizes], counts, strict=True)))
+    assert result.verdict != "exceeded"
+
+
+def test_a_staircase_does_not_absorb_jitter() -> None:
+    """Counts near 3 log2 n with jitter are not read as a staircase law (5 L - 4 ceil(log2 L)
+    + 1 fits 7, 8, 13, 14, 19 at L = 2..6 by chance)."""
+    law = fit("time", "n", [4.0, 8.0, 16.0, 32.0, 64.0], [7.0, 8.0, 13.0, 14.0, 19.0])
+    assert not (law.exact and law.loglog != "log"), law.describe()
+
+
+def test_valiant_like_work_holds_against_n_loglog_and_not_against_n() -> None:
+    """The doubly-logarithmic maximum's work on n = 4, 16, 256, 4096, 65536 (counted by the
+    machine: 9, 11.75, 15.3, 15.8, 19.3 per element) holds against n log log n and is never
+    said to hold against n."""
+    sizes = [4.0, 16.0, 256.0, 4096.0, 65536.0]
+    work = [36, 188, 3916, 64576, 1262604]
+    points = list(zip([{"n": n} for n in sizes], work, strict=True))
+    linear = check("work", Formula("n", lambda s: s["n"]), points)
+    assert linear.verdict in ("exceeded", "undetermined")
+    loglog = check("work", Formula("n log2(log2(n))",
+                                   lambda s: s["n"] * math.log2(math.log2(s["n"]))), points)
+    assert loglog.holds
+
+
+def test_four_sizes_may_hold_by_least_squares_well_below_the_bound_only() -> None:
+    """Algorithm 10's data-dependent work, about 9.2 n on n = 2^8..2^14, holds against n log n
+    from four sizes (tightness unknown, with what a fifth size would settle), but four sizes
+    never say exceeded or tight by least squares."""
+    sizes = [256.0, 1024.0, 4096.0, 16384.0]
+    work = [2361, 9418, 37700, 150746]
+    points = list(zip([{"n": n} for n in sizes], work, strict=True))
+    result = check("work", Formula("n log2(n)", lambda s: s["n"] * math.log2(s["n"])), points)
+    assert result.summary == "holds, tightness unknown" and result.tight is None
+    assert result.advice is not None and "fifth size" in result.advice
+    same = check("work", Formula("n", lambda s: s["n"]), points)
+    assert same.verdict == "undetermined"
+
+
+def test_the_summary_tells_the_same_story_as_tight_and_loose_by() -> None:
+    """Algorithm 10's work (9.2 n) against n log n: the summary says loose by log, as tight
+    and loose_by do (a staircase that steps twice on the sweep without its last size once
+    took the factor away)."""
+    sizes = [float(2**k) for k in range(4, 17, 2)]
+    work = [140, 573, 2361, 9418, 37700, 150746, 602096]  # Algorithm 10's work, n = 2^4..2^16
+    result = check("work", Formula("n log2(n)", lambda s: s["n"] * math.log2(s["n"])),
+                   list(zip([{"n": n} for n in sizes], work, strict=True)))
+    assert result.summary == "holds, loose by log"
+    assert (result.tight, result.loose_by) == (False, "log")

@@ -26,7 +26,7 @@ from pram.algorithms.mqar import (
 )
 from pram.algorithms.oracle import brute_force, brute_force_indices
 from pram.algorithms.sequential import recall as sequential_recall
-from pram.bounds import combined
+from pram.laws.bounds import combined
 
 
 def whole_triples(tokens: Any) -> np.ndarray:

@@ -16,7 +16,7 @@ from pram import Array, Formula, InputError, Machine, Program, Violation, check
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.keys import WordKeys
 from pram.algorithms.pbs import Found, naive_blocks, naive_search, retrieve, search, search_blocks
-from pram.fitting import fit
+from pram.laws.fitting import fit
 from pram.violations import Kind
 
 WORD = WordKeys()

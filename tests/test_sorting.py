@@ -24,7 +24,7 @@ from pram.algorithms.sorting import (
     sort,
     sort_blocks,
 )
-from pram.fitting import fit
+from pram.laws.fitting import fit
 
 KEYS = WordKeys()
 CONVERT = (

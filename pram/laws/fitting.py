@@ -1,6 +1,6 @@
 """Least-squares laws: every leading order a sweep's counts might have, and how well each fits.
 
-Where no exact law predicts (:mod:`pram.exact`), the counts are fitted, for each candidate
+Where no exact law predicts (:mod:`pram.laws.exact`), the counts are fitted, for each candidate
 leading order ``S^a L^b`` (a = 0, 1/2, ..., 3; b = 0, 1/2, 1, 2, 3, 4; ``S^a log2(L)`` and ``S^a
 L log2(L)`` for a up to 2; and any order asked for, such as a bound's ``n^1.1``), by that term
 with a few lower-order ones (a log log term with its plain order beneath it): fading powers of L
@@ -11,11 +11,11 @@ pin the fit), in L = log2(S/c) and, on sizes that are not c times powers of two,
 and ceiling of log2 S (both, even where floor(log2 S) + 1 is ceil(log2 S) at every size: a
 model of a few terms is not closed under that shift, so a count in one reading needs every
 lower power of L in the other); with ``wide``, on c times powers of two in log2 S, its floor
-and its ceiling too (:func:`other_readings`: a check :mod:`pram.verdicts` makes of an excess,
+and its ceiling too (:func:`other_readings`: a check :mod:`pram.laws.verdicts` makes of an excess,
 not the fit's own reading). A candidate's **score** is its largest relative miss: over the
 sizes it was fitted on, predicting the largest size from the others, and predicting the two
 largest from the rest. A candidate whose leading coefficient is not positive is not of that
-order and is left out. :func:`pram.verdicts.decide` reads the candidates; :func:`fit` gives the
+order and is left out. :func:`pram.laws.verdicts.judge` reads the candidates; :func:`fit` gives the
 one law a report shows.
 """
 
@@ -28,8 +28,19 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from pram.exact import exact, shown
-from pram.laws import Law, Order, Scale, log_columns, log_parts, power_base, with_loglog
+from pram.laws.exact import exact, shown
+from pram.laws.law import (
+    STAIR_STEPS,
+    STAIRS,
+    Law,
+    Order,
+    Scale,
+    log_columns,
+    log_parts,
+    power_base,
+    stair,
+    with_loglog,
+)
 
 #: Candidate leading powers of the size and of its log.
 SIZE_POWERS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
@@ -156,7 +167,7 @@ def _wide_scales(size: str, xs: Sequence[float]) -> list[Scale]:
     higher order with a small coefficient absorbs the shift (n L^2/2 on n = 5..160 was fitted
     as 1.47 n^1.5 + ... and called exceeded against n L^2). These readings are not the fit's
     own (tried there, they turned verdicts that hold on the project's own 3 2^k sweeps
-    undetermined, where the counts are in log2(S/c)); :mod:`pram.verdicts` uses them only as
+    undetermined, where the counts are in log2(S/c)); :mod:`pram.laws.verdicts` uses them only as
     a check that an exceeded verdict survives every reading of L.
     """
     own = _ls_scales(size, xs)
@@ -210,7 +221,7 @@ def _structure(orders: tuple[Order, ...]) -> tuple[tuple[Order, ...], dict[int, 
 
 def _fit_scale(
     measure: str, scale: Scale, orders: tuple[Order, ...], s: np.ndarray, big_l: np.ndarray,
-    y: np.ndarray, start: float | None,
+    y: np.ndarray, start: float | None, loglog: str = "log",
 ) -> list[Candidate]:
     """Fit every model led by ``orders`` in one scale, each group of models of one size as
     one stack."""
@@ -219,7 +230,7 @@ def _fit_scale(
     w = 1.0 / np.maximum(np.abs(y), SMALL)
     powers_a = np.array([t[0] for t in terms])
     powers_b = np.array([t[1] for t in terms])
-    columns = s[:, None] ** powers_a[None, :] * log_columns(big_l, powers_b)
+    columns = s[:, None] ** powers_a[None, :] * log_columns(big_l, powers_b, loglog)
     weighted = columns * w[:, None]
     norms = np.linalg.norm(weighted, axis=0)
     norms = np.where(norms > 0, norms, 1.0)
@@ -271,7 +282,7 @@ def _fit_scale(
         residual = np.abs(fitted - y)
         law = Law(measure, scale, tuple(terms[j] for j in model_idx),
                   tuple(float(v) for v in coefficients_i), False, k, float(np.max(residual)),
-                  float(np.max(residual * w)), leading_z=z_i, start=start)
+                  float(np.max(residual * w)), leading_z=z_i, start=start, loglog=loglog)
         out.append(Candidate(law, score_i, z_i, share, mass_i,
                              tuple(fewest[int(model_idx[0])]), needed_by))
     return out
@@ -280,7 +291,7 @@ def _fit_scale(
 @functools.lru_cache(maxsize=4096)
 def _candidates(
     measure: str, size: str, xs: tuple[float, ...], ys: tuple[float, ...],
-    orders: tuple[Order, ...], wide: bool = False,
+    orders: tuple[Order, ...], wide: bool = False, steps: bool = False,
 ) -> tuple[Candidate, ...]:
     best: dict[Order, Candidate] = {}
     for scale in (_wide_scales if wide else _ls_scales)(size, xs):
@@ -291,7 +302,12 @@ def _candidates(
         s = np.array(xs, dtype=float)[use]
         big_l, y = ls[use], np.array(ys, dtype=float)[use]
         start = float(s[0]) if not use[0] else None
-        for cand in _fit_scale(measure, scale, orders, s, big_l, y, start):
+        # a log log term read as log2(L), and as the staircases ceil and floor of it (the
+        # depth of a recursion on L steps: Valiant's maximum squares floor(log2 L) times)
+        stairs = tuple(o for o in orders if log_parts(o[1])[1]) if steps else ()
+        fitted = [c for kind, these in (("log", orders), *((k, stairs) for k in STAIRS))
+                  if these for c in _fit_scale(measure, scale, these, s, big_l, y, start, kind)]
+        for cand in fitted:
             old = best.get(cand.order)
             if old is not None:
                 merged = tuple(min(u, v) for u, v in zip(old.by_terms, cand.by_terms,
@@ -302,18 +318,26 @@ def _candidates(
     return tuple(sorted(best.values(), key=lambda c: (c.score, c.order)))
 
 
+def stair_steps(xs: Sequence[float]) -> int:
+    """How many values the staircase floor(log2 L), L = log2 S, takes over sizes ``xs``."""
+    return len({stair("floor", math.log2(v)) for v in xs if v >= 1})
+
+
 def candidates(
     measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
-    extra: Sequence[Order] = (), wide: bool = False,
+    extra: Sequence[Order] = (), wide: bool = False, stairs: bool | None = None,
 ) -> tuple[Candidate, ...]:
     """Every candidate leading order's best fit to counts ``ys`` at ascending sizes ``xs``,
     best score first (``extra``: more leading orders to try; ``wide``: in every reading of L,
-    see :func:`other_readings`)."""
+    see :func:`other_readings`; ``stairs``: whether log log terms are also read as the
+    staircases ceil and floor of log2(L), by default where the sizes give STAIR_STEPS values of
+    one, the sub-sweeps of a stability test taking their sweep's choice)."""
     x, y = tuple(float(v) for v in xs), tuple(float(v) for v in ys)
+    steps = stair_steps(x) >= STAIR_STEPS if stairs is None else stairs
     more = tuple(sorted(set(extra) - set(GRID)))
-    pool = _candidates(measure, size, x, y, GRID, wide)
+    pool = _candidates(measure, size, x, y, GRID, wide, steps)
     if more:
-        pool += _candidates(measure, size, x, y, more, wide)
+        pool += _candidates(measure, size, x, y, more, wide, steps)
     return tuple(sorted(pool, key=lambda c: (c.score, c.order)))
 
 
@@ -358,4 +382,5 @@ def fit(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> La
                r / max(float(np.min(np.abs(sy))), 1.0), start=sx[0] if zeros else None)
 
 
-__all__ = ["Candidate", "candidates", "fit", "jitter_of", "other_readings", "prepared"]
+__all__ = ["Candidate", "candidates", "fit", "jitter_of", "other_readings", "prepared",
+           "stair_steps"]

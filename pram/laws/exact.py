@@ -12,7 +12,19 @@ n = 1): a law may start at the second size, or later, at most a quarter of the s
 
 Bases are built from S^a (a = 0..3) times powers of L up to L^4: a run of powers of L at the
 top power of S, every power of L up to some L^m one power of S lower, and at most 1 and L at
-each power of S below that (``n^3 + 2 n^2 L - n + 4``).
+each power of S below that (``n^3 + 2 n^2 L - n + 4``). Where no such law predicts, the same
+bases with a **staircase** are tried: one term ``S^a L^b G`` beside its ``S^a L^b`` at the
+top power of S (b up to 2), with ``G = ceil(log2 L)`` or
+``floor(log2 L)`` (the depth of a recursion on L: Algorithm 11 combines in ``2 ceil(log2 L) +
+2`` steps, Valiant's maximum squares its blocks ``floor(log2 L)`` times). A staircase must
+step within the fitted sizes (G takes two values there at least), so it is evidence, not a
+free constant. One staircase term only: two (``G`` and ``G^2``) shape any count that steps
+twice, wherever (``3 isqrt(floor(log2 n)) + 2`` on 3 2^k read as ``3/2 G^2 - 9/2 G + 11``).
+
+A sweep of four or five sizes is too short to hold out two with sizes to spare: there the
+basis is chosen without the largest size alone, and the law must predict that count to the
+unit (an integer, exactly). Every rival that also predicts must lead on the same side of the
+bound, as for two held out.
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ from fractions import Fraction
 import attrs
 import numpy as np
 
-from pram.laws import Law, Order, Scale, scales
+from pram.laws.law import STAIRS, Law, Order, Scale, log_parts, scales, stair, with_loglog
 
 #: Powers of the size and of its log the exact laws are built from.
 SIZE_POWERS = (0, 1, 2, 3)
@@ -33,6 +45,14 @@ LOG_POWERS = (0, 1, 2, 3, 4)
 MOST_TERMS = 7
 #: How many sizes to hold out of the fit (the largest ones).
 HELD_OUT = 2
+#: A staircase law needs this many counts beyond those its terms interpolate (fitted rows
+#: past the number of terms, plus the held-out ones), or held-out counts of STAIR_LARGE or
+#: more.
+STAIR_CHECKS = 4
+STAIR_LARGE = 64
+#: A staircase law, or one with as many terms as fitted sizes, has coefficients with
+#: denominators up to this (counts of programs divide by small numbers: N/3, 11/18).
+SIMPLE = 24
 
 
 def _bases() -> list[tuple[Order, ...]]:
@@ -59,14 +79,47 @@ def _bases() -> list[tuple[Order, ...]]:
     return sorted(out, key=lambda b: (len(b), max(b), sorted(b)))
 
 
+def _stair_bases(plain: Sequence[tuple[Order, ...]]) -> list[tuple[Order, ...]]:
+    """The bases with a staircase (see the module doc), fewest terms first."""
+    out: set[tuple[Order, ...]] = set()
+    for basis in plain:
+        if len(basis) >= MOST_TERMS:
+            continue
+        top = max(a for a, _ in basis)
+        for a, b in basis:
+            if a != top or b > 2:
+                continue
+            out.add(tuple(sorted((*basis, (a, with_loglog(b, 1.0))))))
+    return sorted(out, key=lambda b: (len(b), max(b), sorted(b)))
+
+
+@attrs.frozen
+class _Family:
+    """A set of bases, their terms, and the bases by number of terms as column indices."""
+
+    orders: tuple[Order, ...]
+    by_size: dict[int, np.ndarray]
+
+
+def _family(bases: Sequence[tuple[Order, ...]]) -> _Family:
+    orders = tuple(sorted({t for b in bases for t in b}))
+    index = {t: i for i, t in enumerate(orders)}
+    by_size = {p: np.array([[index[t] for t in b] for b in bases if len(b) == p])
+               for p in range(1, MOST_TERMS + 1) if any(len(b) == p for b in bases)}
+    return _Family(orders, by_size)
+
+
 BASES = _bases()
-_ORDERS = sorted({t for b in BASES for t in b})
-_INDEX = {t: i for i, t in enumerate(_ORDERS)}
-#: Bases by number of terms, as column indices into _ORDERS.
-_BY_SIZE: dict[int, np.ndarray] = {
-    p: np.array([[_INDEX[t] for t in b] for b in BASES if len(b) == p])
-    for p in range(1, MOST_TERMS + 1)
-}
+STAIR_BASES = _stair_bases(BASES)
+_PLAIN = _family(BASES)
+_STAIR = _family(STAIR_BASES)
+
+
+def _value(s: int, big_l: int, order: Order, loglog: str) -> int:
+    """The term ``S^a L^b G^c`` of ``order`` at size ``s`` as an exact integer."""
+    whole, c = log_parts(order[1])
+    g = int(stair(loglog, big_l)) if c else 1
+    return int(s ** int(order[0]) * big_l ** int(whole) * g ** int(c))
 
 
 @attrs.frozen
@@ -106,12 +159,12 @@ def _solve(rows: list[list[int]], y: list[int]) -> tuple[Fraction, ...] | None:
     return c
 
 
-def _screen(columns: np.ndarray, y: np.ndarray, fit_rows: int,
-            p: int) -> tuple[np.ndarray, np.ndarray]:
+def _screen(columns: np.ndarray, y: np.ndarray, fit_rows: int, p: int,
+            family: _Family) -> tuple[np.ndarray, np.ndarray]:
     """Indices of the p-term bases whose float least squares on the first ``fit_rows`` rows is
     full rank and reproduces them, and of those that also predict the other rows (to 1e-7
     relative)."""
-    bases = _BY_SIZE[p]
+    bases = family.by_size[p]
     d = columns[:, bases]  # (rows, bases, p)
     d = np.transpose(d, (1, 0, 2))  # (bases, rows, p)
     norms = np.linalg.norm(d[:, :fit_rows, :], axis=1, keepdims=True)
@@ -138,8 +191,10 @@ def _in_span(columns: np.ndarray, y: np.ndarray) -> bool:
 
 
 def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
-        skipped: int, held_out: int = HELD_OUT) -> Exact | None:
-    """The exact law on exactly these sizes in this scale, if one predicts the held-out."""
+        skipped: int, held_out: int = HELD_OUT, loglog: str = "log") -> Exact | None:
+    """The exact law on exactly these sizes in this scale, if one predicts the held-out
+    (``loglog``: ``log`` for the plain bases, a kind of :data:`pram.laws.law.STAIRS` for the
+    bases with a staircase)."""
     k = len(xs)
     ls = [scale.integer(v) for v in xs]
     if any(v is None for v in ls):
@@ -147,15 +202,23 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
     big_l = [int(v) for v in ls if v is not None]
     distinct_l = len(set(big_l))
     fit_rows = k - held_out
-    spare = 2 if held_out else 1
-    columns = np.array([[float(s) ** a * float(li) ** b for a, b in _ORDERS]
+    spare = max(held_out, 1)
+    family = _PLAIN if loglog == "log" else _STAIR
+    if loglog != "log" and len({stair(loglog, v) for v in big_l[:fit_rows]}) < 2:
+        return None  # a staircase that does not step within the fitted sizes is a constant
+    # values of L that test a law: the distinct ones fitted, and the new ones held out
+    # (repeated values of L test nothing a polynomial in L alone would not reproduce)
+    checks = len(set(big_l[:fit_rows])) + len(set(big_l[fit_rows:]) - set(big_l[:fit_rows]))
+    columns = np.array([[float(_value(s, li, t, loglog)) for t in family.orders]
                         for s, li in zip(xs, big_l, strict=True)])
     y = np.array(ys, dtype=float)
-    if fit_rows > len(_ORDERS) and not _in_span(columns[:fit_rows], y[:fit_rows]):
+    if fit_rows > len(family.orders) and not _in_span(columns[:fit_rows], y[:fit_rows]):
         return None  # not even every term at once reproduces the counts: no basis will
     for p in range(1, min(MOST_TERMS, fit_rows - (0 if held_out else 1)) + 1):
+        if p not in family.by_size:
+            continue
         # the smallest bases that reproduce the fit rows: screened on the fit rows only
-        fits_rows, predicts = _screen(columns, y, fit_rows, p)
+        fits_rows, predicts = _screen(columns, y, fit_rows, p, family)
         if len(fits_rows) == 0:
             continue
         accepted: list[tuple[tuple[Order, ...], tuple[Fraction, ...]]] = []
@@ -171,13 +234,22 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
                 break
             if int(i) not in predicting and accepted:
                 break
-            basis = tuple(_ORDERS[j] for j in _BY_SIZE[p][i])
+            basis = tuple(family.orders[j] for j in family.by_size[p][i])
             per_power: dict[float, int] = {}
             for a, _ in basis:
                 per_power[a] = per_power.get(a, 0) + 1
             if max(per_power.values()) > distinct_l - spare or p > k - spare:
                 continue
-            rows = [[s ** int(a) * li ** int(b) for a, b in basis]
+            if loglog != "log" and (not all(
+                    (t[0], log_parts(t[1])[0]) in basis for t in basis if log_parts(t[1])[1])
+                    or (checks - p < STAIR_CHECKS and min(ys[fit_rows:]) < STAIR_LARGE)):
+                # a staircase stands beside its plain term, never for it; and a step can
+                # land on a few small counts by chance (7, 8, 13, 14, 19 at L = 2..6 is
+                # 5 L - 4 ceil(log2 L) + 1): it needs STAIR_CHECKS values of L beyond those
+                # its terms interpolate, or held-out counts large enough not to be hit by
+                # chance
+                continue
+            rows = [[_value(s, li, t, loglog) for t in basis]
                     for s, li in zip(xs, big_l, strict=True)]
             c = _solve(rows[:fit_rows], list(ys[:fit_rows]))
             if c is None:
@@ -188,6 +260,11 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
             predicted = [sum((ci * x for ci, x in zip(c, row, strict=True)), Fraction(0))
                          for row in rows[fit_rows:]]
             if predicted != [Fraction(v) for v in ys[fit_rows:]]:
+                continue
+            if (loglog != "log" or p == fit_rows) and max(ci.denominator for ci in c) > SIMPLE:
+                # an interpolating law (as many terms as fitted sizes) or a staircase that
+                # predicts with coefficients such as 1/128 hit the held-out count by chance
+                # (isqrt(n) L on 2^6..2^12 as 1/128 n L^2 - 15/64 n L + 15/8 n)
                 continue
             live = [(t, ci) for t, ci in zip(basis, c, strict=True) if ci != 0]
             if not live or max(live)[1] <= 0:
@@ -201,7 +278,8 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
         rivals = tuple(sorted({max(t) for t, _ in accepted}))
         start = float(xs[0]) if skipped else None
         law = Law(measure, scale, terms, coefficients, True, k, 0.0, 0.0,
-                  start=start, held_out=tuple(float(v) for v in xs[fit_rows:]))
+                  start=start, held_out=tuple(float(v) for v in xs[fit_rows:]),
+                  loglog=loglog)
         held = tuple((float(s), int(v)) for s, v in zip(xs[fit_rows:], ys[fit_rows:],
                                                           strict=True))
         return Exact(law, held, rivals, skipped)
@@ -212,9 +290,13 @@ def exact(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> 
     """The exact law of counts ``ys`` at sizes ``xs`` (distinct, ascending), if one predicts.
 
     The whole sweep is tried first, then without its first size, and so on up to a quarter of
-    the sweep; each with the scales of :func:`pram.laws.scales`, the first that predicts kept.
+    the sweep; each with the scales of :func:`pram.laws.law.scales`, the first that predicts kept.
     """
     return _exact(measure, size, tuple(float(v) for v in xs), tuple(float(v) for v in ys))
+
+
+#: Sweeps of at most this many sizes may hold out one size instead of two.
+SHORT = 5
 
 
 @functools.lru_cache(maxsize=4096)
@@ -223,14 +305,28 @@ def _exact(measure: str, size: str, xs: tuple[float, ...], ys: tuple[float, ...]
         return None
     xi = [int(v) for v in xs]
     yi = [int(v) for v in ys]
-    for skipped in range(0, max(1, len(xs) // 4) + 1):
+    # plain laws first (every law found before staircases existed is found the same), then
+    # staircases; on a short sweep, then the same with one size held out
+    for held in (HELD_OUT, 1) if len(xs) <= SHORT else (HELD_OUT,):
+        for loglog in ("log", *STAIRS):
+            found = _first(measure, size, xi, yi, held, loglog)
+            if found is not None:
+                return found
+    return None
+
+
+def _first(measure: str, size: str, xi: list[int], yi: list[int], held: int,
+           loglog: str) -> Exact | None:
+    """The first exact law from the whole sweep on, then without its first size, and so on
+    up to a quarter of the sweep (one held out: the whole sweep only)."""
+    for skipped in range(0, (max(1, len(xi) // 4) if held == HELD_OUT else 0) + 1):
         sub_x, sub_y = xi[skipped:], yi[skipped:]
         if len(sub_x) < HELD_OUT + 3 and skipped:
             break
         found: list[Exact] = []
         tried = scales(size, sub_x)
         for scale in tried:
-            e = _on(measure, scale, sub_x, sub_y, skipped)
+            e = _on(measure, scale, sub_x, sub_y, skipped, held, loglog)
             if e is not None:
                 found.append(e)
         if found:
@@ -256,4 +352,4 @@ def shown(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> 
     return None
 
 
-__all__ = ["BASES", "Exact", "exact", "shown"]
+__all__ = ["BASES", "SHORT", "STAIR_BASES", "Exact", "exact", "shown"]

@@ -1,57 +1,10 @@
-"""Verdicts: whether a sweep's counts stay within a bound's order, and the evidence for it.
+"""Least-squares readings: the verdict of fitted laws on a bound, and the tests it must pass.
 
-A verdict is ``holds``, ``exceeded`` or ``undetermined``; it is only ever given when the sweep
-supports it, and it carries what it rests on (:class:`Evidence`):
-
-- fewer than 4 sizes (or non-zero counts): undetermined;
-- every count 0: holds, and loose;
-- an **exact law** (:mod:`pram.exact`: chosen without the two largest sizes, then predicting
-  them exactly, positive leading term, sizes to spare) decides by its leading order against the
-  bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
-  another smallest law also predicted and puts the order on the other side, undetermined;
-- otherwise **least squares** (:mod:`pram.fitting`) with 5 sizes or more spanning a factor 8
-  or more (on a span under 16, no excess from counts under 64: one step of a floor there is a
-  log factor to a fit): every candidate
-  leading order whose score is within 1.8 times the best's (or the best's plus the jitter of
-  integer counts, a quarter unit of the last counts; every miss is allowed one unit first),
-  with at most one term more than the simplest order that does so and a leading term the fit
-  needs, is *plausible*. Exceeded when every plausible order is above the bound's, holds when
-  none is, else undetermined. The same must come out on the sweep without its first size,
-  without its last and from its first quarter on, and up to its last quarter the contrary must
-  not (else undetermined: the sweep is not yet in its asymptotic regime, or a step near its end
-  decides too much). On c times powers of two (c not a power of two), where the fits read L
-  as log2(S/c) alone, an exceeded must also come out with L read as log2 S, its floor and its
-  ceiling beside it (every reading pooled), else undetermined: a count in log2 S has every
-  lower power of L in log2(S/c), more terms than a fit holds, and a higher order absorbs the
-  shift (n L^2/2 on n = 5..160 fitted as 1.47 n^1.5 + ...). Only an excess is checked so:
-  the wrong verdicts a missing reading caused so far led too high (exceeded), and the other
-  readings as the fits' own, or as a check of holds, turned verdicts that hold on the
-  project's own 3 2^k sweeps (counts in log2(S/c)) undetermined. Tight only when
-  every plausible order, in all readings, is the bound's,
-  its leading coefficient is 4 standard errors from 0, its term makes at least half the count
-  at the largest size, the sweep has 7 sizes or more, the last counts are 64 or more and the
-  best law misses by 0.5% at most; loose only when every plausible order is lower and the best
-  law led by the bound's order (more than a sliver) misses by over OUTFITS times the best's
-  (the lower order established, not merely a little better), by a factor only when every
-  plausible order is one and the same lower order. The law shown is the best-scoring
-  plausible one, so it always agrees with the verdict; and where a plausible order's term
-  still gains on the bound's from the middle of the sweep to its end while the verdict says
-  holds (or still falls behind while it says exceeded), the deciding crossing lies beyond the
-  sweep: undetermined;
-- a log log is a term of its own: a bound's (log log)^c rides on its power of L
-  (:data:`pram.laws.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
-  orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
-  term is plausible only where the same order without it is not (with as few terms): the data
-  must need the log log. Tight, or a loose-by factor, with a log log in the bound or the law
-  needs log2(L) to vary by LOG_SPAN over the sweep, and a least-squares loose-by factor is
-  never one with a log log in it. A bound divided by a log log is judged by its plain part
-  (undetermined where the law's order is that part);
-- the sweep must show what a fitted law says about excess: exceeded only when count / bound is
-  higher at the largest size than at the middle one (beyond the jitter), and where
-  it is not, laws above the bound that fit beside laws within it are no evidence (they fit by
-  bending a ratio that does not grow into growth past the sweep);
-- where L varies by less than LOG_SPAN over the sweep, the law's power of L is not
-  established, and neither tight nor a loose-by factor is claimed on it.
+Where no exact law predicts, :func:`from_fits` reads the candidates of :mod:`pram.laws.fitting`
+against the bound's order (the rules are in :mod:`pram.laws.verdicts`' module doc): which orders
+are plausible, whether they all sit on one side of the bound, whether the sweep itself shows
+the trend the verdict claims, and whether the verdict survives dropping the first size, the
+last, or a quarter of the sweep.
 """
 
 from __future__ import annotations
@@ -61,16 +14,17 @@ from collections.abc import Sequence
 
 import attrs
 
-from pram.exact import Exact, exact
-from pram.fitting import Candidate, candidates, fit, jitter_of, other_readings, prepared
-from pram.laws import (
+from pram.laws.evidence import Decision, Evidence, advice
+from pram.laws.fitting import Candidate, candidates, jitter_of, other_readings, stair_steps
+from pram.laws.law import (
+    STAIR_STEPS,
     Law,
     Order,
     Scale,
     log_parts,
     log_term,
-    order_text,
     power_base,
+    spelled,
     term_text,
     with_loglog,
 )
@@ -116,116 +70,6 @@ OUTFITS = 10.0
 
 
 @attrs.frozen
-class Evidence:
-    """What a verdict rests on: the law, the held-out sizes, the stability tests, advice."""
-
-    #: ``exact``, ``least squares``, ``zeros`` or ``too few sizes``.
-    method: str
-    #: The law's description (``work = 2 n L + 2 n, L = log2(n), exact on 11 sizes ...``).
-    law: str
-    #: For an exact law: the held-out sizes and the counts it predicted there.
-    predicted: tuple[tuple[float, int], ...] = ()
-    #: The first size the law describes, when counts before it were left out.
-    start: float | None = None
-    #: Leading orders that fit about as well, in words (least squares), or rival exact laws.
-    plausible: tuple[str, ...] = ()
-    #: The stability tests passed, in words.
-    stable: tuple[str, ...] = ()
-    #: What would decide an undetermined verdict (``add sizes above 2^14``), or None.
-    advice: str | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        """The evidence for JSON."""
-        return {
-            "method": self.method,
-            "law": self.law,
-            "predicted": {f"{s:g}": v for s, v in self.predicted},
-            "start": self.start,
-            "plausible": list(self.plausible),
-            "stable": list(self.stable),
-            "advice": self.advice,
-        }
-
-    def text(self) -> str:
-        """The evidence in one paragraph."""
-        parts = [f"{self.method}: {self.law}"]
-        if self.predicted:
-            parts.append("predicted the held-out sizes exactly ("
-                         + ", ".join(f"{s:g}: {v}" for s, v in self.predicted) + ")")
-        if self.start is not None:
-            parts.append(f"from size {self.start:g} on")
-        if self.plausible:
-            parts.append("orders that fit: " + ", ".join(self.plausible))
-        if self.stable:
-            parts.append("; ".join(self.stable))
-        if self.advice:
-            parts.append(self.advice)
-        return "; ".join(parts)
-
-
-@attrs.frozen
-class Decision:
-    """A verdict on one bound along one size, with its tightness, reason and evidence."""
-
-    verdict: str  # "holds", "exceeded" or "undetermined"
-    #: For a bound that holds: whether the measured order is the bound's (None: not known).
-    tight: bool | None
-    #: For a loose bound whose measured order is established: the factor it is loose by.
-    loose_by: Order | None
-    reason: str
-    evidence: Evidence | None = None
-
-
-
-def _spelled(order: Order, size: str) -> str:
-    """An order in a sentence, each log with its argument: ``the bound's n log n``."""
-    return order_text(order, size, whole=True)
-
-def advice(xs: Sequence[float]) -> str:
-    """``add sizes above 2^14`` for a sweep whose largest size is at most 2^14."""
-    top = max(xs)
-    e = max(1, math.ceil(math.log2(top))) if top > 0 else 1
-    return f"add sizes above 2^{e}"
-
-
-def _side(order: Order, bound: Order) -> str:
-    return "exceeded" if order > bound else "holds"
-
-
-def _from_exact(found: Exact, bound: Order, size: str) -> Decision:
-    law = found.law
-    lead = law.leading
-    rivals = [o for o in found.rivals if o != lead]
-    evidence = Evidence("exact", law.describe(), found.predicted, law.start,
-                        tuple(term_text(o, size) for o in rivals))
-    sides = {_side(o, bound) for o in (lead, *rivals)}
-    if len(sides) > 1:
-        return Decision("undetermined", None, None,
-                        "exact laws of leading terms " + " and ".join(
-                            term_text(o, size) for o in (lead, *rivals))
-                        + " both predict the held-out sizes; " + advice(
-                            [s for s, _ in found.predicted]),
-                        attrs.evolve(evidence, advice=advice([s for s, _ in found.predicted])))
-    term = term_text(lead, size)
-    if lead > bound:
-        return Decision("exceeded", None, None,
-                        f"the exact law's leading term {term} is of higher order than the "
-                        f"bound's {_spelled(bound, size)}", evidence)
-    orders = {lead, *rivals}
-    if orders == {bound}:
-        return Decision("holds", True, None,
-                        f"the exact law's leading term {term} is the bound's order", evidence)
-    if all(o < bound for o in orders):
-        by = (bound[0] - lead[0], bound[1] - lead[1]) if len(orders) == 1 else None
-        return Decision("holds", False, by,
-                        f"the exact law's leading term {term} is below the bound's "
-                        f"{_spelled(bound, size)}", evidence)
-    return Decision("holds", None, None,
-                    f"the exact law's leading term {term} is within the bound's "
-                    f"{_spelled(bound, size)}; a rival law's order differs", evidence)
-
-
-@attrs.frozen
 class _Reading:
     """One least-squares reading of a (sub-)sweep."""
 
@@ -238,7 +82,7 @@ class _Reading:
 
 
 def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
-          bound: Order, wide: bool = False) -> _Reading:
+          bound: Order, wide: bool = False, stairs: bool | None = None) -> _Reading:
     a, b = bound
     whole = log_parts(b)[0]
     # the bound's order and its neighbours, with and without a log log factor
@@ -246,7 +90,7 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
             (a, whole), (a, with_loglog(whole, 1.0)), (a, with_loglog(whole - 1, 1.0)),
             (a, with_loglog(whole + 1, 1.0)))
     pool = candidates(measure, size, xs, ys,
-                      tuple(o for o in near if o[0] >= 0 and log_parts(o[1])[1] >= 0), wide)
+                      tuple(o for o in near if o[0] >= 0 and log_parts(o[1])[1] >= 0), wide, stairs)
     if not pool:
         return _Reading("undetermined", None, None, ())
     best = pool[0].score
@@ -376,9 +220,10 @@ def _grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
     return high > min(first, low) * (1.0 + jitter_of(ys))
 
 
-def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
+def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
                start: float | None) -> tuple[Law, Decision]:
-    main = _read(measure, size, xs, ys, bound)
+    stairs = stair_steps(xs) >= STAIR_STEPS
+    main = _read(measure, size, xs, ys, bound, stairs=stairs)
     if not main.plausible:
         law = Law(measure, Scale("log", size), ((0.0, 0.0),), (0.0,), False, len(xs), 0.0)
         return law, Decision("undetermined", None, None,
@@ -402,14 +247,14 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
             return law, Decision(
                 "undetermined", None, None,
-                f"every law that fits leads above the bound's {_spelled(bound, size)} "
+                f"every law that fits leads above the bound's {spelled(bound, size)} "
                 f"(best: {term_text(law.leading, size)}), but count / bound does not grow from "
                 f"{size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to {high:.4g}): the excess "
                 f"lies beyond the sweep; {a}",
                 attrs.evolve(evidence, advice=a))
         return law, Decision(
             "undetermined", None, None,
-            f"laws led by {', '.join(above)} (above the bound's {_spelled(bound, size)}) and "
+            f"laws led by {', '.join(above)} (above the bound's {spelled(bound, size)}) and "
             f"by {', '.join(below)} (within it) fit about as well; {a}",
             attrs.evolve(evidence, advice=a))
     against = _against_trend(main, bound, xs)
@@ -419,7 +264,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             "undetermined", None, None,
             f"the fitted law's leading term {term_text(against, size)} "
             + ("still gains on" if main.verdict == "holds" else "still falls behind")
-            + f" the bound's {_spelled(bound, size)} over the sweep: that it "
+            + f" the bound's {spelled(bound, size)} over the sweep: that it "
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
             attrs.evolve(evidence, advice=a))
@@ -439,7 +284,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         subs.append((f"up to {size} = {xs[-quarter - 1]:g}", xs[:-quarter], ys[:-quarter],
                      False))
     for label, sub_x, sub_y, same in subs:
-        other = _read(measure, size, sub_x, sub_y, bound)
+        other = _read(measure, size, sub_x, sub_y, bound, stairs=stairs)
         if not same and other.verdict == "undetermined":
             passed.append(f"no contrary verdict {label}")
             continue
@@ -457,15 +302,15 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
             rivals.append(other.rival)
     if main.verdict == "exceeded" and other_readings(xs):
         # an excess must survive every reading of L: on c 2^k a count in log2 S fitted in
-        # log2(S/c) alone can lead a law above its order (see pram.fitting._wide_scales)
-        wide = _read(measure, size, xs, ys, bound, wide=True)
+        # log2(S/c) alone can lead a law above its order (see pram.laws.fitting._wide_scales)
+        wide = _read(measure, size, xs, ys, bound, wide=True, stairs=stairs)
         if wide.verdict != "exceeded":
             a = advice(xs)
             best = term_text(wide.plausible[0].order, size) if wide.plausible else "none"
             return law, Decision(
                 "undetermined", None, None,
                 f"every law in L = log2({size}/{power_base(xs)}) "
-                f"leads above the bound's {_spelled(bound, size)}, but with L read as "
+                f"leads above the bound's {spelled(bound, size)}, but with L read as "
                 f"log2({size}) too the verdict is {wide.verdict} (best: {best}): the "
                 f"excess rests on one reading of L; {a}",
                 attrs.evolve(evidence, stable=tuple(passed), advice=a))
@@ -476,7 +321,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
         a = advice(xs)
         return law, Decision(
             "undetermined", None, None,
-            f"every law that fits leads above the bound's {_spelled(bound, size)}, but the "
+            f"every law that fits leads above the bound's {spelled(bound, size)}, but the "
             f"sizes span a factor {xs[-1] / xs[0]:.3g} and the last counts are under {FINE:g}, "
             f"where one step of a floor moves the fit by a log factor; {a}",
             attrs.evolve(evidence, stable=tuple(passed), advice=a))
@@ -490,7 +335,7 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
                 and len(xs) >= TIGHT_SIZES and clean)
     evidence = attrs.evolve(evidence, stable=tuple(passed))
     term = term_text(law.leading, size)
-    bound_words = _spelled(bound, size)
+    bound_words = spelled(bound, size)
     if main.verdict == "exceeded":
         return law, Decision(
             "exceeded", None, None,
@@ -518,133 +363,44 @@ def _from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound:
                          evidence)
 
 
-def _log_span(law: Law, xs: Sequence[float]) -> float:
-    """How many times L's largest value over the sizes ``xs`` is its smallest positive one."""
-    ls = [law.scale(v) for v in xs if v > 0]
-    positive = [v for v in ls if v > 0]
-    if not positive:
-        return 1.0
-    return math.inf if len(positive) < len(ls) else max(positive) / min(positive)
+
+#: Four sizes spanning this factor or more may say holds by least squares (see from_four).
+FOUR_SPAN = 64.0
 
 
-def _loglog_span(law: Law, xs: Sequence[float]) -> float:
-    """How many times log2(L)'s largest value over the sizes ``xs`` is its smallest positive
-    one (L at least 2 where it counts)."""
-    ls = [law.scale(v) for v in xs if v > 0]
-    positive = [math.log2(v) for v in ls if v > 2]
-    if not positive:
-        return 1.0
-    return max(positive) / min(positive)
+def from_four(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
+              start: float | None) -> tuple[Law, Decision] | None:
+    """``holds`` from four sizes by least squares, or None (the caller says undetermined).
 
-
-def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order,
-                 size: str) -> Decision:
-    """``decision`` with only the claims the sweep establishes.
-
-    Where L varies by less than LOG_SPAN over the sweep, the law's power of L is not
-    established: tight only if the power of the size is lower than the bound's (then it is not
-    tight whatever the log), and no loose-by factor. Where the bound or the law has a log log
-    factor, log2(L) must vary by LOG_SPAN too for a tight claim or a loose-by factor; and a
-    least-squares loose-by factor is never one with a log log in it (a fitted log log and a
-    constant differ too little on any sweep to name the factor).
+    Four sizes leave no sweep to test the fit without its first or last size, so only the
+    safest claim is made: every law that fits leads half a power of L or more below the
+    bound's order, no such law still gains on the bound over the sweep, count / (bound /
+    L^0.5) does not grow from the first or middle size to the last, and the sizes span
+    FOUR_SPAN. Never exceeded, never tight or loose by a factor (Algorithm 10's work, 9.2 n
+    on n = 256..16384 against n log m, holds so).
     """
-    if decision.verdict != "holds":
-        return decision
-    tight, by = decision.tight, decision.loose_by
-    notes: list[str] = []
-    span = _log_span(law, xs)
-    # A claim the sweep's span cannot establish is withdrawn: a tightness claim, and a
-    # looseness one unless the law's size power alone is below the bound's.
-    lower = law.leading[0] < bound[0]
-    if span < LOG_SPAN and (tight is not None or by is not None):
-        tight, by = (None if tight is True or not lower else tight), None
-        notes.append(f"L varies only by a factor {span:.3g} over the sweep (under "
-                     f"{LOG_SPAN:g}), too little to establish the law's power of L")
-    loglogs = log_parts(bound[1])[1] or log_parts(law.leading[1])[1]
-    if loglogs and (tight is not None or by is not None):
-        twice = _loglog_span(law, xs)
-        if twice < LOG_SPAN:
-            tight, by = (None if tight is True or not lower else tight), None
-            notes.append(f"log2(L) varies only by a factor {twice:.3g} over the sweep (under "
-                         f"{LOG_SPAN:g}), too little to establish a log log factor")
-    if by is not None and log_parts(by[1])[1] and not law.exact:
-        by = None
-    if not notes and (tight, by) == (decision.tight, decision.loose_by):
-        return decision
-    return attrs.evolve(decision, tight=tight, loose_by=by,
-                        reason="; ".join([decision.reason, *notes]))
+    if xs[-1] < FOUR_SPAN * xs[0]:
+        return None
+    main = _read(measure, size, xs, ys, bound)
+    margin = (bound[0], bound[1] - 0.5)
+    if (main.verdict != "holds" or not main.plausible or _against_trend(main, bound, xs)
+            or any(c.order > margin for c in main.plausible) or _grows(xs, ys, margin)):
+        return None
+    law = main.plausible[0].law
+    if start is not None and law.start is None:
+        law = attrs.evolve(law, start=start)
+    words = tuple(sorted({term_text(c.order, size, c.law.loglog) for c in main.plausible}))
+    a = (f"a fifth size above {xs[-1]:g} would test the fit without its first or last size "
+         "and could tell whether the bound is tight")
+    evidence = Evidence("least squares", law.describe(), (), law.start, words,
+                        ("on four sizes: no test without the first or last size",), a)
+    term = term_text(law.leading, size, law.loglog)
+    return law, Decision(
+        "holds", None, None,
+        f"on four sizes, every law that fits leads half a log or more below the bound's "
+        f"{spelled(bound, size)} (best: {term}), and count / bound falls over the sweep; "
+        "whether it is tight needs five sizes or more", evidence)
 
 
-def judge(
-    measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
-) -> tuple[Law, Decision]:
-    """The law of ``counts`` at sizes ``xs`` and the verdict on a bound of order ``bound``
-    (a log log factor riding on its power of L: see :data:`pram.laws.LOGLOG`).
-
-    A bound divided by a power of log log (n L / log2(L)) is judged by its plain part S^a L^b,
-    since no fitted law is led by such a term: exceeded or loose as that part is, undetermined
-    where the law's order is that part.
-    """
-    a, b = bound
-    whole, loglog = log_parts(b)
-    if loglog < 0:
-        law, decision = _judge(measure, (a, whole), size, xs, counts)
-        level = law.leading >= (a, whole)
-        if decision.verdict == "holds" and level and decision.tight is not False:
-            decision = attrs.evolve(
-                decision, verdict="undetermined", tight=None, loose_by=None,
-                reason=f"the law's order is the bound's {order_text((a, whole), size)} but for "
-                       f"the bound's 1/(log log)^{-loglog:g}, which no fitted law is led by; "
-                       "the sweep cannot decide it")
-        elif decision.verdict == "holds":
-            decision = attrs.evolve(decision, loose_by=None)
-        return law, decision
-    law, decision = _judge(measure, bound, size, xs, counts)
-    used = [x for x in xs if law.start is None or x >= law.start]
-    return law, _established(decision, law, used, bound, size)
-
-
-def _judge(
-    measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
-) -> tuple[Law, Decision]:
-    sx, sy, zeros = prepared(xs, counts)
-    k = len(sx)
-    nonzero_x, nonzero_y = sx[zeros:], sy[zeros:]
-    start = nonzero_x[0] if zeros and nonzero_x else None
-    if zeros == k:
-        law = Law(measure, Scale("log", size), ((0.0, 0.0),), (0.0,), True, k, 0.0)
-        return law, Decision("holds", False, None, "every count is 0",
-                             Evidence("zeros", law.describe()))
-    if len(nonzero_x) < 4:
-        what = f"{k} sizes" if not zeros else f"{len(nonzero_x)} non-zero counts"
-        law = fit(measure, size, nonzero_x, nonzero_y)
-        a = "extend the sweep to 5 or more sizes"
-        return law, Decision("undetermined", None, None,
-                             f"{what} cannot tell a law's order; {a}",
-                             Evidence("too few sizes", law.describe(), start=start, advice=a))
-    found = exact(measure, size, nonzero_x, nonzero_y)
-    if found is not None:
-        law = found.law
-        if start is not None and law.start is None:
-            law = attrs.evolve(law, start=start)
-            found = attrs.evolve(found, law=law)
-        return law, _from_exact(found, bound, size)
-    if len(nonzero_x) < DECIDING_SIZES:
-        law = fit(measure, size, nonzero_x, nonzero_y)
-        a = f"give {DECIDING_SIZES} or more sizes (no exact law predicts these)"
-        return law, Decision("undetermined", None, None,
-                             f"no exact law predicts {len(nonzero_x)} sizes and a fitted law "
-                             f"needs {DECIDING_SIZES}; {a}",
-                             Evidence("too few sizes", law.describe(), start=start, advice=a))
-    if nonzero_x[-1] < SPAN * nonzero_x[0]:
-        law = fit(measure, size, nonzero_x, nonzero_y)
-        a = f"add sizes above {nonzero_x[0] * SPAN:g}"
-        return law, Decision("undetermined", None, None,
-                             f"no exact law predicts these sizes, and they span a factor "
-                             f"{nonzero_x[-1] / nonzero_x[0]:.3g}, too little to tell orders "
-                             f"apart by least squares (it needs {SPAN:g}); {a}",
-                             Evidence("least squares", law.describe(), start=start, advice=a))
-    return _from_fits(measure, size, nonzero_x, nonzero_y, bound, start)
-
-
-__all__ = ["Decision", "Evidence", "advice", "judge"]
+__all__ = ["CLEAN", "DECIDING_SIZES", "FINE", "FITTED_SIZES", "FOUR_SPAN", "LOG_SPAN", "SPAN",
+           "TIGHT_SIZES", "from_fits", "from_four", "growth"]

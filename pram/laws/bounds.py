@@ -1,6 +1,6 @@
 """Bound checks: does a measured quantity stay within a constant factor of a formula?
 
-A check takes the points of a sweep and decides from the exact counts (see :mod:`pram.laws`):
+A check takes the points of a sweep and decides from the exact counts (see :mod:`pram.laws.law`):
 along every size that varies (the others held fixed) it finds the count's law and judges the
 formula's order against it. The verdict is three-valued:
 
@@ -27,8 +27,8 @@ import attrs
 
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
-from pram.laws import Law, bound_order, order_text
-from pram.verdicts import Decision, Evidence, judge
+from pram.laws.law import Law, bound_order, order_text
+from pram.laws.verdicts import Decision, Evidence, judge
 
 Sizes = Mapping[str, float]
 
@@ -76,7 +76,7 @@ class Check(CheckDisplay):
     along: tuple[Along, ...]
     #: A cap on measured / formula given by the caller (None: none).
     limit: float | None = None
-    #: What the verdict rests on, along the size that decided it (see :mod:`pram.verdicts`).
+    #: What the verdict rests on, along the size that decided it (see :mod:`pram.laws.verdicts`).
     evidence: Evidence | None = None
 
     @property
@@ -117,14 +117,16 @@ class Check(CheckDisplay):
 
     @property
     def summary(self) -> str:
-        """``holds, tight``, ``holds, loose by log`` or the bare verdict."""
+        """``holds, tight``, ``holds, loose by log``, ``holds, loose`` (judged loose, the factor
+        not established), ``holds, tightness unknown`` or the bare verdict: the same story as
+        ``tight`` and ``loose_by``."""
         if not self.holds:
             return self.verdict
         if self.tight:
             return "holds, tight"
         if self.loose_by is not None:
             return f"holds, loose by {self.loose_by}"
-        return "holds"
+        return "holds, loose" if self.tight is False else "holds, tightness unknown"
 
     def table(self) -> str:
         """The sizes, measured values and ratios as plain text, with the law and decision."""

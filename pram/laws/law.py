@@ -4,10 +4,10 @@ The counts of a PRAM run carry no noise, only the jitter of ceilings and floors,
 say much more than "the ratio looks flat". A :class:`Law` writes a count in the terms the bounds
 use, ``S^a L^b`` with ``L`` a logarithm of the size (a :class:`Scale`: ``log2(S/c)`` when the
 sizes are ``c`` times powers of two, ``floor``/``ceil`` of ``log2`` otherwise). How a law is
-found is :mod:`pram.exact` (rational coefficients, checked on held-out sizes) and
-:mod:`pram.fitting` (least squares); what it says about a bound is :mod:`pram.verdicts`.
+found is :mod:`pram.laws.exact` (rational coefficients, checked on held-out sizes) and
+:mod:`pram.laws.fitting` (least squares); what it says about a bound is :mod:`pram.laws.verdicts`.
 
->>> from pram.fitting import fit
+>>> from pram.laws.fitting import fit
 >>> law = fit("time", "n", [4, 8, 16, 32, 64], [6, 12, 20, 30, 42])
 >>> law.describe()
 'time = L^2 + L, L = log2(n), exact on 5 sizes (held out n = 32, 64)'
@@ -49,22 +49,53 @@ def with_loglog(b: float, c: float) -> float:
     return b + c * LOGLOG
 
 
-def log_term(big_l: float, b: float) -> float:
-    """``L^b log2(L)^c`` for the second exponent ``b`` (log2(L) taken as 0 below L = 1)."""
+#: How a law evaluates its log log factor: ``log2(L)`` itself, or the staircase
+#: ``ceil(log2 L)`` or ``floor(log2 L)`` (integers at integer L: the depth of a recursion on
+#: ``L``, such as a combine in ``2 ceil(log2 L) + 2`` steps, is one of those, not log2(L)).
+STAIRS = ("ceil", "floor")
+#: A staircase is evidence of its own only where it takes this many values over a sweep: with
+#: fewer, a step or two is an indicator that absorbs any bump (floor(log2 L) on L = 4..14
+#: "fitted" Algorithm 10's flat 9.2 n work best), or another step function's steps
+#: (3 isqrt(L) + 2 reads as 3 ceil(log2 L) - 1 on 10..10^6).
+STAIR_STEPS = 4
+
+
+def stair(kind: str, big_l: float) -> float:
+    """The log log factor ``log2(L)`` read as ``kind`` (``log``, ``ceil`` or ``floor``); 0
+    below L = 1."""
+    if big_l < 1:
+        return 0.0
+    if kind == "log":
+        return math.log2(big_l)
+    if float(big_l).is_integer():
+        v = int(big_l)
+        return float((v - 1).bit_length() if kind == "ceil" else v.bit_length() - 1)
+    value = math.log2(big_l)
+    return float(math.ceil(value) if kind == "ceil" else math.floor(value))
+
+
+def log_term(big_l: float, b: float, loglog: str = "log") -> float:
+    """``L^b log2(L)^c`` for the second exponent ``b`` (log2(L) taken as 0 below L = 1, and
+    read as ``loglog``: see :data:`STAIRS`)."""
     power, c = log_parts(b)
     value = big_l**power if big_l > 0 or power > 0 else 0.0
     if c:
-        value *= math.log2(big_l) ** c if big_l > 1 else 0.0
+        value *= stair(loglog, big_l) ** c if big_l > 1 else 0.0
     return float(value)
 
 
-def log_columns(big_l: np.ndarray, powers: np.ndarray) -> np.ndarray:
-    """``log_term`` for every L (rows) and second exponent (columns)."""
+def log_columns(big_l: np.ndarray, powers: np.ndarray, kind: str = "log") -> np.ndarray:
+    """``log_term`` for every L (rows) and second exponent (columns), the log log factor
+    read as ``kind`` (see :data:`STAIRS`)."""
     parts = [log_parts(float(b)) for b in powers]
     whole = np.array([p for p, _ in parts])
     c = np.array([q for _, q in parts])
     with np.errstate(divide="ignore", invalid="ignore"):
         loglog = np.log2(np.where(big_l > 1, big_l, 1.0))
+        if kind == "ceil":
+            loglog = np.ceil(loglog - 1e-12)
+        elif kind == "floor":
+            loglog = np.floor(loglog + 1e-12)
         out = big_l[:, None] ** whole[None, :] * np.where(
             c[None, :] != 0, loglog[:, None] ** c[None, :], 1.0)
     return np.asarray(np.where(np.isfinite(out), out, 0.0))
@@ -155,8 +186,9 @@ def number_text(c: Fraction | float) -> str:
     return f"{c:.4g}"
 
 
-def term_text(order: Order, size: str) -> str:
-    """``N L^2`` for (1, 2) and size ``N``; ``1`` for (0, 0)."""
+def term_text(order: Order, size: str, loglog: str = "log") -> str:
+    """``N L^2`` for (1, 2) and size ``N``; ``1`` for (0, 0); a log log factor as
+    ``log2(L)``, or ``ceil(log2(L))`` / ``floor(log2(L))`` for a staircase (``loglog``)."""
     a, whole = order[0], log_parts(order[1])
     b, c = whole
     parts = []
@@ -165,7 +197,8 @@ def term_text(order: Order, size: str) -> str:
     if b:
         parts.append("L" if b == 1 else f"L^{b:g}")
     if c:
-        parts.append("log2(L)" if c == 1 else f"log2(L)^{c:g}")
+        factor = "log2(L)" if loglog == "log" else f"{loglog}(log2(L))"
+        parts.append(factor if c == 1 else f"{factor}^{c:g}")
     return " ".join(parts) or "1"
 
 
@@ -194,6 +227,9 @@ class Law:
     #: Another scale that gives the same L at every size of the sweep (so its laws cannot be
     #: told apart here, and predictions at other sizes may differ), or None.
     twin: Scale | None = None
+    #: How the law's log log factors are read: ``log2(L)`` (``log``), or the staircase
+    #: ``ceil(log2 L)`` or ``floor(log2 L)`` of an exact law (see :data:`STAIRS`).
+    loglog: str = "log"
 
     @property
     def size(self) -> str:
@@ -218,16 +254,19 @@ class Law:
         """The law at size ``s``."""
         big_l = self.scale(s)
         return float(
-            sum(float(c) * s**a * log_term(big_l, b)
+            sum(float(c) * s**a * log_term(big_l, b, self.loglog)
                 for (a, b), c in zip(self.terms, self.coefficients, strict=True))
         )
 
     def predict(self, s: float) -> int | float:
         """The law at an unseen size ``s``: an exact integer where the law is exact there."""
         big_l = self.scale.integer(s) if self.exact else None
-        if big_l is not None and float(s).is_integer():
+        if big_l is not None and float(s).is_integer() and (
+                self.loglog != "log" or not any(log_parts(b)[1] for _, b in self.terms)):
+            g = int(stair(self.loglog, big_l)) if self.loglog != "log" else 0
             total = sum(
-                (Fraction(c) * int(s) ** int(a) * big_l ** int(b)
+                (Fraction(c) * int(s) ** int(a) * big_l ** int(log_parts(b)[0])
+                 * g ** int(log_parts(b)[1])
                  for (a, b), c in zip(self.terms, self.coefficients, strict=True)),
                 Fraction(0),
             )
@@ -246,7 +285,7 @@ class Law:
         for order, c in pairs:
             if c == 0:
                 continue
-            term = term_text(order, self.size)
+            term = term_text(order, self.size, self.loglog)
             magnitude: Fraction | float = -c if c < 0 else c
             shown = number_text(magnitude)
             body = term if shown == "1" and term != "1" else (
@@ -269,7 +308,7 @@ class Law:
         else:
             how = (
                 f"least squares on {self.sizes} sizes{start}, leading term "
-                f"{term_text(self.leading, self.size)}, largest residual "
+                f"{term_text(self.leading, self.size, self.loglog)}, largest residual "
                 f"{self.max_residual:.4g} ({100 * self.max_relative_residual:.2g}%)"
             )
         if self.twin is not None:
@@ -291,8 +330,8 @@ class Law:
             "start": self.start,
             "held_out": list(self.held_out),
             "max_residual": self.max_residual,
-            "leading": term_text(self.leading, self.size),
-            "terms": [term_text(t, self.size) for t in self.terms],
+            "leading": term_text(self.leading, self.size, self.loglog),
+            "terms": [term_text(t, self.size, self.loglog) for t in self.terms],
             "coefficients": [number_text(c) if self.exact else float(c)
                              for c in self.coefficients],
         }
@@ -378,6 +417,13 @@ def order_text(order: Order, size: str, *, whole: bool = False) -> str:
     return text
 
 
-__all__ = ["LOGLOG", "LOGLOG_POWERS", "Law", "Order", "Scale", "bound_order", "log_columns",
-           "log_parts", "log_term", "number_text", "order_of", "order_text", "power_base",
-           "scales", "term_text", "with_loglog"]
+def spelled(order: Order, size: str) -> str:
+    """An order in a sentence, each log with its argument: ``the bound's n log n`` (a bare
+    ``n log`` at the end of a sentence reads as if the text were cut)."""
+    return order_text(order, size, whole=True)
+
+
+__all__ = ["LOGLOG", "LOGLOG_POWERS", "STAIRS", "STAIR_STEPS", "Law", "Order", "Scale",
+           "bound_order",
+           "log_columns", "log_parts", "log_term", "number_text", "order_of", "order_text",
+           "power_base", "scales", "spelled", "stair", "term_text", "with_loglog"]
