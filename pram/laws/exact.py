@@ -261,7 +261,8 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
                          for row in rows[fit_rows:]]
             if predicted != [Fraction(v) for v in ys[fit_rows:]]:
                 continue
-            if (loglog != "log" or p == fit_rows) and max(ci.denominator for ci in c) > SIMPLE:
+            if (loglog != "log" or p == fit_rows) and max(ci.denominator for ci in c) > (
+                    SIMPLE if held_out > 1 else SHORT_SIMPLE):
                 # an interpolating law (as many terms as fitted sizes) or a staircase that
                 # predicts with coefficients such as 1/128 hit the held-out count by chance
                 # (isqrt(n) L on 2^6..2^12 as 1/128 n L^2 - 15/64 n L + 15/8 n)
@@ -297,6 +298,10 @@ def exact(measure: str, size: str, xs: Sequence[float], ys: Sequence[float]) -> 
 
 #: Sweeps of at most this many sizes may hold out one size instead of two.
 SHORT = 5
+#: There an interpolating law checked by one held-out count alone has coefficients with
+#: denominators up to this: with 1/24 allowed, 63, 89, 117, 149 at N = 3 2^(4..7) (Algorithm
+#: 11's time, 2 L^2 + 6 L + 2 ceil(log2 L) + 3) read as 1/24 N + 24 L - 35, predicting 149.
+SHORT_SIMPLE = 2
 
 
 @functools.lru_cache(maxsize=4096)
