@@ -354,23 +354,18 @@ def test_nested_loops_on_one_array_split_again() -> None:
     same_as_singles(make, inputs)
 
 
-def test_a_loop_in_each_parallel_branch() -> None:
-    """Two loops tested in one global step: instances are grouped by both answers."""
-    def make(m: Machine, a: dict[str, Any]) -> Any:
-        def branch(count: str, flag: str, k: int) -> Any:
-            control = m.processors(1)
-            while True:
-                yield from countdown(a, control, count, flag)
-                if (yield Until(a[flag], 0, control)):
-                    break
-            (y,) = yield Step(control, reads=[Read(a[count], 0)])
-            yield Step(control, writes=[Write(a["out"], k, y + 10)])
+def test_a_loop_in_each_parallel_branch_is_refused() -> None:
+    """Two loops tested in one global step are refused on a batch as on a single machine,
+    naming the step (one control unit, one bit per step)."""
+    m = Machine("erew", batch=2)
+    a = {"flag": m.array("flag", values=np.ones((2, 1), np.int64)),
+         "flag2": m.array("flag2", values=np.ones((2, 1), np.int64))}
 
-        return parallel(branch("count", "flag", 0), branch("other", "flag2", 1))
+    def branch(flag: str) -> Any:
+        return (yield Until(a[flag], 0, m.processors(1)))
 
-    inputs = loop_inputs([1, 3, 2, 3], other=np.array([[3], [1], [2], [3]]),
-                         flag2=np.zeros((4, 1), np.int64))
-    same_as_singles(make, inputs)
+    with pytest.raises(StepError, match="step 1 has 2 loop tests"):
+        m.run(parallel(branch("flag"), branch("flag2")))
 
 
 def test_a_loop_beside_a_straight_branch() -> None:
@@ -835,48 +830,24 @@ def test_an_array_sized_by_the_rounds_is_refused_in_the_later_pass() -> None:
     assert a["count"].to_numpy().shape == (3, 1)  # the run is over: memory reads again
 
 
-# ---- a loop test of processors chosen by data --------------------------------------------
+# ---- a loop test of processors chosen by data ---------------------------------------------
 
 
-def _chosen_test(m: Machine, a: dict[str, Any], bits: list[bool]) -> Any:
-    """Processors whose value exceeds 1 choose themselves and test their own cells."""
+def test_until_of_processors_chosen_by_data_is_refused() -> None:
+    """Processors that choose themselves by a value (an OR over the instance's processors in
+    one step) are refused when the test is made, on a batch as on a single machine."""
     from pram import hold
 
-    pid = m.processors(3)
-    i = iota(3)
-    (v,) = yield Step(pid, reads=[Read(a["c"], i)])
-    who, cell = hold(pid, pid)[v > 1], hold(pid, i)[v > 1]
-    for _ in range(8):
-        (x,) = yield Step(pid, reads=[Read(a["c"], i)])
-        yield Step(pid, writes=[Write(a["c"], i, x - 1),
-                                Write(a["fl"], i, np.where(x - 1 <= 1, 1, 0))])
-        bit = yield Until(a["fl"], cell, who)
-        bits.append(bit)
-        if bit:
-            break
+    m = Machine("crew", batch=2)
+    c = m.array("c", values=np.array([[5, 1, 2], [0, 0, 0]]))
 
+    def program() -> Any:
+        pid = m.processors(3)
+        (v,) = yield Step(pid, reads=[Read(c, iota(3))])
+        return (yield Until(c, 0, hold(pid, pid)[v > 1]))
 
-@settings(max_examples=15, deadline=None)
-@given(st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=1, max_size=4))
-def test_until_of_processors_chosen_by_data_against_single_runs(rows: list[list[int]]) -> None:
-    """Only the processors that chose themselves answer, per instance (none chosen: the
-    test holds, vacuously, as the single machine's np.all over an empty selection)."""
-    inputs = {"c": np.array(rows), "fl": np.zeros((len(rows), 3), np.int64)}
-    same_as_singles(lambda m, a: _chosen_test(m, a, []), inputs, model="crew")
-
-
-def test_until_of_processors_chosen_by_data_with_one_instance() -> None:
-    batched: list[bool] = []
-    m = Machine("crew", batch=1)
-    a = {"c": m.array("c", values=np.array([[5, 1, 2]])),
-         "fl": m.array("fl", values=np.zeros((1, 3), np.int64))}
-    m.run(_chosen_test(m, a, batched))
-    single: list[bool] = []
-    s = Machine("crew")
-    b = {"c": s.array("c", values=np.array([5, 1, 2])),
-         "fl": s.array("fl", values=np.zeros(3, np.int64))}
-    s.run(_chosen_test(s, b, single))
-    assert batched == single == [False, False, False, True]
+    with pytest.raises(InputError, match="one control processor"):
+        m.run(program())
 
 
 def test_scratch_arrays_sized_by_the_round_and_freed_may_differ_between_passes() -> None:

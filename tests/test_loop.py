@@ -7,10 +7,11 @@ import pytest
 
 from pram import (
     InputError,
-    Kind,
     Machine,
     Program,
+    Read,
     Step,
+    StepError,
     UndefinedReadError,
     Until,
     Write,
@@ -61,43 +62,39 @@ def test_the_value_asked_is_the_bit() -> None:
     assert m.run(ask(m)) == [True, False, True, False]
 
 
-def test_tests_in_parallel_branches_and_phases() -> None:
-    """Two branches test in one global step: one unit of time, two processors, each branch
-    sent its own bit, the phase charged; a batch's rule: all cells read must hold the value."""
+def test_one_test_per_step_and_its_phase_charged() -> None:
+    """A test in a phase is charged to the phase; two parallel branches testing in one global
+    step are refused (the machine has one control unit: two bits in one step would be a 2-way
+    AND, and p branches a p-way AND or OR, which EREW and CREW need Omega(log p) steps for)."""
     m = Machine("crew")
     flags = m.array("flags", values=np.array([1, 0, 1]))
 
     def branch(m: Machine, index: int) -> Program[bool]:
         return (yield Until(flags, index, m.processors(1)))
 
-    def batch(m: Machine) -> Program[bool]:
-        return (yield Until(flags, np.array([0, 2]), m.processors(2)))
-
-    got = m.run(phase("tests", parallel(branch(m, 0), branch(m, 1))))
-    assert got == [True, False] and m.cost.time == 1 and m.cost.work == 2
-    assert m.cost.phases["tests"].work == 2 and m.cost.loop_tests == 2
-    assert m.run(batch(m)) is True and m.cost.loop_tests == 3
+    assert m.run(phase("tests", branch(m, 0))) is True
+    assert (m.cost.time, m.cost.work, m.cost.loop_tests) == (1, 1, 1)
+    assert m.cost.phases["tests"].work == 1
+    with pytest.raises(StepError, match=r"step 2 has 2 loop tests \(Until\) in parallel branches"):
+        m.run(parallel(branch(m, 0), branch(m, 1)))
 
 
-def test_a_test_is_checked_like_any_read() -> None:
-    """Two control processors reading one cell under EREW are a violation; an undefined cell
-    is refused; self-selected processors (a register) are accepted."""
+def test_a_test_is_one_control_processor_reading_one_cell() -> None:
+    """Several processors (an n-way AND in one step), a register of processors (chosen by
+    data: an n-way OR), a bool are refused before any step; an undefined cell is refused like
+    any read; an id or an array of one id is the control unit."""
     m = Machine("erew")
     flag = m.array("flag", values=np.array([1]))
+    pid = m.processors(3)
+    for who in (m.processors(2), hold(pid, pid)[pid == pid[1]], hold(pid, pid), True,
+                np.array([[1]])):
+        with pytest.raises(InputError, match="one control processor"):
+            Until(flag, 0, who)  # type: ignore[arg-type]
 
-    def two(m: Machine) -> Program[bool]:
-        return (yield Until(flag, np.array([0, 0]), m.processors(2)))
+    def one(m: Machine) -> Program[bool]:
+        return (yield Until(flag, 0, 7))
 
-    assert m.run(two(m)) is True
-    assert [v.kind for v in m.violations] == [Kind.READ_READ]
-
-    def chosen(m: Machine) -> Program[bool]:
-        pid = m.processors(3)
-        who = hold(pid, pid)[pid == pid[1]]
-        return (yield Until(flag, 0, who))
-
-    assert m.run(chosen(m)) is True and m.cost.work == 3
-
+    assert m.run(one(m)) is True and m.cost.work == 1 and m.violations == []
     blank = m.array("blank", size=1)
 
     def undefined(m: Machine) -> Program[bool]:
@@ -105,6 +102,23 @@ def test_a_test_is_checked_like_any_read() -> None:
 
     with pytest.raises(UndefinedReadError):
         m.run(undefined(m))
+
+
+def test_the_maximum_of_many_values_cannot_be_had_from_loop_tests() -> None:
+    """The cheat the rule stops: "every value is below t" as one test of n processors, bisected
+    over t, found the maximum of 4,096 values in 6 steps on EREW. Now refused outright."""
+    m = Machine("erew")
+    values = m.array("values", values=np.arange(4096) % 16)
+    flags = m.array("flags", size=4096)
+
+    def cheat(m: Machine) -> Program[int]:
+        pid = m.processors(4096)
+        (v,) = yield Step(pid, reads=[Read(values, pid)])
+        yield Step(pid, writes=[Write(flags, pid, np.where(v < 8, 1, 0))])
+        return int((yield Until(flags, pid, pid)))
+
+    with pytest.raises(InputError, match="given 4096 processors"):
+        m.run(cheat(m))
 
 
 def test_a_value_that_is_not_a_word_is_refused() -> None:

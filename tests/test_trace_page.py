@@ -135,7 +135,9 @@ def _expected(step: TracedStep) -> dict[tuple[str, int], dict[str, Any]]:
                 e["value"] = str(access.values[i])
             if access.kind == "write":
                 assert access.before is not None and access.after is not None
-                e["value"], e["before"] = str(access.after[i]), str(access.before[i])
+                undefined = access.defined is not None and not access.defined[i]
+                e["value"] = str(access.after[i])  # a write onto an undefined cell: "·" before
+                e["before"] = "\u00b7" if undefined else str(access.before[i])
     return out
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from pram.cost import Ledger
 from pram.engine.validate import acting
 from pram.errors import StepError
+from pram.loop import one_test
 from pram.run import Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
 
@@ -73,6 +74,7 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                 steps: Sequence[Step] = (request,)
             elif type(request) is Bundle:
                 steps = request.steps
+                one_test(steps, cost.time + 1)
             else:
                 raise StepError(
                     f"a program must yield Step or Bundle objects (got {request!r}) "
