@@ -450,6 +450,20 @@ class Array:
             f"read {self.name} with a Read in a step, or call to_numpy() after the run"
         )
 
+    def __getstate__(self) -> Any:
+        # pickle (every protocol), copy.copy and copy.deepcopy all take the state from here:
+        # while a program runs it would carry the cells out of the machine (to another
+        # process, or to a copy the program could read), so it is refused; before and after
+        # a run they work as ever.
+        if self._sealed:
+            raise HonestyError(
+                f"pickling or copying array {self.name!r} (sending it to another process or "
+                "thread, or copying its cells) while a program runs lets data leave the "
+                f"machine's steps; read {self.name} with a Read in a step, and pickle or copy "
+                "it (or its to_numpy()) after the run"
+            )
+        return object.__getstate__(self)
+
     def __len__(self) -> int:
         return self.size
 

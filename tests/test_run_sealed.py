@@ -5,6 +5,8 @@ and the public API)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -189,6 +191,30 @@ def test_an_array_cannot_be_made_again_to_unseal_it() -> None:
     with pytest.raises(HonestyError, match="made once"):
         m.run(program())
     assert o.sealed is False and o.to_numpy().tolist() == [0] * N
+
+
+@pytest.mark.parametrize("how", [
+    pickle.dumps, lambda a: pickle.dumps(a, protocol=0), copy.copy, copy.deepcopy,
+], ids=["pickle", "pickle protocol 0", "copy.copy", "copy.deepcopy"])
+def test_a_sealed_array_is_neither_pickled_nor_copied(how: Callable[[Any], Any]) -> None:
+    """Mid-run, a pickle or a copy of an array would carry its cells past the steps (to a
+    worker process, or to a copy the program reads with to_numpy); before and after the run
+    both work."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    assert pickle.loads(pickle.dumps(a)).to_numpy().tolist() == list(range(N))
+    assert copy.deepcopy(a).to_numpy().tolist() == list(range(N))
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        yield Step(pid, reads=[Read(a, iota(N))])
+        how(a)
+        yield Step(pid)
+
+    with pytest.raises(HonestyError, match=r"^pickling or copying array 'a' .* while a "
+                       r"program runs .*; read a with a Read in a step"):
+        m.run(program())
+    assert copy.copy(a).to_numpy().tolist() == list(range(N))
 
 
 def test_a_trace_cannot_be_made_again_to_unseal_it() -> None:
