@@ -68,6 +68,34 @@ class Write:
         )
 
 
+def _frozen(accesses: Any, what: str) -> tuple[Any, ...]:
+    """A step's ``reads`` or ``writes`` frozen into a tuple when the step is made: the
+    machine executes and the ledger counts that tuple, and nothing else. Only a plain list or
+    tuple is taken: a subclass could answer ``len`` (which the ledger asks) differently from
+    iteration (which the machine executes), and a list kept by the program could change after
+    the step was made. Each entry's exact type is checked as the step runs (a
+    :class:`StepError` naming the step)."""
+    kind = type(accesses)
+    if kind is tuple:
+        return accesses  # type: ignore[no-any-return]
+    if kind is list:
+        return tuple(accesses)
+    raise InputError(
+        f"Step {what} must be a plain list or tuple of {what[:-1].capitalize()} objects (got "
+        f"{kind.__name__}); pass [{what[:-1].capitalize()}(...), ...]"
+    )
+
+
+def _reads(reads: tuple[Read, ...] | list[Read]) -> tuple[Read, ...]:
+    """:func:`_frozen` for a step's reads."""
+    return _frozen(reads, "reads")
+
+
+def _writes(writes: tuple[Write, ...] | list[Write]) -> tuple[Write, ...]:
+    """:func:`_frozen` for a step's writes."""
+    return _frozen(writes, "writes")
+
+
 @attrs.frozen(slots=True)
 class Step:
     """One synchronous step: the active ``processors`` and what each reads and writes.
@@ -80,8 +108,8 @@ class Step:
     """
 
     processors: Words | Register
-    reads: tuple[Read, ...] | list[Read] = ()
-    writes: tuple[Write, ...] | list[Write] = ()
+    reads: tuple[Read, ...] = attrs.field(default=(), converter=_reads)
+    writes: tuple[Write, ...] = attrs.field(default=(), converter=_writes)
     phase: str = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
