@@ -572,6 +572,7 @@ class Register(NDArrayOperatorsMixin):
                 given = value._values
         else:
             given = _operand(value, "register[key] = value", type(target) is Chosen)
+        _cast_into(self._values.dtype, given)
         before = Register(self._values, self._processors, run)
         if getattr(target, "rows", None) is not None or self._values.ndim > \
                 self._processors.ndim or (type(value) is Register and value._values.ndim
@@ -775,6 +776,25 @@ def _references() -> int:
 
 #: See :func:`_references`.
 _TEMPORARY = _references()
+
+
+def _cast_into(dtype: np.dtype[Any], given: Any) -> None:
+    """The one cast rule of ``register[key] = value``, decided on the dtypes alone over the
+    register's full width, whatever the key selects: complex values into a register that is
+    not complex are refused (numpy would discard the imaginary parts, and warn only when some
+    processor is selected: a warning that depends on the data, an n-way OR with no step);
+    every other cast is numpy's, with its reports silenced (the assignment is total)."""
+    if dtype.kind == "c":
+        return
+    kind = type(given)
+    given_kind = given.dtype.kind if kind is np.ndarray or isinstance(given, np.generic) \
+        else "c" if kind is complex else ""
+    if given_kind == "c":
+        raise TypeError(
+            f"register[key] = complex values into a register of {dtype} would discard their "
+            "imaginary parts (whatever the key selects); assign np.real(value), or make the "
+            "register complex first (register.astype(complex))"
+        )
 
 
 def _inexact(values: Sequence[Any]) -> bool:

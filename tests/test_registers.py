@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -507,3 +508,40 @@ def test_a_run_in_one_thread_leaves_other_threads_unsealed() -> None:
     finally:
         release.set()
         worker.join(10)
+
+
+@pytest.mark.parametrize("threshold", [9, 2, 0], ids=["none chosen", "some", "all"])
+@pytest.mark.parametrize("batch", [None, 2], ids=["one machine", "a batch"])
+def test_complex_into_a_real_register_is_refused_whatever_the_mask(
+    threshold: int, batch: int | None,
+) -> None:
+    """``f[x > t] = z[x > t]`` (z complex, f real) takes one cast rule over the full width:
+    refused on the dtypes alone, for every mask (it warned only when some processor was
+    chosen: a bit of data with no step, and in a batch one instance's bit seen by all)."""
+    values = np.array([1, 2, 3, 4]) if batch is None else np.array([[1, 2, 3, 4], [0, 0, 0, 0]])
+    m = Machine("erew") if batch is None else Machine("erew", batch=batch)
+    a = m.array("a", values=values)
+    caught: list[str] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        f, z = x.astype(float), x + 1j
+        with pytest.raises(TypeError) as masked:
+            f[x > threshold] = z[x > threshold]
+        with pytest.raises(TypeError) as scalar:
+            f[x > threshold] = 1j
+        with pytest.raises(TypeError) as whole:
+            f[:] = z
+        caught.extend(str(refused.value) for refused in (masked, scalar, whole))
+        f[x > threshold] = np.real(z[x > threshold])  # the honest way: the real part
+        yield Step(pid, writes=[Write(a, pid, f.astype(np.int64))])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning either, for any mask
+        m.run(program())
+    assert set(caught) == {
+        "register[key] = complex values into a register of float64 would discard their "
+        "imaginary parts (whatever the key selects); assign np.real(value), or make the "
+        "register complex first (register.astype(complex))"}
+    assert a.to_numpy().tolist() == values.tolist()
