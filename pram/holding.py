@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from pram._numpy import np
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, same
 from pram.operations import _ANOTHER_RUN, _made, _operand, _refuse

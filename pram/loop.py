@@ -50,8 +50,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.errors import InputError, StepError
 from pram.memory import Array, Words
 from pram.registers import Register

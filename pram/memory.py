@@ -5,9 +5,9 @@ from __future__ import annotations
 import mmap
 from typing import Any, NoReturn, TypeVar
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.errors import HonestyError, InputError
 
 Words = npt.NDArray[np.int64]

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-import numpy as np
 import numpy.typing as npt
 
 from pram import allowed
+from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError, IntegerOverflowError
 from pram.ids import Chosen, Ids, same

@@ -44,11 +44,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from pram import allowed, operations
+from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, immutable, same, same_processors

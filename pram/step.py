@@ -18,8 +18,8 @@ from collections.abc import Generator, Iterable
 from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 from pram.registers import Register

@@ -43,8 +43,8 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.engine.validate import processors_of
 from pram.errors import HonestyError, InputError
 from pram.memory import Array, Flags, Words

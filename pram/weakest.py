@@ -39,8 +39,8 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.errors import InputError
 from pram.machine import Machine
 from pram.memory import Words

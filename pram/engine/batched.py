@@ -60,9 +60,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
 from pram.engine.fast import in_range, phase_shares

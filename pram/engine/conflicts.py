@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-import numpy as np
-
+from pram._numpy import np
 from pram.engine.memo import RANKS_MAX, Ranks, Scratch, StepMemo, ascending, disjoint
 from pram.engine.validate import Port
 from pram.errors import ConflictError, StepError

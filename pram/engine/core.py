@@ -53,8 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-import numpy as np
-
+from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
 from pram.engine.fast import FastPath, bound, in_range, store, undefined

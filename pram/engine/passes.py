@@ -12,9 +12,9 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine.ledgers import Ledgers
 from pram.engine.memo import Scratch

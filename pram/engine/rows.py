@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.ids import Chosen, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import Register

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.engine.refusals import (
     INT64_MAX,
     INT64_MIN,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.step import Step
 
