@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, same
@@ -43,7 +44,7 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
             _refuse("hold with a register of another run", _ANOTHER_RUN)
         if values._processors is not ids and not same(values._processors, ids):
             _refuse("hold with a register of other processors", THROUGH_MEMORY)
-        result = Register(values._values.copy(), ids, values._run or run)
+        result = Register(raw_of(values).copy(), ids, values._run or run)
     else:
         data = _operand(values, "hold", type(ids) is Chosen)
         if type(data) is np.ndarray and data.ndim:
@@ -69,14 +70,14 @@ def widen(register: Register, fill: Any = 0) -> Register:
     rows = getattr(chosen, "rows", None)
     if rows is not None:  # a batch's selection keeps the full width: fill the others
         fill = _operand(fill, "widen", False)
-        values = register._values
+        values = raw_of(register)
         data = np.where(rows, values, np.asarray(fill).astype(
             np.result_type(values.dtype, np.min_scalar_type(fill))))
         made: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
         return made
     data = np.full(chosen.parent.shape, _operand(fill, "widen", False),
-                   dtype=np.result_type(register._values.dtype, np.min_scalar_type(fill)))
-    data[chosen.key._values] = register._values
+                   dtype=np.result_type(raw_of(register).dtype, np.min_scalar_type(fill)))
+    data[raw_of(chosen.key)] = raw_of(register)
     widened: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
     return widened
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 import numpy.typing as npt
 
 from pram import allowed
+from pram._held import put_raw, raw_of
 from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError, IntegerOverflowError
@@ -66,7 +67,7 @@ def _host(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any])
 
     def plain(x: Any) -> Any:
         if type(x) is Register:
-            return x._values
+            return raw_of(x)
         if type(x) in (list, tuple):
             return type(x)(plain(y) for y in x)
         return x
@@ -127,7 +128,7 @@ def _unwrap(name: str, operands: Sequence[Any], run: Run) -> tuple[list[Any], Id
     raw: list[Any] = []
     for operand in operands:
         if type(operand) is Register:
-            raw.append(operand._values)
+            raw.append(raw_of(operand))
         elif operand is None or isinstance(operand, np.dtype):
             raw.append(operand)
         else:
@@ -229,7 +230,7 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
     if type(where) is Register:
         if not same(where._processors, owners) or where.dtype != np.bool_:
             _refuse(f"np.{name}(..., where=...) with a mask of other processors", THROUGH_MEMORY)
-        mask = where._values
+        mask = raw_of(where)
     elif where is not True:
         _refuse(f"np.{name}(..., where=...) with a plain mask", "use a register mask of the "
                 "same processors, or np.where")
@@ -241,12 +242,12 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
                     "the result of the operation instead")
         if values.shape != owners.shape:
             _bound(name, values, owners, run)
-        kept = values if mask is True else np.where(mask, values, target._values)
-        if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
+        kept = values if mask is True else np.where(mask, values, raw_of(target))
+        if not np.can_cast(kept.dtype, raw_of(target).dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
-                            f"{target._values.dtype}")
-        target._values = _kept(run, target._values,
-                               kept.astype(target._values.dtype, copy=False))
+                            f"{raw_of(target).dtype}")
+        put_raw(target, _kept(run, raw_of(target),
+                              kept.astype(raw_of(target).dtype, copy=False)))
         target._selections = None
     run._operations += 1
     if run._observer is not None:
@@ -289,8 +290,8 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
             chosen = _choose_rows(owners, key, batch)  # every instance's own selection
             return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
-            return key._values, owners[key._values]
-        return key._values, _chosen(owners, key)
+            return raw_of(key), owners[raw_of(key)]
+        return raw_of(key), _chosen(owners, key)
     if type(owners) is Chosen and sealed and not (type(key) is slice and key == slice(None)):
         _refuse(f"{verb} a register of processors chosen by data with a plain key",
                 allowed.SIZE)
@@ -322,7 +323,7 @@ def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
     chosen = key._selections
     if chosen is not None:
         return chosen
-    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    flags = np.broadcast_to(raw_of(key), (batch, *owners.shape))
     above = getattr(owners, "rows", None) if type(owners) is Chosen else None
     rows = flags.copy() if above is None else flags & above
     rows.flags.writeable = False
@@ -344,11 +345,11 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
     chosen = key._selections
     if chosen is not None:
         return chosen
-    chosen = owners[key._values].view(Chosen)
+    chosen = owners[raw_of(key)].view(Chosen)
     chosen.flags.writeable = False
     chosen.parent = owners
     chosen.key = key
-    chosen.mask = key._values.copy()  # the choice as made, for the machine's own comparison
+    chosen.mask = raw_of(key).copy()  # the choice as made, for the machine's own comparison
     key._selections = chosen
     return chosen  # type: ignore[no-any-return]
 

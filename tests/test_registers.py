@@ -8,7 +8,9 @@ answers and counts checked against brute force.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
+import string
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -545,3 +547,38 @@ def test_complex_into_a_real_register_is_refused_whatever_the_mask(
         "imaginary parts (whatever the key selects); assign np.real(value), or make the "
         "register complex first (register.astype(complex))"}
     assert a.to_numpy().tolist() == values.tolist()
+
+
+#: Ways to read an attribute by naming it, without a call the program's source would show.
+ATTRIBUTE_PATHS: dict[str, Callable[[Any], Any]] = {
+    "str.format": lambda x: f"{x._values}",
+    "a keyword field": lambda x: f"{x._values}",
+    "Formatter.get_field": lambda x: string.Formatter().get_field("0._values", (x,), {}),
+    "operator.attrgetter": lambda x: operator.attrgetter("_values")(x),
+    "getattr": lambda x: getattr(x, "_values"),  # noqa: B009
+}
+
+
+@pytest.mark.parametrize("path", sorted(ATTRIBUTE_PATHS))
+def test_no_attribute_path_reaches_a_registers_values(path: str) -> None:
+    """``"{0._values}".format(x)`` gave a register's raw values as text mid-run: the values
+    now sit in a slot no name leads to (pram._held), so every path that names an attribute
+    finds nothing, during the run and after it (when the register's output is its methods':
+    tolist, np.asarray); formatting a register itself still shows its shape."""
+    reach = ATTRIBUTE_PATHS[path]
+    m = Machine("erew")
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    kept: list[Register] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
+            reach(x)
+        assert f"{x}" == "Register(shape=(4,), dtype=int64)"
+        kept.append(x)
+
+    m.run(program())
+    with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
+        reach(kept[0])
+    assert kept[0].tolist() == [5, 3, 8, 1]

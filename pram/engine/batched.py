@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
@@ -215,7 +216,7 @@ class BatchEngine(Checks):
                 value, held = write.value, write.array._cells.dtype
                 if type(value) is Register:
                     if value._processors is not who or value._run is not token \
-                            or value._values.dtype != held:
+                            or raw_of(value).dtype != held:
                         return None
                 elif not (validate.word_constant(value) and held is WORD) and not (
                         type(value) is np.ndarray and value.dtype == held
@@ -277,7 +278,7 @@ class BatchEngine(Checks):
             for write in step.writes:
                 columns = _columns(write.array, "_cells")
                 value = write.value
-                raw = value._values if type(value) is Register else value
+                raw = raw_of(value) if type(value) is Register else value
                 if live is not None:  # only the rows of the instances taking steps
                     if type(raw) is np.ndarray and raw.ndim == 2:
                         raw = raw[live]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
@@ -152,15 +153,15 @@ class Checks(Passes):
         if type(x) is Register:
             owners = x._processors
             if owners is pid:
-                return x._values, None
+                return raw_of(x), None
             if (chosen_rows(owners) is not None and chosen_rows(pid) is not None \
                     and root(owners) is root(pid)) or (
                         chosen_rows(owners) is not None and chosen_rows(pid) is not None
                         and same_choice(root(owners), root(pid))):
-                return x._values, chosen_rows(owners)
+                return raw_of(x), chosen_rows(owners)
             if type(owners) is not Chosen and type(pid) is not Chosen \
                     and same_processors(owners, pid):
-                return x._values, None
+                return raw_of(x), None
             raise HonestyError(
                 f"{what} {array.name} in step {number} is a register of other processors than "
                 f"the step's (or in another order); {THROUGH_MEMORY}"

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts
@@ -325,5 +326,5 @@ def words_of(x: object) -> Words:
     """The words of a fast step's index or value (checked by
     :func:`pram.engine.validate.as_words`)."""
     if type(x) is Register:
-        return x._values
+        return raw_of(x)
     return x  # type: ignore[return-value]

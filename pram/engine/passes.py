@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine.ledgers import Ledgers
@@ -346,7 +347,7 @@ class Passes:
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
-            held = np.broadcast_to(read._values, (batch, read._values.shape[-1])) == step.value
+            held = np.broadcast_to(raw_of(read), (batch, raw_of(read).shape[-1])) == step.value
             chosen = chosen_rows(step.processors)
             if chosen is not None:  # only the processors that chose themselves, per instance
                 held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)

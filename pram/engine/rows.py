@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy.typing as npt
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.ids import Chosen, same_processors
 from pram.memory import Array, Flags, Words
@@ -51,7 +52,7 @@ def _merged_register(passes: Sequence[tuple[Any, Flags | None]], first: Register
     batch = next(len(mine) for _, mine in passes if mine is not None)
     rows: npt.NDArray[Any] | None = None
     for value, mine in passes:
-        held = value._values
+        held = raw_of(value)
         if held.ndim == pids[0].ndim:  # one row shared by every instance: values from sizes
             held = np.broadcast_to(held, (batch, *held.shape))
         if rows is None:

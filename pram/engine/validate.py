@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import numpy.typing as npt
 
+from pram._held import raw_of
 from pram._numpy import np
 from pram.engine.refusals import (
     INT64_MAX,
@@ -89,7 +90,7 @@ def as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | No
     if type(x) is Register:
         if x._processors is not pid or (x._run is not token and x._run is not None):
             return None
-        x = x._values
+        x = raw_of(x)
     if type(x) is not np.ndarray or x.dtype is not WORD or x.shape != (n,):
         return None
     return x
@@ -330,7 +331,7 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
                     "select the processors that act from hold(pid, pid) in this run"
                 )
             owners = who._processors
-            held = who._values
+            held = raw_of(who)
             # hold(pid, pid)[mask] holds its ids as a plain view of them: the same memory
             if held is not owners and not same_memory(held, owners) \
                     and not np.array_equal(held, owners):
@@ -367,12 +368,12 @@ def own_register(register: Register, pid: Words, number: int, what: str, array: 
     if type(owners) is Chosen and type(pid) is Chosen and owners is not pid \
             and owners.mask.shape == pid.mask.shape and same_choice(owners.parent, pid.parent):
         if np.array_equal(owners.mask, pid.mask):
-            return register._values
+            return raw_of(register)
         # Another selection of the same processors: each processor of the step's selection
         # that holds the register takes its own value; the others make no such access
         # (presence() masks them), so their entry is 0.
-        spread = np.zeros(owners.mask.shape, register._values.dtype)
-        spread[owners.mask] = register._values
+        spread = np.zeros(owners.mask.shape, raw_of(register).dtype)
+        spread[owners.mask] = raw_of(register)
         return spread[pid.mask]
     if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
                               or not same_processors(owners, pid)):
@@ -380,4 +381,4 @@ def own_register(register: Register, pid: Words, number: int, what: str, array: 
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"
         )
-    return register._values
+    return raw_of(register)
