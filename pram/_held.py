@@ -1,4 +1,4 @@
-"""Where a register's raw values live: a slot no attribute path reaches.
+"""Where a register's raw values and an array's cells live: slots no attribute path reaches.
 
 A :class:`pram.Register` keeps one value per processor. Were they an attribute
 (``x._values``), any code that names attributes without calling anything could read them
@@ -8,7 +8,10 @@ mid-run: a format string (``"{0._values}".format(x)``, ``string.Formatter().get_
 when this module is imported: the slot is still there, but no name leads to it, and only
 :func:`raw_of` and :func:`put_raw` (the descriptor's own ``__get__`` and ``__set__``, kept here)
 read and write it. The machine and the register's own methods use them; a program cannot
-without importing this private module, which ``pram lint`` flags.
+without importing this private module, which ``pram lint`` flags. An array's cells
+(:class:`pram.Array`, and the engine's views of one instance's row) sit likewise in the slot
+of :class:`HeldCells`, read and written by :func:`cells_of` and :func:`put_cells`, so
+``"{0._cells}".format(a)`` finds nothing while the array is sealed either.
 """
 
 from __future__ import annotations
@@ -32,4 +35,19 @@ raw_of: Callable[[Held], npt.NDArray[Any]] = _SLOT.__get__
 put_raw: Callable[[Held, npt.NDArray[Any]], None] = _SLOT.__set__
 del Held._values  # type: ignore[attr-defined]  # the name goes; the slot stays
 
-__all__ = ["Held", "put_raw", "raw_of"]
+
+class HeldCells:
+    """The base of :class:`pram.Array` (and of the engine's views of its rows): one slot
+    for the cells, reached by no name."""
+
+    __slots__ = ("_cells",)
+
+
+_CELLS: Any = HeldCells.__dict__["_cells"]
+#: The cells of an array (``cells_of(a)``), for the machine only.
+cells_of: Callable[[HeldCells], npt.NDArray[Any]] = _CELLS.__get__
+#: Set the cells of an array (``put_cells(a, cells)``), for the machine only.
+put_cells: Callable[[HeldCells, Any], None] = _CELLS.__set__
+del HeldCells._cells  # type: ignore[attr-defined]
+
+__all__ = ["Held", "HeldCells", "cells_of", "put_cells", "put_raw", "raw_of"]

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import raw_of
+from pram._held import cells_of, put_cells, raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
@@ -166,7 +166,7 @@ class BatchEngine(Checks):
             for i, outcome in settled.items():
                 if outcome is not None:
                     cells, values = outcome
-                    array._cells[i, cells] = values
+                    cells_of(array)[i, cells] = values
                     if array._defined is not None:
                         array._defined[i, cells] = True
         # 5. Account.
@@ -213,7 +213,7 @@ class BatchEngine(Checks):
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value, held = write.value, write.array._cells.dtype
+                value, held = write.value, cells_of(write.array).dtype
                 if type(value) is Register:
                     if value._processors is not who or value._run is not token \
                             or raw_of(value).dtype != held:
@@ -304,7 +304,7 @@ class BatchEngine(Checks):
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
-            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
+            values = np.zeros((self.batch, len(port.pid)), dtype=cells_of(array).dtype)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
@@ -396,12 +396,15 @@ def _columns(array: Array, part: str) -> Any:
     """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
     as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
     writes reach; a batch's array in another layout is put in this one first."""
-    rows = getattr(array, part)
+    rows = cells_of(array) if part == "_cells" else array._defined
     if rows is None:
         return None
     if not rows.T.flags.c_contiguous:
         rows = np.asfortranarray(rows)
-        setattr(array, part, rows)
+        if part == "_cells":
+            put_cells(array, rows)
+        else:
+            array._defined = rows
     return rows.T
 
 

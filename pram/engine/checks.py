@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import raw_of
+from pram._held import cells_of, raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
@@ -109,7 +109,7 @@ class Checks(Passes):
         """A port's values as the array's dtype: int64 words (reals refused, never cut) or
         float64 reals (integers taken as the reals they are; int64 words given as a register
         of the step's processors or a plain array, ``words``, kept as words until stored)."""
-        real = array._cells.dtype == np.float64
+        real = cells_of(array).dtype == np.float64
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f" and not real:
                 refusals.reals_into_words(value, number, array)
@@ -123,7 +123,7 @@ class Checks(Passes):
                 )
             if real and words and value.dtype == WORD:
                 return value
-            return value.astype(array._cells.dtype, copy=False)
+            return value.astype(cells_of(array).dtype, copy=False)
         if isinstance(value, float):
             if not real:
                 refusals.reals_into_words(value, number, array)
@@ -177,7 +177,7 @@ class Checks(Passes):
                     number,
                 )
             return x, None
-        if isinstance(x, float | np.floating) and array._cells.dtype == np.float64 \
+        if isinstance(x, float | np.floating) and cells_of(array).dtype == np.float64 \
                 and what == "the value written to":
             return float(x), None
         if isinstance(x, int | np.integer) and not isinstance(x, bool):

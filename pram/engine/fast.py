@@ -13,7 +13,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pram._held import raw_of
+from pram._held import cells_of, raw_of
 from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts
@@ -117,7 +117,7 @@ class FastPath:
                 array, index = read.array, words_of(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
-                values.append(Register(array._cells.take(index), pid, token))
+                values.append(Register(cells_of(array).take(index), pid, token))
             replies.append(tuple(values))
         for branch, step in enumerate(steps):
             if replies[branch]:
@@ -198,11 +198,11 @@ class FastPath:
             array = read.array
             if array._defined is not None and undefined(array, index) is not None:
                 return None  # the general path reports the undefined cells
-            values.append(Register(array._cells.take(index), pid, token))
+            values.append(Register(cells_of(array).take(index), pid, token))
         if values and pid.flags.writeable:
             pid.flags.writeable = False  # bound(pid): registers are bound to it now
         for array, index, written in stores:
-            array._cells[index] = written
+            cells_of(array)[index] = written
             if array._defined is not None:
                 array._defined[index] = True
         self._account_one(n, n * len(reads), n * len(writes), step.phase)
@@ -317,7 +317,7 @@ def bound(pid: Words) -> Words:
 
 def store(array: Array, cells: Words, values: Words | int) -> None:
     """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
-    array._cells[cells] = values
+    cells_of(array)[cells] = values
     if array._defined is not None:
         array._defined[cells] = True
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
-from pram._held import raw_of
+from pram._held import cells_of, put_cells, raw_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine.ledgers import Ledgers
@@ -115,7 +115,7 @@ class Passes:
         host.arrays = dict(start.arrays)
         for array, cells, defined in start.cells:
             array._freed, array._sealed = False, True
-            array._cells[group] = cells[group]
+            cells_of(array)[group] = cells[group]
             if defined is not None and array._defined is not None:
                 array._defined[group] = defined[group]
         host._cost = start.cost.fresh()
@@ -160,13 +160,13 @@ class Passes:
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
-                array.size, array.shape, array.dtype) or earlier._cells.shape != \
-                array._cells.shape:
+                array.size, array.shape, array.dtype) or cells_of(earlier).shape != \
+                cells_of(array).shape:
             return array
-        earlier._cells[group] = array._cells[group]
+        cells_of(earlier)[group] = cells_of(array)[group]
         if array._defined is not None:
             if earlier._defined is None:
-                earlier._defined = np.ones(earlier._cells.shape, np.bool_, order="F")
+                earlier._defined = np.ones(cells_of(earlier).shape, np.bool_, order="F")
             earlier._defined[group] = array._defined[group]
         elif earlier._defined is not None:
             earlier._defined[group] = True
@@ -239,7 +239,7 @@ class Passes:
         arrays it freed."""
         for array in self.freed:
             if array.freed:
-                array._cells = np.zeros(0, dtype=array._cells.dtype)
+                put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
                 array._defined = None
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
@@ -271,7 +271,7 @@ class Passes:
         if self.host._running:
             self.freed.append(array)
         else:
-            array._cells = np.zeros(0, dtype=array._cells.dtype)
+            put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
             array._defined = None
 
     def cost(self, cost: Cost) -> Cost:
