@@ -68,32 +68,37 @@ class Write:
         )
 
 
-def _frozen(accesses: Any, what: str) -> tuple[Any, ...]:
-    """A step's ``reads`` or ``writes`` frozen into a tuple when the step is made: the
-    machine executes and the ledger counts that tuple, and nothing else. Only a plain list or
-    tuple is taken: a subclass could answer ``len`` (which the ledger asks) differently from
-    iteration (which the machine executes), and a list kept by the program could change after
-    the step was made. Each entry's exact type is checked as the step runs (a
-    :class:`StepError` naming the step)."""
-    kind = type(accesses)
+def _frozen(items: Any, what: str, entry: str) -> tuple[Any, ...]:
+    """A step's ``reads`` or ``writes`` (or a bundle's ``steps``) frozen into a tuple when it
+    is made: the machine executes and the ledger counts that tuple, and nothing else. Only a
+    plain list or tuple is taken: a subclass could answer ``len`` (which the ledger asks)
+    differently from iteration (which the machine executes), and a list kept by the program
+    could change after the step was made. Each entry's exact type is checked as the step runs
+    (a :class:`StepError` naming the step)."""
+    kind = type(items)
     if kind is tuple:
-        return accesses  # type: ignore[no-any-return]
+        return items  # type: ignore[no-any-return]
     if kind is list:
-        return tuple(accesses)
+        return tuple(items)
     raise InputError(
-        f"Step {what} must be a plain list or tuple of {what[:-1].capitalize()} objects (got "
-        f"{kind.__name__}); pass [{what[:-1].capitalize()}(...), ...]"
+        f"{what} must be a plain list or tuple of {entry} objects (got {kind.__name__}); "
+        f"pass [{entry}(...), ...]"
     )
 
 
 def _reads(reads: tuple[Read, ...] | list[Read]) -> tuple[Read, ...]:
     """:func:`_frozen` for a step's reads."""
-    return _frozen(reads, "reads")
+    return _frozen(reads, "Step reads", "Read")
 
 
 def _writes(writes: tuple[Write, ...] | list[Write]) -> tuple[Write, ...]:
     """:func:`_frozen` for a step's writes."""
-    return _frozen(writes, "writes")
+    return _frozen(writes, "Step writes", "Write")
+
+
+def _steps(steps: tuple[Step, ...] | list[Step]) -> tuple[Step, ...]:
+    """:func:`_frozen` for a bundle's steps."""
+    return _frozen(steps, "Bundle steps", "Step")
 
 
 @attrs.frozen(slots=True)
@@ -148,9 +153,10 @@ def is_step(request: Any) -> TypeGuard[Step]:
 
 @attrs.frozen(slots=True)
 class Bundle:
-    """The steps that parallel branches take in one global step."""
+    """The steps that parallel branches take in one global step (frozen into a tuple when
+    the bundle is made, as a step's reads and writes are)."""
 
-    steps: tuple[Step, ...]
+    steps: tuple[Step, ...] = attrs.field(converter=_steps)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(

@@ -747,6 +747,28 @@ def test_a_step_freezes_its_accesses_into_a_plain_tuple(field: str) -> None:
     assert (m.cost.reads, m.cost.writes) == ((2, 0) if field == "reads" else (0, 2))
 
 
+def test_a_bundle_freezes_its_steps_into_a_plain_tuple() -> None:
+    """A bundle's steps are frozen as a step's accesses are: a list subclass is refused, a
+    plain list kept and changed later changes nothing the machine runs or counts."""
+    m = Machine("erew")
+    a = m.array("a", values=ints(0, 0))
+    one, other = m.processors(1), m.processors(1)
+    step = Step(one, reads=[Read(a, 0)])
+    with pytest.raises(InputError, match=whole(
+            "Bundle steps must be a plain list or tuple of Step objects (got _Empty); "
+            "pass [Step(...), ...]")):
+        Bundle(_Empty([step]))
+    kept = [step]
+    bundle = Bundle(kept)
+    kept.append(Step(other, reads=[Read(a, 1)]))
+
+    def program() -> Program[None]:
+        yield bundle
+
+    m.run(program())
+    assert bundle.steps == (step,) and (m.cost.time, m.cost.reads) == (1, 1)
+
+
 # ---- raise and collect -------------------------------------------------------------------------
 
 
