@@ -17,23 +17,38 @@ of :class:`HeldCells`, read and written by :func:`cells_of` and :func:`put_cells
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
+if TYPE_CHECKING:
+    from pram.ids import Chosen, Ids
+
 
 class Held:
-    """The base of :class:`pram.Register`: one slot for the raw values, reached by no name."""
+    """The base of :class:`pram.Register`: slots for the raw values, the ids of the
+    processors they belong to and the processors the register selects as a mask (both data
+    once processors chose themselves: a mask, their number), reached by no name."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_processors", "_selections", "_values")
 
 
 _SLOT: Any = Held.__dict__["_values"]
+_IDS: Any = Held.__dict__["_processors"]
+_SELECTIONS: Any = Held.__dict__["_selections"]
 #: The raw values of a register (``raw_of(x)``), for the machine only.
 raw_of: Callable[[Held], npt.NDArray[Any]] = _SLOT.__get__
 #: Set the raw values of a register (``put_raw(x, values)``), for the machine only.
 put_raw: Callable[[Held, npt.NDArray[Any]], None] = _SLOT.__set__
-del Held._values  # type: ignore[attr-defined]  # the name goes; the slot stays
+#: The ids of the processors a register belongs to (``owners_of(x)``), for the machine only.
+owners_of: Callable[[Held], Ids] = _IDS.__get__
+#: Set the ids of a register's processors (``put_owners(x, ids)``).
+put_owners: Callable[[Held, Ids], None] = _IDS.__set__
+#: The processors a register selects when it is the mask (``selections_of(x)``).
+selections_of: Callable[[Held], Chosen | None] = _SELECTIONS.__get__
+#: Set (or forget, with None) the processors a register selects as a mask.
+put_selections: Callable[[Held, Chosen | None], None] = _SELECTIONS.__set__
+del Held._values, Held._processors, Held._selections  # type: ignore[attr-defined]
 
 
 class HeldCells:
@@ -50,4 +65,5 @@ cells_of: Callable[[HeldCells], npt.NDArray[Any]] = _CELLS.__get__
 put_cells: Callable[[HeldCells, Any], None] = _CELLS.__set__
 del HeldCells._cells  # type: ignore[attr-defined]
 
-__all__ = ["Held", "HeldCells", "cells_of", "put_cells", "put_raw", "raw_of"]
+__all__ = ["Held", "HeldCells", "cells_of", "owners_of", "put_cells", "put_owners", "put_raw",
+           "put_selections", "raw_of", "selections_of"]

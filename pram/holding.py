@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pram._held import raw_of
+from pram._held import owners_of, raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, same
@@ -29,7 +29,7 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     run = current()
     if type(processors) is Register:  # processors that decided to act: their own ids
         run = processors._run if processors._run is not None else run
-        ids: Any = processors._processors
+        ids: Any = owners_of(processors)
     elif type(processors) is np.ndarray and processors.dtype.kind in "iu":
         ids = freeze(processors)
     else:
@@ -42,7 +42,7 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     elif type(values) is Register:
         if values._run is not None and run is not None and values._run is not run:
             _refuse("hold with a register of another run", _ANOTHER_RUN)
-        if values._processors is not ids and not same(values._processors, ids):
+        if owners_of(values) is not ids and not same(owners_of(values), ids):
             _refuse("hold with a register of other processors", THROUGH_MEMORY)
         result = Register(raw_of(values).copy(), ids, values._run or run)
     else:
@@ -64,7 +64,7 @@ def widen(register: Register, fill: Any = 0) -> Register:
     one holding its own value, every other ``fill``. No value moves: a processor that did not
     choose itself holds a constant. For a register whose processors were not chosen by data,
     a copy of it."""
-    chosen = register._processors
+    chosen = owners_of(register)
     if type(chosen) is not Chosen:
         return register.copy()
     rows = getattr(chosen, "rows", None)
@@ -85,7 +85,7 @@ def widen(register: Register, fill: Any = 0) -> Register:
 def narrow(register: Register, like: Register) -> Register:
     """The entries of ``register`` for the processors ``like`` belongs to, when those were
     chosen from ``register``'s processors by data (the same mask selects them again)."""
-    chosen = like._processors
+    chosen = owners_of(like)
     if type(chosen) is not Chosen:
         _refuse("narrow like a register whose processors were not chosen by data",
                 "select with a plain key instead")
@@ -95,7 +95,7 @@ def narrow(register: Register, like: Register) -> Register:
 def chosen(register: Register) -> bool:
     """Whether ``register``'s processors chose themselves by their data (a selection by a
     register mask): a fact about how it was made, not about data."""
-    return type(register._processors) is Chosen
+    return type(owners_of(register)) is Chosen
 
 
 def run_of(register: Register) -> Run | None:

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from pram import allowed, operations
-from pram._held import Held, put_raw, raw_of
+from pram._held import Held, owners_of, put_owners, put_raw, put_selections, raw_of
 from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError
@@ -93,19 +93,19 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
             kind = type(other)
             if kind is Register:
                 if (not loud and other._run is run and raw_of(other).dtype.kind in "biu"
-                        and (other._processors is self._processors
-                             or same(other._processors, self._processors))):
+                        and (owners_of(other) is owners_of(self)
+                             or same(owners_of(other), owners_of(self)))):
                     values = ufunc(raw_of(self), raw_of(other))
                     if overflows:
                         operations.checked(name, (raw_of(self), raw_of(other)), values,
-                                           self._processors, run)
-                    return _made(name, (self, other), values, self._processors, run)
+                                           owners_of(self), run)
+                    return _made(name, (self, other), values, owners_of(self), run)
             elif (kind is int or kind is bool) and (not loud or (divides and other > 0)):
                 values = ufunc(raw_of(self), other)
                 if overflows:
-                    operations.checked(name, (raw_of(self), other), values, self._processors,
+                    operations.checked(name, (raw_of(self), other), values, owners_of(self),
                                        run)
-                return _made(name, (self, other), values, self._processors, run)
+                return _made(name, (self, other), values, owners_of(self), run)
         return ufunc(self, other)
 
     def reflected(self: Register, other: Any) -> Any:
@@ -115,8 +115,8 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
                 and raw_of(self).dtype.kind in "biu"):
             values = ufunc(other, raw_of(self))
             if overflows:
-                operations.checked(name, (other, raw_of(self)), values, self._processors, run)
-            return _made(name, (other, self), values, self._processors, run)
+                operations.checked(name, (other, raw_of(self)), values, owners_of(self), run)
+            return _made(name, (other, self), values, owners_of(self), run)
         return ufunc(other, self)
 
     return forward, reflected
@@ -128,8 +128,8 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
     def apply(self: Register, other: Any) -> Register:
         result = ufunc(self, other)
         values = raw_of(result) if type(result) is Register else np.asarray(result)
-        if type(result) is Register and result._processors is not self._processors \
-                and not same_processors(result._processors, self._processors):
+        if type(result) is Register and owners_of(result) is not owners_of(self) \
+                and not same_processors(owners_of(result), owners_of(self)):
             _refuse(f"register {ufunc.__name__}= a register of other processors", THROUGH_MEMORY)
         if not np.can_cast(values.dtype, raw_of(self).dtype, "same_kind"):
             raise TypeError(
@@ -138,7 +138,7 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
             )
         put_raw(self, _kept(self._run, raw_of(self),
                             values.astype(raw_of(self).dtype, copy=False)))
-        self._selections = None
+        put_selections(self, None)
         return self
 
     return apply
@@ -170,7 +170,7 @@ def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
     if index._run is not run and index._run is not None:
         _refuse("np.choose on a register of another run", _ANOTHER_RUN)
     values = np.take(table, raw_of(index), mode=mode)
-    found: Register = _made("choose", (index, table), values, index._processors, run)
+    found: Register = _made("choose", (index, table), values, owners_of(index), run)
     return found
 
 
@@ -199,7 +199,7 @@ def _against(name: str, x: Register, table: npt.NDArray[Any], operands: tuple[An
     with np.errstate(all="ignore"):
         values = compute(raw_of(x))
     run._operations += len(table) - 1
-    found: Register = _made(name, operands, values, x._processors, run)
+    found: Register = _made(name, operands, values, owners_of(x), run)
     return found
 
 
@@ -223,14 +223,14 @@ def _where(args: Sequence[Any]) -> Any:
     first = next((x for x in args if type(x) is Register), None)
     if first is None:
         return None
-    owners, run = first._processors, first._run
+    owners, run = owners_of(first), first._run
     if run is None or not run._active:
         return None
     raw = []
     for x in args:
         kind = type(x)
         if kind is Register:
-            if x._processors is not owners or x._run is not run:
+            if owners_of(x) is not owners or x._run is not run:
                 return None
             raw.append(raw_of(x))
         elif kind is int or kind is bool or kind is float:
@@ -250,8 +250,9 @@ class Register(Held, NDArrayOperatorsMixin):
     See the module's documentation for what a program can and cannot do with it.
     """
 
-    # The values are in Held's slot, which no attribute path reaches (pram._held).
-    __slots__ = ("_processors", "_run", "_selections")
+    # The values, the processors and the selections are in Held's slots, which no
+    # attribute path reaches (pram._held): each is data once processors chose themselves.
+    __slots__ = ("_run",)
 
     def __init__(self, values: npt.NDArray[Any], processors: Ids, run: Run | None = None) -> None:
         if type(values) is not np.ndarray or values.dtype.kind not in allowed.KINDS:
@@ -260,10 +261,10 @@ class Register(Held, NDArrayOperatorsMixin):
                 "make registers with pram.hold"
             )
         put_raw(self, values)
-        self._processors = processors
+        put_owners(self, processors)
         self._run = run
         #: The processors this register selects when it is the mask (see _chosen).
-        self._selections: Chosen | None = None
+        put_selections(self, None)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("pram.Register is final: a subclass could hide values from the checks")
@@ -273,7 +274,7 @@ class Register(Held, NDArrayOperatorsMixin):
         return run is not None and run._active
 
     def _sized(self, what: str) -> None:
-        if type(self._processors) is Chosen and self._sealed():
+        if type(owners_of(self)) is Chosen and self._sealed():
             _refuse(what, allowed.SIZE)
 
     # ---- sizes, which are not data (unless the processors chose themselves) ------------
@@ -281,21 +282,21 @@ class Register(Held, NDArrayOperatorsMixin):
     @property
     def shape(self) -> tuple[int, ...]:
         self._sized("the shape of a register of processors chosen by data")
-        if raw_of(self).ndim > self._processors.ndim and self._sealed():
-            return self._processors.shape  # a batch's register: one row per instance
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).shape  # a batch's register: one row per instance
         return raw_of(self).shape
 
     @property
     def ndim(self) -> int:
-        if raw_of(self).ndim > self._processors.ndim and self._sealed():
-            return self._processors.ndim
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).ndim
         return raw_of(self).ndim
 
     @property
     def size(self) -> int:
         self._sized("the size of a register of processors chosen by data")
-        if raw_of(self).ndim > self._processors.ndim and self._sealed():
-            return self._processors.size
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).size
         return raw_of(self).size
 
     @property
@@ -304,13 +305,13 @@ class Register(Held, NDArrayOperatorsMixin):
 
     def __len__(self) -> int:
         self._sized("len() of a register of processors chosen by data")
-        if raw_of(self).ndim > self._processors.ndim and self._sealed():
-            return len(self._processors)
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return len(owners_of(self))
         return len(raw_of(self))
 
     def __repr__(self) -> str:
         if self._sealed():
-            if type(self._processors) is Chosen:
+            if type(owners_of(self)) is Chosen:
                 return f"Register(processors chosen by data, dtype={self.dtype})"
             return f"Register(shape={self.shape}, dtype={self.dtype})"
         return f"Register({raw_of(self).tolist()!r})"
@@ -477,7 +478,7 @@ class Register(Held, NDArrayOperatorsMixin):
         run = self._run
         if run is not None and run._active and raw_of(self).dtype.kind in "biu":
             # what np.invert(self) does on bools and integers, without numpy's dispatch
-            return _made("invert", (self,), np.invert(raw_of(self)), self._processors, run)
+            return _made("invert", (self,), np.invert(raw_of(self)), owners_of(self), run)
         return np.invert(self)
 
     def __neg__(self) -> Any:
@@ -490,18 +491,18 @@ class Register(Held, NDArrayOperatorsMixin):
         """The values converted to ``dtype``, still bound to the same processors."""
         run = self._run
         if run is None or not run._active:
-            return Register(raw_of(self).astype(dtype, *args, **kwargs), self._processors, run)
+            return Register(raw_of(self).astype(dtype, *args, **kwargs), owners_of(self), run)
         dtype = _dtype(dtype, "register.astype")
         if args or set(kwargs) - {"copy"}:
             _refuse("register.astype with order=, casting= or subok=", "takes dtype (and copy)")
         with np.errstate(all="ignore"):
             values = raw_of(self).astype(dtype)
-        operations.checked_cast(raw_of(self), values, self._processors, run)
-        return _made("astype", (self, dtype), values, self._processors, run)
+        operations.checked_cast(raw_of(self), values, owners_of(self), run)
+        return _made("astype", (self, dtype), values, owners_of(self), run)
 
     def copy(self) -> Register:
         """A register of the same processors holding the same values."""
-        copied: Register = _made("copy", (self,), raw_of(self).copy(), self._processors,
+        copied: Register = _made("copy", (self,), raw_of(self).copy(), owners_of(self),
                                  self._run)
         return copied
 
@@ -517,7 +518,7 @@ class Register(Held, NDArrayOperatorsMixin):
             _refuse(f"register.view({dtype}) of another itemsize", "spreads values over "
                     f"other processors' entries; use astype, or {THROUGH_MEMORY}")
         viewed: Register = _made("view", (self, dtype), raw_of(self).view(dtype),
-                                 self._processors, self._run)
+                                 owners_of(self), self._run)
         return viewed
 
     # ---- selecting processors, which keeps each value with its own -------------------------
@@ -528,11 +529,11 @@ class Register(Held, NDArrayOperatorsMixin):
             return raw_of(self)[key]  # output, after the run: the value itself
         raw, owners = _key(self, key, "reading")
         if getattr(owners, "rows", None) is not None:  # a batch's selection: full width kept
-            values = owners if raw_of(self) is self._processors else raw_of(self)
-        elif raw_of(self).ndim > self._processors.ndim:  # a batch's register, by a plain key
+            values = owners if raw_of(self) is owners_of(self) else raw_of(self)
+        elif raw_of(self).ndim > owners_of(self).ndim:  # a batch's register, by a plain key
             values = raw_of(self)[_in_rows(raw)]
         else:
-            values = owners if raw_of(self) is self._processors else raw_of(self)[raw]
+            values = owners if raw_of(self) is owners_of(self) else raw_of(self)[raw]
         if type(owners) is Chosen and type(values) is not np.ndarray:
             values = values.view(np.ndarray)
         result = Register(values, owners, run)
@@ -551,10 +552,10 @@ class Register(Held, NDArrayOperatorsMixin):
         if type(value) is Register:
             if value._run is not run and value._run is not None and run is not None:
                 _refuse("register[key] = a register of another run", _ANOTHER_RUN)
-            chosen = value._processors
+            chosen = owners_of(value)
             if chosen is not target and type(chosen) is Chosen and type(target) is Chosen \
                     and type(key) is Register and chosen.parent is not None \
-                    and same(chosen.parent, self._processors):
+                    and same(chosen.parent, owners_of(self)):
                 # y[mask] = z[other mask] over the same processors (masks computed apart, as
                 # in y[x > 5] = z[x > 5]): each processor chosen by both masks takes its own
                 # value of z; comparing the masks would tell the program about data, so
@@ -575,14 +576,14 @@ class Register(Held, NDArrayOperatorsMixin):
         else:
             given = _operand(value, "register[key] = value", type(target) is Chosen)
         _cast_into(raw_of(self).dtype, given)
-        before = Register(raw_of(self), self._processors, run)
+        before = Register(raw_of(self), owners_of(self), run)
         if getattr(target, "rows", None) is not None or raw_of(self).ndim > \
-                self._processors.ndim or (type(value) is Register and raw_of(value).ndim
-                                          > value._processors.ndim):
+                owners_of(self).ndim or (type(value) is Register and raw_of(value).ndim
+                                          > owners_of(value).ndim):
             put_raw(self, _kept(run, raw_of(self), _batched_set(
-                raw_of(self), self._processors, raw, given,
+                raw_of(self), owners_of(self), raw, given,
                 getattr(target, "rows", None) is not None, _batch(run) or len(raw_of(self)))))
-            self._selections = None
+            put_selections(self, None)
             if run is not None:
                 run._operations += 1
                 if run._observer is not None:
@@ -595,7 +596,7 @@ class Register(Held, NDArrayOperatorsMixin):
             with np.errstate(all="ignore"):
                 values[raw] = given  # a cast that overflows reports nothing
         put_raw(self, values)
-        self._selections = None
+        put_selections(self, None)
         if run is not None:
             run._operations += 1
             if run._observer is not None:
@@ -707,14 +708,15 @@ def processors(register: Register) -> Ids:
     """The ids of the processors ``register`` belongs to, entry by entry (refused while the
     run is active when they were chosen by data: their number is data)."""
     run = register._run
-    ids = register._processors
+    ids = owners_of(register)
     if type(ids) is Chosen:
         if run is not None and run._active and not run._observing:
             _refuse("the processors of a register chosen by data", allowed.SIZE)
     elif not immutable(ids):
         # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would
         # rename the register's processors, so the register is bound to a frozen copy first.
-        ids = register._processors = freeze(ids)
+        ids = freeze(ids)
+        put_owners(register, ids)
     return ids
 
 
@@ -724,7 +726,7 @@ def _per_instance(register: Register) -> npt.NDArray[Any]:
     """A register's values as one instance sees them: a batch's register by its first row
     (sizes and dtype, the same in every row)."""
     values = raw_of(register)
-    return values[0] if values.ndim > register._processors.ndim else values
+    return values[0] if values.ndim > owners_of(register).ndim else values
 
 
 def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,

@@ -58,10 +58,10 @@ def _outcome(result: Any, i: int | None) -> Any:
 
 
 def _is_batched(result: Any) -> bool:
-    from pram._held import raw_of
+    from pram._held import owners_of, raw_of
     from pram.registers import Register
 
-    return type(result) is Register and raw_of(result).ndim > result._processors.ndim
+    return type(result) is Register and raw_of(result).ndim > owners_of(result).ndim
 
 
 def _allocate(m: Machine, name: str, v: Any, i: int | None = None) -> Any:

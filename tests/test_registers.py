@@ -582,3 +582,25 @@ def test_no_attribute_path_reaches_a_registers_values(path: str) -> None:
     with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
         reach(kept[0])
     assert kept[0].tolist() == [5, 3, 8, 1]
+
+
+@pytest.mark.parametrize("field", ["{0._processors.mask}", "{0._processors}",
+                                   "{0._selections}", "{1._selections.mask}"])
+def test_no_attribute_path_reaches_the_processors_chosen_by_data(field: str) -> None:
+    """Which processors chose themselves (the mask, their ids, their number) is data: the
+    ids of a register and the selections of its mask sit in slots no name leads to as well,
+    so ``"{0._processors.mask}".format(who)`` finds nothing mid-run."""
+    m = Machine("erew")
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        mask = x > 4
+        who = hold(pid, pid)[mask]
+        with pytest.raises(AttributeError, match="a Register has no attribute '_"):
+            field.format(who, mask)
+        yield Step(who)
+
+    m.run(program())
+    assert m.cost.work == 4 + 2

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import cells_of, put_cells, raw_of
+from pram._held import cells_of, owners_of, put_cells, raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
@@ -215,7 +215,7 @@ class BatchEngine(Checks):
                     return None
                 value, held = write.value, cells_of(write.array).dtype
                 if type(value) is Register:
-                    if value._processors is not who or value._run is not token \
+                    if owners_of(value) is not who or value._run is not token \
                             or raw_of(value).dtype != held:
                         return None
                 elif not (validate.word_constant(value) and held is WORD) and not (

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import cells_of, raw_of
+from pram._held import cells_of, owners_of, raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
@@ -85,7 +85,7 @@ class Checks(Passes):
             # Words of the step's own processors written to reals stay words until stored,
             # as on a single machine (pram.engine.validate.value): the model judges and records
             # the values written, 1 not 1.0.
-            words = (type(value) is Register and value._processors is pid) or \
+            words = (type(value) is Register and owners_of(value) is pid) or \
                 type(value) is np.ndarray
             value, held = self._operand(value, pid, plain, "the value written to", array,
                                         number)
@@ -151,7 +151,7 @@ class Checks(Passes):
         """An index, value or mask as raw values (and, for a register of another selection of
         the step's processors, the flags of who holds it)."""
         if type(x) is Register:
-            owners = x._processors
+            owners = owners_of(x)
             if owners is pid:
                 return raw_of(x), None
             if (chosen_rows(owners) is not None and chosen_rows(pid) is not None \
