@@ -52,18 +52,24 @@ del Held._values, Held._processors, Held._selections  # type: ignore[attr-define
 
 
 class HeldCells:
-    """The base of :class:`pram.Array` (and of the engine's views of its rows): one slot
-    for the cells, reached by no name."""
+    """The base of :class:`pram.Array` (and of the engine's views of its rows): slots for
+    the cells and for the flags of which cells hold a value (None: all of them; which
+    cells a program wrote is data), reached by no name."""
 
-    __slots__ = ("_cells",)
+    __slots__ = ("_cells", "_defined")
 
 
 _CELLS: Any = HeldCells.__dict__["_cells"]
+_DEFINED: Any = HeldCells.__dict__["_defined"]
 #: The cells of an array (``cells_of(a)``), for the machine only.
 cells_of: Callable[[HeldCells], npt.NDArray[Any]] = _CELLS.__get__
 #: Set the cells of an array (``put_cells(a, cells)``), for the machine only.
 put_cells: Callable[[HeldCells, Any], None] = _CELLS.__set__
-del HeldCells._cells  # type: ignore[attr-defined]
+#: Which cells of an array hold a value (``defined_of(a)``; None: all), for the machine only.
+defined_of: Callable[[HeldCells], npt.NDArray[Any] | None] = _DEFINED.__get__
+#: Set which cells of an array hold a value (``put_defined(a, flags)``).
+put_defined: Callable[[HeldCells, npt.NDArray[Any] | None], None] = _DEFINED.__set__
+del HeldCells._cells, HeldCells._defined  # type: ignore[attr-defined]
 
-__all__ = ["Held", "HeldCells", "cells_of", "owners_of", "put_cells", "put_owners", "put_raw",
-           "put_selections", "raw_of", "selections_of"]
+__all__ = ["Held", "HeldCells", "cells_of", "defined_of", "owners_of", "put_cells", "put_defined",
+           "put_owners", "put_raw", "put_selections", "raw_of", "selections_of"]

@@ -7,7 +7,7 @@ from typing import Any, NoReturn, TypeVar
 
 import numpy.typing as npt
 
-from pram._held import HeldCells, cells_of, put_cells
+from pram._held import HeldCells, cells_of, defined_of, put_cells, put_defined
 from pram._numpy import np
 from pram.errors import HonestyError, InputError
 
@@ -310,8 +310,9 @@ class Array(HeldCells):
     run starts, and :attr:`values` assigned are copied in.
     """
 
-    # The cells are in HeldCells' slot, which no attribute path reaches (pram._held).
-    __slots__ = ("_defined", "_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
+    # The cells and the flags of which hold a value are in HeldCells' slots, which no
+    # attribute path reaches (pram._held).
+    __slots__ = ("_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
 
     def __init__(
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
@@ -327,7 +328,7 @@ class Array(HeldCells):
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
         put_cells(self, values)
         # None when every cell holds a value: the common case pays nothing for the check.
-        self._defined = defined
+        put_defined(self, defined)
         #: Set by the machine while a program runs (read it as :attr:`sealed`).
         self._sealed = False
         #: Whether the host holds the cells or the flags themselves (:attr:`values`,
@@ -377,7 +378,7 @@ class Array(HeldCells):
         if self._sealed:
             self._refuse(f"reading {self.name}.defined")
         self._exposed = True
-        return self._defined
+        return defined_of(self)
 
     @property
     def values(self) -> Words:
@@ -422,8 +423,9 @@ class Array(HeldCells):
         :attr:`defined`), so an alias taken before the run sees none of its writes."""
         if self._exposed:
             put_cells(self, cells_of(self).copy(order="K"))  # a batch's layout kept
-            if self._defined is not None:
-                self._defined = self._defined.copy(order="K")
+            flags = defined_of(self)
+            if flags is not None:
+                put_defined(self, flags.copy(order="K"))
             self._exposed = False
 
     @property
@@ -464,15 +466,16 @@ class Array(HeldCells):
                 f"machine's steps; read {self.name} with a Read in a step, and pickle or copy "
                 "it (or its to_numpy()) after the run"
             )
-        return cells_of(self), object.__getstate__(self)
+        return cells_of(self), defined_of(self), object.__getstate__(self)
 
     def __setstate__(self, state: Any) -> None:
         # A pickle or copy made back: the cells into their slot, the rest into theirs. A live
         # array is never remade this way while its machine runs a program (see __init__).
         if getattr(self, "_sealed", False):
             self._refuse(f"restoring {self.name} from a pickle")
-        cells, (_, slots) = state
+        cells, defined, (_, slots) = state
         put_cells(self, cells)
+        put_defined(self, defined)
         for name, value in slots.items():
             setattr(self, name, value)
 

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
-from pram._held import cells_of
+from pram._held import cells_of, defined_of
 from pram._numpy import np
 from pram.engine.validate import processors_of
 from pram.errors import HonestyError, InputError
@@ -394,8 +394,9 @@ class Recorder:
         self._pending = (number, steps, ports, violations)
         # Memory as every read of the step sees it, and as each write finds it: before.
         self._before = [cells_of(port.array).take(port.index) for port in ports]
-        self._defined = [None if port.array._defined is None
-                         else port.array._defined.take(port.index) for port in ports]
+        flags = [defined_of(port.array) for port in ports]
+        self._defined = [None if known is None else known.take(port.index)
+                         for port, known in zip(ports, flags, strict=True)]
 
     def end(self, cost: Cost, violations: list[Violation]) -> None:
         """The pending step was committed and accounted: record it."""

@@ -223,11 +223,12 @@ def test_a_sealed_array_is_neither_pickled_nor_copied(how: Callable[[Any], Any])
     lambda a: "{0._cells}".format(a),  # noqa: UP030, UP032  # the cheat as written
     lambda a: string.Formatter().get_field("0._cells", (a,), {}),
     lambda a: operator.attrgetter("_cells")(a),
-], ids=["str.format", "Formatter.get_field", "operator.attrgetter"])
+    lambda a: "{0._defined}".format(a),  # noqa: UP030, UP032  # which cells were written
+], ids=["str.format", "Formatter.get_field", "operator.attrgetter", "the defined flags"])
 def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) -> None:
     """``"{0._cells}".format(a)`` gave a sealed array's memory as text mid-run, no step
-    taken: the cells sit in a slot no name leads to (pram._held), during the run and after
-    it; a pickle made back mid-run is refused too."""
+    taken: the cells (and the flags of which hold a value) sit in slots no name leads to
+    (pram._held), during the run and after it; a pickle made back mid-run is refused too."""
     m = Machine("erew")
     a = m.array("a", values=np.arange(N))
     state = pickle.loads(pickle.dumps(a)).__reduce_ex__(2)[2]
@@ -235,7 +236,7 @@ def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) 
     def program():  # type: ignore[no-untyped-def]
         pid = m.processors(N)
         yield Step(pid, reads=[Read(a, iota(N))])
-        with pytest.raises(AttributeError, match="'Array' object has no attribute '_cells'"):
+        with pytest.raises(AttributeError, match="'Array' object has no attribute '_"):
             reach(a)
         with pytest.raises(HonestyError, match="restoring a from a pickle while a program "
                            "runs"):
@@ -243,7 +244,7 @@ def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) 
         yield Step(pid, writes=[Write(a, iota(N), 7)])
 
     m.run(program())
-    with pytest.raises(AttributeError, match="'Array' object has no attribute '_cells'"):
+    with pytest.raises(AttributeError, match="'Array' object has no attribute '_"):
         reach(a)
     assert a.to_numpy().tolist() == [7] * N
 

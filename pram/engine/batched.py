@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import cells_of, owners_of, put_cells, raw_of
+from pram._held import cells_of, defined_of, owners_of, put_cells, put_defined, raw_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.checks import Checks
@@ -167,8 +167,9 @@ class BatchEngine(Checks):
                 if outcome is not None:
                     cells, values = outcome
                     cells_of(array)[i, cells] = values
-                    if array._defined is not None:
-                        array._defined[i, cells] = True
+                    flags = defined_of(array)
+                    if flags is not None:
+                        flags[i, cells] = True
         # 5. Account.
         self._account(steps, actors, reads, writes, alive)
         answers: list[Any] = [tuple(reply) for reply in replies]
@@ -260,7 +261,7 @@ class BatchEngine(Checks):
                 array = read.array
                 index = read.index if type(read.index) is not int else np.full(
                     len(step.processors), read.index, np.int64)
-                if array._defined is not None:
+                if defined_of(array) is not None:
                     known = _columns(array, "_defined").take(index, axis=0)
                     if not (known.all() if alive is None else known[:, alive].all()):
                         return None  # the general path reports the undefined cells
@@ -289,7 +290,7 @@ class BatchEngine(Checks):
                     target = write.index
                 columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
-                if write.array._defined is not None:
+                if defined_of(write.array) is not None:
                     _columns(write.array, "_defined")[target] = True
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
@@ -309,7 +310,7 @@ class BatchEngine(Checks):
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
         values = self._gather(_columns(array, "_cells"), index)
-        if array._defined is not None:
+        if defined_of(array) is not None:
             known = self._gather(_columns(array, "_defined"), index)
             unknown = ~known if where is None else ~known & where
             if unknown.any():
@@ -396,15 +397,13 @@ def _columns(array: Array, part: str) -> Any:
     """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
     as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
     writes reach; a batch's array in another layout is put in this one first."""
-    rows = cells_of(array) if part == "_cells" else array._defined
+    get, put = (cells_of, put_cells) if part == "_cells" else (defined_of, put_defined)
+    rows = get(array)
     if rows is None:
         return None
     if not rows.T.flags.c_contiguous:
         rows = np.asfortranarray(rows)
-        if part == "_cells":
-            put_cells(array, rows)
-        else:
-            array._defined = rows
+        put(array, rows)
     return rows.T
 
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pram._held import cells_of, put_cells
+from pram._held import cells_of, put_cells, put_defined
 from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
@@ -119,7 +119,7 @@ class Engine(FastPath):
     def release(self, array: Array) -> None:
         """Release the cells of ``array``, just freed."""
         put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-        array._defined = None
+        put_defined(array, None)
 
     def costs(self, cost: Cost) -> tuple[Cost, ...]:
         """Every instance's ledger: the machine's one."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
-from pram._held import cells_of, put_cells, raw_of
+from pram._held import cells_of, defined_of, put_cells, put_defined, raw_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine.ledgers import Ledgers
@@ -116,8 +116,9 @@ class Passes:
         for array, cells, defined in start.cells:
             array._freed, array._sealed = False, True
             cells_of(array)[group] = cells[group]
-            if defined is not None and array._defined is not None:
-                array._defined[group] = defined[group]
+            flags = defined_of(array)
+            if defined is not None and flags is not None:
+                flags[group] = defined[group]
         host._cost = start.cost.fresh()
         host._ledger = Ledger(host._cost)
         kept = start.records
@@ -164,12 +165,14 @@ class Passes:
                 cells_of(array).shape:
             return array
         cells_of(earlier)[group] = cells_of(array)[group]
-        if array._defined is not None:
-            if earlier._defined is None:
-                earlier._defined = np.ones(cells_of(earlier).shape, np.bool_, order="F")
-            earlier._defined[group] = array._defined[group]
-        elif earlier._defined is not None:
-            earlier._defined[group] = True
+        flags, kept = defined_of(array), defined_of(earlier)
+        if flags is not None:
+            if kept is None:
+                kept = np.ones(cells_of(earlier).shape, np.bool_, order="F")
+                put_defined(earlier, kept)
+            kept[group] = flags[group]
+        elif kept is not None:
+            kept[group] = True
         earlier._freed, earlier._sealed = False, array._sealed
         self.made[name] = earlier
         return earlier
@@ -240,7 +243,7 @@ class Passes:
         for array in self.freed:
             if array.freed:
                 put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-                array._defined = None
+                put_defined(array, None)
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
@@ -272,7 +275,7 @@ class Passes:
             self.freed.append(array)
         else:
             put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-            array._defined = None
+            put_defined(array, None)
 
     def cost(self, cost: Cost) -> Cost:
         """The ledger ``m.cost`` shows: the instances' one, when the same for all."""

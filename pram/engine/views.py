@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import HeldCells, cells_of, put_cells
+from pram._held import HeldCells, cells_of, defined_of, put_cells
 from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.step import Step
@@ -178,8 +178,7 @@ class Start:
     def __init__(self, host: Machine, engine: Passes, copied: bool) -> None:
         self.arrays = dict(host.arrays)
         # (no copy of memory for a program that cannot be made again: no pass restores it)
-        self.cells = [(array, cells_of(array).copy(order="K"),
-                       None if array._defined is None else array._defined.copy(order="K"))
+        self.cells = [(array, cells_of(array).copy(order="K"), _copied(defined_of(array)))
                       for array in self.arrays.values()] if copied else []
         self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
         self.steps = len(engine.ledgers.steps)
@@ -192,6 +191,12 @@ class Start:
         #: run (:meth:`BatchEngine._generator`): None when it had none.
         self.random: dict[int, np.random.Generator | None] = {}
         self.sizes = engine.sizes
+
+
+def _copied(flags: Flags | None) -> Flags | None:
+    """A copy of an array's flags of which cells hold a value (None stays None), its layout
+    kept."""
+    return None if flags is None else flags.copy(order="K")
 
 
 class Pass:
