@@ -50,8 +50,8 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.cost import Cost
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Check, Formula, check
