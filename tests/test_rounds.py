@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pram import Machine, Program, Read, Step, Until, Write, hold, iota, phase
+from pram import Machine, Program, Read, Step, Until, Write, hold, iota, parallel, phase
 from pram.algorithms.primitives import segmented_scan
 from tests.test_batch_loops import same_as_singles
 
@@ -235,3 +235,25 @@ def test_a_batch_of_the_swap_and_of_the_scan() -> None:
     m = same_as_singles(lambda m, arrays: hillis_steele(m, arrays["x"], 8), {"x": rows},
                         model="crew")
     assert [c.rounds for c in m.costs] == [3] * 4
+
+
+def test_a_batch_whose_branches_share_processors_chosen_apart() -> None:
+    """Two branches of one step whose processors chose themselves by data, each processor in
+    one branch or the other (a batch lists both at full width): each instance's writers are
+    found among its readers in whichever branch read, as in its single run."""
+
+    def side(m: Machine, a: Any, who: Any, offset: int) -> Program[None]:
+        (got,) = yield Step(who, reads=(Read(a, hold(who, who) - offset),))
+        again = hold(who, who)[got >= 0]  # the same processors, chosen again
+        yield Step(again, writes=(Write(a, hold(again, again) - offset, 1),))
+
+    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
+        a = arrays["a"]
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=(Read(a, iota(4)),))
+        yield from parallel(side(m, a, hold(pid, pid)[x > 4], int(pid[0])),
+                            side(m, a, hold(pid, pid)[x <= 4], int(pid[0])))
+
+    rows = np.array([[5, 6, 1, 1], [3, 6, 7, 1], [0, 0, 0, 0], [9, 9, 9, 9]])
+    m = same_as_singles(make, {"a": rows})
+    assert [c.rounds for c in m.costs] == [2] * 4

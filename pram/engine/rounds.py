@@ -98,20 +98,24 @@ def _among(writers: Members, readers: Members) -> bool | Flags:
     wanted = _ids(writers)
     if not len(wanted):
         return True
-    order = np.argsort(ids, kind="stable")
-    ranked = ids[order]
-    at = np.minimum(np.searchsorted(ranked, wanted), max(len(ranked) - 1, 0))
-    found = ranked[at] == wanted if len(ranked) else np.zeros(len(wanted), np.bool_)
+    # The distinct reading ids (an id may stand in two branches, a batch's selections of one
+    # processor side by side), and where each writer's id is among them.
+    distinct, inverse = np.unique(ids, return_inverse=True)
+    at = np.minimum(np.searchsorted(distinct, wanted), max(len(distinct) - 1, 0))
+    found = distinct[at] == wanted if len(distinct) else np.zeros(len(wanted), np.bool_)
     wrows, rrows = _rows(writers), _rows(readers)
     if wrows is None and rrows is None:
         return bool(found.all())
-    # Per instance: every writer that acts is found among the readers, and reads there.
+    # Per instance: every writer that acts is found among the readers, and reads there in
+    # that instance under one of its entries.
     batch = len(wrows if wrows is not None else rrows)
     acting = np.ones((batch, len(wanted)), np.bool_) if wrows is None else wrows
     if rrows is None:
         reading = np.broadcast_to(found, (batch, len(wanted)))
     else:
-        reading = rrows[:, order[at]] & found
+        read = np.zeros((len(distinct), batch), np.int64)
+        np.add.at(read, inverse.reshape(-1), rrows.T.astype(np.int64))
+        reading = (read[at].T > 0) & found
     ok: Flags = ~(acting & ~reading).any(axis=1)
     return ok
 
