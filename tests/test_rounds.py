@@ -257,3 +257,14 @@ def test_a_batch_whose_branches_share_processors_chosen_apart() -> None:
     rows = np.array([[5, 6, 1, 1], [3, 6, 7, 1], [0, 0, 0, 0], [9, 9, 9, 9]])
     m = same_as_singles(make, {"a": rows})
     assert [c.rounds for c in m.costs] == [2] * 4
+
+
+def test_the_trace_numbers_each_step_with_its_round() -> None:
+    """A traced step carries the ledger's rounds after it, the round it is part of: the
+    swap's read and write are both round 1, and the trace's totals count one round."""
+    m = Machine("erew", trace=True)
+    a = m.array("a", values=np.array([5, 7]))
+    m.run(swap(m, a))
+    assert [s.rounds for s in m.trace.steps] == [1, 1]
+    assert [s["rounds"] for s in m.trace.as_dict()["steps"]] == [1, 1]
+    assert m.trace.totals()["rounds"] == m.cost.rounds == 1
