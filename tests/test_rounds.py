@@ -268,3 +268,30 @@ def test_the_trace_numbers_each_step_with_its_round() -> None:
     assert [s.rounds for s in m.trace.steps] == [1, 1]
     assert [s["rounds"] for s in m.trace.as_dict()["steps"]] == [1, 1]
     assert m.trace.totals()["rounds"] == m.cost.rounds == 1
+
+
+def test_a_write_after_a_read_by_nobody() -> None:
+    """A read step of no processor, then a write: the writer did not read, two rounds; and
+    in a batch, the instances whose writers chose none join (no writer is missing)."""
+
+    def program(m: Machine, a: Any) -> Program[None]:
+        pid = m.processors(2)
+        yield Step(pid[:0], reads=(Read(a, iota(0)),))
+        yield Step(pid[:1], writes=(Write(a, 0, 1),))
+
+    m = Machine("erew")
+    a = m.array("a", values=np.zeros(2, dtype=np.int64))
+    m.run(program(m, a))
+    assert (m.cost.rounds, m.cost.time) == (2, 2)
+
+    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
+        a = arrays["a"]
+        pid = m.processors(2)
+        (x,) = yield Step(pid, reads=(Read(a, iota(2)),))
+        nobody = hold(pid, pid)[x > 100]
+        yield Step(nobody, reads=(Read(a, hold(nobody, nobody) - pid[0]),))
+        some = hold(pid, pid)[x > 4]
+        yield Step(some, writes=(Write(a, hold(some, some) - pid[0], 0),))
+
+    m = same_as_singles(make, {"a": np.array([[5, 1], [1, 1]])})
+    assert [c.rounds for c in m.costs] == [3, 2]

@@ -98,12 +98,14 @@ def _among(writers: Members, readers: Members) -> bool | Flags:
     wanted = _ids(writers)
     if not len(wanted):
         return True
+    wrows, rrows = _rows(writers), _rows(readers)
+    if not len(ids):  # nobody read: the round is joined only where nobody writes
+        return False if wrows is None else ~wrows.any(axis=1)
     # The distinct reading ids (an id may stand in two branches, a batch's selections of one
     # processor side by side), and where each writer's id is among them.
     distinct, inverse = np.unique(ids, return_inverse=True)
-    at = np.minimum(np.searchsorted(distinct, wanted), max(len(distinct) - 1, 0))
-    found = distinct[at] == wanted if len(distinct) else np.zeros(len(wanted), np.bool_)
-    wrows, rrows = _rows(writers), _rows(readers)
+    at = np.minimum(np.searchsorted(distinct, wanted), len(distinct) - 1)
+    found = distinct[at] == wanted
     if wrows is None and rrows is None:
         return bool(found.all())
     # Per instance: every writer that acts is found among the readers, and reads there in
@@ -121,9 +123,11 @@ def _among(writers: Members, readers: Members) -> bool | Flags:
 
 
 def _ids(members: Members) -> Words:
+    """The ids of every branch, one after another."""
     parts = [np.asarray(ids, dtype=np.int64).reshape(-1) for ids, _ in members]
-    return parts[0] if len(parts) == 1 else np.concatenate(parts) if parts else \
-        np.zeros(0, np.int64)
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def _rows(members: Members) -> Any:
