@@ -18,7 +18,8 @@ The public names, by role (``__all__`` lists them in the same order):
   collision symbol :data:`COLLISION`, :class:`Violation`, :class:`Resolution` (a cell a
   tolerant or collision rule settled), :class:`Kind`, :class:`UndefinedRead`;
 - accounting: :class:`Cost`, :class:`PhaseCost`;
-- bounds: :func:`check`, :class:`Check`, :class:`Formula`;
+- bounds: :func:`check`, :func:`mean_check` (means over instances), :class:`Check`,
+  :class:`Formula`;
 - your own algorithm (:mod:`pram.declaration`): :class:`Algorithm`, the declaration the
   command line runs with ``--module``, its decorator :func:`declare`, :func:`formula` (a
   bound from its text), and :func:`sweep`, its result :class:`Sweep`;
@@ -54,7 +55,7 @@ from pram.errors import (
     UndefinedReadError,
 )
 from pram.holding import hold
-from pram.laws.bounds import Check, Formula, check
+from pram.laws.bounds import Check, Formula, check, mean_check
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
@@ -118,6 +119,7 @@ __all__ = [  # noqa: RUF022
     "PhaseCost",
     # bounds
     "check",
+    "mean_check",
     "Check",
     "Formula",
     # your own algorithm

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from pram._numpy import np
 
 #: The fix for every move of a value between processors.
 THROUGH_MEMORY = (

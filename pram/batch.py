@@ -11,8 +11,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from pram._numpy import np
 from pram.errors import InputError
 
 if TYPE_CHECKING:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.display import CostDisplay
 from pram.errors import HonestyError, InputError
 from pram.memory import Words

@@ -50,8 +50,8 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.cost import Cost
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Check, Formula, check
@@ -304,11 +304,15 @@ class Algorithm:
 
     def instance(self, n: int, seed: int = 0) -> dict[str, np.ndarray[Any, Any]]:
         """The random instance of size ``n`` drawn from ``seed`` (what ``--n n --seed seed``
-        runs)."""
+        runs). Refused while a declared program runs: a program that draws its own input
+        again holds it on the host, past the machine."""
+        _not_solving(self.name, "instance")
         return self.inputs(self.build(int(n), np.random.default_rng(seed)), "build")
 
     def read(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The inputs ``load`` reads from ``path`` (``--input``)."""
+        """The inputs ``load`` reads from ``path`` (``--input``); refused while a declared
+        program runs, as :meth:`instance` is."""
+        _not_solving(self.name, "read")
         if self.load is None:
             raise InputError(
                 f"--input does not apply to {self.name}: its declaration has no load; add "
@@ -348,8 +352,12 @@ class Algorithm:
             )
         data = self.inputs(inputs, "solve's inputs")
         arrays = {name: _allocate(machine, name, values) for name, values in data.items()}
-        with watching() as made:
-            out = machine.run(self._driven(machine, arrays))
+        _SOLVING.append(self.name)
+        try:
+            with watching() as made:
+                out = machine.run(self._driven(machine, arrays))
+        finally:
+            _SOLVING.pop()
         others = [m for m in made if m is not machine]
         if others:
             raise InputError(
@@ -410,6 +418,20 @@ class Algorithm:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
         naming the first differing entry."""
         return mismatch(got, expected, self.tolerance)
+
+
+#: The declarations whose program runs now (any thread): while one does, no declaration
+#: draws or reads an instance, so a program cannot make its input again on the host.
+_SOLVING: list[str] = []
+
+
+def _not_solving(name: str, call: str) -> None:
+    if _SOLVING:
+        raise HonestyError(
+            f"{name}.{call}(...) while the program of {_SOLVING[-1]} runs draws the input "
+            "again on the host, past the machine; a declared program gets its input only as "
+            "the arrays the framework put on the machine"
+        )
 
 
 def _allocate(machine: Machine, name: str, values: np.ndarray[Any, Any]) -> Array:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from pram._held import owners_of, raw_of
+from pram._numpy import np
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, same
 from pram.operations import _ANOTHER_RUN, _made, _operand, _refuse
@@ -29,7 +29,7 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     run = current()
     if type(processors) is Register:  # processors that decided to act: their own ids
         run = processors._run if processors._run is not None else run
-        ids: Any = processors._processors
+        ids: Any = owners_of(processors)
     elif type(processors) is np.ndarray and processors.dtype.kind in "iu":
         ids = freeze(processors)
     else:
@@ -42,9 +42,9 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     elif type(values) is Register:
         if values._run is not None and run is not None and values._run is not run:
             _refuse("hold with a register of another run", _ANOTHER_RUN)
-        if values._processors is not ids and not same(values._processors, ids):
+        if owners_of(values) is not ids and not same(owners_of(values), ids):
             _refuse("hold with a register of other processors", THROUGH_MEMORY)
-        result = Register(values._values.copy(), ids, values._run or run)
+        result = Register(raw_of(values).copy(), ids, values._run or run)
     else:
         data = _operand(values, "hold", type(ids) is Chosen)
         if type(data) is np.ndarray and data.ndim:
@@ -64,20 +64,20 @@ def widen(register: Register, fill: Any = 0) -> Register:
     one holding its own value, every other ``fill``. No value moves: a processor that did not
     choose itself holds a constant. For a register whose processors were not chosen by data,
     a copy of it."""
-    chosen = register._processors
+    chosen = owners_of(register)
     if type(chosen) is not Chosen:
         return register.copy()
     rows = getattr(chosen, "rows", None)
     if rows is not None:  # a batch's selection keeps the full width: fill the others
         fill = _operand(fill, "widen", False)
-        values = register._values
+        values = raw_of(register)
         data = np.where(rows, values, np.asarray(fill).astype(
             np.result_type(values.dtype, np.min_scalar_type(fill))))
         made: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
         return made
     data = np.full(chosen.parent.shape, _operand(fill, "widen", False),
-                   dtype=np.result_type(register._values.dtype, np.min_scalar_type(fill)))
-    data[chosen.key._values] = register._values
+                   dtype=np.result_type(raw_of(register).dtype, np.min_scalar_type(fill)))
+    data[raw_of(chosen.key)] = raw_of(register)
     widened: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
     return widened
 
@@ -85,7 +85,7 @@ def widen(register: Register, fill: Any = 0) -> Register:
 def narrow(register: Register, like: Register) -> Register:
     """The entries of ``register`` for the processors ``like`` belongs to, when those were
     chosen from ``register``'s processors by data (the same mask selects them again)."""
-    chosen = like._processors
+    chosen = owners_of(like)
     if type(chosen) is not Chosen:
         _refuse("narrow like a register whose processors were not chosen by data",
                 "select with a plain key instead")
@@ -95,7 +95,7 @@ def narrow(register: Register, like: Register) -> Register:
 def chosen(register: Register) -> bool:
     """Whether ``register``'s processors chose themselves by their data (a selection by a
     register mask): a fact about how it was made, not about data."""
-    return type(register._processors) is Chosen
+    return type(owners_of(register)) is Chosen
 
 
 def run_of(register: Register) -> Run | None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
+
+from pram._numpy import np
 
 if TYPE_CHECKING:
     from pram.registers import Register

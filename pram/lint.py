@@ -17,7 +17,15 @@ check reads a program's source (never runs it) and names every such use with fil
   ``sys.getsizeof``; calls of ``m.execute``, which drive steps outside a run (no register
   sealed);
 - monkey-patching pram: assigning or deleting an attribute of anything imported from pram,
-  ``setattr`` on it, and ``flags.writeable = True`` / ``setflags`` (ids made writable).
+  ``setattr`` on it, and ``flags.writeable = True`` / ``setflags`` (ids made writable);
+  likewise of numpy (``np.take = ...``, ``numpy.where = ...``, ``setattr(np, ...)``), whose
+  callables the machine hands raw values to (it binds its own when pram is imported, and a
+  program that rebinds numpy's means to reach them);
+- format strings whose fields name private attributes (``"{0._values}".format(x)``,
+  ``"{x.__class__}"``, a field name given to ``string.Formatter().get_field``): the
+  formatter reads the attribute as ``getattr`` would, out of the source reader's sight;
+- ``getattr``, ``setattr`` and ``delattr`` used as values (``f = getattr``,
+  ``map(getattr, xs, names)``): their attribute names are then not in the source.
 
 >>> findings("x, = yield Step(pid)\\nprint(x._values)\\n", "p.py")
 ['p.py:2: private attribute ._values']
@@ -26,6 +34,8 @@ check reads a program's source (never runs it) and names every such use with fil
 from __future__ import annotations
 
 import ast
+import re
+import string
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -67,18 +77,35 @@ HOOKS = frozenset({"_getframe", "settrace", "setprofile", "_current_frames", "se
 DRIVERS = frozenset({"execute"})
 
 
-def findings(source: str, filename: str = "<source>") -> list[str]:
-    """Every use in ``source`` that run time cannot stop, as ``file:line: what`` strings."""
-    tree = ast.parse(source, filename)
-    pram_names: set[str] = set()
+#: Builtins that take an attribute name as a string: used as a value (not called where the
+#: source shows the name), the names they are given are computed out of sight.
+ATTRIBUTE_BUILTINS = frozenset({"getattr", "setattr", "delattr"})
+
+#: Calls whose first argument is a format field name (``"0._values"``), read as a format
+#: string's field is.
+FIELD_CALLS = frozenset({"get_field"})
+
+
+def _imported(tree: ast.AST, package: str) -> set[str]:
+    """The names ``tree`` binds to ``package`` or to anything imported from it."""
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.split(".")[0] == "pram":
-                    pram_names.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "pram":
+                if alias.name.split(".")[0] == package:
+                    names.add((alias.asname or alias.name).split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package:
             for alias in node.names:
-                pram_names.add(alias.asname or alias.name)
+                names.add(alias.asname or alias.name)
+    return names
+
+
+def findings(source: str, filename: str = "<source>") -> list[str]:
+    """Every use in ``source`` that run time cannot stop, as ``file:line: what`` strings."""
+    tree = ast.parse(source, filename)
+    pram_names = _imported(tree, "pram")
+    numpy_names = _imported(tree, "numpy")
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     found: list[tuple[int, str]] = []
 
     def flag(node: ast.AST, what: str) -> None:
@@ -102,12 +129,19 @@ def findings(source: str, filename: str = "<source>") -> list[str]:
         elif isinstance(node, ast.Attribute):
             _attribute(node, flag)
         elif isinstance(node, ast.Call):
-            _call(node, flag, pram_names)
+            _call(node, flag, pram_names, numpy_names)
         elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
             targets = (node.targets if isinstance(node, ast.Assign | ast.Delete)
                        else [node.target])
             for target in targets:
-                _patch(target, flag, pram_names)
+                _patch(target, flag, pram_names, numpy_names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            for field in _private_fields(node.value):
+                flag(node, f"format field {{{field}}} names a private attribute")
+        elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_BUILTINS \
+                and id(node) not in called:
+            flag(node, f"{node.id} used as a value (the attribute names it is given are not "
+                       "in the source)")
     return [f"{filename}:{line}: {what}" for line, what in sorted(set(found))]
 
 
@@ -140,10 +174,43 @@ def _own(owner: ast.AST) -> bool:
 NAMED = frozenset({"attrgetter", "methodcaller"})
 
 
-def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
+def _private_fields(text: str) -> list[str]:
+    """The fields of ``text``, read as a format string, that name a private attribute
+    (``{0._values}``, ``{x.__class__}``, in a nested format spec too); none if it is not
+    one."""
+    fields: list[str] = []
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError:  # not a format string (a lone brace): str.format would refuse it
+        return fields
+    for _, field, spec, _ in parsed:
+        if field is not None and _private_path(field):
+            fields.append(field)
+        if spec and "{" in spec:
+            fields.extend(_private_fields(spec))
+    return fields
+
+
+def _private_path(field: str) -> bool:
+    """Whether the format field name ``field`` reads an attribute whose name starts with an
+    underscore (its ``[key]`` parts are items, not attributes)."""
+    attributes = re.sub(r"\[[^\]]*\]", "", field).split(".")[1:]
+    return any(name.startswith("_") for name in attributes)
+
+
+def _call(node: ast.Call, flag: _Flag, pram_names: set[str], numpy_names: set[str]) -> None:
     function = node.func
     called = (function.id if isinstance(function, ast.Name)
               else function.attr if isinstance(function, ast.Attribute) else None)
+    if called in FIELD_CALLS and node.args:
+        name = node.args[0]
+        if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
+            flag(node, f"{called} with a computed field name")
+        elif _private_path(name.value):
+            flag(node, f"{called} of {name.value} (a private attribute)")
+    if called in ("setattr", "delattr") and node.args and _roots_in(node.args[0], numpy_names):
+        flag(node, f"{called} on numpy's {ast.unparse(node.args[0])} (the machine's numpy is "
+                   "bound when pram is imported)")
     if called in NAMED:
         for name in node.args[:1] if called == "methodcaller" else node.args:
             if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
@@ -174,11 +241,13 @@ def _call(node: ast.Call, flag: _Flag, pram_names: set[str]) -> None:
                    "register is sealed; drive programs with m.run")
 
 
-def _patch(target: ast.AST, flag: _Flag, pram_names: set[str]) -> None:
-    """Monkey-patching: an attribute of pram assigned or deleted, ids made writable."""
-    if isinstance(target, ast.Tuple | ast.List):
-        for element in target.elts:
-            _patch(element, flag, pram_names)
+def _patch(target: ast.AST, flag: _Flag, pram_names: set[str], numpy_names: set[str]) -> None:
+    """Monkey-patching: an attribute of pram or of numpy assigned or deleted, ids made
+    writable."""
+    if isinstance(target, ast.Tuple | ast.List | ast.Starred):
+        for element in (target.elts if not isinstance(target, ast.Starred)
+                        else [target.value]):
+            _patch(element, flag, pram_names, numpy_names)
         return
     if not isinstance(target, ast.Attribute):
         return
@@ -186,6 +255,9 @@ def _patch(target: ast.AST, flag: _Flag, pram_names: set[str]) -> None:
         flag(target, "flags.writeable assigned (processor ids must stay immutable)")
     elif _roots_in(target.value, pram_names):
         flag(target, f"monkey-patching pram: {ast.unparse(target)} assigned")
+    elif _roots_in(target.value, numpy_names):
+        flag(target, f"monkey-patching numpy: {ast.unparse(target)} assigned (the machine's "
+                     "numpy is bound when pram is imported)")
 
 
 def _roots_in(node: ast.AST, names: set[str]) -> bool:

@@ -50,8 +50,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._held import raw_of
+from pram._numpy import np
 from pram.errors import InputError, StepError
 from pram.memory import Array, Words
 from pram.registers import Register
@@ -140,7 +141,7 @@ def answer(test: Until, values: Values) -> bool:
     engine's, not the program's: a method on the step would let a program turn any register
     into a bool without a step (``Until(...).answer((x > 900,))``)."""
     (read,) = values
-    return bool(np.all(read._values == test.value))  # the machine's own reply, in the run
+    return bool(np.all(raw_of(read) == test.value))  # the machine's own reply, in the run
 
 
 def is_test(step: Any) -> bool:

@@ -20,8 +20,7 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast
 
-import numpy as np
-
+from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.display import MachineDisplay
 from pram.engine import driver

@@ -5,9 +5,10 @@ from __future__ import annotations
 import mmap
 from typing import Any, NoReturn, TypeVar
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._held import HeldCells, cells_of, defined_of, put_cells, put_defined
+from pram._numpy import np
 from pram.errors import HonestyError, InputError
 
 Words = npt.NDArray[np.int64]
@@ -293,7 +294,7 @@ def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[A
     return cells.T.reshape(rows_, columns, cells.shape[0]).transpose(2, 0, 1)
 
 
-class Array:
+class Array(HeldCells):
     """A named array of ``size`` cells in a machine's shared memory: int64 words (the
     default) or float64 reals (:attr:`dtype`), flat or of two dimensions (:attr:`shape`).
 
@@ -309,7 +310,9 @@ class Array:
     run starts, and :attr:`values` assigned are copied in.
     """
 
-    __slots__ = ("_cells", "_defined", "_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
+    # The cells and the flags of which hold a value are in HeldCells' slots, which no
+    # attribute path reaches (pram._held).
+    __slots__ = ("_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
 
     def __init__(
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
@@ -323,9 +326,9 @@ class Array:
         self._size: int = values.shape[-1] if values.ndim else 0
         self._shape: tuple[int, ...] = shape or (self._size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
-        self._cells = values
+        put_cells(self, values)
         # None when every cell holds a value: the common case pays nothing for the check.
-        self._defined = defined
+        put_defined(self, defined)
         #: Set by the machine while a program runs (read it as :attr:`sealed`).
         self._sealed = False
         #: Whether the host holds the cells or the flags themselves (:attr:`values`,
@@ -361,7 +364,7 @@ class Array:
     @property
     def dtype(self) -> np.dtype[Any]:
         """What the cells hold: ``int64`` words or ``float64`` reals (a size, not data)."""
-        return self._cells.dtype
+        return cells_of(self).dtype
 
     @property
     def sealed(self) -> bool:
@@ -375,7 +378,7 @@ class Array:
         if self._sealed:
             self._refuse(f"reading {self.name}.defined")
         self._exposed = True
-        return self._defined
+        return defined_of(self)
 
     @property
     def values(self) -> Words:
@@ -386,48 +389,49 @@ class Array:
         if self._sealed:
             self._refuse(f"reading {self.name}.values")
         self._exposed = True
-        if self._cells.ndim == 2:
-            return batch_view(self._cells, self.shape)
-        return self._cells if len(self.shape) == 1 else self._cells.reshape(self.shape)
+        if cells_of(self).ndim == 2:
+            return batch_view(cells_of(self), self.shape)
+        return cells_of(self) if len(self.shape) == 1 else cells_of(self).reshape(self.shape)
 
     @values.setter
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
-        if self._cells.ndim == 2:  # a batched machine's array: one row per instance
+        if cells_of(self).ndim == 2:  # a batched machine's array: one row per instance
             grid = self.shape if len(self.shape) == 2 else None
-            batched, _ = rows(values, self._cells.shape[0], grid,
-                              f"values of array {self.name!r}", self._cells.dtype)
+            batched, _ = rows(values, cells_of(self).shape[0], grid,
+                              f"values of array {self.name!r}", cells_of(self).dtype)
             if batched.shape[1] != self.size:
                 raise InputError(
                     f"{self.name}.values needs {self.size} values per instance (got "
                     f"{batched.shape[1]}); pass one per cell, or allocate another array"
                 )
-            self._cells = batched
+            put_cells(self, batched)
             return
-        cells = contents(values, f"values of array {self.name!r}", self._cells.dtype,
+        cells = contents(values, f"values of array {self.name!r}", cells_of(self).dtype,
                          len(self.shape))
         if cells.shape != self.shape:
             raise InputError(
                 f"{self.name}.values needs shape {self.shape} (got {cells.shape}); pass one "
                 "value per cell, or allocate another array"
             )
-        self._cells = cells.reshape(-1)  # a copy: the buffer given stays the host's
+        put_cells(self, cells.reshape(-1))  # a copy: the buffer given stays the host's
 
     def begin(self) -> None:
         """Called by the machine as a run starts: the host keeps no alias of the cells or of
         the flags of which cells hold a value (both were handed out by :attr:`values` and
         :attr:`defined`), so an alias taken before the run sees none of its writes."""
         if self._exposed:
-            self._cells = self._cells.copy(order="K")  # a batch's layout kept
-            if self._defined is not None:
-                self._defined = self._defined.copy(order="K")
+            put_cells(self, cells_of(self).copy(order="K"))  # a batch's layout kept
+            flags = defined_of(self)
+            if flags is not None:
+                put_defined(self, flags.copy(order="K"))
             self._exposed = False
 
     @property
     def batch(self) -> int | None:
         """The instances of a batched machine, one row of cells each; None on a single one."""
-        return self._cells.shape[0] if self._cells.ndim == 2 else None
+        return cells_of(self).shape[0] if cells_of(self).ndim == 2 else None
 
     def to_numpy(self) -> Words:
         """A copy of the array's current contents (refused while a program runs): its shape,
@@ -439,9 +443,9 @@ class Array:
             raise InputError(
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
-        if self._cells.ndim == 2:
-            return np.array(batch_view(self._cells, self.shape), order="C")
-        copied = self._cells.copy()
+        if cells_of(self).ndim == 2:
+            return np.array(batch_view(cells_of(self), self.shape), order="C")
+        copied = cells_of(self).copy()
         return copied if len(self.shape) == 1 else copied.reshape(self.shape)
 
     def _refuse(self, operation: str) -> NoReturn:
@@ -450,12 +454,37 @@ class Array:
             f"read {self.name} with a Read in a step, or call to_numpy() after the run"
         )
 
+    def __getstate__(self) -> Any:
+        # pickle (every protocol), copy.copy and copy.deepcopy all take the state from here:
+        # while a program runs it would carry the cells out of the machine (to another
+        # process, or to a copy the program could read), so it is refused; before and after
+        # a run they work as ever.
+        if self._sealed:
+            raise HonestyError(
+                f"pickling or copying array {self.name!r} (sending it to another process or "
+                "thread, or copying its cells) while a program runs lets data leave the "
+                f"machine's steps; read {self.name} with a Read in a step, and pickle or copy "
+                "it (or its to_numpy()) after the run"
+            )
+        return cells_of(self), defined_of(self), object.__getstate__(self)
+
+    def __setstate__(self, state: Any) -> None:
+        # A pickle or copy made back: the cells into their slot, the rest into theirs. A live
+        # array is never remade this way while its machine runs a program (see __init__).
+        if getattr(self, "_sealed", False):
+            self._refuse(f"restoring {self.name} from a pickle")
+        cells, defined, (_, slots) = state
+        put_cells(self, cells)
+        put_defined(self, defined)
+        for name, value in slots.items():
+            setattr(self, name, value)
+
     def __len__(self) -> int:
         return self.size
 
     def __repr__(self) -> str:
         size = f"shape={self.shape}" if len(self.shape) > 1 else f"size={self.size}"
-        kind = "" if self._cells.dtype == np.int64 else f", dtype={self._cells.dtype}"
+        kind = "" if cells_of(self).dtype == np.int64 else f", dtype={cells_of(self).dtype}"
         return f"Array({self.name!r}, {size}{kind})"
 
     def cell(self, index: int) -> str:

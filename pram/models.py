@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import cast
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.errors import InputError
 from pram.memory import Flags, Words
 from pram.violations import Kind

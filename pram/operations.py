@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-import numpy as np
 import numpy.typing as npt
 
 from pram import allowed
+from pram._held import owners_of, put_raw, put_selections, raw_of, selections_of
+from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError, IntegerOverflowError
 from pram.ids import Chosen, Ids, same
@@ -66,7 +67,7 @@ def _host(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any])
 
     def plain(x: Any) -> Any:
         if type(x) is Register:
-            return x._values
+            return raw_of(x)
         if type(x) in (list, tuple):
             return type(x)(plain(y) for y in x)
         return x
@@ -111,7 +112,7 @@ def _unwrap(name: str, operands: Sequence[Any], run: Run) -> tuple[list[Any], Id
     owners: Any = None
     for operand in operands:
         if type(operand) is Register:
-            ids = operand._processors
+            ids = owners_of(operand)
             if owners is None:
                 owners = ids
             elif ids is not owners and not same(ids, owners):
@@ -127,7 +128,7 @@ def _unwrap(name: str, operands: Sequence[Any], run: Run) -> tuple[list[Any], Id
     raw: list[Any] = []
     for operand in operands:
         if type(operand) is Register:
-            raw.append(operand._values)
+            raw.append(raw_of(operand))
         elif operand is None or isinstance(operand, np.dtype):
             raw.append(operand)
         else:
@@ -227,27 +228,27 @@ def _into(name: str, operands: tuple[Any, ...], result: Any, out: Any, where: An
     results = result if type(result) is tuple else (result,)
     mask = where
     if type(where) is Register:
-        if not same(where._processors, owners) or where.dtype != np.bool_:
+        if not same(owners_of(where), owners) or where.dtype != np.bool_:
             _refuse(f"np.{name}(..., where=...) with a mask of other processors", THROUGH_MEMORY)
-        mask = where._values
+        mask = raw_of(where)
     elif where is not True:
         _refuse(f"np.{name}(..., where=...) with a plain mask", "use a register mask of the "
                 "same processors, or np.where")
     for target, values in zip(targets, results, strict=True):
-        if type(target) is not Register or not same(target._processors, owners) \
+        if type(target) is not Register or not same(owners_of(target), owners) \
                 or target._run is not run:
             _refuse(f"np.{name}(..., out=...) into something else than a register of the same "
                     "processors", "writes into memory outside the processors' registers; use "
                     "the result of the operation instead")
         if values.shape != owners.shape:
             _bound(name, values, owners, run)
-        kept = values if mask is True else np.where(mask, values, target._values)
-        if not np.can_cast(kept.dtype, target._values.dtype, "same_kind"):
+        kept = values if mask is True else np.where(mask, values, raw_of(target))
+        if not np.can_cast(kept.dtype, raw_of(target).dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {kept.dtype} to "
-                            f"{target._values.dtype}")
-        target._values = _kept(run, target._values,
-                               kept.astype(target._values.dtype, copy=False))
-        target._selections = None
+                            f"{raw_of(target).dtype}")
+        put_raw(target, _kept(run, raw_of(target),
+                              kept.astype(raw_of(target).dtype, copy=False)))
+        put_selections(target, None)
     run._operations += 1
     if run._observer is not None:
         run.operation(name, operands, out)
@@ -274,10 +275,10 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
     """The raw index for ``key`` into ``register`` and the processors it selects: a plain key
     (by size; refused on processors chosen by data, whose number it would have to know), or a
     boolean register of the same processors (each deciding whether it is selected)."""
-    owners = register._processors
+    owners = owners_of(register)
     sealed = register._sealed()
     if type(key) is Register:
-        if key.dtype != np.bool_ or not same(key._processors, owners):
+        if key.dtype != np.bool_ or not same(owners_of(key), owners):
             _refuse(
                 f"{verb} register[index] with an index that is a register",
                 "(fancy indexing by data) moves values between processors; a processor may "
@@ -289,8 +290,8 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
             chosen = _choose_rows(owners, key, batch)  # every instance's own selection
             return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
-            return key._values, owners[key._values]
-        return key._values, _chosen(owners, key)
+            return raw_of(key), owners[raw_of(key)]
+        return raw_of(key), _chosen(owners, key)
     if type(owners) is Chosen and sealed and not (type(key) is slice and key == slice(None)):
         _refuse(f"{verb} a register of processors chosen by data with a plain key",
                 allowed.SIZE)
@@ -319,10 +320,10 @@ def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
     """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
     ``batch`` instances: the full width of ``owners`` with one row of flags per instance
     (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
-    chosen = key._selections
+    chosen = selections_of(key)
     if chosen is not None:
         return chosen
-    flags = np.broadcast_to(key._values, (batch, *owners.shape))
+    flags = np.broadcast_to(raw_of(key), (batch, *owners.shape))
     above = getattr(owners, "rows", None) if type(owners) is Chosen else None
     rows = flags.copy() if above is None else flags & above
     rows.flags.writeable = False
@@ -333,7 +334,7 @@ def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
     made.key = key
     made.mask = rows
     setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
-    key._selections = made
+    put_selections(key, made)
     return cast(Chosen, made)
 
 
@@ -341,15 +342,15 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
     """The processors of ``owners`` that ``key`` selects: one array per mask register (every
     register it may select from has its processors), so registers selected alike compare by
     identity (never by value, which is data)."""
-    chosen = key._selections
+    chosen = selections_of(key)
     if chosen is not None:
         return chosen
-    chosen = owners[key._values].view(Chosen)
+    chosen = owners[raw_of(key)].view(Chosen)
     chosen.flags.writeable = False
     chosen.parent = owners
     chosen.key = key
-    chosen.mask = key._values.copy()  # the choice as made, for the machine's own comparison
-    key._selections = chosen
+    chosen.mask = raw_of(key).copy()  # the choice as made, for the machine's own comparison
+    put_selections(key, chosen)
     return chosen  # type: ignore[no-any-return]
 
 

@@ -44,11 +44,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from pram import allowed, operations
+from pram._held import Held, owners_of, put_owners, put_raw, put_selections, raw_of
+from pram._numpy import np
 from pram.allowed import THROUGH_MEMORY
 from pram.errors import HonestyError
 from pram.ids import Chosen, Ids, freeze, immutable, same, same_processors
@@ -88,34 +89,34 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
 
     def forward(self: Register, other: Any) -> Any:
         run = self._run
-        if run is not None and run._active and self._values.dtype.kind in "biu":
+        if run is not None and run._active and raw_of(self).dtype.kind in "biu":
             kind = type(other)
             if kind is Register:
-                if (not loud and other._run is run and other._values.dtype.kind in "biu"
-                        and (other._processors is self._processors
-                             or same(other._processors, self._processors))):
-                    values = ufunc(self._values, other._values)
+                if (not loud and other._run is run and raw_of(other).dtype.kind in "biu"
+                        and (owners_of(other) is owners_of(self)
+                             or same(owners_of(other), owners_of(self)))):
+                    values = ufunc(raw_of(self), raw_of(other))
                     if overflows:
-                        operations.checked(name, (self._values, other._values), values,
-                                           self._processors, run)
-                    return _made(name, (self, other), values, self._processors, run)
+                        operations.checked(name, (raw_of(self), raw_of(other)), values,
+                                           owners_of(self), run)
+                    return _made(name, (self, other), values, owners_of(self), run)
             elif (kind is int or kind is bool) and (not loud or (divides and other > 0)):
-                values = ufunc(self._values, other)
+                values = ufunc(raw_of(self), other)
                 if overflows:
-                    operations.checked(name, (self._values, other), values, self._processors,
+                    operations.checked(name, (raw_of(self), other), values, owners_of(self),
                                        run)
-                return _made(name, (self, other), values, self._processors, run)
+                return _made(name, (self, other), values, owners_of(self), run)
         return ufunc(self, other)
 
     def reflected(self: Register, other: Any) -> Any:
         run = self._run
         kind = type(other)
         if (run is not None and run._active and not loud and (kind is int or kind is bool)
-                and self._values.dtype.kind in "biu"):
-            values = ufunc(other, self._values)
+                and raw_of(self).dtype.kind in "biu"):
+            values = ufunc(other, raw_of(self))
             if overflows:
-                operations.checked(name, (other, self._values), values, self._processors, run)
-            return _made(name, (other, self), values, self._processors, run)
+                operations.checked(name, (other, raw_of(self)), values, owners_of(self), run)
+            return _made(name, (other, self), values, owners_of(self), run)
         return ufunc(other, self)
 
     return forward, reflected
@@ -126,18 +127,18 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
 
     def apply(self: Register, other: Any) -> Register:
         result = ufunc(self, other)
-        values = result._values if type(result) is Register else np.asarray(result)
-        if type(result) is Register and result._processors is not self._processors \
-                and not same_processors(result._processors, self._processors):
+        values = raw_of(result) if type(result) is Register else np.asarray(result)
+        if type(result) is Register and owners_of(result) is not owners_of(self) \
+                and not same_processors(owners_of(result), owners_of(self)):
             _refuse(f"register {ufunc.__name__}= a register of other processors", THROUGH_MEMORY)
-        if not np.can_cast(values.dtype, self._values.dtype, "same_kind"):
+        if not np.can_cast(values.dtype, raw_of(self).dtype, "same_kind"):
             raise TypeError(
-                f"{ufunc.__name__}= would turn a register of {self._values.dtype} into "
+                f"{ufunc.__name__}= would turn a register of {raw_of(self).dtype} into "
                 f"{values.dtype}; write register = register {ufunc.__name__} other instead"
             )
-        self._values = _kept(self._run, self._values,
-                             values.astype(self._values.dtype, copy=False))
-        self._selections = None
+        put_raw(self, _kept(self._run, raw_of(self),
+                            values.astype(raw_of(self).dtype, copy=False)))
+        put_selections(self, None)
         return self
 
     return apply
@@ -168,8 +169,8 @@ def _lookup(args: Sequence[Any], kwargs: dict[str, Any], run: Run) -> Register:
                 f"or 'clip'; values of other processors move through memory: {THROUGH_MEMORY}")
     if index._run is not run and index._run is not None:
         _refuse("np.choose on a register of another run", _ANOTHER_RUN)
-    values = np.take(table, index._values, mode=mode)
-    found: Register = _made("choose", (index, table), values, index._processors, run)
+    values = np.take(table, raw_of(index), mode=mode)
+    found: Register = _made("choose", (index, table), values, owners_of(index), run)
     return found
 
 
@@ -196,9 +197,9 @@ def _against(name: str, x: Register, table: npt.NDArray[Any], operands: tuple[An
     if x._run is not run and x._run is not None:
         _refuse(f"np.{name} on a register of another run", _ANOTHER_RUN)
     with np.errstate(all="ignore"):
-        values = compute(x._values)
+        values = compute(raw_of(x))
     run._operations += len(table) - 1
-    found: Register = _made(name, operands, values, x._processors, run)
+    found: Register = _made(name, operands, values, owners_of(x), run)
     return found
 
 
@@ -222,16 +223,16 @@ def _where(args: Sequence[Any]) -> Any:
     first = next((x for x in args if type(x) is Register), None)
     if first is None:
         return None
-    owners, run = first._processors, first._run
+    owners, run = owners_of(first), first._run
     if run is None or not run._active:
         return None
     raw = []
     for x in args:
         kind = type(x)
         if kind is Register:
-            if x._processors is not owners or x._run is not run:
+            if owners_of(x) is not owners or x._run is not run:
                 return None
-            raw.append(x._values)
+            raw.append(raw_of(x))
         elif kind is int or kind is bool or kind is float:
             raw.append(x)
         else:
@@ -239,7 +240,7 @@ def _where(args: Sequence[Any]) -> Any:
     return _wrap("where", tuple(args), np.where(*raw), owners, run)
 
 
-class Register(NDArrayOperatorsMixin):
+class Register(Held, NDArrayOperatorsMixin):
     """One value per processor, bound to the processors it belongs to and to one run.
 
     Made by the machine for each :class:`pram.Read` of a step (aligned with the step's
@@ -249,7 +250,9 @@ class Register(NDArrayOperatorsMixin):
     See the module's documentation for what a program can and cannot do with it.
     """
 
-    __slots__ = ("_processors", "_run", "_selections", "_values")
+    # The values, the processors and the selections are in Held's slots, which no
+    # attribute path reaches (pram._held): each is data once processors chose themselves.
+    __slots__ = ("_run",)
 
     def __init__(self, values: npt.NDArray[Any], processors: Ids, run: Run | None = None) -> None:
         if type(values) is not np.ndarray or values.dtype.kind not in allowed.KINDS:
@@ -257,11 +260,11 @@ class Register(NDArrayOperatorsMixin):
                 f"a Register holds a numeric numpy array (got {type(values).__name__}); "
                 "make registers with pram.hold"
             )
-        self._values = values
-        self._processors = processors
+        put_raw(self, values)
+        put_owners(self, processors)
         self._run = run
         #: The processors this register selects when it is the mask (see _chosen).
-        self._selections: Chosen | None = None
+        put_selections(self, None)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("pram.Register is final: a subclass could hide values from the checks")
@@ -271,7 +274,7 @@ class Register(NDArrayOperatorsMixin):
         return run is not None and run._active
 
     def _sized(self, what: str) -> None:
-        if type(self._processors) is Chosen and self._sealed():
+        if type(owners_of(self)) is Chosen and self._sealed():
             _refuse(what, allowed.SIZE)
 
     # ---- sizes, which are not data (unless the processors chose themselves) ------------
@@ -279,39 +282,39 @@ class Register(NDArrayOperatorsMixin):
     @property
     def shape(self) -> tuple[int, ...]:
         self._sized("the shape of a register of processors chosen by data")
-        if self._values.ndim > self._processors.ndim and self._sealed():
-            return self._processors.shape  # a batch's register: one row per instance
-        return self._values.shape
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).shape  # a batch's register: one row per instance
+        return raw_of(self).shape
 
     @property
     def ndim(self) -> int:
-        if self._values.ndim > self._processors.ndim and self._sealed():
-            return self._processors.ndim
-        return self._values.ndim
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).ndim
+        return raw_of(self).ndim
 
     @property
     def size(self) -> int:
         self._sized("the size of a register of processors chosen by data")
-        if self._values.ndim > self._processors.ndim and self._sealed():
-            return self._processors.size
-        return self._values.size
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return owners_of(self).size
+        return raw_of(self).size
 
     @property
     def dtype(self) -> np.dtype[Any]:
-        return self._values.dtype
+        return raw_of(self).dtype
 
     def __len__(self) -> int:
         self._sized("len() of a register of processors chosen by data")
-        if self._values.ndim > self._processors.ndim and self._sealed():
-            return len(self._processors)
-        return len(self._values)
+        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
+            return len(owners_of(self))
+        return len(raw_of(self))
 
     def __repr__(self) -> str:
         if self._sealed():
-            if type(self._processors) is Chosen:
+            if type(owners_of(self)) is Chosen:
                 return f"Register(processors chosen by data, dtype={self.dtype})"
             return f"Register(shape={self.shape}, dtype={self.dtype})"
-        return f"Register({self._values.tolist()!r})"
+        return f"Register({raw_of(self).tolist()!r})"
 
     __str__ = __repr__
 
@@ -473,9 +476,9 @@ class Register(NDArrayOperatorsMixin):
 
     def __invert__(self) -> Any:
         run = self._run
-        if run is not None and run._active and self._values.dtype.kind in "biu":
+        if run is not None and run._active and raw_of(self).dtype.kind in "biu":
             # what np.invert(self) does on bools and integers, without numpy's dispatch
-            return _made("invert", (self,), np.invert(self._values), self._processors, run)
+            return _made("invert", (self,), np.invert(raw_of(self)), owners_of(self), run)
         return np.invert(self)
 
     def __neg__(self) -> Any:
@@ -488,18 +491,18 @@ class Register(NDArrayOperatorsMixin):
         """The values converted to ``dtype``, still bound to the same processors."""
         run = self._run
         if run is None or not run._active:
-            return Register(self._values.astype(dtype, *args, **kwargs), self._processors, run)
+            return Register(raw_of(self).astype(dtype, *args, **kwargs), owners_of(self), run)
         dtype = _dtype(dtype, "register.astype")
         if args or set(kwargs) - {"copy"}:
             _refuse("register.astype with order=, casting= or subok=", "takes dtype (and copy)")
         with np.errstate(all="ignore"):
-            values = self._values.astype(dtype)
-        operations.checked_cast(self._values, values, self._processors, run)
-        return _made("astype", (self, dtype), values, self._processors, run)
+            values = raw_of(self).astype(dtype)
+        operations.checked_cast(raw_of(self), values, owners_of(self), run)
+        return _made("astype", (self, dtype), values, owners_of(self), run)
 
     def copy(self) -> Register:
         """A register of the same processors holding the same values."""
-        copied: Register = _made("copy", (self,), self._values.copy(), self._processors,
+        copied: Register = _made("copy", (self,), raw_of(self).copy(), owners_of(self),
                                  self._run)
         return copied
 
@@ -511,11 +514,11 @@ class Register(NDArrayOperatorsMixin):
     def view(self, dtype: Any) -> Register:
         """The same bits read as ``dtype`` of the same itemsize (one value per processor)."""
         dtype = _dtype(dtype, "register.view")
-        if dtype.itemsize != self._values.dtype.itemsize:
+        if dtype.itemsize != raw_of(self).dtype.itemsize:
             _refuse(f"register.view({dtype}) of another itemsize", "spreads values over "
                     f"other processors' entries; use astype, or {THROUGH_MEMORY}")
-        viewed: Register = _made("view", (self, dtype), self._values.view(dtype),
-                                 self._processors, self._run)
+        viewed: Register = _made("view", (self, dtype), raw_of(self).view(dtype),
+                                 owners_of(self), self._run)
         return viewed
 
     # ---- selecting processors, which keeps each value with its own -------------------------
@@ -523,14 +526,14 @@ class Register(NDArrayOperatorsMixin):
     def __getitem__(self, key: Any) -> Any:
         run = self._run
         if (type(key) is int or isinstance(key, np.integer)) and not self._sealed():
-            return self._values[key]  # output, after the run: the value itself
+            return raw_of(self)[key]  # output, after the run: the value itself
         raw, owners = _key(self, key, "reading")
         if getattr(owners, "rows", None) is not None:  # a batch's selection: full width kept
-            values = owners if self._values is self._processors else self._values
-        elif self._values.ndim > self._processors.ndim:  # a batch's register, by a plain key
-            values = self._values[_in_rows(raw)]
+            values = owners if raw_of(self) is owners_of(self) else raw_of(self)
+        elif raw_of(self).ndim > owners_of(self).ndim:  # a batch's register, by a plain key
+            values = raw_of(self)[_in_rows(raw)]
         else:
-            values = owners if self._values is self._processors else self._values[raw]
+            values = owners if raw_of(self) is owners_of(self) else raw_of(self)[raw]
         if type(owners) is Chosen and type(values) is not np.ndarray:
             values = values.view(np.ndarray)
         result = Register(values, owners, run)
@@ -549,19 +552,19 @@ class Register(NDArrayOperatorsMixin):
         if type(value) is Register:
             if value._run is not run and value._run is not None and run is not None:
                 _refuse("register[key] = a register of another run", _ANOTHER_RUN)
-            chosen = value._processors
+            chosen = owners_of(value)
             if chosen is not target and type(chosen) is Chosen and type(target) is Chosen \
                     and type(key) is Register and chosen.parent is not None \
-                    and same(chosen.parent, self._processors):
+                    and same(chosen.parent, owners_of(self)):
                 # y[mask] = z[other mask] over the same processors (masks computed apart, as
                 # in y[x > 5] = z[x > 5]): each processor chosen by both masks takes its own
                 # value of z; comparing the masks would tell the program about data, so
                 # nothing is compared and nothing refused.
                 both = raw & chosen.mask
                 if getattr(chosen, "rows", None) is not None:  # a batch: full width kept
-                    given = value._values
+                    given = raw_of(value)
                 else:
-                    given = value._values[both[chosen.mask]]
+                    given = raw_of(value)[both[chosen.mask]]
                 raw = both
             elif chosen is not target and not same(chosen, target):
                 _refuse(
@@ -569,30 +572,31 @@ class Register(NDArrayOperatorsMixin):
                     f"a register holds each processor's own values; {THROUGH_MEMORY}",
                 )
             else:
-                given = value._values
+                given = raw_of(value)
         else:
             given = _operand(value, "register[key] = value", type(target) is Chosen)
-        before = Register(self._values, self._processors, run)
-        if getattr(target, "rows", None) is not None or self._values.ndim > \
-                self._processors.ndim or (type(value) is Register and value._values.ndim
-                                          > value._processors.ndim):
-            self._values = _kept(run, self._values, _batched_set(
-                self._values, self._processors, raw, given,
-                getattr(target, "rows", None) is not None, _batch(run) or len(self._values)))
-            self._selections = None
+        _cast_into(raw_of(self).dtype, given)
+        before = Register(raw_of(self), owners_of(self), run)
+        if getattr(target, "rows", None) is not None or raw_of(self).ndim > \
+                owners_of(self).ndim or (type(value) is Register and raw_of(value).ndim
+                                          > owners_of(value).ndim):
+            put_raw(self, _kept(run, raw_of(self), _batched_set(
+                raw_of(self), owners_of(self), raw, given,
+                getattr(target, "rows", None) is not None, _batch(run) or len(raw_of(self)))))
+            put_selections(self, None)
             if run is not None:
                 run._operations += 1
                 if run._observer is not None:
                     run.operation("setitem", (before, key, value), self)
             return
-        values = self._values.copy()
+        values = raw_of(self).copy()
         if values.dtype.kind in "biu" and not _inexact((given,)):
             values[raw] = given
         else:
             with np.errstate(all="ignore"):
                 values[raw] = given  # a cast that overflows reports nothing
-        self._values = values
-        self._selections = None
+        put_raw(self, values)
+        put_selections(self, None)
         if run is not None:
             run._operations += 1
             if run._observer is not None:
@@ -605,12 +609,12 @@ class Register(NDArrayOperatorsMixin):
     def __iter__(self) -> Any:
         if self._sealed():
             _refuse("iterating over a register", allowed.HOST)
-        return iter(self._values.tolist())
+        return iter(raw_of(self).tolist())
 
     def __contains__(self, item: Any) -> bool:
         if self._sealed():
             _refuse("`in` on a register", allowed.REASONS["searchsorted"])
-        return item in self._values
+        return item in raw_of(self)
 
     def __bool__(self) -> bool:
         if self._sealed():
@@ -619,44 +623,44 @@ class Register(NDArrayOperatorsMixin):
                     "value, not a number)", "would turn data into host control flow; decide "
                     "per processor with np.where(x > 3, a, b) or where= masks, end a loop on "
                     "data with a loop test (pram.Until), or read the value after the run")
-        return bool(self._values)
+        return bool(raw_of(self))
 
     def __int__(self) -> int:
         if self._sealed():
             _refuse("int() of a register", allowed.HOST)
-        return int(self._values)
+        return int(raw_of(self))
 
     def __float__(self) -> float:
         if self._sealed():
             _refuse("float() of a register", allowed.HOST)
-        return float(self._values)
+        return float(raw_of(self))
 
     def __complex__(self) -> complex:
         if self._sealed():
             _refuse("complex() of a register", allowed.HOST)
-        return complex(self._values)
+        return complex(raw_of(self))
 
     def __index__(self) -> int:
         if self._sealed():
             _refuse("using a register as a Python index (__index__)", allowed.HOST)
-        return self._values.__index__()
+        return raw_of(self).__index__()
 
     def __format__(self, spec: str) -> str:
         if self._sealed():
             if spec:
                 _refuse("formatting a register's values", allowed.HOST)
             return repr(self)
-        return format(self._values, spec) if spec else repr(self)
+        return format(raw_of(self), spec) if spec else repr(self)
 
     def tolist(self) -> Any:
         if self._sealed():
             _refuse("register.tolist()", allowed.HOST)
-        return self._values.tolist()
+        return raw_of(self).tolist()
 
     def item(self, *args: Any) -> Any:
         if self._sealed():
             _refuse("register.item()", allowed.HOST)
-        return self._values.item(*args)
+        return raw_of(self).item(*args)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if self._sealed():
@@ -666,7 +670,7 @@ class Register(NDArrayOperatorsMixin):
                     "make it a register of the same processors first: hold(pid, i)[mask]; a "
                     "lookup in a constant table (np.take(table, x), table[x]) is "
                     "np.choose(x, table)")
-        values = self._values if dtype is None else self._values.astype(dtype)
+        values = raw_of(self) if dtype is None else raw_of(self).astype(dtype)
         return values.copy() if copy is not False else values
 
     def __getattr__(self, name: str) -> Any:
@@ -675,14 +679,14 @@ class Register(NDArrayOperatorsMixin):
         if reason is None or name.startswith("_"):
             raise AttributeError(f"a Register has no attribute {name!r}")
         if not self._sealed():
-            return getattr(self._values, name)  # output, after the run
+            return getattr(raw_of(self), name)  # output, after the run
         _refuse(f"register.{name}", reason)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self._sealed():
             _refuse("pickling a register (sending it to another process or thread)",
                     allowed.ESCAPE)
-        return (np.array, (self._values,))
+        return (np.array, (raw_of(self),))
 
     def __reduce__(self) -> Any:
         return self.__reduce_ex__(2)
@@ -697,21 +701,22 @@ def contents(register: Register) -> npt.NDArray[Any]:
     run = register._run
     if run is not None and run._active and not run._observing:
         _refuse("pram.registers.contents of a register", allowed.ESCAPE)
-    return register._values
+    return raw_of(register)
 
 
 def processors(register: Register) -> Ids:
     """The ids of the processors ``register`` belongs to, entry by entry (refused while the
     run is active when they were chosen by data: their number is data)."""
     run = register._run
-    ids = register._processors
+    ids = owners_of(register)
     if type(ids) is Chosen:
         if run is not None and run._active and not run._observing:
             _refuse("the processors of a register chosen by data", allowed.SIZE)
     elif not immutable(ids):
         # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would
         # rename the register's processors, so the register is bound to a frozen copy first.
-        ids = register._processors = freeze(ids)
+        ids = freeze(ids)
+        put_owners(register, ids)
     return ids
 
 
@@ -720,8 +725,8 @@ def processors(register: Register) -> Ids:
 def _per_instance(register: Register) -> npt.NDArray[Any]:
     """A register's values as one instance sees them: a batch's register by its first row
     (sizes and dtype, the same in every row)."""
-    values = register._values
-    return values[0] if values.ndim > register._processors.ndim else values
+    values = raw_of(register)
+    return values[0] if values.ndim > owners_of(register).ndim else values
 
 
 def _batched_set(values: npt.NDArray[Any], owners: Ids, raw: Any, given: Any,
@@ -775,6 +780,25 @@ def _references() -> int:
 
 #: See :func:`_references`.
 _TEMPORARY = _references()
+
+
+def _cast_into(dtype: np.dtype[Any], given: Any) -> None:
+    """The one cast rule of ``register[key] = value``, decided on the dtypes alone over the
+    register's full width, whatever the key selects: complex values into a register that is
+    not complex are refused (numpy would discard the imaginary parts, and warn only when some
+    processor is selected: a warning that depends on the data, an n-way OR with no step);
+    every other cast is numpy's, with its reports silenced (the assignment is total)."""
+    if dtype.kind == "c":
+        return
+    kind = type(given)
+    given_kind = given.dtype.kind if kind is np.ndarray or isinstance(given, np.generic) \
+        else "c" if kind is complex else ""
+    if given_kind == "c":
+        raise TypeError(
+            f"register[key] = complex values into a register of {dtype} would discard their "
+            "imaginary parts (whatever the key selects); assign np.real(value), or make the "
+            "register complex first (register.astype(complex))"
+        )
 
 
 def _inexact(values: Sequence[Any]) -> bool:

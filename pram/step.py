@@ -18,8 +18,8 @@ from collections.abc import Generator, Iterable
 from typing import Any, TypeAlias, TypeGuard, TypeVar
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
@@ -68,6 +68,39 @@ class Write:
         )
 
 
+def _frozen(items: Any, what: str, entry: str) -> tuple[Any, ...]:
+    """A step's ``reads`` or ``writes`` (or a bundle's ``steps``) frozen into a tuple when it
+    is made: the machine executes and the ledger counts that tuple, and nothing else. Only a
+    plain list or tuple is taken: a subclass could answer ``len`` (which the ledger asks)
+    differently from iteration (which the machine executes), and a list kept by the program
+    could change after the step was made. Each entry's exact type is checked as the step runs
+    (a :class:`StepError` naming the step)."""
+    kind = type(items)
+    if kind is tuple:
+        return items  # type: ignore[no-any-return]
+    if kind is list:
+        return tuple(items)
+    raise InputError(
+        f"{what} must be a plain list or tuple of {entry} objects (got {kind.__name__}); "
+        f"pass [{entry}(...), ...]"
+    )
+
+
+def _reads(reads: tuple[Read, ...] | list[Read]) -> tuple[Read, ...]:
+    """:func:`_frozen` for a step's reads."""
+    return _frozen(reads, "Step reads", "Read")
+
+
+def _writes(writes: tuple[Write, ...] | list[Write]) -> tuple[Write, ...]:
+    """:func:`_frozen` for a step's writes."""
+    return _frozen(writes, "Step writes", "Write")
+
+
+def _steps(steps: tuple[Step, ...] | list[Step]) -> tuple[Step, ...]:
+    """:func:`_frozen` for a bundle's steps."""
+    return _frozen(steps, "Bundle steps", "Step")
+
+
 @attrs.frozen(slots=True)
 class Step:
     """One synchronous step: the active ``processors`` and what each reads and writes.
@@ -80,8 +113,8 @@ class Step:
     """
 
     processors: Words | Register
-    reads: tuple[Read, ...] | list[Read] = ()
-    writes: tuple[Write, ...] | list[Write] = ()
+    reads: tuple[Read, ...] = attrs.field(default=(), converter=_reads)
+    writes: tuple[Write, ...] = attrs.field(default=(), converter=_writes)
     phase: str = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -120,9 +153,10 @@ def is_step(request: Any) -> TypeGuard[Step]:
 
 @attrs.frozen(slots=True)
 class Bundle:
-    """The steps that parallel branches take in one global step."""
+    """The steps that parallel branches take in one global step (frozen into a tuple when
+    the bundle is made, as a step's reads and writes are)."""
 
-    steps: tuple[Step, ...]
+    steps: tuple[Step, ...] = attrs.field(converter=_steps)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError(

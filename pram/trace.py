@@ -43,8 +43,9 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
-import numpy as np
 
+from pram._held import cells_of, defined_of
+from pram._numpy import np
 from pram.engine.validate import processors_of
 from pram.errors import HonestyError, InputError
 from pram.memory import Array, Flags, Words
@@ -369,7 +370,7 @@ class Recorder:
         self._labels[id(array)] = label
         defined = None if array.defined is None else array.defined.copy()
         self.trace._arrays[label] = TracedArray(
-            label, array.size, array._cells.copy(), defined, step, shape=array.shape
+            label, array.size, cells_of(array).copy(), defined, step, shape=array.shape
         )
 
     def _charge(self, cells: int, step: int, what: str, *, now: bool = True) -> None:
@@ -397,9 +398,10 @@ class Recorder:
         self._charge(sum(len(p.index) for p in ports), number, f"step {number}", now=False)
         self._pending = (number, steps, ports, violations)
         # Memory as every read of the step sees it, and as each write finds it: before.
-        self._before = [port.array._cells.take(port.index) for port in ports]
-        self._defined = [None if port.array._defined is None
-                         else port.array._defined.take(port.index) for port in ports]
+        self._before = [cells_of(port.array).take(port.index) for port in ports]
+        flags = [defined_of(port.array) for port in ports]
+        self._defined = [None if known is None else known.take(port.index)
+                         for port, known in zip(ports, flags, strict=True)]
 
     def end(self, cost: Cost, violations: list[Violation]) -> None:
         """The pending step was committed and accounted: record it."""
@@ -418,7 +420,7 @@ class Recorder:
                                        defined=defined))
             else:
                 written = np.broadcast_to(port.value, cells.shape).astype(port.array.dtype)
-                after = port.array._cells.take(cells)
+                after = cells_of(port.array).take(cells)
                 accesses.append(Access("write", label, port.branch, pid, cells, written,
                                        before, after, defined))
         processors = [processors_of(s, number).astype(np.int64) for s in steps]

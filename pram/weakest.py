@@ -35,19 +35,17 @@ it needs priority, or a combining rule) is the program's to say, not the accesse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from typing import Any
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.errors import InputError
 from pram.machine import Machine
 from pram.memory import Words
 from pram.models import Model, model
-from pram.registers import Register, contents
 from pram.run import watching
-from pram.step import Read, Step, Values, Write
 from pram.trace import Trace
 from pram.violations import Kind, Violation
 
@@ -138,11 +136,12 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 
 
 class Classifier:
-    """The observer that sorts every access of every global step into meetings.
+    """Sorts every access of every global step of a run into meetings, from the machine's
+    trace of the run after it ended (:meth:`replay`, as :func:`classified` does).
 
-    :func:`weakest_model` attaches one to a fresh machine; a caller that runs the program
-    itself (``pram run --weakest-model``, on the run it reports) passes one as the machine's
-    ``observer`` and asks :meth:`weakest` after the run.
+    It is never an observer: an observer is the machine's ``m.observer``, which a program can
+    read and behave differently under (exclusive reads while watched, concurrent ones else),
+    so that the run classified would not be the run it makes otherwise.
     """
 
     def __init__(self) -> None:
@@ -150,37 +149,6 @@ class Classifier:
         self.counts = {"concurrent_reads": 0, "read_writes": 0, "concurrent_writes": 0,
                        "disagreeing_writes": 0}
         self.steps = 0
-
-    def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
-        """Elementwise operations on registers touch no memory: nothing to classify."""
-
-    def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
-        """Sort the accesses of global step ``number`` by array and cell, and record every
-        meeting of two or more processors."""
-        self.steps = number
-        by_array: dict[int, list[tuple[str, Words, Words, Words, bool, int]]] = {}
-        for branch, step in enumerate(steps):
-            pid = np.asarray(step.processors, dtype=np.int64)
-            n = len(pid)
-            accesses: list[tuple[Read | Write, bool]] = [(r, False) for r in step.reads]
-            accesses += [(w, True) for w in step.writes]
-            for port, write in accesses:
-                key: Any = port.index
-                if type(key) is tuple:  # (row, column) of a two-dimensional array
-                    index = _words(key[0], n) * port.array.shape[1] + _words(key[1], n)
-                else:
-                    index = _words(key, n)
-                value = _words(port.value, n) if isinstance(port, Write) else np.zeros(n, np.int64)
-                who = pid
-                if port.where is not None:
-                    where = _words(port.where, n).astype(bool)
-                    index, value, who = index[where], value[where], pid[where]
-                by_array.setdefault(id(port.array), []).append(
-                    (port.array.name, index, who, value, write, branch))
-        phases = [step.phase for step in steps]
-        for ports in by_array.values():
-            if sum(len(port[1]) for port in ports) > 1:
-                self._meetings(number, ports, phases)
 
     def replay(self, trace: Trace) -> Classifier:
         """Sort the accesses of every step of ``trace``, the machine's own record of a run
@@ -284,18 +252,6 @@ def _labels(phases: list[str], branches: Words) -> tuple[str, ...]:
     return labels if len(labels) > 1 else ()
 
 
-def _words(x: Any, n: int) -> Words:
-    """An index, value or mask of a step as one word per processor."""
-    if isinstance(x, Register):
-        return np.asarray(contents(x))
-    if isinstance(x, int | np.integer | bool | np.bool_):
-        return np.full(n, int(x), dtype=np.int64)
-    data = np.asarray(x)
-    if data.ndim == 0:  # a real scalar (a Python or numpy float): one copy per processor
-        return np.full(n, data)
-    return data
-
-
 def forbidden(rules: Model, meeting: Meeting) -> bool:
     """Whether ``rules`` forbids ``meeting``, asked through the model's own hooks."""
     if meeting.kind is not Kind.WRITE_WRITE:
@@ -309,7 +265,16 @@ def forbidden(rules: Model, meeting: Meeting) -> bool:
 
 #: What a trace records at most for :func:`weakest_model`: every access of the run it
 #: classifies (the trace is its evidence), so no ceiling but memory's.
-_EVERYTHING = 1 << 40
+EVERYTHING = 1 << 40
+
+
+def classified(machine: Machine) -> Weakest:
+    """The weakest clean model of the run ``machine`` just made, read from the machine's own
+    trace of it (a machine made with ``trace=True``, and ``trace_cells`` enough for every
+    access, e.g. :data:`EVERYTHING`): nothing a program can see or change while it runs, since
+    whether a machine traces is not told mid-run. ``pram run --weakest-model`` classifies the
+    run it reports this way, and :func:`weakest_model` its own run."""
+    return Classifier().replay(machine.trace).weakest()
 
 
 def run_on(make: Any, machine: Machine, who: str) -> Any:
@@ -354,7 +319,7 @@ def weakest_model(
     refused (its steps would not be classified).
     """
     machine = Machine(run_model, mode="collect", strict=False, seed=seed, trace=True,
-                      trace_cells=_EVERYTHING)
+                      trace_cells=EVERYTHING)
     with watching() as made:
         run_on(program, machine, "weakest_model")
     if any(m is not machine for m in made):
@@ -362,7 +327,8 @@ def weakest_model(
             "weakest_model: the function given made another machine; its steps would not be "
             "classified: run every step on m, the machine it is given"
         )
-    return Classifier().replay(machine.trace).weakest()
+    return classified(machine)
 
 
-__all__ = ["BESIDE", "CHAIN", "Classifier", "Meeting", "Weakest", "run_on", "weakest_model"]
+__all__ = ["BESIDE", "CHAIN", "EVERYTHING", "Classifier", "Meeting", "Weakest", "classified",
+           "run_on", "weakest_model"]

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from pram import Check
 from pram.cost import local_verdict
-from pram.laws.bounds import check
+from pram.laws.bounds import check, mean_check
 from pram.reports import classics, techniques
 from pram.reports.classics import WEAKER
 from pram.reports.registry import Algorithm, Options
@@ -97,10 +97,9 @@ def mean_checks(entry: Algorithm, seeded: Sequence[Sequence[Run]]) -> dict[str, 
     for key, bound in entry.bounds.items():
         if key not in first[0].bounds:
             continue
-        means = [sum(runs[i].bounds[key].measured for runs in seeded) / len(seeded)
-                 for i in range(len(first))]
-        out[key] = check(measure_of(key), bound.formula,
-                         [(r.bound_sizes, m) for r, m in zip(first, means, strict=True)])
+        out[key] = mean_check(measure_of(key), bound.formula, [
+            (r.bound_sizes, [runs[i].bounds[key].measured for runs in seeded])
+            for i, r in enumerate(first)])
     return out
 
 

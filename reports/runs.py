@@ -37,7 +37,7 @@ from pram.reports.options import Options, json_fields, validate
 from pram.reports.preflight import refuse_inapplicable
 from pram.reports.registry import Algorithm, Bound, Instance
 from pram.trace import Trace
-from pram.weakest import Classifier, Weakest
+from pram.weakest import EVERYTHING, Weakest, classified
 
 SHOWN_VIOLATIONS = 5
 
@@ -271,19 +271,18 @@ def perform_job(
     else:
         refuse_inapplicable(entry, attrs.evolve(options, input=None))
         refuse_oversized(entry, options, instance.sizes)
-    extra: dict[str, Any] = {} if trace_cells is None else {
-        "trace": True, "trace_cells": trace_cells
+    # --weakest-model classifies the run it reports (one run, not two) from the machine's own
+    # trace of it, never an observer: a program may read m.observer, not whether m traces
+    extra: dict[str, Any] = {} if trace_cells is None and not options.weakest_model else {
+        "trace": True, "trace_cells": EVERYTHING if trace_cells is None else trace_cells
     }
     extra.update({} if options.distinct_processors is None else {
         "distinct_processors": options.distinct_processors
     })
-    # --weakest-model classifies the accesses of this run, the one reported (one run, not two)
-    classifier = Classifier() if options.weakest_model else None
     machine = Machine(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
-        observer=classifier,
         **extra,
     )
     start = time.perf_counter()
@@ -318,7 +317,7 @@ def perform_job(
         bounds=bounds,
         seconds=seconds,
         output=solution.output,
-        weakest=classifier.weakest() if classifier is not None else None,
+        weakest=classified(machine) if options.weakest_model else None,
         resolutions=len(machine.resolutions),
         first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
         trace=None if trace_cells is None else machine.trace,

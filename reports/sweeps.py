@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from pram import Check, Formula, InputError, check
-from pram.laws.bounds import combined
+from pram.laws.bounds import combined, mean_check
 from pram.reports.display import SweepDisplay
 from pram.reports.instances import Summary, batch_tasks, parts_of, refuse_instances, trials_of
 from pram.reports.options import Options
@@ -403,7 +403,11 @@ def _statistic_check(
     """The check of ``statistic`` (mean or max) of ``measure`` over the sizes of a sweep."""
     sizes = [s.bound_sizes for s in summaries]
     aliases = _aliases(sizes)
-    points = [({k: v for k, v in b.items() if k not in aliases},
-               float(s.counts()[measure][statistic])) for s, b in zip(summaries, sizes,
-                                                                       strict=True)]
-    return check(measure, _unaliased(formula, aliases), points)
+    at = [{k: v for k, v in b.items() if k not in aliases} for b in sizes]
+    formula = _unaliased(formula, aliases)
+    if statistic == "mean":  # the noise between instances is part of the verdict
+        return mean_check(measure, formula, [
+            (b, [float(t.counts[measure]) for t in s.trials])
+            for s, b in zip(summaries, at, strict=True)])
+    return check(measure, formula, [(b, float(s.counts()[measure][statistic]))
+                                    for s, b in zip(summaries, at, strict=True)])

@@ -32,6 +32,7 @@ from pram import (
     Write,
     hold,
 )
+from pram._held import defined_of, owners_of, raw_of
 from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
@@ -60,7 +61,7 @@ def _outcome(result: Any, i: int | None) -> Any:
 def _is_batched(result: Any) -> bool:
     from pram.registers import Register
 
-    return type(result) is Register and result._values.ndim > result._processors.ndim
+    return type(result) is Register and raw_of(result).ndim > owners_of(result).ndim
 
 
 def _allocate(m: Machine, name: str, v: Any, i: int | None = None) -> Any:
@@ -94,7 +95,7 @@ def same_as_single(
         for name, array in mine.items():
             assert arrays[name].to_numpy()[i].tolist() == array.to_numpy().tolist(), name
             assert arrays[name].dtype == array.dtype and arrays[name].shape == array.shape
-            ours, theirs = arrays[name]._defined, array._defined
+            ours, theirs = defined_of(arrays[name]), defined_of(array)
             assert (ours is None or ours[i].all()) if theirs is None else \
                 ours is not None and ours[i].tolist() == theirs.tolist(), name
         assert costs[i] == s.cost, f"ledger of instance {i}"
@@ -469,7 +470,7 @@ def _first_run(m: Machine) -> dict[str, Any]:
 
     def stopping(program: Any) -> Any:
         run(program)
-        seen["memory"] = {name: (a.to_numpy(), a._defined) for name, a in m.arrays.items()}
+        seen["memory"] = {name: (a.to_numpy(), defined_of(a)) for name, a in m.arrays.items()}
         seen["costs"] = m.costs
         raise _Ran
 
@@ -492,7 +493,7 @@ def same_as_single_host(function: Callable[..., Any], instances: list[tuple[Any,
         singles.append((s, seen))
     m = Machine(model, batch=len(instances), strict=False)
     run_instances(m, function, instances, **keywords)
-    ours = {"memory": {name: (a.to_numpy(), a._defined) for name, a in m.arrays.items()},
+    ours = {"memory": {name: (a.to_numpy(), defined_of(a)) for name, a in m.arrays.items()},
             "costs": m.costs}
     for i, (s, seen) in enumerate(singles):
         assert sorted(ours["memory"]) == sorted(seen["memory"])

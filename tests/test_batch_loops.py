@@ -35,6 +35,7 @@ from pram import (
     parallel,
     phase,
 )
+from pram._held import owners_of, raw_of
 from pram.registers import Register
 from pram.testing import check_batch
 
@@ -47,7 +48,7 @@ def _value(result: Any, i: int | None) -> Any:
         return tuple(_value(r, i) for r in result)
     if type(result) is Register:
         values = np.asarray(result)
-        batched = result._values.ndim > result._processors.ndim
+        batched = raw_of(result).ndim > owners_of(result).ndim
         return (values[i] if i is not None and batched else values).tolist()
     return result
 

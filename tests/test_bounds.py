@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import random
 import re
 
 import pytest
 
 from pram import Formula, InputError, check
-from pram.laws.bounds import combined
+from pram.laws.bounds import combined, mean_check
 
 N_LOG_N = Formula("N log2(N)", lambda s: s["N"] * math.log2(s["N"]))
 N_D = Formula("N d", lambda s: s["N"] * s["d"])
@@ -114,6 +115,7 @@ def test_as_dict_reports_the_decision() -> None:
             "plausible": [],
             "stable": [],
             "advice": None,
+            "band": None,
         },
     }
 
@@ -150,3 +152,59 @@ def test_unusable_sweeps_are_refused(
     """A sweep that cannot show growth, or a formula of 0, is refused with the reason."""
     with pytest.raises(InputError, match=re.escape(message) + "$"):
         check("work", N_LOG_N, points)
+
+
+# ---- means over instances: the noise between them is part of the verdict -----------------
+
+NS = [2**k for k in range(4, 13)]
+
+
+def _noisy(noise: float, instances: int, seed: int, law: float = 3.0) -> list[
+        tuple[dict[str, float], list[float]]]:
+    rng = random.Random(seed)
+    return [({"N": n}, [round(law * n * math.log2(n) * (1 + rng.gauss(0, noise)))
+                        for _ in range(instances)]) for n in NS]
+
+
+def test_a_mean_with_no_spread_is_checked_as_its_counts() -> None:
+    """Every instance the same count: the check of the means is the plain check, no band."""
+    points = [({"N": n}, [3 * n * math.log2(n)] * 5) for n in NS]
+    got = mean_check("work", N_LOG_N, points)
+    plain = check("work", N_LOG_N, [(s, v[0]) for s, v in points])
+    assert got == plain and got.evidence is not None and got.evidence.band is None
+    assert got.evidence.as_dict()["band"] is None
+
+
+def test_a_mean_known_closely_decides_and_carries_its_band() -> None:
+    """0.1% noise over 20 instances: holds, tight, and the band (20 instances, the widest
+    relative half-width, about 1.96 * 0.001 / sqrt(20) < 0.1%) is in the evidence."""
+    got = mean_check("work", N_LOG_N, _noisy(0.001, 20, 1))
+    assert got.summary == "holds, tight", got.reason
+    assert got.evidence is not None and got.evidence.band is not None
+    instances, relative = got.evidence.band
+    assert instances == 20 and 0 < relative < 0.001
+    assert got.evidence.as_dict()["band"] == {"instances": 20, "relative": relative}
+    assert "means over 20 instances" in got.evidence_text()
+
+
+def test_noise_that_decides_the_verdict_makes_it_undetermined_asking_for_instances() -> None:
+    """Four instances, 0.3% to 2% noise: where the means tilted within their 95% band (t over
+    3 degrees of freedom) read otherwise, the verdict is withdrawn (undetermined, or tightness
+    unknown) and the advice asks for instances, not only sizes; never exceeded for a count that
+    is 3 N log2 N."""
+    seen = set()
+    for seed in range(6):
+        for noise in (0.003, 0.01, 0.02):
+            got = mean_check("work", N_LOG_N, _noisy(noise, 4, seed))
+            assert got.verdict != "exceeded"
+            if "tilted within" in got.reason:
+                seen.add(got.summary)
+                assert got.verdict == "undetermined" or got.tight is None
+            if got.verdict == "undetermined" or got.tight is None:
+                assert got.advice is not None and "add instances" in got.advice
+    assert seen == {"undetermined", "holds, tightness unknown"}
+
+
+def test_a_mean_needs_an_instance_at_each_size() -> None:
+    with pytest.raises(InputError, match="at least one instance"):
+        mean_check("work", N_LOG_N, [({"N": 16}, []), ({"N": 64}, [1.0])])

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -499,3 +500,22 @@ def test_a_builder_that_measures_part_of_its_work_is_refused() -> None:
                             "on m")):
         with pytest.raises(InputError, match=words):
             pram.sweep(builder, [4, 8, 16])
+
+
+def test_a_program_cannot_draw_its_own_input_again() -> None:
+    """A program that calls its declaration's instance() (or read()) while it runs would hold
+    its input on the host and sort it in one step: refused, naming the declaration."""
+    def program(m: pram.Machine, a: pram.Array) -> Any:
+        n = a.size
+        out = m.array("out", size=n)
+        again = sort_again.instance(n, 0)["a"]
+        yield pram.Step(m.processors(n), writes=[pram.Write(out, pram.iota(n), np.sort(again))])
+        return out
+
+    sort_again = pram.Algorithm(
+        name="sort_again", build=lambda n, rng: {"a": rng.permutation(n).astype(np.int64)},
+        program=program, reference=np.sort, bounds={"work": "n", "time": "1"})
+    with pytest.raises(pram.HonestyError, match=r"sort_again.instance\(\.\.\.\) while the "
+                       "program of sort_again runs"):
+        sort_again.solve(pram.Machine("erew"), sort_again.instance(8, 0))
+    assert sort_again.instance(8, 0)["a"].shape == (8,)  # after the run: as before

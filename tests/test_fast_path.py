@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pram import MODELS, Bundle, HonestyError, Machine, Read, Step, StepError, Write, hold
+from pram._held import cells_of
 from pram.registers import contents
 
 #: Ids of this size are spread wider than the processor check's table (2^23, or 4 per
@@ -128,7 +129,7 @@ def outcome(spec: dict[str, Any], fast_path: bool) -> dict[str, Any]:
     return {
         "error": error,
         "replies": replies,
-        "memory": [(a._cells.tolist(), None if a.defined is None else a.defined.tolist())
+        "memory": [(cells_of(a).tolist(), None if a.defined is None else a.defined.tolist())
                    for a in arrays],
         "cost": attrs.asdict(m.cost),
         "violations": [str(v) for v in m.violations],

@@ -369,6 +369,12 @@ LINTED = [
     ("builtins", "import builtins"),
     ("the closure of a function", "f.__closure__"),
     ("the class of a register", "x.__class__"),
+    ("a format field naming a private attribute", "'{0._values}'.format(x)"),
+    ("a field name given to the formatter",
+     "import string\nstring.Formatter().get_field('0._cells', (a,), {})"),
+    ("getattr as a value", "f = getattr"),
+    ("numpy rebound", "np.take = spy"),
+    ("setattr on numpy", "setattr(np, 'errstate', spy)"),
 ]
 
 

@@ -27,10 +27,39 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     ('import sys\ny = sys.modules["gc"].get_referents(x)\n', "sys.modules"),
     ("import pram\npram.run.current().__init__(m, spy)\n", "an object made again"),
     ('o.__init__("o", values, None)\n', "an object made again"),
+    # a format string reads attributes as getattr does, out of the source reader's sight
+    ('s = "{0._values}".format(x)\n', "format field {0._values} names a private attribute"),
+    ('s = "{x._values}".format(x=x)\n', "format field {x._values} names a private attribute"),
+    ('s = "{0.__class__}".format(x)\n', "format field {0.__class__} names a private"),
+    ('s = "{0:{1._cells}}".format(x, a)\n', "format field {1._cells} names a private"),
+    ('s = "{0._x}".format_map(d)\n', "format field {0._x} names a private attribute"),
+    ('import string\nv = string.Formatter().get_field("0._values", (x,), {})\n',
+     "get_field of 0._values (a private attribute)"),
+    ('import string\nv = string.Formatter().get_field(name, (x,), {})\n',
+     "get_field with a computed field name"),
+    # getattr as a value: the names it is given are computed where the source does not show
+    ("f = getattr\ny = f(x, name)\n", "getattr used as a value"),
+    ("y = list(map(getattr, xs, names))\n", "getattr used as a value"),
+    ("import functools\ng = functools.partial(setattr, a)\n", "setattr used as a value"),
+    # numpy's callables rebound (the machine binds its own when pram is imported)
+    ("import numpy as np\nnp.take = spy\n", "monkey-patching numpy: np.take assigned"),
+    ("import numpy\nnumpy.where = spy\n", "monkey-patching numpy: numpy.where assigned"),
+    ("import numpy as np\nnp.errstate.__enter__ = spy\n", "monkey-patching numpy: np.errstate"),
+    ("from numpy import lib\nlib.mixins.x = spy\n", "monkey-patching numpy: lib.mixins.x"),
+    ("import numpy as np\nsetattr(np, 'take', spy)\n", "setattr on numpy's np"),
+    ("import numpy as np\ndel np.where\n", "monkey-patching numpy: np.where assigned"),
 ])
 def test_lint_flags_what_reaches_under_objects(source: str, what: str) -> None:
     found = findings(source, "p.py")
     assert any(what in f for f in found), found
+
+
+def test_lint_leaves_honest_format_strings_getattr_and_numpy_alone() -> None:
+    """Public fields, items with underscores, a named getattr and reading numpy's callables
+    are not cheats."""
+    source = ('import numpy as np\ns = "{0.size} {0[_key]} {x:>{width}}".format(a, x=1, '
+              'width=3)\ny = getattr(x, "size")\nf = np.take\nt = "{"\n')
+    assert findings(source, "p.py") == []
 
 
 def test_lint_leaves_a_class_of_ones_own_alone() -> None:

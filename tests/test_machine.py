@@ -722,6 +722,61 @@ def test_malformed_steps_are_refused_with_the_value_named(case: int) -> None:
     assert m.cost.time == 0
 
 
+class _Empty(list):  # type: ignore[type-arg]
+    """A list that tells ``len`` it holds nothing (what a ledger counting by ``len`` saw)."""
+
+    def __len__(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("field", ["reads", "writes"])
+def test_a_step_freezes_its_accesses_into_a_plain_tuple(field: str) -> None:
+    """A step's reads and writes are the tuple made with it: a list subclass (whose ``len``
+    says 0 while it iterates one access) is refused, and a plain list kept by the program and
+    changed after the step was made changes nothing the machine executes or counts."""
+    m = Machine("erew")
+    a = m.array("a", values=ints(0, 0))
+    two = m.processors(2)
+    access = Read(a, two) if field == "reads" else Write(a, two, 1)
+    name = "Read" if field == "reads" else "Write"
+    with pytest.raises(InputError, match=whole(
+            f"Step {field} must be a plain list or tuple of {name} objects (got _Empty); "
+            f"pass [{name}(...), ...]")):
+        Step(two, **{field: _Empty([access])})
+    kept = [access]
+    step = Step(two, **{field: kept})
+    kept.append(access)
+    assert type(getattr(step, field)) is tuple and getattr(step, field) == (access,)
+
+    def program() -> Program[None]:
+        yield step
+
+    m.run(program())
+    assert (m.cost.reads, m.cost.writes) == ((2, 0) if field == "reads" else (0, 2))
+
+
+def test_a_bundle_freezes_its_steps_into_a_plain_tuple() -> None:
+    """A bundle's steps are frozen as a step's accesses are: a list subclass is refused, a
+    plain list kept and changed later changes nothing the machine runs or counts."""
+    m = Machine("erew")
+    a = m.array("a", values=ints(0, 0))
+    one, other = m.processors(1), m.processors(1)
+    step = Step(one, reads=[Read(a, 0)])
+    with pytest.raises(InputError, match=whole(
+            "Bundle steps must be a plain list or tuple of Step objects (got _Empty); "
+            "pass [Step(...), ...]")):
+        Bundle(_Empty([step]))
+    kept = [step]
+    bundle = Bundle(kept)
+    kept.append(Step(other, reads=[Read(a, 1)]))
+
+    def program() -> Program[None]:
+        yield bundle
+
+    m.run(program())
+    assert bundle.steps == (step,) and (m.cost.time, m.cost.reads) == (1, 1)
+
+
 # ---- raise and collect -------------------------------------------------------------------------
 
 

@@ -8,7 +8,10 @@ answers and counts checked against brute force.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
+import string
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -507,3 +510,97 @@ def test_a_run_in_one_thread_leaves_other_threads_unsealed() -> None:
     finally:
         release.set()
         worker.join(10)
+
+
+@pytest.mark.parametrize("threshold", [9, 2, 0], ids=["none chosen", "some", "all"])
+@pytest.mark.parametrize("batch", [None, 2], ids=["one machine", "a batch"])
+def test_complex_into_a_real_register_is_refused_whatever_the_mask(
+    threshold: int, batch: int | None,
+) -> None:
+    """``f[x > t] = z[x > t]`` (z complex, f real) takes one cast rule over the full width:
+    refused on the dtypes alone, for every mask (it warned only when some processor was
+    chosen: a bit of data with no step, and in a batch one instance's bit seen by all)."""
+    values = np.array([1, 2, 3, 4]) if batch is None else np.array([[1, 2, 3, 4], [0, 0, 0, 0]])
+    m = Machine("erew") if batch is None else Machine("erew", batch=batch)
+    a = m.array("a", values=values)
+    caught: list[str] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        f, z = x.astype(float), x + 1j
+        with pytest.raises(TypeError) as masked:
+            f[x > threshold] = z[x > threshold]
+        with pytest.raises(TypeError) as scalar:
+            f[x > threshold] = 1j
+        with pytest.raises(TypeError) as whole:
+            f[:] = z
+        caught.extend(str(refused.value) for refused in (masked, scalar, whole))
+        f[x > threshold] = np.real(z[x > threshold])  # the honest way: the real part
+        yield Step(pid, writes=[Write(a, pid, f.astype(np.int64))])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning either, for any mask
+        m.run(program())
+    assert set(caught) == {
+        "register[key] = complex values into a register of float64 would discard their "
+        "imaginary parts (whatever the key selects); assign np.real(value), or make the "
+        "register complex first (register.astype(complex))"}
+    assert a.to_numpy().tolist() == values.tolist()
+
+
+#: Ways to read an attribute by naming it, without a call the program's source would show.
+ATTRIBUTE_PATHS: dict[str, Callable[[Any], Any]] = {
+    "str.format": lambda x: f"{x._values}",
+    "a keyword field": lambda x: f"{x._values}",
+    "Formatter.get_field": lambda x: string.Formatter().get_field("0._values", (x,), {}),
+    "operator.attrgetter": lambda x: operator.attrgetter("_values")(x),
+    "getattr": lambda x: getattr(x, "_values"),  # noqa: B009
+}
+
+
+@pytest.mark.parametrize("path", sorted(ATTRIBUTE_PATHS))
+def test_no_attribute_path_reaches_a_registers_values(path: str) -> None:
+    """``"{0._values}".format(x)`` gave a register's raw values as text mid-run: the values
+    now sit in a slot no name leads to (pram._held), so every path that names an attribute
+    finds nothing, during the run and after it (when the register's output is its methods':
+    tolist, np.asarray); formatting a register itself still shows its shape."""
+    reach = ATTRIBUTE_PATHS[path]
+    m = Machine("erew")
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+    kept: list[Register] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
+            reach(x)
+        assert f"{x}" == "Register(shape=(4,), dtype=int64)"
+        kept.append(x)
+
+    m.run(program())
+    with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
+        reach(kept[0])
+    assert kept[0].tolist() == [5, 3, 8, 1]
+
+
+@pytest.mark.parametrize("field", ["{0._processors.mask}", "{0._processors}",
+                                   "{0._selections}", "{1._selections.mask}"])
+def test_no_attribute_path_reaches_the_processors_chosen_by_data(field: str) -> None:
+    """Which processors chose themselves (the mask, their ids, their number) is data: the
+    ids of a register and the selections of its mask sit in slots no name leads to as well,
+    so ``"{0._processors.mask}".format(who)`` finds nothing mid-run."""
+    m = Machine("erew")
+    a = m.array("a", values=np.array([5, 3, 8, 1]))
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        mask = x > 4
+        who = hold(pid, pid)[mask]
+        with pytest.raises(AttributeError, match="a Register has no attribute '_"):
+            field.format(who, mask)
+        yield Step(who)
+
+    m.run(program())
+    assert m.cost.work == 4 + 2

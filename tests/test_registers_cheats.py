@@ -173,3 +173,56 @@ def test_named_selections_and_one_key_assignments_still_work() -> None:
     m.run(program(m))
     assert a.to_numpy().tolist() == [0, 1, 2, 9]
     assert b.to_numpy().tolist() == [1, 0, 0]
+
+
+class _LoudErrstate:
+    """An errstate that raises on every floating-point report, whatever it is asked."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.saved: dict[str, str] = {}
+
+    def __enter__(self) -> None:
+        self.saved = np.seterr(all="raise")
+
+    def __exit__(self, *exc: object) -> None:
+        np.seterr(**self.saved)
+
+
+@pytest.mark.parametrize("name", ["take", "where", "errstate"])
+def test_rebinding_numpy_mid_run_hands_the_machine_nothing(
+    name: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numpy's callables are the machine's from when pram was imported: a program that
+    rebinds np.take, np.where or np.errstate got the raw values the guard passed them (the
+    registers' values as plain arrays; or the silenced reports back, as a data-dependent
+    error); now the machine calls what it bound, the spy sees no plain array, and the
+    answers are numpy's."""
+    seen: list[Any] = []
+    real = getattr(np, name)
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.extend(arg for arg in args if type(arg) is np.ndarray)
+        return real(*args, **kwargs)
+
+    def compute(x: Any) -> Any:
+        with np.errstate(all="ignore"):  # the host's plain answer reports nothing either
+            ratio = (x - 512) / (x - 512)  # 0/0 for one processor
+        kept = np.zeros_like(x)
+        np.add(x, 1, out=kept, where=x > 500)  # where= is np.where(mask, ...) in the guard
+        return np.choose(x % 3, [10, 20, 30]) + kept + np.nan_to_num(ratio)
+
+    m = Machine("erew")
+    a = m.array("a", values=DATA)
+    out = m.array("out", size=N, dtype=float)
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        (x,) = yield Step(pid, reads=[Read(a, iota(N))])
+        monkeypatch.setattr(np, name, _LoudErrstate if name == "errstate" else spy)
+        value = compute(x)
+        monkeypatch.undo()
+        yield Step(pid, writes=[Write(out, iota(N), value.astype(np.float64))])
+
+    m.run(program())
+    assert seen == []
+    assert out.to_numpy().tolist() == compute(DATA.copy()).astype(float).tolist()

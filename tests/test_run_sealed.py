@@ -5,6 +5,10 @@ and the public API)."""
 
 from __future__ import annotations
 
+import copy
+import operator
+import pickle
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -189,6 +193,60 @@ def test_an_array_cannot_be_made_again_to_unseal_it() -> None:
     with pytest.raises(HonestyError, match="made once"):
         m.run(program())
     assert o.sealed is False and o.to_numpy().tolist() == [0] * N
+
+
+@pytest.mark.parametrize("how", [
+    pickle.dumps, lambda a: pickle.dumps(a, protocol=0), copy.copy, copy.deepcopy,
+], ids=["pickle", "pickle protocol 0", "copy.copy", "copy.deepcopy"])
+def test_a_sealed_array_is_neither_pickled_nor_copied(how: Callable[[Any], Any]) -> None:
+    """Mid-run, a pickle or a copy of an array would carry its cells past the steps (to a
+    worker process, or to a copy the program reads with to_numpy); before and after the run
+    both work."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    assert pickle.loads(pickle.dumps(a)).to_numpy().tolist() == list(range(N))
+    assert copy.deepcopy(a).to_numpy().tolist() == list(range(N))
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        yield Step(pid, reads=[Read(a, iota(N))])
+        how(a)
+        yield Step(pid)
+
+    with pytest.raises(HonestyError, match=r"^pickling or copying array 'a' .* while a "
+                       r"program runs .*; read a with a Read in a step"):
+        m.run(program())
+    assert copy.copy(a).to_numpy().tolist() == list(range(N))
+
+
+@pytest.mark.parametrize("reach", [
+    lambda a: "{0._cells}".format(a),  # noqa: UP030, UP032  # the cheat as written
+    lambda a: string.Formatter().get_field("0._cells", (a,), {}),
+    lambda a: operator.attrgetter("_cells")(a),
+    lambda a: "{0._defined}".format(a),  # noqa: UP030, UP032  # which cells were written
+], ids=["str.format", "Formatter.get_field", "operator.attrgetter", "the defined flags"])
+def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) -> None:
+    """``"{0._cells}".format(a)`` gave a sealed array's memory as text mid-run, no step
+    taken: the cells (and the flags of which hold a value) sit in slots no name leads to
+    (pram._held), during the run and after it; a pickle made back mid-run is refused too."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    state = pickle.loads(pickle.dumps(a)).__reduce_ex__(2)[2]
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        yield Step(pid, reads=[Read(a, iota(N))])
+        with pytest.raises(AttributeError, match="'Array' object has no attribute '_"):
+            reach(a)
+        with pytest.raises(HonestyError, match="restoring a from a pickle while a program "
+                           "runs"):
+            a.__setstate__(state)
+        yield Step(pid, writes=[Write(a, iota(N), 7)])
+
+    m.run(program())
+    with pytest.raises(AttributeError, match="'Array' object has no attribute '_"):
+        reach(a)
+    assert a.to_numpy().tolist() == [7] * N
 
 
 def test_a_trace_cannot_be_made_again_to_unseal_it() -> None:

@@ -8,6 +8,7 @@ itself flags when the same run goes under each model too weak.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -152,3 +153,41 @@ def test_a_program_that_cannot_end_under_a_rule_fails_in_one_line(
     status, out, err = call(capsys, "run", "components", "--n", "16", "--model", "crcw-tolerant")
     assert status == 1 and out == "" and len(err.strip().splitlines()) == 1
     assert "under CRCW-tolerant" in err and "crcw-arbitrary" in err
+
+
+#: A declaration that reads exclusively while an observer watches, concurrently else.
+SHY = '''
+import numpy as np
+import pram
+from pram import Read, Step, Write, iota
+
+
+def build(n, rng):
+    return rng.integers(0, 100, n)
+
+
+@pram.declare(build=build, reference=lambda x: x, bounds={"work": "n", "time": "1"})
+def shy(m, x):
+    n = len(x)
+    pid = m.processors(n)
+    index = iota(n) if m.observer is not None else np.zeros(n, dtype=np.int64)
+    yield Step(pid, reads=[Read(x, index)])
+    return x
+'''
+
+
+def test_the_run_classified_is_the_run_made_without_classifying(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """The issue's cheat on the command line: a program reading m.observer was classified
+    EREW under --weakest-model, and violated EREW when run without it. The run is classified
+    from the machine's own trace, so the program sees the same machine either way."""
+    path = tmp_path / "shy.py"
+    path.write_text(SHY)
+    argv = ("run", "--module", str(path), "shy", "--n", "8", "--model", "erew")
+    _, plain = run_json(capsys, *argv)
+    _, classified = run_json(capsys, *argv, "--weakest-model")
+    assert plain["violations"] == classified["violations"] == 1
+    found = classified["weakest_model"]
+    assert isinstance(found, dict) and found["weakest"] == "CREW"
+    assert found["counts"]["concurrent_reads"] == 1

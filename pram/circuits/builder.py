@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
+from pram._numpy import np
 from pram.circuits.circuit import Circuit
 
 

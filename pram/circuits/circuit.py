@@ -64,9 +64,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.circuits.io import evaluate, groups
 from pram.circuits.passes import NONE, Wires, concat, fuse, live, pad
 from pram.memory import Array

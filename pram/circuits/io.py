@@ -26,9 +26,9 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.errors import InputError
 
 if TYPE_CHECKING:  # the type only: pram.circuits.circuit imports this module

@@ -59,9 +59,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import attrs
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.circuits.io import GATES, groups
 from pram.errors import InputError
 

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.circuits.circuit import contents_or_value
 
 _Cells = npt.NDArray[np.int64]

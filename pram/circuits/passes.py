@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.circuits.io import groups
 
 #: An array of wire ids.

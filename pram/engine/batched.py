@@ -60,9 +60,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._held import cells_of, defined_of, owners_of, put_cells, put_defined, raw_of
+from pram._numpy import np
 from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
 from pram.engine.fast import in_range, phase_shares
@@ -167,9 +168,10 @@ class BatchEngine(Checks):
             for i, outcome in settled.items():
                 if outcome is not None:
                     cells, values = outcome
-                    array._cells[i, cells] = values
-                    if array._defined is not None:
-                        array._defined[i, cells] = True
+                    cells_of(array)[i, cells] = values
+                    flags = defined_of(array)
+                    if flags is not None:
+                        flags[i, cells] = True
         # 5. Account.
         self._account(steps, actors, reads, writes, alive, members)
         answers: list[Any] = [tuple(reply) for reply in replies]
@@ -214,10 +216,10 @@ class BatchEngine(Checks):
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value, held = write.value, write.array._cells.dtype
+                value, held = write.value, cells_of(write.array).dtype
                 if type(value) is Register:
-                    if value._processors is not who or value._run is not token \
-                            or value._values.dtype != held:
+                    if owners_of(value) is not who or value._run is not token \
+                            or raw_of(value).dtype != held:
                         return None
                 elif not (validate.word_constant(value) and held is WORD) and not (
                         type(value) is np.ndarray and value.dtype == held
@@ -261,7 +263,7 @@ class BatchEngine(Checks):
                 array = read.array
                 index = read.index if type(read.index) is not int else np.full(
                     len(step.processors), read.index, np.int64)
-                if array._defined is not None:
+                if defined_of(array) is not None:
                     known = _columns(array, "_defined").take(index, axis=0)
                     if not (known.all() if alive is None else known[:, alive].all()):
                         return None  # the general path reports the undefined cells
@@ -279,7 +281,7 @@ class BatchEngine(Checks):
             for write in step.writes:
                 columns = _columns(write.array, "_cells")
                 value = write.value
-                raw = value._values if type(value) is Register else value
+                raw = raw_of(value) if type(value) is Register else value
                 if live is not None:  # only the rows of the instances taking steps
                     if type(raw) is np.ndarray and raw.ndim == 2:
                         raw = raw[live]
@@ -290,7 +292,7 @@ class BatchEngine(Checks):
                     target = write.index
                 columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
-                if write.array._defined is not None:
+                if defined_of(write.array) is not None:
                     _columns(write.array, "_defined")[target] = True
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
@@ -306,12 +308,12 @@ class BatchEngine(Checks):
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
-            values = np.zeros((self.batch, len(port.pid)), dtype=array._cells.dtype)
+            values = np.zeros((self.batch, len(port.pid)), dtype=cells_of(array).dtype)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
         values = self._gather(_columns(array, "_cells"), index)
-        if array._defined is not None:
+        if defined_of(array) is not None:
             known = self._gather(_columns(array, "_defined"), index)
             unknown = ~known if where is None else ~known & where
             if unknown.any():
@@ -399,12 +401,13 @@ def _columns(array: Array, part: str) -> Any:
     """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
     as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
     writes reach; a batch's array in another layout is put in this one first."""
-    rows = getattr(array, part)
+    get, put = (cells_of, put_cells) if part == "_cells" else (defined_of, put_defined)
+    rows = get(array)
     if rows is None:
         return None
     if not rows.T.flags.c_contiguous:
         rows = np.asfortranarray(rows)
-        setattr(array, part, rows)
+        put(array, rows)
     return rows.T
 
 

@@ -53,8 +53,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-import numpy as np
-
+from pram._held import cells_of, put_cells, put_defined
+from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
 from pram.engine.fast import FastPath, bound, in_range, store, undefined
@@ -119,8 +119,8 @@ class Engine(FastPath):
 
     def release(self, array: Array) -> None:
         """Release the cells of ``array``, just freed."""
-        array._cells = np.zeros(0, dtype=array._cells.dtype)
-        array._defined = None
+        put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
+        put_defined(array, None)
 
     def costs(self, cost: Cost) -> tuple[Cost, ...]:
         """Every instance's ledger: the machine's one."""
@@ -344,7 +344,7 @@ class Engine(FastPath):
         known = undefined(array, index)
         if known is not None:
             self._undefined(port, known, number)
-        values: Words = array._cells.take(index)
+        values: Words = cells_of(array).take(index)
         if port.where is not None:
             full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values

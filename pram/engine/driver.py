@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from pram._numpy import np
 from pram.cost import Ledger
 from pram.engine.validate import acting
 from pram.errors import StepError

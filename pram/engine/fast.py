@@ -13,8 +13,8 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from pram._held import cells_of, defined_of, raw_of
+from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts, rounds
 from pram.engine.memo import Scratch, StepMemo, ascending
@@ -120,7 +120,7 @@ class FastPath:
                 array, index = read.array, words_of(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
-                values.append(Register(array._cells.take(index), pid, token))
+                values.append(Register(cells_of(array).take(index), pid, token))
             replies.append(tuple(values))
         for branch, step in enumerate(steps):
             if replies[branch]:
@@ -199,15 +199,16 @@ class FastPath:
         values = []
         for read, index in zip(reads, read_cells, strict=True):
             array = read.array
-            if array._defined is not None and undefined(array, index) is not None:
+            if defined_of(array) is not None and undefined(array, index) is not None:
                 return None  # the general path reports the undefined cells
-            values.append(Register(array._cells.take(index), pid, token))
+            values.append(Register(cells_of(array).take(index), pid, token))
         if values and pid.flags.writeable:
             pid.flags.writeable = False  # bound(pid): registers are bound to it now
         for array, index, written in stores:
-            array._cells[index] = written
-            if array._defined is not None:
-                array._defined[index] = True
+            cells_of(array)[index] = written
+            flags = defined_of(array)
+            if flags is not None:
+                flags[index] = True
         self._account_one(step, n, n * len(reads), n * len(writes))
         return [tuple(values)]
 
@@ -307,9 +308,10 @@ def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
 
 def undefined(array: Array, index: Words) -> Flags | None:
     """Which of the cells read are defined, if any is not; None when all are."""
-    if array._defined is None:
+    flags = defined_of(array)
+    if flags is None:
         return None
-    known = array._defined.take(index)
+    known = flags.take(index)
     return None if np.count_nonzero(known) == len(known) else known
 
 
@@ -323,14 +325,15 @@ def bound(pid: Words) -> Words:
 
 def store(array: Array, cells: Words, values: Words | int) -> None:
     """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
-    array._cells[cells] = values
-    if array._defined is not None:
-        array._defined[cells] = True
+    cells_of(array)[cells] = values
+    flags = defined_of(array)
+    if flags is not None:
+        flags[cells] = True
 
 
 def words_of(x: object) -> Words:
     """The words of a fast step's index or value (checked by
     :func:`pram.engine.validate.as_words`)."""
     if type(x) is Register:
-        return x._values
+        return raw_of(x)
     return x  # type: ignore[return-value]

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.cost import Cost, PhaseCost
 from pram.memory import Flags
 

@@ -19,9 +19,9 @@ import operator
 import weakref
 from itertools import islice, pairwise
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._numpy import np
 from pram.memory import Words
 
 #: The ranks of a global step's processors, in 32 bits (see :class:`Scratch`).

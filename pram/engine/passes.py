@@ -12,9 +12,10 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._held import cells_of, defined_of, put_cells, put_defined, raw_of
+from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine import rounds
 from pram.engine.ledgers import Ledgers
@@ -117,9 +118,10 @@ class Passes:
         host.arrays = dict(start.arrays)
         for array, cells, defined in start.cells:
             array._freed, array._sealed = False, True
-            array._cells[group] = cells[group]
-            if defined is not None and array._defined is not None:
-                array._defined[group] = defined[group]
+            cells_of(array)[group] = cells[group]
+            flags = defined_of(array)
+            if defined is not None and flags is not None:
+                flags[group] = defined[group]
         host._cost = start.cost.fresh()
         host._ledger = Ledger(host._cost)
         kept = start.records
@@ -162,16 +164,18 @@ class Passes:
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
-                array.size, array.shape, array.dtype) or earlier._cells.shape != \
-                array._cells.shape:
+                array.size, array.shape, array.dtype) or cells_of(earlier).shape != \
+                cells_of(array).shape:
             return array
-        earlier._cells[group] = array._cells[group]
-        if array._defined is not None:
-            if earlier._defined is None:
-                earlier._defined = np.ones(earlier._cells.shape, np.bool_, order="F")
-            earlier._defined[group] = array._defined[group]
-        elif earlier._defined is not None:
-            earlier._defined[group] = True
+        cells_of(earlier)[group] = cells_of(array)[group]
+        flags, kept = defined_of(array), defined_of(earlier)
+        if flags is not None:
+            if kept is None:
+                kept = np.ones(cells_of(earlier).shape, np.bool_, order="F")
+                put_defined(earlier, kept)
+            kept[group] = flags[group]
+        elif kept is not None:
+            kept[group] = True
         earlier._freed, earlier._sealed = False, array._sealed
         self.made[name] = earlier
         return earlier
@@ -241,8 +245,8 @@ class Passes:
         arrays it freed."""
         for array in self.freed:
             if array.freed:
-                array._cells = np.zeros(0, dtype=array._cells.dtype)
-                array._defined = None
+                put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
+                put_defined(array, None)
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
@@ -273,8 +277,8 @@ class Passes:
         if self.host._running:
             self.freed.append(array)
         else:
-            array._cells = np.zeros(0, dtype=array._cells.dtype)
-            array._defined = None
+            put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
+            put_defined(array, None)
 
     def cost(self, cost: Cost) -> Cost:
         """The ledger ``m.cost`` shows: the instances' one, when the same for all."""
@@ -349,7 +353,7 @@ class Passes:
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
-            held = np.broadcast_to(read._values, (batch, read._values.shape[-1])) == step.value
+            held = np.broadcast_to(raw_of(read), (batch, raw_of(read).shape[-1])) == step.value
             chosen = chosen_rows(step.processors)
             if chosen is not None:  # only the processors that chose themselves, per instance
                 held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-import numpy as np
-
+from pram._numpy import np
 from pram.errors import AddressError, StepError
 from pram.memory import Array, beyond_word
 from pram.step import Read, Write

@@ -27,8 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from pram._numpy import np
 from pram.ids import same_processors
 from pram.loop import is_test
 from pram.memory import Flags, Words

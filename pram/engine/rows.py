@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._held import owners_of, raw_of
+from pram._numpy import np
 from pram.ids import Chosen, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
@@ -45,13 +46,13 @@ def merge_rows(passes: Sequence[tuple[Any, Flags | None]], first: Any) -> Any:
 
 
 def _merged_register(passes: Sequence[tuple[Any, Flags | None]], first: Register) -> Any:
-    pids = [value._processors for value, _ in passes]
+    pids = [owners_of(value) for value, _ in passes]
     if any(type(p) is Chosen or not same_processors(p, pids[0]) for p in pids):
         return first  # processors chosen by data: each pass's register is its own
     batch = next(len(mine) for _, mine in passes if mine is not None)
     rows: npt.NDArray[Any] | None = None
     for value, mine in passes:
-        held = value._values
+        held = raw_of(value)
         if held.ndim == pids[0].ndim:  # one row shared by every instance: values from sizes
             held = np.broadcast_to(held, (batch, *held.shape))
         if rows is None:

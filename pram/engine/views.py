@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import numpy.typing as npt
 
+from pram._held import HeldCells, cells_of, defined_of, put_cells
+from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.step import Step
 
@@ -76,15 +77,15 @@ class InstancePort:
         self.value = None if value is None else np.ascontiguousarray(value)
 
 
-class InstanceRow:
+class InstanceRow(HeldCells):
     """One instance's row of an array, named like it (what the slow path reads of it)."""
 
-    __slots__ = ("_array", "_cells", "name", "shape", "size")
+    __slots__ = ("_array", "name", "shape", "size")  # the cells: HeldCells' slot
 
     def __init__(self, array: Array, i: int) -> None:
         self.name, self.size, self._array = array.name, array.size, array
         self.shape = getattr(array, "shape", (array.size,))
-        self._cells = array._cells[i]
+        put_cells(self, cells_of(array)[i])
 
     def cell(self, index: int) -> str:
         """Cell ``index`` by name, as the array names it (for messages)."""
@@ -120,21 +121,21 @@ class ManyPort:
         self.array, self.branch, self.is_write = array, port.branch, port.is_write
 
 
-class Together:
+class Together(HeldCells):
     """The instances ``rows`` of an array, side by side as one array (what the slow path
     reads of it: its name, its shape for the cells' names, and old contents by cell)."""
 
-    __slots__ = ("_array", "_cells", "name", "rows", "shape", "size")
+    __slots__ = ("_array", "name", "rows", "shape", "size")  # the cells: HeldCells' slot
 
     def __init__(self, array: Array, rows: Words) -> None:
         self._array, self.rows, self.name = array, rows, array.name
         self.shape = getattr(array, "shape", (array.size,))
         self.size = array.size * len(rows)
-        self._cells = self  # indexed by cell: see __getitem__
+        put_cells(self, self)  # indexed by cell: see __getitem__
 
     def __getitem__(self, cells: Words) -> Any:
         size = self._array.size
-        return self._array._cells[self.rows[cells // size], cells % size]
+        return cells_of(self._array)[self.rows[cells // size], cells % size]
 
 
 def no_choice() -> np.random.Generator:
@@ -177,8 +178,7 @@ class Start:
     def __init__(self, host: Machine, engine: Passes, copied: bool) -> None:
         self.arrays = dict(host.arrays)
         # (no copy of memory for a program that cannot be made again: no pass restores it)
-        self.cells = [(array, array._cells.copy(order="K"),
-                       None if array._defined is None else array._defined.copy(order="K"))
+        self.cells = [(array, cells_of(array).copy(order="K"), _copied(defined_of(array)))
                       for array in self.arrays.values()] if copied else []
         self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
         self.steps = len(engine.ledgers.steps)
@@ -191,6 +191,12 @@ class Start:
         #: run (:meth:`BatchEngine._generator`): None when it had none.
         self.random: dict[int, np.random.Generator | None] = {}
         self.sizes = engine.sizes
+
+
+def _copied(flags: Flags | None) -> Flags | None:
+    """A copy of an array's flags of which cells hold a value (None stays None), its layout
+    kept."""
+    return None if flags is None else flags.copy(order="K")
 
 
 class Pass:

@@ -21,6 +21,7 @@ the law's leading order is the formula's, loose (and by how much) when it is low
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
@@ -28,6 +29,7 @@ import attrs
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
 from pram.laws.law import Law, bound_order, order_text
+from pram.laws.readings import CLEAN
 from pram.laws.verdicts import Decision, Evidence, judge
 
 Sizes = Mapping[str, float]
@@ -277,4 +279,88 @@ def combined(parts: Mapping[str, Check], total: Check) -> Check:
     return total
 
 
-__all__ = ["VERDICTS", "Along", "Check", "Formula", "check", "combined"]
+#: Student's t at 97.5% for 1..9 degrees of freedom (beyond: 1.96): a 95% band of a mean.
+_T975 = (12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262)
+
+
+def mean_check(
+    measure: str,
+    formula: Formula,
+    points: Sequence[tuple[Sizes, Sequence[float]]],
+) -> Check:
+    """Check the mean of ``measure`` over instances against ``formula``: ``points`` holds, per
+    size, the count of every instance there.
+
+    Means of data-dependent counts carry the noise between instances, which no number of sizes
+    removes. The check says so: each mean has a 95% band (Student's t over the instances), and
+    the verdict on the means must also come out on the means tilted both ways (low at the
+    small sizes and high at the large ones, and the reverse: the tilt that bends a law's order
+    most), by as much as independent noise of that band tilts a least-squares line at 95%.
+    Where a tilt changes the verdict, the check is undetermined and says that more instances,
+    not more sizes, would settle it; where it changes only the tightness, tightness is
+    unknown. The band is in the evidence (``Evidence.band``); counts the same in every
+    instance are checked as by :func:`check`.
+    """
+    means, halves, counts = [], [], []
+    for _, values in points:
+        k = len(values)
+        if k == 0:
+            raise InputError("a mean over instances needs at least one instance at each size")
+        mean = sum(values) / k
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1)) if k > 1 else 0.0
+        t = _T975[k - 2] if 2 <= k <= len(_T975) + 1 else 1.96
+        means.append(mean)
+        halves.append(t * sd / math.sqrt(k))
+        counts.append(k)
+    sizes = [s for s, _ in points]
+    main = first = check(measure, formula, list(zip(sizes, means, strict=True)))
+    if not any(halves):
+        return main
+    relative = max(h / abs(m) for h, m in zip(halves, means, strict=True) if m)
+    evidence = attrs.evolve(main.evidence or Evidence(main.verdict, main.law.describe()),
+                            band=(min(counts), relative))
+    # The tilt x_i = 2 i / last - 1 (i the size's place), scaled to the 95% band of the
+    # least-squares slope of independent noise on it: h_i / sqrt(sum x_i^2) at each size.
+    last = max(len(points) - 1, 1)
+    slope = [2 * i / last - 1 for i in range(len(points))]
+    scale = 1 / math.sqrt(sum(x * x for x in slope) or 1.0)
+    decided_by_noise: Check | None = None  # an open verdict a tilt decides
+    for sign in (1, -1):
+        tilted = [max(m + sign * scale * h * x, 0.0)
+                  for m, h, x in zip(means, halves, slope, strict=True)]
+        other = check(measure, formula, list(zip(sizes, tilted, strict=True)))
+        if main.verdict == "undetermined":
+            if other.verdict != "undetermined":
+                decided_by_noise = other
+            continue
+        if other.verdict == main.verdict and main.holds and (other.tight, other.loose_by) != (
+                first.tight, first.loose_by):
+            if main.tight is not None:  # withdrawn once, whichever tilt shows it
+                main = attrs.evolve(main, tight=None, reason=(
+                    f"{main.reason}; but whether it is tight the means cannot tell: tilted "
+                    f"within their 95% band (up to {100 * relative:.3g}% of a mean) the check "
+                    f"says {other.summary}"))
+            continue
+        if other.verdict != main.verdict:
+            a = ("add instances (four times as many halve the band), not sizes: the means "
+                 "are known only to within their band")
+            return attrs.evolve(
+                main, verdict="undetermined", tight=None,
+                reason=(f"on the means over the instances the check says {main.summary}, but "
+                        f"tilted within the means' 95% band (up to {100 * relative:.3g}% of a "
+                        f"mean) it says {other.summary}: the noise between instances decides "
+                        f"it; {a}"),
+                evidence=attrs.evolve(evidence, advice=a))
+    open_ = main.verdict == "undetermined" or (main.holds and main.tight is None)
+    if open_ and (decided_by_noise is not None or relative > CLEAN):
+        why = (f"tilted within the means' 95% band the check says {decided_by_noise.summary}"
+               if decided_by_noise is not None else
+               f"the means are known only to within {100 * relative:.3g}% (95% band), more "
+               f"than the {100 * CLEAN:g}% a law's order is read through")
+        a = "; ".join(filter(None, [main.advice, "add instances (four times as many halve "
+                                     f"the band): {why}"]))
+        evidence = attrs.evolve(evidence, advice=a)
+    return attrs.evolve(main, evidence=evidence)
+
+
+__all__ = ["VERDICTS", "Along", "Check", "Formula", "check", "combined", "mean_check"]

@@ -32,6 +32,9 @@ class Evidence:
     stable: tuple[str, ...] = ()
     #: What would decide an undetermined verdict (``add sizes above 2^14``), or None.
     advice: str | None = None
+    #: For a check on means over instances: the instances at each size and the widest 95%
+    #: band of a mean between them, relative to the mean (0.004: the mean is known to 0.4%).
+    band: tuple[int, float] | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The evidence for JSON."""
@@ -43,6 +46,8 @@ class Evidence:
             "plausible": list(self.plausible),
             "stable": list(self.stable),
             "advice": self.advice,
+            "band": None if self.band is None else {"instances": self.band[0],
+                                                    "relative": self.band[1]},
         }
 
     def text(self) -> str:
@@ -60,6 +65,9 @@ class Evidence:
             parts.append("orders that fit: " + ", ".join(self.plausible))
         if self.stable:
             parts.append("; ".join(self.stable))
+        if self.band is not None:
+            parts.append(f"means over {self.band[0]} instances, each known to within "
+                         f"{100 * self.band[1]:.3g}% (95% band) at worst")
         if self.advice:
             parts.append(self.advice)
         return "; ".join(parts)

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.laws.law import STAIRS, Law, Order, Scale, log_parts, scales, stair, with_loglog
 
 #: Powers of the size and of its log the exact laws are built from.

@@ -26,8 +26,8 @@ import math
 from collections.abc import Sequence
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.laws.exact import exact, shown
 from pram.laws.law import (
     STAIR_STEPS,

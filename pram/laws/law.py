@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import attrs
-import numpy as np
 
+from pram._numpy import np
 from pram.display import plain
 
 #: An exponent pair (a, b) of a term S^a L^b; orders compare lexicographically, which is how

@@ -1,0 +1,75 @@
+"""Where a register's raw values and an array's cells live: slots no attribute path reaches.
+
+A :class:`pram.Register` keeps one value per processor. Were they an attribute
+(``x._values``), any code that names attributes without calling anything could read them
+mid-run: a format string (``"{0._values}".format(x)``, ``string.Formatter().get_field``),
+``operator.attrgetter``, ``getattr`` with a computed name. So they sit in a slot of
+:class:`Held` (the base of :class:`pram.Register`) whose descriptor is taken off the class
+when this module is imported: the slot is still there, but no name leads to it, and only
+:func:`raw_of` and :func:`put_raw` (the descriptor's own ``__get__`` and ``__set__``, kept here)
+read and write it. The machine and the register's own methods use them; a program cannot
+without importing this private module, which ``pram lint`` flags. An array's cells
+(:class:`pram.Array`, and the engine's views of one instance's row) sit likewise in the slot
+of :class:`HeldCells`, read and written by :func:`cells_of` and :func:`put_cells`, so
+``"{0._cells}".format(a)`` finds nothing while the array is sealed either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from pram.ids import Chosen, Ids
+
+
+class Held:
+    """The base of :class:`pram.Register`: slots for the raw values, the ids of the
+    processors they belong to and the processors the register selects as a mask (both data
+    once processors chose themselves: a mask, their number), reached by no name."""
+
+    __slots__ = ("_processors", "_selections", "_values")
+
+
+_SLOT: Any = Held.__dict__["_values"]
+_IDS: Any = Held.__dict__["_processors"]
+_SELECTIONS: Any = Held.__dict__["_selections"]
+#: The raw values of a register (``raw_of(x)``), for the machine only.
+raw_of: Callable[[Held], npt.NDArray[Any]] = _SLOT.__get__
+#: Set the raw values of a register (``put_raw(x, values)``), for the machine only.
+put_raw: Callable[[Held, npt.NDArray[Any]], None] = _SLOT.__set__
+#: The ids of the processors a register belongs to (``owners_of(x)``), for the machine only.
+owners_of: Callable[[Held], Ids] = _IDS.__get__
+#: Set the ids of a register's processors (``put_owners(x, ids)``).
+put_owners: Callable[[Held, Ids], None] = _IDS.__set__
+#: The processors a register selects when it is the mask (``selections_of(x)``).
+selections_of: Callable[[Held], Chosen | None] = _SELECTIONS.__get__
+#: Set (or forget, with None) the processors a register selects as a mask.
+put_selections: Callable[[Held, Chosen | None], None] = _SELECTIONS.__set__
+del Held._values, Held._processors, Held._selections  # type: ignore[attr-defined]
+
+
+class HeldCells:
+    """The base of :class:`pram.Array` (and of the engine's views of its rows): slots for
+    the cells and for the flags of which cells hold a value (None: all of them; which
+    cells a program wrote is data), reached by no name."""
+
+    __slots__ = ("_cells", "_defined")
+
+
+_CELLS: Any = HeldCells.__dict__["_cells"]
+_DEFINED: Any = HeldCells.__dict__["_defined"]
+#: The cells of an array (``cells_of(a)``), for the machine only.
+cells_of: Callable[[HeldCells], npt.NDArray[Any]] = _CELLS.__get__
+#: Set the cells of an array (``put_cells(a, cells)``), for the machine only.
+put_cells: Callable[[HeldCells, Any], None] = _CELLS.__set__
+#: Which cells of an array hold a value (``defined_of(a)``; None: all), for the machine only.
+defined_of: Callable[[HeldCells], npt.NDArray[Any] | None] = _DEFINED.__get__
+#: Set which cells of an array hold a value (``put_defined(a, flags)``).
+put_defined: Callable[[HeldCells, npt.NDArray[Any] | None], None] = _DEFINED.__set__
+del HeldCells._cells, HeldCells._defined  # type: ignore[attr-defined]
+
+__all__ = ["Held", "HeldCells", "cells_of", "defined_of", "owners_of", "put_cells", "put_defined",
+           "put_owners", "put_raw", "put_selections", "raw_of", "selections_of"]
