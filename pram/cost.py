@@ -27,6 +27,9 @@ class PhaseCost:
     local: int = 0
     #: The most of them before one of the phase's steps.
     max_local: int = 0
+    #: Rounds (:mod:`pram.engine.rounds`) of the phase's steps, and their work.
+    rounds: int = 0
+    round_work: int = 0
 
 
 @attrs.define
@@ -53,6 +56,13 @@ class Cost(CostDisplay):
     #: The most elementwise register operations done between two steps: the model's "O(1)
     #: local work per step" is this staying constant as the input grows.
     max_local: int = 0
+    #: Rounds, the textbooks' steps (a read, the local computation, a write): a step that
+    #: only reads and the step after it that only writes, by processors among the readers,
+    #: in the same phase, are one round; every other step is a round by itself
+    #: (:mod:`pram.engine.rounds`). Counted from the steps as they run, beside ``time``.
+    rounds: int = 0
+    #: The work of rounds: the processors active in each round, summed over rounds.
+    round_work: int = 0
     profile: list[int] = attrs.field(factory=list)
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
     phases: dict[str, PhaseCost] = attrs.field(factory=dict)
@@ -95,12 +105,19 @@ class Cost(CostDisplay):
             "peak_cells": self.peak_cells,
             "local": self.local,
             "max_local": self.max_local,
+            "rounds": self.rounds,
+            "round_work": self.round_work,
         }
 
 
-def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int) -> None:
+def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int,
+           joined: bool = False) -> None:
     """Charge one step of ``processors`` active processors, with their reads and writes, to
-    ``tally`` (the ledger, or a phase's share of it)."""
+    ``tally`` (the ledger, or a phase's share of it); a step that ``joined`` the round the
+    step before it opened adds no round (its processors are among that round's)."""
+    if not joined:
+        tally.rounds += 1
+        tally.round_work += processors
     tally.time += 1
     tally.work += processors
     tally.reads += reads

@@ -63,8 +63,9 @@ from pram.models import MODELS
 from pram.run import watching
 from pram.step import Program
 
-#: The measures a bound may constrain: the ledger's work and time.
-MEASURES = ("work", "time")
+#: The measures a bound may constrain and a sweep finds the law of: the ledger's work and
+#: time, and its rounds (the textbooks' steps, :mod:`pram.engine.rounds`) and their work.
+MEASURES = ("work", "time", "rounds", "round_work")
 
 #: The name of the input when ``build`` or ``load`` returns one array (passed positionally).
 ONE = "input"
@@ -167,7 +168,8 @@ def _value(node: ast.AST, at: Mapping[str, float]) -> float:
 
 
 def _bounds(given: Mapping[str, Formula | str] | None) -> dict[str, Formula]:
-    """Bounds keyed by measure (``work``, ``time``), every formula text turned into one."""
+    """Bounds keyed by measure (``work``, ``time``, ``rounds``, ``round_work``), every formula
+    text turned into one."""
     if given is None:
         return {}
     if not isinstance(given, Mapping):
@@ -179,8 +181,8 @@ def _bounds(given: Mapping[str, Formula | str] | None) -> dict[str, Formula]:
     for key, bound in given.items():
         if not isinstance(key, str) or key.split(" ")[0] not in MEASURES:
             raise InputError(
-                f"bound {key!r}: a bound constrains {' or '.join(MEASURES)} (a key such as "
-                "'work' or 'work (n^2)'); rename it"
+                f"bound {key!r}: a bound constrains {', '.join(MEASURES[:-1])} or "
+                f"{MEASURES[-1]} (a key such as 'work' or 'work (n^2)'); rename it"
             )
         out[key] = bound if isinstance(bound, Formula) else formula(bound)
     return out
@@ -537,7 +539,7 @@ class Sweep:
     name: str
     model: str
     points: tuple[Point, ...]
-    #: The law of ``work`` and of ``time`` over the sweep (exact where one predicts).
+    #: The law of each of :data:`MEASURES` over the sweep (exact where one predicts).
     laws: Mapping[str, Law]
     #: Each bound's check (:class:`pram.Check`: verdict, ``summary``, law, evidence).
     checks: Mapping[str, Check]
@@ -644,7 +646,8 @@ def sweep(
     that makes its machine, runs and returns it; a builder that makes any other machine
     during the call is refused, since its work would not be counted.
     ``bounds`` (``{"work": "n log2(n)"}``) add to or replace the declaration's. Returns the
-    laws of work and time and each bound's :class:`pram.Check`.
+    laws of work, time, rounds and round work and each bound's :class:`pram.Check`
+    (``bounds={"rounds": "log2(n)"}`` takes a verdict on rounds).
     """
     declared = subject if isinstance(subject, Algorithm) else None
     if declared is None and not callable(subject):

@@ -104,7 +104,10 @@ class Access:
 class TracedStep:
     """One global step: number, phases (one per parallel branch), processors acting, accesses,
     conflicts, and the ledger's counters after it (``time``, ``work``, ``reads``, ``writes``
-    of the run so far; ``step_work`` and the like are this step's own share)."""
+    of the run so far; ``step_work`` and the like are this step's own share). ``rounds`` is
+    the ledger's rounds after it, which is the number of the round the step is part of: a
+    write step that joined the read step before it has that step's number
+    (:mod:`pram.engine.rounds`)."""
 
     number: int
     phases: tuple[str, ...]
@@ -115,6 +118,7 @@ class TracedStep:
     work: int
     reads: int
     writes: int
+    rounds: int
 
     @property
     def phase(self) -> str:
@@ -224,14 +228,15 @@ class Trace:
         return steps[number - first]
 
     def totals(self) -> dict[str, int]:
-        """Time, work, reads and writes summed over the steps (equal to the ledger's counts
-        for a machine traced from its first step)."""
+        """Time, work, reads and writes summed over the steps, and the rounds the steps are
+        part of (equal to the ledger's counts for a machine traced from its first step)."""
         steps = self.steps
         return {
             "time": len(steps),
             "work": sum(s.step_work for s in steps),
             "reads": sum(s.step_reads for s in steps),
             "writes": sum(s.step_writes for s in steps),
+            "rounds": len({s.rounds for s in steps}),
         }
 
     def as_dict(self) -> dict[str, Any]:
@@ -252,7 +257,7 @@ class Trace:
                 "number": s.number, "phase": s.phase, "phases": list(s.phases),
                 "processors": s.processors.tolist(),
                 "time": s.time, "work": s.work, "reads": s.reads, "writes": s.writes,
-                "accesses": [_access_dict(a) for a in s.accesses],
+                "rounds": s.rounds, "accesses": [_access_dict(a) for a in s.accesses],
                 "conflicts": [_conflict_dict(v) for v in s.conflicts],
             })
         return {"model": self.model, "cells": self.cells, "ceiling": self.ceiling,
@@ -423,5 +428,5 @@ class Recorder:
             number, tuple(s.phase for s in steps),
             np.concatenate(processors) if processors else np.zeros(0, np.int64),
             tuple(accesses), tuple(violations[seen:]),
-            cost.time, cost.work, cost.reads, cost.writes,
+            cost.time, cost.work, cost.reads, cost.writes, cost.rounds,
         ))

@@ -160,10 +160,11 @@ class Catalogue:
     def __rich__(self) -> RenderableType:
         table = Table(box=box.SIMPLE_HEAD, title="catalogue of classic algorithms",
                       title_justify="left", pad_edge=False)
-        for head in ("algorithm", "model", "n", "time", "work", "checks"):
-            table.add_column(head, justify="right" if head in ("time", "work") else "left")
+        for head in ("algorithm", "model", "n", "time", "rounds", "work", "checks"):
+            table.add_column(head, justify="right" if head in ("time", "rounds", "work")
+                             else "left")
         for row in rows(self.sweeps, self.instances, self.judged_on):
-            table.add_row(*row[:5], _checks_text(row[5]))
+            table.add_row(*row[:6], _checks_text(row[6]))
         lines: list[RenderableType] = [table]
         lines += [Text(line) for line in control_lines(self.controls)]
         return Group(*lines)
@@ -171,22 +172,25 @@ class Catalogue:
     def markdown(self) -> str:
         """The section of ``summary.md``: one table of entries, one list of controls."""
         table = [
-            "| algorithm | model | n | time | work | local work per step | checks |",
-            "| --- | --- | --- | ---: | ---: | --- | --- |",
+            "| algorithm | model | n | time | rounds | work | local work per step | checks |",
+            "| --- | --- | --- | ---: | ---: | ---: | --- | --- |",
         ]
-        for swept, (name, model, n, time, work, checks) in zip(
+        for swept, (name, model, n, time, rounds, work, checks) in zip(
             self.sweeps, rows(self.sweeps, self.instances, self.judged_on), strict=True
         ):
             text = "; ".join(f"{k} `{f}`: {v}" for k, f, v in checks)
             most = [int(getattr(r.cost, "max_local", 0)) for r in swept.runs]
             local = f"most {most[0]}..{most[-1]}: {local_verdict(most)}"
-            table.append(f"| `{name}` | {model} | {n} | {time} | {work} | {local} | {text} |")
+            table.append(f"| `{name}` | {model} | {n} | {time} | {rounds} | {work} | {local} "
+                         f"| {text} |")
         return "\n".join([
             "## Catalogue of classic algorithms",
             "",
             "Each entry swept under the model it is written for (`pram sweep NAME`), its answers "
             "checked against an outside reference, its time and work checked against its "
-            "bounds; time and work are shown at the smallest and largest n.",
+            "bounds; time, rounds (the textbooks' read-compute-write steps, checked against "
+            "the textbooks' counts in the catalogue's reference) and work are shown at the "
+            "smallest and largest n.",
             "",
             *table,
             "",
@@ -216,8 +220,9 @@ def law_text(check: Check) -> str:
 def rows(
     sweeps: Sequence[Sweep], instances: Mapping[str, int] | None = None,
     judged_on: Mapping[str, Mapping[str, Sequence[int]]] | None = None,
-) -> list[tuple[str, str, str, str, str, list[tuple[str, str, str]]]]:
-    """One row per sweep: name, model, sizes, time and work at both ends, and each check.
+) -> list[tuple[str, str, str, str, str, str, list[tuple[str, str, str]]]]:
+    """One row per sweep: name, model, sizes, time, rounds and work at both ends, and each
+    check.
 
     An entry of ``instances`` says its checks judge the mean over that many seeded instances
     per size (the time and work shown are seed 0's), and its sizes say so; so do those of an
@@ -242,7 +247,9 @@ def rows(
         ]
         out.append((
             s.algorithm.name, first.model, span,
-            f"{first.cost.time:,}..{last.cost.time:,}", f"{first.cost.work:,}..{last.cost.work:,}",
+            f"{first.cost.time:,}..{last.cost.time:,}",
+            f"{first.cost.rounds:,}..{last.cost.rounds:,}",
+            f"{first.cost.work:,}..{last.cost.work:,}",
             checks,
         ))
     return out

@@ -154,7 +154,7 @@ def _sizes(text: str) -> list[int]:
 
 
 #: The measures ``pram sweep --bound`` may check: counts every run has.
-BOUND_MEASURES = ("work", "time", "reads", "writes")
+BOUND_MEASURES = ("work", "time", "rounds", "round_work", "reads", "writes")
 
 
 def _bound(text: str) -> tuple[str, Any]:
@@ -287,7 +287,12 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--bound", type=_bound, action="append", default=None,
                        metavar="MEASURE=FORMULA",
                        help="check this bound instead of the declared one of MEASURE (work, "
-                       "time, reads or writes), e.g. --bound 'work=n log2(n)'; may be repeated")
+                       "time, rounds, round_work, reads or writes), e.g. --bound "
+                       "'work=n log2(n)'; may be repeated")
+    sweep.add_argument("--measure", choices=("steps", "rounds"), default="steps",
+                       help="what the declared bounds are judged on: steps (time and work, "
+                       "the default) or rounds (time bounds on rounds, the textbooks' steps, "
+                       "work bounds on the rounds' work)")
     _parallel_options(sweep)
     sweep.set_defaults(handler=_sweep)
 
@@ -626,6 +631,12 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     if plot is not None:
         require_matplotlib()
     jobs = refuse_sweep(args.algorithm, args.n, options, args.d)  # every size checked once
+    if args.measure == "rounds" and not jobs[0].entry.on_machine:
+        raise InputError(
+            f"--measure rounds: {args.algorithm} runs off the machine (it counts its own "
+            "operations), so no rounds are counted; sweep an algorithm of the machine, or "
+            "leave --measure out"
+        )
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
         if args.bound:
@@ -633,10 +644,19 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
                 f"--bound {args.bound[0][0]}=... does not apply with --instances yet; check it "
                 "on a sweep of one instance per size (leave --instances out)"
             )
+        if args.measure != "steps":
+            raise InputError(
+                f"--measure {args.measure} does not apply with --instances yet; take it on a "
+                "sweep of one instance per size (leave --instances out)"
+            )
         return _sweep_instances(args, options, chosen, plot, out, err, jobs)
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen,
                        jobs=jobs)
+    if args.measure == "rounds":
+        from pram.reports.sweeps import on_rounds
+
+        result = on_rounds(result)
     if args.bound:
         result = _with_bounds(result, args.bound)
     if args.predict:

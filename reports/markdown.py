@@ -247,10 +247,11 @@ def _runs_md(s: Sweep) -> str:
     symbols = first.algorithm.family.symbols
     shown = shown_sizes(first)
     heads = [symbols.get(k, k) for k in shown]
-    heads += ["time", "work", "max processors", "violations", "correct"]
+    heads += ["time", "rounds", "work", "max processors", "violations", "correct"]
     heads += [f"{k} / formula" for k in first.bounds]
     rows = [
-        [*(number(r.sizes[k]) for k in shown), number(r.cost.time), number(r.cost.work),
+        [*(number(r.sizes[k]) for k in shown), number(r.cost.time),
+         number(r.cost.rounds) if r.algorithm.on_machine else "-", number(r.cost.work),
          number(r.cost.max_processors), r.violations, "yes" if r.correct else "**NO**",
          *(f"{b.ratio:.3g}" for b in r.bounds.values())]
         for r in s.runs

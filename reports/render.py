@@ -113,6 +113,10 @@ class RunReport:
         counted = "counted by the machine" if run.algorithm.on_machine else "counted by the program"
         table.add_row("time", number(cost.time), f"steps, {counted}")
         table.add_row("work", number(cost.work), "processor-steps (operations)")
+        if run.algorithm.on_machine:
+            table.add_row("rounds", number(cost.rounds),
+                          "read, compute, write: the textbooks' steps")
+            table.add_row("round work", number(cost.round_work), "processors active per round")
         table.add_row("max processors", number(cost.max_processors), "active in one step")
         if run.algorithm.on_machine:
             table.add_row("reads", number(cost.reads), "cells")
@@ -132,20 +136,22 @@ class RunReport:
         if not rows:
             return None
         heads = [("phase", "left")]
-        heads += [(h, "right") for h in ("time", "work", "reads", "writes", "max processors")]
+        heads += [(h, "right") for h in ("time", "rounds", "work", "reads", "writes",
+                                         "max processors")]
         table = _table("phases", heads)
         beside = side_by_side(self.run.cost.step_phases)
         for label, depth, share in rows[:SHOWN_PHASES]:
             table.add_row(
                 "  " * depth + label.rsplit("/", 1)[-1] + (f" {SIDE}" if label in beside else ""),
                 number(share.time),
+                number(share.rounds) if self.run.algorithm.on_machine else "-",
                 number(share.work),
                 number(share.reads),
                 number(share.writes),
                 number(share.max_processors),
             )
         if len(rows) > SHOWN_PHASES:
-            table.add_row(f"... {len(rows) - SHOWN_PHASES} more phases", "", "", "", "", "")
+            table.add_row(f"... {len(rows) - SHOWN_PHASES} more phases", "", "", "", "", "", "")
         notes = []
         if any(depth for _, depth, _ in rows):
             notes.append("a phase's work, reads and writes are those of the rows under it plus "
@@ -395,7 +401,7 @@ def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
     symbols = first.algorithm.family.symbols
     shown = shown_sizes(first)
     heads = [(symbols.get(k, k), "right") for k in shown]
-    heads += [("time", "right"), ("work", "right"), ("procs", "right"),
+    heads += [("time", "right"), ("rounds", "right"), ("work", "right"), ("procs", "right"),
               ("viol", "right"), ("answer", "left")]
     heads += [(f"{key}/f", "right") for key in first.bounds]
     heads += [("s", "right")]
@@ -419,6 +425,7 @@ def runs_table(runs: Sequence[Run], title: str = "runs") -> Table:
         table.add_row(
             *(number(run.sizes[k]) for k in shown),
             number(run.cost.time),
+            number(run.cost.rounds) if run.algorithm.on_machine else "-",
             number(run.cost.work),
             number(run.cost.max_processors),
             violations,
@@ -517,7 +524,8 @@ def summary_setting(summary: Summary) -> str:
 
 #: The words of each count in a summary's table.
 COUNT_UNITS = {
-    "time": "steps", "work": "processor-steps", "reads": "cells", "writes": "cells",
+    "time": "steps", "work": "processor-steps", "rounds": "rounds (read, compute, write)",
+    "round_work": "processors active per round, summed", "reads": "cells", "writes": "cells",
     "local": "register operations", "max_local": "register operations between two steps",
     "max_processors": "active in one step", "memory_cells": "cells allocated",
     "peak_cells": "cells alive at once", "loop_tests": "loop tests",

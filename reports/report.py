@@ -304,7 +304,8 @@ def _zoology(quick: bool) -> dict[str, Any]:
 CSV_FIELDS = (
     "sweep", "algorithm", "keys", "comparator", "sort", "model", "n", "m", "d", "token_bits",
     "padded_n",
-    "time", "work", "max_processors", "reads", "writes", "memory_cells", "violations",
+    "time", "work", "rounds", "round_work", "max_processors", "reads", "writes", "memory_cells",
+    "violations",
     "correct", "work_ratio", "time_ratio",
 )
 
@@ -421,7 +422,8 @@ def write_declared(
         json_path = folder / "measurements.json"
         json_path.write_text(json.dumps(data, indent=1) + "\n")
         csv_path = folder / "measurements.csv"
-        fields = ("n", "time", "work", "reads", "writes", "max_processors", "violations",
+        fields = ("n", "time", "work", "rounds", "round_work", "reads", "writes", "max_processors",
+                  "violations",
                   "correct", *(f"{key} ratio" for key in result.checks))
         with csv_path.open("w", newline="") as f:
             table = csv.DictWriter(f, fieldnames=fields)
@@ -449,12 +451,12 @@ def _declared_markdown(result: Sweep, title: str, module: str | None) -> str:
         f"Declared in `{module}`; model {model}, seed {result.options.seed}; every figure "
         "counted by the machine while the program ran, every answer compared with the "
         "declared reference.", "",
-        "| n | time | work | max processors | violations | answer |",
-        "|---|---|---|---|---|---|",
+        "| n | time | rounds | work | max processors | violations | answer |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in runs:
         answer = {True: "right", False: "WRONG", None: "not checked"}[r.correct]
-        lines.append(f"| {r.sizes['n']} | {r.cost.time} | {r.cost.work} | "
+        lines.append(f"| {r.sizes['n']} | {r.cost.time} | {r.cost.rounds} | {r.cost.work} | "
                      f"{r.cost.max_processors} | {r.violations} | {answer} |")
     lines += ["", "## Bounds", "", "| bound | formula | verdict | law |", "|---|---|---|---|"]
     for key, c in result.checks.items():

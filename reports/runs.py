@@ -137,7 +137,8 @@ class Run(RunDisplay):
             out["module"] = o.module
         out.update(self.cost.as_dict())
         if not self.algorithm.on_machine:  # counted by the program: no cells, reads or writes
-            out.update({"reads": None, "writes": None, "memory_cells": None, "peak_cells": None})
+            out.update({"reads": None, "writes": None, "memory_cells": None, "peak_cells": None,
+                        "rounds": None, "round_work": None})
         out.update(
             {
                 "violations": self.violations,
@@ -294,7 +295,8 @@ def perform_job(
         expected = entry.expected(instance)
         mismatch = compare(solution.output, expected, entry.tolerance)
         correct = mismatch is None
-    measured = {"work": float(cost.work), "time": float(cost.time)}
+    measured = {"work": float(cost.work), "time": float(cost.time),
+                "rounds": float(cost.rounds), "round_work": float(cost.round_work)}
     bounds = {
         key: _evaluate(key, bound, solution.bound_sizes, measured)
         for key, bound in entry.bounds.items()

@@ -260,31 +260,53 @@ def refuse_sweep(
     return jobs
 
 
-def checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
-    """Check every bound of ``entry`` over ``runs`` (see :mod:`pram.laws.bounds`).
+#: ``--measure rounds``: the ledger count each declared measure is judged on instead (time
+#: on rounds, the textbooks' steps; work on the work of rounds).
+ON_ROUNDS = {"time": "rounds", "work": "round_work"}
+
+
+def checks_of(entry: Algorithm, runs: Iterable[Run], *, rounds: bool = False
+              ) -> dict[str, Check]:
+    """Check every bound of ``entry`` over ``runs`` (see :mod:`pram.laws.bounds`); with
+    ``rounds``, each bound of time on the runs' rounds and each of work on their rounds' work
+    (:data:`ON_ROUNDS`; keyed ``"rounds"``, ``"round_work (tree)"``), the same formulas.
 
     A total is exceeded when one of its phases exceeds the same bound (the phases' counts add
     up to it), and the verdict then names the phase.
     """
     done = list(runs)
-    phases = phase_checks_of(entry, done)
+    phases = phase_checks_of(entry, done, rounds=rounds)
     out = {}
     for key, bound in entry.bounds.items():
         if key not in done[0].bounds:
             continue
-        total = bound_check(done, key, bound.formula)
+        measure = measure_of(key)
+        if rounds:
+            measure = ON_ROUNDS[measure]
+            key = measure + key[len(measure_of(key)):]
+            total = counts_check(done, measure, bound.formula,
+                                 [float(getattr(r.cost, measure)) for r in done])
+        else:
+            total = bound_check(done, key, bound.formula)
         same = {
-            name: phases[f"{name} {measure_of(key)}"]
+            name: phases[f"{name} {measure}"]
             for name, bounds in entry.phase_bounds.items()
-            if f"{name} {measure_of(key)}" in phases
-            and bounds[measure_of(key)].formula is bound.formula
+            if f"{name} {measure}" in phases
+            and bounds[_declared(measure)].formula is bound.formula
         }
         out[key] = combined(same, total)
     return out
 
 
-def phase_checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
-    """Check each phase of ``entry`` that has bounds against them, keyed ``"sort work"``."""
+def _declared(measure: str) -> str:
+    """The declared measure a checked one stands for (``rounds`` for ``time``)."""
+    return next((k for k, v in ON_ROUNDS.items() if v == measure), measure)
+
+
+def phase_checks_of(entry: Algorithm, runs: Iterable[Run], *, rounds: bool = False
+                    ) -> dict[str, Check]:
+    """Check each phase of ``entry`` that has bounds against them, keyed ``"sort work"``
+    (with ``rounds``, on the phase's rounds and their work: ``"sort round_work"``)."""
     done = list(runs)
     out: dict[str, Check] = {}
     if len(done) < 2:
@@ -293,9 +315,20 @@ def phase_checks_of(entry: Algorithm, runs: Iterable[Run]) -> dict[str, Check]:
         if not all(name in r.cost.phases for r in done):
             continue
         for measure, bound in bounds.items():
+            if rounds:
+                measure = ON_ROUNDS[measure]
             values = [float(getattr(r.cost.phases[name], measure)) for r in done]
             out[f"{name} {measure}"] = counts_check(done, measure, bound.formula, values)
     return out
+
+
+def on_rounds(result: Sweep) -> Sweep:
+    """``result`` with its bounds judged on rounds (``pram sweep --measure rounds``): each
+    declared time bound on the runs' rounds, each work bound on their rounds' work, the laws
+    those counts' (:func:`checks_of` with ``rounds``)."""
+    return attrs.evolve(result, checks=checks_of(result.algorithm, result.runs, rounds=True),
+                        phase_checks=phase_checks_of(result.algorithm, result.runs,
+                                                     rounds=True))
 
 
 def bound_check(

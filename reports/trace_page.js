@@ -236,7 +236,7 @@ function go(k) {
   $("step-number").textContent = step.number;
   $("jump").value = current;
   $("phase").textContent = step.phase || "(none)";
-  for (const key of ["time", "work", "reads", "writes"]) $(key).textContent = step[key];
+  for (const key of ["time", "rounds", "work", "reads", "writes"]) $(key).textContent = step[key];
   $("active").textContent = step.processors.length;
   let r = 0, w = 0;
   for (const p of step.accesses) { if (p.kind === "read") r += p.cells.length; else w += p.cells.length; }

@@ -132,7 +132,8 @@ _TEMPLATE = """<!doctype html>
  <svg id="profile" preserveAspectRatio="none"></svg></section>
 <section id="status">
  <div>phase <b id="phase"></b></div>
- <div class="ledger">as of this step: time <b id="time"></b>, work <b id="work"></b>,
+ <div class="ledger">as of this step: time <b id="time"></b>, round <b id="rounds"></b>,
+ work <b id="work"></b>,
  reads <b id="reads"></b>, writes <b id="writes"></b></div>
  <div class="ledger">this step: <b id="active"></b> processors, <b id="step-reads"></b> reads,
  <b id="step-writes"></b> writes</div>

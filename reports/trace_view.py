@@ -64,8 +64,8 @@ def step_table(step: TracedStep, rows: int = ROWS,
     title = (
         f"step {step.number}" + (f" ({step.phase})" if step.phase else "")
         + f": {step.step_work} processors, {step.step_reads} reads, {step.step_writes} writes"
-        f" | as of it: time {step.time}, work {step.work}, reads {step.reads}, "
-        f"writes {step.writes}"
+        f" | as of it: time {step.time}, round {step.rounds}, work {step.work}, "
+        f"reads {step.reads}, writes {step.writes}"
     )
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("processor", justify="right")

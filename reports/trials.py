@@ -29,8 +29,8 @@ from pram.reports.runs import (
 
 #: The counts a summary reports, for an algorithm on the machine and for one off it (RAM
 #: model: the program counts its operations itself, there are no cells).
-MEASURES = ("time", "work", "reads", "writes", "local", "max_local", "max_processors",
-            "memory_cells", "peak_cells", "loop_tests")
+MEASURES = ("time", "work", "rounds", "round_work", "reads", "writes", "local", "max_local",
+            "max_processors", "memory_cells", "peak_cells", "loop_tests")
 RAM_MEASURES = ("time", "work", "max_processors")
 
 

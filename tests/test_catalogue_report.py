@@ -212,7 +212,7 @@ def test_catalogue_section_sweeps_every_entry_and_flags_the_controls() -> None:
     assert all(c.run.violations > 0 for c in section.controls)
     markdown = section.markdown()
     assert markdown.startswith("## Catalogue of classic algorithms\n")
-    assert "| `max` | CRCW-common | 4..64 | 4..4 | 40..8,320 |" in markdown
+    assert "| `max` | CRCW-common | 4..64 | 4..4 | 3..3 | 40..8,320 |" in markdown
 
 
 def test_mean_checks_judge_the_mean_count_over_seeded_instances() -> None:

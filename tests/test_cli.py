@@ -21,6 +21,8 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "model": str,
     "work": int,
     "time": int,
+    "rounds": int,
+    "round_work": int,
     "max_processors": int,
     "reads": int,
     "writes": int,
@@ -82,7 +84,9 @@ def test_run_json_follows_the_contract(
     status, obj = run_json(capsys, "run", *argv)
     assert status == 0
     if obj["algorithm"] == "mqar-sequential":  # not run on the machine: no cells counted
-        obj = {**obj, "reads": 0, "writes": 0, "memory_cells": 0, "peak_cells": 0}
+        assert obj["rounds"] is None and obj["round_work"] is None  # nor rounds
+        obj = {**obj, "reads": 0, "writes": 0, "memory_cells": 0, "peak_cells": 0,
+               "rounds": 0, "round_work": 0}
     assert_run_object(obj)
     assert obj["algorithm"] == argv[0]
     assert obj["correct"] is True and obj["violations"] == 0
@@ -292,6 +296,51 @@ def test_sweep_of_pbs_with_m_equal_n_is_checked(capsys: pytest.CaptureFixture[st
     status, obj = run_json(capsys, "sweep", "pbs", "--n", "16,64,256,1024,4096")
     assert status == 0
     assert obj["bounds"]["work"]["holds"] is True  # type: ignore[index]
+
+
+def test_run_shows_and_prints_the_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pram run`` shows rounds beside time, and its JSON has them, the run's and each
+    phase's: Wyllie's list ranking is ceil(log2 n) + 1 rounds (the set-up, then one a jump)
+    in twice as many steps."""
+    status, out, _ = call(capsys, "run", "list-ranking", "--n", "1000")
+    assert status == 0
+    rows: dict[str, str] = {}
+    for line in out.splitlines():  # the cost table's rows come first
+        if line.strip().startswith(("time ", "rounds ")):
+            rows.setdefault(line.split()[0], line.split()[1])
+    assert (rows["time"], rows["rounds"]) == ("22", "11")
+    _, obj = run_json(capsys, "run", "list-ranking", "--n", "1000")
+    assert (obj["time"], obj["rounds"], obj["round_work"]) == (22, 11, 11 * 1000)
+    phases = obj["phases"]
+    assert isinstance(phases, dict) and phases["list-ranking"]["rounds"] == 11
+
+
+def test_sweep_measures_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pram sweep --measure rounds``: the declared time bound judged on rounds (its law
+    exact, L + 1), the work bound on the rounds' work; ``--bound rounds=...`` too."""
+    status, obj = run_json(capsys, "sweep", "list-ranking", "--n", "64,128,256,512,1024",
+                           "--measure", "rounds")
+    assert status == 0
+    bounds, laws = obj["bounds"], obj["laws"]
+    assert isinstance(bounds, dict) and isinstance(laws, dict)
+    assert set(bounds) == {"rounds", "round_work"}
+    assert bounds["rounds"]["verdict"] == "holds"
+    assert laws["rounds"]["text"].startswith("rounds = L + 1, L = log2(n), exact")
+    assert bounds["rounds"]["measured"] == [7.0, 8.0, 9.0, 10.0, 11.0]
+    status, obj = run_json(capsys, "sweep", "list-ranking", "--n", "64,128,256,512",
+                           "--bound", "rounds=n")
+    laws = obj["laws"]
+    assert isinstance(laws, dict) and laws["rounds"]["text"].startswith("rounds = L + 1,")
+
+
+def test_rounds_of_an_algorithm_off_the_machine_are_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    err = one_line_error(capsys, "sweep", "mqar-sequential", "--n", "48,96", "--measure",
+                         "rounds")
+    assert "--measure rounds" in err and "off the machine" in err
+    err = one_line_error(capsys, "sweep", "list-ranking", "--n", "16,32", "--instances", "2",
+                         "--measure", "rounds")
+    assert "--measure rounds does not apply with --instances" in err
 
 
 def test_sweep_progress_goes_to_stderr_only(capsys: pytest.CaptureFixture[str]) -> None:

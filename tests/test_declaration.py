@@ -353,7 +353,7 @@ def test_a_tolerance_allows_exactly_that_error(
 @pytest.mark.parametrize(("fields", "words"), [
     ({"name": "two words"}, "a name is a word"),
     ({"model": "crcw"}, "model must be one of"),
-    ({"bounds": {"depth": "n"}}, "a bound constrains work or time"),
+    ({"bounds": {"depth": "n"}}, "a bound constrains work, time, rounds or round_work"),
     ({"bounds": {"work": "n +"}}, "cannot be read"),
     ({"tolerance": -1}, "tolerance must be a number >= 0"),
     ({"program": 3}, "program must be a function"),

@@ -299,6 +299,10 @@ def test_exact_ledger(m: Machine) -> None:
         "peak_cells": 12,
         "local": 0,
         "max_local": 0,
+        # The read (phase "") and the write (phase "outer") are in different phases, so
+        # they do not pair: every step is a round by itself.
+        "rounds": 3,
+        "round_work": 4 + 2 + 3,
     }
     assert m.cost.profile == [4, 2, 3]
     assert m.cost.activity().tolist() == [4, 2, 3]
@@ -310,16 +314,20 @@ def test_nested_phase_breakdown(m: Machine) -> None:
     a = m.array("a", values=np.zeros(7, dtype=np.int64))
     m.run(ledger_program(m, a))
     assert m.cost.phases == {
-        "outer": PhaseCost(time=2, work=5, reads=3, writes=5, max_processors=3),
-        "outer/inner": PhaseCost(time=1, work=3, reads=3, writes=3, max_processors=3),
+        "outer": PhaseCost(time=2, work=5, reads=3, writes=5, max_processors=3, rounds=2,
+                           round_work=5),
+        "outer/inner": PhaseCost(time=1, work=3, reads=3, writes=3, max_processors=3,
+                                 rounds=1, round_work=3),
     }
 
 
 def test_a_phase_counts_only_its_own_processors(m: Machine) -> None:
     """Work and max processors of a phase leave out the branches running beside it."""
     m.run(parallel(phase("left", idle(2, 3, m)), phase("right", idle(1, 5, m))))
-    assert m.cost.phases["left"] == PhaseCost(time=2, work=6, max_processors=3)
-    assert m.cost.phases["right"] == PhaseCost(time=1, work=5, max_processors=5)
+    assert m.cost.phases["left"] == PhaseCost(time=2, work=6, max_processors=3, rounds=2,
+                                              round_work=6)
+    assert m.cost.phases["right"] == PhaseCost(time=1, work=5, max_processors=5, rounds=1,
+                                               round_work=5)
     assert m.cost.step_phases == [("left", "right"), ("left",)]
 
 

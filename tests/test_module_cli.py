@@ -203,7 +203,7 @@ def test_sweep_checks_another_bound(good: str, capsys: pytest.CaptureFixture[str
                              "work=n log2(n)^2", "--bound", "time=log2(n)^2")
     assert status == 0 and swept["bounds"]["work"]["tight"] is True
     line = one_line_error(capsys, "sweep", "sort", "--n", "8,16", "--bound", "depth=n")
-    assert "MEASURE one of work, time, reads, writes" in line
+    assert "MEASURE one of work, time, rounds, round_work, reads, writes" in line
 
 
 def _pram(*argv: str, **kwargs: object) -> subprocess.CompletedProcess[str]:

@@ -75,9 +75,9 @@ def test_branches_side_by_side_share_the_step() -> None:
     m.run(parallel(phase("left", branch(m, 2, 3)), phase("right", branch(m, 5, 1))))
     assert m.cost.local == 1 + 5  # the right branch's hold and five additions: the most
     assert m.cost.phases["left"] == PhaseCost(time=1, work=3, max_processors=3, local=6,
-                                              max_local=6)
+                                              max_local=6, rounds=1, round_work=3)
     assert m.cost.phases["right"] == PhaseCost(time=1, work=1, max_processors=1, local=6,
-                                               max_local=6)
+                                               max_local=6, rounds=1, round_work=1)
 
 
 def test_a_batch_gives_each_instance_its_single_phases() -> None:

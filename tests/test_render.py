@@ -43,6 +43,8 @@ cost
 
  time               12  steps, counted by the machine
  work               48  processor-steps (operations)
+ rounds              6  read, compute, write: the textbooks' steps
+ round work         24  processors active per round
  max processors      4  active in one step
  reads              96  cells
  writes             96  cells
@@ -54,9 +56,9 @@ cost
 
 phases
 
- phase  time  work  reads  writes  max processors
- ────────────────────────────────────────────────
- sort     12    48     96      96               4
+ phase  time  rounds  work  reads  writes  max processors
+ ────────────────────────────────────────────────────────
+ sort     12       6    48     96      96               4
 
 EREW: no violations
 answer: correct (equal to sorted order)
@@ -149,7 +151,7 @@ def test_sweep_report_has_a_row_per_size_the_decisions_and_the_laws() -> None:
     rows = [line.split() for line in text.splitlines() if line.strip().startswith(("8 ", "32 ",
                                                                                   "128 "))]
     assert [r[0] for r in rows] == ["8", "32", "128"]
-    assert rows[0][1:6] == ["12", "48", "4", "0", "ok"]
+    assert rows[0][1:7] == ["12", "6", "48", "4", "0", "ok"]
     assert (
         "work: work / (n d log2(n)^2 (d = 1)) holds, tight: along n: the exact law's leading "
         "term n L^2 is\nthe bound's order; constant 0.6667"
@@ -173,7 +175,7 @@ def test_word_keys_do_not_show_the_token_width_next_to_ratios() -> None:
     result = sweep("mqar", [48, 96, 192, 384], Options())
     text = render(SweepReport(result))
     head = next(line for line in text.splitlines() if line.strip().startswith("N "))
-    assert head.split()[:3] == ["N", "time", "work"]
+    assert head.split()[:4] == ["N", "time", "rounds", "work"]
     assert "the formulas use d = 1" in " ".join(text.split())
 
 

@@ -44,7 +44,7 @@ def test_counts_identical_with_and_without_trace(name: str, n: int) -> None:
     trace = traced.trace  # type: ignore[attr-defined]
     cost = traced.cost  # type: ignore[attr-defined]
     assert trace.totals() == {"time": cost.time, "work": cost.work, "reads": cost.reads,
-                              "writes": cost.writes}
+                              "writes": cost.writes, "rounds": cost.rounds}
     running = np.cumsum([s.step_work for s in trace.steps])
     assert [s.work for s in trace.steps] == running.tolist()
     assert [s.step_work for s in trace.steps] == cost.profile

@@ -30,6 +30,12 @@ RUN_FIELDS = {
     "input": "the --input file, or null for a random instance",
     "time": "steps, counted by the machine while the program ran",
     "work": "processor-steps: the sum over steps of the processors active in each",
+    "rounds": "rounds, the textbooks' steps (a read, the local computation, a write): a step "
+              "that only reads and the next that only writes, by processors among the "
+              "readers, in one phase, are one round; any other step is one; counted by the "
+              "machine (null off the machine)",
+    "round_work": "the work of rounds: the processors active in each round, summed (null "
+                  "off the machine)",
     "reads": "cells read, over every step",
     "writes": "cells written, over every step",
     "max_processors": "the most processors active in one step",
@@ -49,7 +55,7 @@ RUN_FIELDS = {
     "bounds": "per bound (work, time, ...): formula, measured, formula_value, ratio = measured "
               "/ formula_value, limit, holds (null: one run decides no bound) and at",
     "phases": "per phase label (nested labels joined with /): time, work, reads, writes, "
-              "max_processors, local, max_local",
+              "max_processors, local, max_local, rounds, round_work",
     "seconds": "wall-clock seconds of the run (not a count)",
     "dtype": "the answer's dtype as --output writes it: int64 for words, float64 for reals",
     "weakest_model": "with --weakest-model: the weakest model under which the run is clean, "

@@ -64,7 +64,7 @@ import numpy.typing as npt
 
 from pram._held import cells_of, defined_of, owners_of, put_cells, put_defined, raw_of
 from pram._numpy import np
-from pram.engine import conflicts, refusals, validate
+from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
 from pram.engine.fast import in_range, phase_shares
 from pram.engine.memo import StepMemo
@@ -109,6 +109,7 @@ class BatchEngine(Checks):
         # 1. Normalise ports.
         ports: list[BatchPort] = []
         actors: list[int | Counts] = []
+        members: list[tuple[Words, Flags | None]] = []
         ranked = 0
         for branch, step in enumerate(steps):
             pid = validate.processors_of(step, number)
@@ -118,6 +119,7 @@ class BatchEngine(Checks):
             plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
             actors.append(len(plain) if rows is None
                           else np.count_nonzero(rows, axis=1).astype(np.int64))
+            members.append((plain, rows))
             for read in step.reads:
                 refusals.read_object(read, number)
                 ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
@@ -171,7 +173,7 @@ class BatchEngine(Checks):
                     if flags is not None:
                         flags[i, cells] = True
         # 5. Account.
-        self._account(steps, actors, reads, writes, alive)
+        self._account(steps, actors, reads, writes, alive, members)
         answers: list[Any] = [tuple(reply) for reply in replies]
         tests = [branch for branch, step in enumerate(steps) if is_test(step)]
         if tests:
@@ -295,7 +297,8 @@ class BatchEngine(Checks):
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
                       [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
-                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive)
+                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive,
+                      None)
         return answers
 
 
@@ -379,7 +382,7 @@ class BatchEngine(Checks):
 
     def _account(self, steps: Sequence[Step], actors: list[int | Counts],
                  reads: list[int | Counts], writes: list[int | Counts],
-                 alive: Flags | None) -> None:
+                 alive: Flags | None, members: rounds.Members | None) -> None:
         n: int | Counts = 0
         r: int | Counts = 0
         w: int | Counts = 0
@@ -387,8 +390,9 @@ class BatchEngine(Checks):
             n, r, w = n + pn, r + pr, w + pw
         shares = phase_shares(steps, list(zip(actors, reads, writes, strict=True)))
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        joined, self.opened = rounds.take(self.opened, steps, labels, members)
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
-                            {k: [_int(x) for x in v] for k, v in shares.items()})
+                            {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
         self.host._cost.time += 1
 
 

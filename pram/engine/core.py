@@ -107,6 +107,7 @@ class Engine(FastPath):
         self.host = host
         self.scratch = Scratch()
         self._random: np.random.Generator | None = None  # made at the first random choice
+        self.opened = None
 
     # ---- the instance axis, of size one (pram.engine.batched answers alike for B) ---------
     # What the machine asks its engine about memory, ledgers and runs, so that it holds no
@@ -206,7 +207,7 @@ class Engine(FastPath):
             store(groups[key][0].array, cells, values)
         # 5. Account.
         if len(steps) == 1:
-            self._account_one(len(steps[0].processors), reads, writes, steps[0].phase)
+            self._account_one(steps[0], len(steps[0].processors), reads, writes)
         else:
             tallies = [[len(step.processors), 0, 0] for step in steps]
             for port in ports:

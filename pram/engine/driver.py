@@ -66,6 +66,7 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     cost = machine._cost
     engine = machine._engine
     execute = engine.execute
+    engine.opened = None  # a round never spans two runs, nor two passes of a batch
     try:
         request = next(program)
         while True:

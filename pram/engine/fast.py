@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pram._held import cells_of, defined_of, raw_of
 from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
-from pram.engine import conflicts
+from pram.engine import conflicts, rounds
 from pram.engine.memo import Scratch, StepMemo, ascending
 from pram.engine.refusals import too_many
 from pram.engine.validate import as_words, word_constant, word_ids
@@ -35,9 +35,12 @@ __all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store",
 class FastPath:
     """Phase 0 (the fast path) and phase 5 (accounting) of :class:`pram.engine.core.Engine`."""
 
-    __slots__ = ()
+    #: ``opened``: the round the last step left open for the next to join
+    #: (:mod:`pram.engine.rounds`).
+    __slots__ = ("opened",)
     host: Host
     scratch: Scratch
+    opened: rounds.Opened | None
 
     def owns(self, array: object) -> bool:
         """Whether ``array`` is an array of this machine, not freed."""
@@ -126,7 +129,7 @@ class FastPath:
                 store(write.array, words_of(write.index), words_of(write.value))
         if len(steps) == 1:
             n = len(pid)
-            self._account_one(n, n * len(step.reads), n * len(step.writes), step.phase)
+            self._account_one(step, n, n * len(step.reads), n * len(step.writes))
         else:
             self._account(steps, [(len(s.processors), len(s.processors) * len(s.reads),
                                    len(s.processors) * len(s.writes)) for s in steps])
@@ -206,7 +209,7 @@ class FastPath:
             flags = defined_of(array)
             if flags is not None:
                 flags[index] = True
-        self._account_one(n, n * len(reads), n * len(writes), step.phase)
+        self._account_one(step, n, n * len(reads), n * len(writes))
         return [tuple(values)]
 
     # ---- 5. account -----------------------------------------------------------------------
@@ -223,23 +226,26 @@ class FastPath:
             writes += w
         shares = phase_shares(steps, tallies)
         local = self._local()
+        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
+        joined, self.opened = rounds.take(self.opened, steps, labels)
         for label, (n, r, w) in shares.items():
             share = cost.phases.get(label)
             if share is None:
                 share = cost.phases[label] = PhaseCost()
             # The phase's own processors in this step, not those of other branches.
-            charge(share, n, r, w)
+            charge(share, n, r, w, bool(joined))
             if local:
                 charge_local(share, local)
-        charge(cost, active, reads, writes)
+        charge(cost, active, reads, writes, bool(joined))
         cost.profile.append(active)
-        cost.step_phases.append(
-            (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        )
+        cost.step_phases.append(labels)
 
-    def _account_one(self, n: int, reads: int, writes: int, phase: str) -> None:
+    def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
         """:meth:`_account` for a global step of one step (of ``n`` processors)."""
         cost = self.host._cost
+        phase = step.phase
+        labels = (phase,)
+        joined, self.opened = rounds.take(self.opened, (step,), labels)
         if phase:
             phases = cost.phases
             local = self._local()
@@ -247,12 +253,12 @@ class FastPath:
                 share = phases.get(label)
                 if share is None:
                     share = phases[label] = PhaseCost()
-                charge(share, n, reads, writes)
+                charge(share, n, reads, writes, bool(joined))
                 if local:
                     charge_local(share, local)
-        charge(cost, n, reads, writes)
+        charge(cost, n, reads, writes, bool(joined))
         cost.profile.append(n)
-        cost.step_phases.append((phase,))
+        cost.step_phases.append(labels)
 
     def _local(self) -> int:
         """The register operations the machine charged before this step (taken once): what

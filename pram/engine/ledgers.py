@@ -124,22 +124,34 @@ class _Tally:
 class _Share:
     """A phase's share of every instance's ledger (see :class:`pram.PhaseCost`)."""
 
-    __slots__ = ("local", "max_local", "max_processors", "reads", "time", "work", "writes")
+    __slots__ = ("local", "max_local", "max_processors", "reads", "round_work", "rounds",
+                 "time", "work", "writes")
 
     def __init__(self) -> None:
         self.time, self.work, self.reads = _Tally(), _Tally(), _Tally()
         self.writes, self.max_processors = _Tally(), _Tally()
         self.local, self.max_local = _Tally(), _Tally()
+        self.rounds, self.round_work = _Tally(), _Tally()
 
     def copy(self) -> _Share:
         made = _Share()
         made.time, made.work, made.reads = self.time.copy(), self.work.copy(), self.reads.copy()
         made.writes, made.max_processors = self.writes.copy(), self.max_processors.copy()
         made.local, made.max_local = self.local.copy(), self.max_local.copy()
+        made.rounds, made.round_work = self.rounds.copy(), self.round_work.copy()
         return made
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
-               batch: int) -> None:
+               batch: int, joined: bool | Flags = False) -> None:
+        """Charge one global step; one that ``joined`` the round before it (per instance, or
+        for all) adds no round and no round work (:func:`pram.cost.charge`'s rule)."""
+        if joined is False:
+            self.rounds.add(1, alive, batch)
+            self.round_work.add(n, alive, batch)
+        elif joined is not True:
+            alone = ~joined
+            self.rounds.add(alone.astype(np.int64), alive, batch)
+            self.round_work.add(np.where(alone, n, 0).astype(np.int64), alive, batch)
         self.time.add(1, alive, batch)
         self.work.add(n, alive, batch)
         self.reads.add(r, alive, batch)
@@ -167,17 +179,20 @@ class Ledgers:
         self.steps: list[tuple[int | Counts, tuple[str, ...], Flags | None]] = []
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
-               labels: tuple[str, ...], shares: dict[str, list[Any]] | None) -> None:
+               labels: tuple[str, ...], shares: dict[str, list[Any]] | None,
+               joined: bool | Flags = False) -> None:
         """Charge one global step: ``n`` processors, ``r`` reads, ``w`` writes (ints, or one
-        per instance) to the instances ``alive`` (None: all), and each phase its share."""
+        per instance) to the instances ``alive`` (None: all), and each phase its share;
+        ``joined``: whether it joined the round the step before it opened (one answer, or
+        one per instance; :mod:`pram.engine.rounds`)."""
         batch = self.batch
-        self.all.charge(n, r, w, alive, batch)
+        self.all.charge(n, r, w, alive, batch, joined)
         if shares:
             for label, (pn, pr, pw) in shares.items():
                 share = self.phases.get(label)
                 if share is None:
                     share = self.phases[label] = _Share()
-                share.charge(pn, pr, pw, alive, batch)
+                share.charge(pn, pr, pw, alive, batch, joined)
                 if self.pending:
                     share.local.add(self.pending, alive, batch)
                     share.max_local.peak(self.pending, alive, batch)
@@ -270,10 +285,12 @@ class Ledgers:
         every = self.all
         fields = [column(every.time), column(every.work), column(every.reads),
                   column(every.writes), highest(every.max_processors),
-                  column(self.loop_tests), column(self.local), highest(self.max_local)]
+                  column(self.loop_tests), column(self.local), highest(self.max_local),
+                  column(every.rounds), column(every.round_work)]
         shares = {label: (column(share.time), column(share.work), column(share.reads),
                           column(share.writes), highest(share.max_processors),
-                          column(share.local), highest(share.max_local))
+                          column(share.local), highest(share.max_local),
+                          column(share.rounds), column(share.round_work))
                   for label, share in self.phases.items()}
         uniform = all(alive is None and type(n) is int for n, _, alive in self.steps)
         if uniform:
@@ -291,13 +308,14 @@ class Ledgers:
                     if took is None or took[i]:
                         mine.extend(counts if type(counts) is list else counts[:, i].tolist())
                         phases_of.extend(labelled)
-            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i], o[i], h[i])
-                      for label, (t, w, r, x, p, o, h) in shares.items() if t[i]}
+            phases = {label: PhaseCost(t[i], w[i], r[i], x[i], p[i], o[i], h[i], d[i], e[i])
+                      for label, (t, w, r, x, p, o, h, d, e) in shares.items() if t[i]}
             made.append(Cost(
                 time=fields[0][i], work=fields[1][i], reads=fields[2][i],
                 writes=fields[3][i], max_processors=fields[4][i], memory_cells=cells[i],
                 peak_cells=peaks[i], loop_tests=fields[5][i], local=fields[6][i],
-                max_local=fields[7][i], profile=mine, step_phases=phases_of, phases=phases,
+                max_local=fields[7][i], rounds=fields[8][i], round_work=fields[9][i],
+                profile=mine, step_phases=phases_of, phases=phases,
             ))
         return tuple(made)
 
@@ -338,12 +356,14 @@ class Ledgers:
                 phases[label] = PhaseCost(
                     share.time.total(i), share.work.total(i), share.reads.total(i),
                     share.writes.total(i), share.max_processors.highest(i),
-                    share.local.total(i), share.max_local.highest(i))
+                    share.local.total(i), share.max_local.highest(i),
+                    share.rounds.total(i), share.round_work.total(i))
         return Cost(
             time=every.time.total(i), work=every.work.total(i), reads=every.reads.total(i),
             writes=every.writes.total(i), max_processors=every.max_processors.highest(i),
             memory_cells=memory_cells, peak_cells=peak_cells,
             loop_tests=self.loop_tests.total(i), local=self.local.total(i),
-            max_local=self.max_local.highest(i), profile=profile, step_phases=step_phases,
+            max_local=self.max_local.highest(i), rounds=every.rounds.total(i),
+            round_work=every.round_work.total(i), profile=profile, step_phases=step_phases,
             phases=phases,
         )

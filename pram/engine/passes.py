@@ -17,6 +17,7 @@ import numpy.typing as npt
 from pram._held import cells_of, defined_of, put_cells, put_defined, raw_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
+from pram.engine import rounds
 from pram.engine.ledgers import Ledgers
 from pram.engine.memo import Scratch
 from pram.engine.remake import remaker
@@ -50,6 +51,8 @@ class Passes:
         self.batch = batch
         self.ledgers = Ledgers(batch)
         self.scratch = Scratch()
+        #: The round the last step left open for the next to join (:mod:`pram.engine.rounds`).
+        self.opened: rounds.Opened | None = None
         #: The instances taking steps (None: all); the others left the pass's path at a loop
         #: test (they idle, and a later pass runs them), or are not the pass's.
         self.alive: Flags | None = None
