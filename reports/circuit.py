@@ -179,6 +179,11 @@ def command(args: argparse.Namespace, out: Console, err: Console) -> int:
     data = load_array(args.input, what) if args.input else None
     if data is not None and args.n is None and args.algorithm in ("sort", "merge", "mqar"):
         n = len(data)
+        if n == 0:
+            raise InputError(
+                f"--input {args.input!r} holds no tokens; a circuit of {args.algorithm} needs "
+                "at least one: give a file with tokens, or --n N without --input"
+            )
     s = setup(args.algorithm, n, args.d, args.keys, args.network)
     if data is not None:
         expected = target(s.algorithm).tokens(s)

@@ -498,7 +498,7 @@ def _handle(
         return BROKEN_PIPE
     except OSError as error:
         if error.errno in writer.FULL:
-            name = error.filename or "a file"
+            name = error.filename or "standard output"  # a write with no path: stdout
             _say(err, f"pram {args.command}: error: {_short(str(name))!r} could not be written: "
                  "the disk is full (no space left on device); free space or give a path on "
                  "another disk")

@@ -67,8 +67,8 @@ def split_spec(module: str, name: str | None) -> tuple[str, str]:
     """``--module`` and the NAME after it as (where, attribute): ``FILE NAME``, ``FILE:NAME``
     or ``package.module:NAME``; one line naming the fix when the NAME is missing or twice."""
     where, colon, attribute = module.rpartition(":")
-    if not colon or not where or "/" in attribute or "\\" in attribute:
-        where, attribute = module, ""
+    if not colon or not where or not attribute.isidentifier():
+        where, attribute = module, ""  # a colon in the file's name ('a:b.py'), not a NAME
     if attribute and name is not None:
         raise InputError(
             f"--module {module!r} already names {attribute!r}, and {name!r} follows it; give "

@@ -153,7 +153,8 @@ class Processes:
                 if i is None:
                     return
                 try:
-                    future = pool.submit(self.work, tasks[i])
+                    with signals.starting_workers():  # submit starts a worker when it needs one
+                        future = pool.submit(self.work, tasks[i])
                 except BrokenProcessPool:  # a worker died: the runs not started cannot run
                     return
                 waiting.remove(i)

@@ -99,9 +99,12 @@ def matplotlib_home() -> None:
 
 def _writable(folder: Path) -> bool:
     """Whether ``folder`` is, or could be made, a folder this process may write in."""
-    for place in (folder, *folder.parents):
-        if place.exists():
-            return place.is_dir() and os.access(place, os.W_OK | os.X_OK)
+    try:
+        for place in (folder, *folder.parents):
+            if place.exists():
+                return place.is_dir() and os.access(place, os.W_OK | os.X_OK)
+    except OSError:  # a HOME this user may not even look in (sudo -u keeps HOME)
+        return False
     return False
 
 

@@ -269,8 +269,12 @@ def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
                 writer.sync(file)
         except OSError as error:
             if error.errno in writer.FULL:
-                name = Path(error.filename).name if error.filename else "a file"
-                raise writer.full_disk(out / name, "--out", "the previous report") from None
+                previous = ("the previous report" if any(out.glob("summary.md"))
+                            else "the folder")
+                if error.filename:
+                    raise writer.full_disk(out / Path(error.filename).name, "--out",
+                                           previous) from None
+                raise writer.full_disk(out, "--out", previous) from None
             raise
         with signals.held():
             for file in written:

@@ -155,12 +155,32 @@ def install() -> None:
 
 def worker_start() -> None:
     """The first thing a worker process does: Ctrl-C is the main process's to handle (it ends
-    the workers), SIGTERM and SIGHUP end the worker at once, and so does its parent's death."""
+    the workers), SIGTERM and SIGHUP end the worker at once, and so does its parent's death.
+    The worker was started with SIGINT blocked (:func:`starting_workers`), so a Ctrl-C during
+    its start-up (its imports) is dropped here, not raised in the middle of an import."""
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     die_with_parent()
+
+
+@contextlib.contextmanager
+def starting_workers() -> Any:
+    """Block SIGINT in this thread while the block starts worker processes: a new process
+    inherits the mask, so a terminal's Ctrl-C (sent to the whole process group) waits in a
+    worker until :func:`worker_start` ignores it, instead of a KeyboardInterrupt traceback
+    from the middle of its imports. Here the signal is handled as soon as the block ends."""
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):  # no POSIX signal masks
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def die_with_parent() -> None:

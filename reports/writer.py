@@ -183,8 +183,10 @@ STEM = 200
 
 
 def _stem(name: str) -> str:
-    """``name``, cut to :data:`STEM` bytes (whole characters) for a temporary file's name."""
-    return name.encode()[:STEM].decode(errors="ignore")
+    """``name``, cut to :data:`STEM` bytes for a temporary file's name (bytes that are not UTF-8
+    kept as they came, as surrogates)."""
+    # surrogateescape: a name the file system gave as bytes that are not UTF-8 ('x\udcff')
+    return os.fsdecode(os.fsencode(name)[:STEM]) if len(os.fsencode(name)) > STEM else name
 
 
 def _permissions(temporary: str, target: Path) -> None:

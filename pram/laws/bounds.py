@@ -45,8 +45,21 @@ class Formula:
     evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
 
     def __call__(self, sizes: Sizes) -> float:
-        """The formula's value at ``sizes``."""
-        return float(self.evaluate(sizes))
+        """The formula's value at ``sizes``; one that is undefined there (a division by zero,
+        the root of a negative number) or too large for a float is refused, naming both."""
+        try:
+            value = float(self.evaluate(sizes))
+            why = None if math.isfinite(value) else f"it is {value}"
+        except (ArithmeticError, ValueError) as error:
+            why = {ZeroDivisionError: "a division by zero", OverflowError: "too large for a "
+                   "float"}.get(type(error), str(error) or type(error).__name__)
+        if why is not None:
+            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
+            raise InputError(
+                f"formula {self.text} cannot be evaluated at {shown} ({why}); give a formula "
+                "defined at every size of the sweep, or sizes where it is"
+            )
+        return value
 
 
 @attrs.frozen
