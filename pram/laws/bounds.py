@@ -51,8 +51,9 @@ class Formula:
             value = float(self.evaluate(sizes))
             why = None if math.isfinite(value) else f"it is {value}"
         except (ArithmeticError, ValueError) as error:
-            why = {ZeroDivisionError: "a division by zero", OverflowError: "too large for a "
-                   "float"}.get(type(error), str(error) or type(error).__name__)
+            why = ("a division by zero" if isinstance(error, ZeroDivisionError) else
+                   "too large for a float" if isinstance(error, OverflowError) else
+                   str(error) or type(error).__name__)
         if why is not None:
             shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
             raise InputError(
