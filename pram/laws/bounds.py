@@ -310,8 +310,9 @@ def mean_check(
     the verdict on the means must also come out on the means tilted both ways (low at the
     small sizes and high at the large ones, and the reverse: the tilt that bends a law's order
     most), by as much as independent noise of that band tilts a least-squares line at 95%.
-    Where a tilt changes the verdict, the check is undetermined and says that more instances,
-    not more sizes, would settle it; where it changes only the tightness, tightness is
+    Where a tilt reaches the contrary verdict (or leaves an exceeded undetermined), the check
+    is undetermined and says that more instances, not more sizes, would settle it; where a
+    tilt leaves a holds undetermined, or changes only its tightness, it holds with tightness
     unknown. The band is in the evidence (``Evidence.band``); counts the same in every
     instance are checked as by :func:`check`.
     """
@@ -347,15 +348,16 @@ def mean_check(
             if other.verdict != "undetermined":
                 decided_by_noise = other
             continue
-        if other.verdict == main.verdict and main.holds and (other.tight, other.loose_by) != (
-                first.tight, first.loose_by):
+        contrary = {other.verdict, main.verdict} == {"holds", "exceeded"}
+        if main.holds and not contrary and (other.verdict, other.tight, other.loose_by) != (
+                first.verdict, first.tight, first.loose_by):
             if main.tight is not None:  # withdrawn once, whichever tilt shows it
                 main = attrs.evolve(main, tight=None, reason=(
-                    f"{main.reason}; but whether it is tight the means cannot tell: tilted "
+                    f"{main.reason}; tightness is not claimed on means this noisy: tilted "
                     f"within their 95% band (up to {100 * relative:.3g}% of a mean) the check "
                     f"says {other.summary}"))
             continue
-        if other.verdict != main.verdict:
+        if contrary or (other.verdict != main.verdict and not main.holds):
             a = ("add instances (four times as many halve the band), not sizes: the means "
                  "are known only to within their band")
             return attrs.evolve(
