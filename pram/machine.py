@@ -22,6 +22,7 @@ from typing import Any, Literal, TypeVar, cast
 
 from pram._numpy import np
 from pram.cost import Cost, Ledger
+from pram.depth import Depths
 from pram.display import MachineDisplay
 from pram.engine import driver
 from pram.engine.batched import BatchEngine
@@ -77,6 +78,10 @@ class Machine(MachineDisplay, Readout):
     cells recorded (a refusal above them). Tracing changes no count; its steps all take the
     general path.
 
+    ``depth=True`` records the dependency depth of every cell written, the step that made
+    it and its critical chain, in :attr:`depths` (:mod:`pram.depth`); it changes no count, and
+    off (the default) it costs one test per run. A batched machine refuses it.
+
     ``batch=B`` makes a batched machine (:mod:`pram.engine.batched`): B instances of one program
     run in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
@@ -118,6 +123,7 @@ class Machine(MachineDisplay, Readout):
         trace: bool = False,
         trace_cells: int = CEILING,
         batch: int | None = None,
+        depth: bool = False,
     ) -> None:
         if batch is not None and (isinstance(batch, bool) or not isinstance(
                 batch, int | np.integer) or batch < 1):
@@ -129,6 +135,13 @@ class Machine(MachineDisplay, Readout):
             raise InputError(
                 "a batched machine keeps no trace; trace one instance on Machine(trace=True) "
                 "(without batch=)"
+            )
+        if not isinstance(depth, bool):
+            raise InputError(f"depth must be True or False (got {depth!r})")
+        if batch is not None and depth:
+            raise InputError(
+                "a batched machine keeps no cell depths; record them for one instance on "
+                "Machine(depth=True) (without batch=)"
             )
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
@@ -143,6 +156,8 @@ class Machine(MachineDisplay, Readout):
             )
         self.model = model(model_name)
         self._recorder = Recorder(int(trace_cells), self.model.name) if trace else None
+        #: The depth of every cell (pram.depth), recorded while depth=True, else None.
+        self._depths = Depths() if depth else None
         self.mode = mode
         self.strict = strict
         self.distinct_processors = distinct_processors
@@ -177,6 +192,20 @@ class Machine(MachineDisplay, Readout):
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
         _made(self)  # a measured call (pram.sweep, a declaration) sees every machine made in it
+
+    @property
+    def depths(self) -> Depths:
+        """The depth of every cell the runs wrote (:mod:`pram.depth`), on a machine made with
+        ``depth=True``; refused while a program runs (a depth may tell about data)."""
+        if self._depths is None:
+            raise InputError(
+                "this machine records no depths; make it with Machine(depth=True)")
+        if self._running:
+            raise HonestyError(
+                "m.depths while a program runs would tell the program about its data (a "
+                "cell's depth may depend on it); read the depths after m.run"
+            )
+        return self._depths
 
     # ---- memory and processors -------------------------------------------------------------
 

@@ -139,6 +139,9 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
         put_raw(self, _kept(self._run, raw_of(self),
                             values.astype(raw_of(self).dtype, copy=False)))
         put_selections(self, None)
+        run = self._run
+        if run is not None and run._observer is not None and type(result) is Register:
+            run.operation("copy", (result,), self)  # the observer sees self hold the result
         return self
 
     return apply

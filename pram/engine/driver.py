@@ -31,7 +31,12 @@ def run(machine: Machine, program: Program[Any]) -> Any:
     engine = machine._engine
     if machine._recorder is not None:
         machine._recorder.start(machine.arrays, machine._cost.time)
-    token = Run(machine, machine.observer)
+    observer = machine.observer
+    if machine._depths is not None:  # the depth recorder sees the run beside the observer
+        from pram.circuits.oblivious import Tee
+
+        observer = machine._depths if observer is None else Tee(machine._depths, observer)
+    token = Run(machine, observer)
     _begin(token)
     machine._token = token
     # Fresh objects for everything the run changes: an alias of the ledger, of its lists,

@@ -1,0 +1,106 @@
+"""Cell depths (``Machine(depth=True)``, :mod:`pram.depth`): hand-checked programs and the
+bound ``depth <= time``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pram import HonestyError, InputError, Machine, Read, Step, Write, iota
+from pram.algorithms.primitives import prefix_sums
+from pram.step import Program
+
+
+def tree_sum(m: Machine, a: object, n: int) -> Program[None]:
+    """Sum ``a[0:n]`` (n a power of two) into ``a[0]``: each level, processor i reads cells
+    2i and 2i + 1 in one step and writes their sum to cell i in the next."""
+    size = n
+    while size > 1:
+        half = size // 2
+        pid = m.processors(half)
+        i = iota(half)
+        x, y = yield Step(pid, reads=[Read(a, 2 * i), Read(a, 2 * i + 1)],  # type: ignore[arg-type]
+                          phase="level")
+        yield Step(pid, writes=[Write(a, i, x + y)], phase="level")  # type: ignore[arg-type]
+        size = half
+
+
+def test_a_tree_sum_leaves_every_cell_the_depth_derived_by_hand() -> None:
+    """n = 8, three levels. Level 1 (steps 1, 2) writes cells 0..3 at depth 1 (two inputs of
+    depth 0 added); level 2 (steps 3, 4) writes cells 0, 1 at depth 2; level 3 (steps 5, 6)
+    writes cell 0 at depth 3 = log2 8. Cells 4..7 are never written: depth 0, step 0. The
+    root's chain: a[0] at steps 6, 4, 2, then the input a[0] (the first operand of each add,
+    ties going to the first)."""
+    m = Machine(depth=True)
+    a = m.array("a", values=np.arange(8))
+    m.run(tree_sum(m, a, 8))
+    assert a.to_numpy()[0] == 28 and m.cost.time == 6
+    assert m.depths.depths(a).tolist() == [3, 2, 1, 1, 0, 0, 0, 0]
+    assert m.depths.steps(a).tolist() == [6, 4, 2, 2, 0, 0, 0, 0]
+    assert m.depths.largest == 3
+    chain = m.depths.chain(a, 0)
+    assert [(k.cell, k.step, k.depth, k.phase) for k in chain] == [
+        (0, 6, 3, "level"), (0, 4, 2, "level"), (0, 2, 1, "level"), (0, 0, 0, "")]
+    assert m.depths.chain(a, 5)[0].depth == 0  # never written: an input, alone on its chain
+
+
+def test_a_value_read_at_an_address_made_from_data_depends_on_the_address() -> None:
+    """Step 1 reads p[0] (an input); step 2 writes it + 0 to q[0] (depth 1); step 3 reads
+    q[0]; step 4 reads v at the address q[0] holds (an input cell, depth 0, but the address
+    has depth 1) and p[0] again (depth 0); that input value takes the read one in place
+    (w += y) and step 5 writes it to r[0]: depth 2, the address's chain."""
+    m = Machine(depth=True)
+    p = m.array("p", values=np.array([1]))
+    q = m.array("q", size=1)
+    v = m.array("v", values=np.array([10, 20]))
+    r = m.array("r", size=1)
+
+    def program() -> Program[None]:
+        pid = m.processors(1)
+        zero = iota(1)
+        (x,) = yield Step(pid, reads=[Read(p, zero)])
+        yield Step(pid, writes=[Write(q, zero, x + 0)])
+        (address,) = yield Step(pid, reads=[Read(q, zero)])
+        y, w = yield Step(pid, reads=[Read(v, address), Read(p, zero)])
+        w += y
+        yield Step(pid, writes=[Write(r, zero, w)])
+
+    m.run(program())
+    assert r.to_numpy().tolist() == [21]
+    assert m.depths.depths(r).tolist() == [2]
+    assert [(k.array, k.step, k.depth) for k in m.depths.chain(r, 0)] == [
+        ("r", 5, 2), ("q", 2, 1), ("p", 0, 0)]
+
+
+def test_prefix_sums_depths_are_brent_and_kungs_and_at_most_the_time() -> None:
+    """n = 16: the up-sweep puts the total in the last cell after log2 16 = 4 combines; the
+    deepest cell is at most the run's time (each link of a chain takes a read step and a
+    write step)."""
+    m = Machine(depth=True)
+    a = m.array("a", values=np.ones(16, dtype=np.int64))
+    m.run(prefix_sums(m, a, 16))
+    depths = m.depths.depths(a)
+    assert depths[15] == 4 and depths[0] == 0
+    assert 0 < m.depths.largest <= m.cost.time
+    assert m.depths.largest == depths.max()
+
+
+def test_depths_refuse_batches_bad_values_and_a_look_mid_run() -> None:
+    """A batch keeps no depths; depth takes a bool; a program may not read m.depths (a depth
+    may tell it about its data), and a machine without depths says how to get them."""
+    with pytest.raises(InputError, match="batched machine keeps no cell depths"):
+        Machine(batch=2, depth=True)
+    with pytest.raises(InputError, match="depth must be True or False"):
+        Machine(depth="yes")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"Machine\(depth=True\)"):
+        _ = Machine().depths
+    m = Machine(depth=True)
+    a = m.array("a", values=np.arange(2))
+
+    def peek() -> Program[None]:
+        pid = m.processors(2)
+        yield Step(pid, reads=[Read(a, iota(2))])
+        _ = m.depths
+
+    with pytest.raises(HonestyError, match=r"read the depths after m\.run"):
+        m.run(peek())
