@@ -187,6 +187,11 @@ def refuse_instances(name: str | Job, options: Options | None = None) -> Job:
             f"--weakest-model does not apply with --instances {count}: it names the weakest "
             "clean model of one run; leave one of them out"
         )
+    if options.depth:
+        raise InputError(
+            f"--depth does not apply with --instances {count}: it records the cells of one run "
+            "(a batch of instances keeps no depths); leave one of them out"
+        )
     refuse(job)
     from pram.reports.guard import ceiling, largest, need_of, refuse_bytes
 

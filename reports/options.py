@@ -181,6 +181,10 @@ OPTIONS: tuple[Option, ...] = (
            "the first violation of each model too weak (information: it changes no exit "
            "status)", False, commands=(RUN,), algorithms=ON_MACHINE, why=_OFF_MACHINE,
            argument={"action": "store_true"}),
+    Option("depth", "record every cell's dependency depth (the longest chain of read-then-write "
+           "that made its value) and show the critical chain of the last answer cell, phase by "
+           "phase (information: it changes no count)", False, commands=(RUN,),
+           algorithms=ON_MACHINE, why=_OFF_MACHINE, argument={"action": "store_true"}),
     Option("seed", "seed of the random instance", 0, json="always", argument={"type": "seed"}),
     Option("check", "skip comparing the answer with the reference", True,
            argument={"flag": "--no-check", "action": "store_false"}),
@@ -220,6 +224,8 @@ class Options:
     mode: str = "collect"
     #: Also classify every access of the run and name the weakest clean model (``pram run``).
     weakest_model: bool = False
+    #: Record every cell's dependency depth and the critical chain (``pram run --depth``).
+    depth: bool = False
     seed: int = 0
     input: str | None = None
     #: Where a declared algorithm comes from (``--module``: ``FILE:NAME`` or
@@ -265,7 +271,7 @@ class Options:
                 f"Options(input={self.input!r}): input must be a path as a str, not "
                 f"{type(self.input).__name__}; e.g. Options(input=str(path))"
             )
-        for name in ("check", "distinct_processors", "weakest_model"):
+        for name in ("check", "distinct_processors", "weakest_model", "depth"):
             value = getattr(self, name)
             if not isinstance(value, bool) and not (name == "distinct_processors"
                                                     and value is None):

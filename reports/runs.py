@@ -99,6 +99,9 @@ class Run(RunDisplay):
     first_resolutions: tuple[Resolution, ...] = ()
     #: The machine's trace, for a run executed with ``trace_cells`` (see :func:`execute`).
     trace: Trace | None = attrs.field(default=None, repr=False, eq=False)
+    #: The depths of the run's cells and the critical chain of its last answer cell
+    #: (``Options.depth``, :meth:`pram.depth.Depths.as_dict`), else None.
+    depth: Mapping[str, Any] | None = None
 
     @property
     def model(self) -> str:
@@ -165,6 +168,8 @@ class Run(RunDisplay):
             out["first_resolutions"] = [r.message for r in self.first_resolutions]
         if self.weakest is not None:
             out["weakest_model"] = self.weakest.as_dict()
+        if self.depth is not None:
+            out["depth"] = dict(self.depth)
         if wall_clock:
             out["seconds"] = self.seconds
         return out
@@ -283,6 +288,7 @@ def perform_job(
         options.model,
         mode=options.mode,  # type: ignore[arg-type]
         seed=options.seed,
+        depth=options.depth,
         **extra,
     )
     start = time.perf_counter()
@@ -321,6 +327,7 @@ def perform_job(
         resolutions=len(machine.resolutions),
         first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
         trace=None if trace_cells is None else machine.trace,
+        depth=machine.depths.as_dict(cost.time) if options.depth else None,
     )
 
 

@@ -1,14 +1,20 @@
-"""Cell depths (``Machine(depth=True)``, :mod:`pram.depth`): hand-checked programs and the
-bound ``depth <= time``."""
+"""Cell depths (``Machine(depth=True)``, :mod:`pram.depth`): hand-checked programs, the bound
+``depth <= time`` on real runs, no count moved by recording them, and ``pram run --depth``."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
 
 from pram import HonestyError, InputError, Machine, Read, Step, Write, iota
 from pram.algorithms.primitives import prefix_sums
+from pram.reports.cli import main
+from pram.reports.measure import execute
+from pram.reports.options import Options
 from pram.step import Program
+from tests.commands import one_line_error
 
 
 def tree_sum(m: Machine, a: object, n: int) -> Program[None]:
@@ -83,6 +89,53 @@ def test_prefix_sums_depths_are_brent_and_kungs_and_at_most_the_time() -> None:
     assert depths[15] == 4 and depths[0] == 0
     assert 0 < m.depths.largest <= m.cost.time
     assert m.depths.largest == depths.max()
+
+
+def test_recording_depths_changes_no_count() -> None:
+    """The same MQAR instance with and without depths: every count and the answer equal."""
+    off = execute("mqar", Options(n=48, seed=3))
+    on = execute("mqar", Options(n=48, seed=3, depth=True))
+    assert on.cost.as_dict() == off.cost.as_dict()
+    assert on.output.tolist() == off.output.tolist()
+    assert off.depth is None and on.depth is not None
+
+
+def test_mqar_depth_is_at_most_its_time_and_its_chain_walks_back_phase_by_phase() -> None:
+    """Algorithm 11: the largest depth is at most the time; the last answer cell's chain
+    loses one depth a link, steps going back, down to an input, through sort, search,
+    retrieve and combine; the phases' links add up to the chain's depth."""
+    depth = execute("mqar", Options(n=64, depth=True)).depth
+    assert depth is not None
+    assert depth["max"] <= depth["time"]
+    chain = depth["chain"]
+    assert chain[0]["array"] == depth["cell"]["array"] == "answers"
+    assert [k["depth"] for k in chain] == list(range(chain[0]["depth"], -1, -1))
+    steps = [k["step"] for k in chain]
+    assert steps == sorted(steps, reverse=True) and steps[-1] == 0
+    assert [p["phase"] for p in depth["phases"]] == ["sort", "search", "retrieve", "combine"]
+    assert sum(p["links"] for p in depth["phases"]) == chain[0]["depth"]
+    assert sum(p["steps"] for p in depth["phases"]) + depth["after"] == depth["time"]
+
+
+def test_pram_run_depth_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pram run mqar --depth --json`` carries the depth field; without --depth it has none."""
+    assert main(["run", "mqar", "--n", "32", "--depth", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["depth"]) == {"max", "time", "cell", "chain", "phases", "after"}
+    assert out["depth"]["time"] == out["time"]
+    assert set(out["depth"]["chain"][0]) == {"array", "cell", "step", "phase", "depth"}
+    assert main(["run", "mqar", "--n", "32", "--json"]) == 0
+    assert "depth" not in json.loads(capsys.readouterr().out)
+
+
+def test_pram_run_depth_refuses_instances_and_algorithms_off_the_machine(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--depth records one run on the machine: one line and exit 2 otherwise."""
+    assert "--depth does not apply with --instances 2" in one_line_error(
+        capsys, "run", "mqar", "--n", "8", "--depth", "--instances", "2")
+    assert "--depth does not apply to mqar-sequential" in one_line_error(
+        capsys, "run", "mqar-sequential", "--n", "8", "--depth")
 
 
 def test_depths_refuse_batches_bad_values_and_a_look_mid_run() -> None:

@@ -60,6 +60,11 @@ RUN_FIELDS = {
     "dtype": "the answer's dtype as --output writes it: int64 for words, float64 for reals",
     "weakest_model": "with --weakest-model: the weakest model under which the run is clean, "
                      "with the first violation of each weaker one",
+    "depth": "with --depth: max (the largest cell depth), time, cell (the last answer cell: "
+             "the highest the last writing step wrote to the array it wrote last), chain (that "
+             "cell's critical chain back to an input, each link array, cell, step, phase, "
+             "depth), phases (per top-level phase on the chain: links, steps spanned) and after "
+             "(steps after the chain's last link); see the machine's explanation, Cell depths",
 }
 
 #: ``pram run --instances K --json``: the summary of K random instances.
@@ -107,11 +112,12 @@ def _quiet_json(argv: list[str]) -> dict[str, Any]:
 
 def printed_fields() -> dict[str, set[str]]:
     """The top-level JSON fields the commands print, from small runs made now: a run of an
-    algorithm of each kind (words, tokens, two sizes, the weakest model), one of K instances
-    and a sweep."""
+    algorithm of each kind (words, tokens, two sizes, the weakest model, the depths), one of K
+    instances and a sweep."""
     runs = [["run", "sort", "--n", "8"], ["run", "mqar", "--n", "48"],
             ["run", "merge", "--n", "8"], ["run", "pbs", "--n", "16", "--d", "8"],
-            ["run", "max", "--n", "8", "--weakest-model"]]
+            ["run", "max", "--n", "8", "--weakest-model"],
+            ["run", "prefix-sums", "--n", "8", "--depth"]]
     instances = [["run", "sort", "--n", "8", "--instances", "2"],
                  ["run", "pbs", "--n", "16", "--d", "8", "--instances", "2"],
                  ["run", "merge", "--n", "8", "--instances", "2"]]
