@@ -7,7 +7,8 @@ while the program runs. Nothing here knows about particular algorithms or about 
 The public names, by role (``__all__`` lists them in the same order):
 
 - the machine: :class:`Machine`, :data:`MAX_ACCESSES`, :class:`Observer`, and what a tracing
-  machine records, :class:`Trace` (:mod:`pram.trace`);
+  machine records, :class:`Trace` (:mod:`pram.trace`), and what a machine made with
+  ``depth=True`` records, :class:`Depths` and its chains' :class:`Link` (:mod:`pram.depth`);
 - programs and steps: :data:`Program`, :class:`Step`, :class:`Read`, :class:`Write`,
   :class:`Bundle`, :data:`Values`, :func:`parallel`, :func:`parallel_all`, :func:`phase`,
   :func:`modular` (int64 arithmetic modulo 2**64 instead of overflow errors), :func:`iota`,
@@ -42,6 +43,7 @@ if str(getattr(_sys.modules.get("__main__"), "__file__", "")).replace("\\", "/")
 
 from pram.cost import Cost, PhaseCost
 from pram.declaration import Algorithm, Sweep, declare, formula, sweep
+from pram.depth import Depths, Link
 from pram.errors import (
     AddressError,
     BatchPathError,
@@ -85,6 +87,8 @@ __all__ = [  # noqa: RUF022
     "MAX_ACCESSES",
     "Observer",
     "Trace",
+    "Depths",
+    "Link",
     # programs and steps
     "Program",
     "Step",

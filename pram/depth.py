@@ -20,18 +20,18 @@ phase, its *depth* and the one version before it on its longest chain. Definitio
   the deepest write's version is the cell's.
 
 So a tree sum of n = 2^k cells (each level reads two cells, adds, writes one) leaves depth k
-at its root, and the largest depth of a run is at most its time: a value read at one step can
-be written at the next at the earliest, so a chain of depth D spans at least D + 1 steps
-after the inputs' (each link a read step then a write step, the write of one link and the read
-of the next sharing no step). The machine's loop tests (:class:`pram.Until`) tell the host one
+at its root, and the largest depth of a run is at most half its time: only a read makes a
+register deeper, a value read at one step is written at a later one at the earliest, and the
+next link's read sees the write a step later again, so a cell of depth d is written at step
+2d or later. The machine's loop tests (:class:`pram.Until`) tell the host one
 bit and give no register: control flow adds no depth. Each version keeps one predecessor (the
 version its deepest operand came from), so :meth:`Depths.chain` walks a cell's critical chain
 back to an input.
 
 It costs nothing when off: the driver tests ``machine._depths is None`` once per run. On, every
-step and every elementwise operation is observed (numpy work on the step's indices and on each
-result's entries, one int64 per entry beside the values) and every step takes the path an
-observed step takes; no count changes. A batched machine refuses ``depth=True``.
+step and every elementwise operation is observed (numpy work on each port's indices and on each
+result's entries; six int64 per version, two per register entry until the run ends); no count
+changes. A batched machine refuses ``depth=True``.
 """
 
 from __future__ import annotations
@@ -130,6 +130,10 @@ class Depths:
         results = result if isinstance(result, tuple) else (result,)
         for one in results:
             self._registers[id(one)] = (one, *self._entries(name, operands, one))
+
+    def finished(self) -> None:
+        """The run ended: forget its registers (no later step takes one), keep the cells'."""
+        self._registers.clear()
 
     # ---- what the recorder tells ---------------------------------------------------------
 

@@ -80,14 +80,14 @@ def test_a_value_read_at_an_address_made_from_data_depends_on_the_address() -> N
 
 def test_prefix_sums_depths_are_brent_and_kungs_and_at_most_the_time() -> None:
     """n = 16: the up-sweep puts the total in the last cell after log2 16 = 4 combines; the
-    deepest cell is at most the run's time (each link of a chain takes a read step and a
-    write step)."""
+    deepest cell is at most half the run's time (each link of a chain takes a read step and a
+    write step of its own)."""
     m = Machine(depth=True)
     a = m.array("a", values=np.ones(16, dtype=np.int64))
     m.run(prefix_sums(m, a, 16))
     depths = m.depths.depths(a)
     assert depths[15] == 4 and depths[0] == 0
-    assert 0 < m.depths.largest <= m.cost.time
+    assert 0 < 2 * m.depths.largest <= m.cost.time
     assert m.depths.largest == depths.max()
 
 
@@ -101,12 +101,12 @@ def test_recording_depths_changes_no_count() -> None:
 
 
 def test_mqar_depth_is_at_most_its_time_and_its_chain_walks_back_phase_by_phase() -> None:
-    """Algorithm 11: the largest depth is at most the time; the last answer cell's chain
+    """Algorithm 11: the largest depth is at most half the time; the last answer cell's chain
     loses one depth a link, steps going back, down to an input, through sort, search,
     retrieve and combine; the phases' links add up to the chain's depth."""
     depth = execute("mqar", Options(n=64, depth=True)).depth
     assert depth is not None
-    assert depth["max"] <= depth["time"]
+    assert 2 * depth["max"] <= depth["time"]
     chain = depth["chain"]
     assert chain[0]["array"] == depth["cell"]["array"] == "answers"
     assert [k["depth"] for k in chain] == list(range(chain[0]["depth"], -1, -1))

@@ -57,6 +57,8 @@ def run(machine: Machine, program: Program[Any]) -> Any:
         return value
     finally:
         engine.settle()
+        if machine._depths is not None:
+            machine._depths.finished()
         machine._running -= 1
         machine._token = None
         machine._failure = None  # raised above, or the program's own error goes first
