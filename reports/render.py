@@ -197,6 +197,8 @@ class RunReport:
             for name, first in run.weakest.evidence.items():
                 count = number(run.weakest.violations[name])
                 lines.append(Text(f"  not clean under {first.model} ({count}): {first.message}"))
+        if run.depth is not None:  # --depth: the largest, then the last answer's chain by phase
+            lines.extend(_depth_lines(run.depth))
         return Group(*lines)
 
     def _answer(self) -> Text:
@@ -207,6 +209,19 @@ class RunReport:
         if run.correct:
             return Text.assemble("answer: ", ("correct", "green"), f" (equal to {reference})")
         return Text.assemble("answer: ", ("WRONG", "bold red"), f": {run.mismatch}")
+
+
+def _depth_lines(depth: Mapping[str, Any]) -> list[Text]:
+    """``pram run --depth``: the largest depth against the time, and the critical chain of
+    the last answer cell, phase by phase (links made, steps spanned)."""
+    lines = [Text(f"depth: largest {number(depth['max'])} in {number(depth['time'])} steps")]
+    cell, chain = depth["cell"], depth["chain"]
+    if cell is not None:
+        parts = ", ".join(f"{p['phase']} {number(p['links'])} in {number(p['steps'])} steps"
+                          for p in depth["phases"])
+        lines.append(Text(f"  chain of {cell['array']}[{cell['cell']}]: "
+                          f"{number(chain[0]['depth'])} links ({parts})"))
+    return lines
 
 
 def _header_text(column: Column, fold: bool) -> str | Text:

@@ -128,6 +128,19 @@ def test_pram_run_depth_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "depth" not in json.loads(capsys.readouterr().out)
 
 
+def test_pram_run_depth_prints_the_chain_by_phase(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json, --depth prints the largest depth against the time and the last
+    answer's chain, phase by phase, as the JSON gives them."""
+    assert main(["run", "mqar", "--n", "32", "--depth", "--json"]) == 0
+    depth = json.loads(capsys.readouterr().out)["depth"]
+    assert main(["run", "mqar", "--n", "32", "--depth"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"depth: largest {depth['max']} in {depth['time']} steps" in text
+    first = depth["phases"][0]
+    assert (f"chain of answers[{depth['cell']['cell']}]: {depth['chain'][0]['depth']} links "
+            f"({first['phase']} {first['links']} in {first['steps']} steps,") in text
+
+
 def test_pram_run_depth_refuses_instances_and_algorithms_off_the_machine(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
