@@ -14,7 +14,9 @@ phase, its *depth* and the one version before it on its longest chain. Definitio
 - an **elementwise operation** gives each entry of its result the largest depth of that
   entry's operands (a constant, a plain array computed from sizes, is 0); selecting
   processors (``x[mask]``), assigning into a selection (``x[mask] = y``) and ``widen`` keep
-  each entry with its own; an in-place operation (``x += y``) is the operation;
+  each entry with its own, and with its mask's where the mask is a register; an in-place
+  operation (``x += y``) is the operation, and one into ``out=`` keeps the register's previous
+  depths too (its ``where=`` may keep entries);
 - a **write** gives the cell written 1 + the deepest of the value written, its address, its
   mask and the processor's choice; where several processors write one cell in a step (CRCW),
   the deepest write's version is the cell's.
@@ -263,6 +265,8 @@ class Depths:
             vd, vo = self._operand(value, int(np.prod(place)))
             depth[chooser] = vd.reshape(place)
             origin[chooser] = vo.reshape(place)
+            if self._known(key):  # which entries changed is the mask's: each depends on it
+                return _deepest(depth.reshape(-1), origin.reshape(-1), *self._operand(key, n))
             return depth.reshape(-1), origin.reshape(-1)
         if name == "widen":  # the chosen processors keep their own, the others hold a constant
             register = operands[0]

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from pram import HonestyError, InputError, Machine, Read, Step, Write, iota
+from pram import HonestyError, InputError, Machine, Read, Step, Write, hold, iota
 from pram.algorithms.primitives import prefix_sums
 from pram.reports.cli import main
 from pram.reports.measure import execute
@@ -170,3 +170,57 @@ def test_depths_refuse_batches_bad_values_and_a_look_mid_run() -> None:
 
     with pytest.raises(HonestyError, match=r"read the depths after m\.run"):
         m.run(peek())
+
+
+def test_a_mask_made_from_data_and_the_processors_it_chooses_carry_its_depth() -> None:
+    """Step 1 reads flags f (inputs, depth 0); step 2 writes f + 0 to g (depth 1); step 3
+    reads g; the processors whose flag is set (chosen by data, depth 1) write the constant 7
+    to h in step 4 (depth 2: the choice), and every processor assigns 5 into a register
+    where its flag is set and writes it to k in step 5 (depth 2: the mask)."""
+    m = Machine(depth=True)
+    f = m.array("f", values=np.array([1, 0, 1]))
+    g = m.array("g", size=3)
+    h = m.array("h", values=np.zeros(3, dtype=np.int64))
+    k = m.array("k", size=3)
+
+    def program() -> Program[None]:
+        pid = m.processors(3)
+        i = iota(3)
+        (x,) = yield Step(pid, reads=[Read(f, i)])
+        yield Step(pid, writes=[Write(g, i, x + 0)])
+        (flag,) = yield Step(pid, reads=[Read(g, i)])
+        chosen = flag == 1
+        everyone = hold(pid, pid)
+        yield Step(everyone[chosen], writes=[Write(h, hold(pid, i)[chosen], 7)])
+        r = hold(pid, 0)
+        r[chosen] = 5
+        yield Step(pid, writes=[Write(k, i, r)])
+
+    m.run(program())
+    assert h.to_numpy().tolist() == [7, 0, 7] and k.to_numpy().tolist() == [5, 0, 5]
+    assert m.depths.depths(h).tolist() == [2, 0, 2]
+    assert m.depths.depths(k).tolist() == [2, 2, 2]
+    assert [link.array for link in m.depths.chain(k, 1)] == ["k", "g", "f"]
+
+
+def test_depths_beside_an_observer_and_a_trace() -> None:
+    """A machine's own observer and its trace see the run as without depths."""
+    seen: list[list[int]] = []
+
+    class Counting:
+        def step(self, number: int, steps: object, replies: object) -> None:
+            seen[-1].append(number)
+
+        def operation(self, name: str, operands: object, result: object) -> None:
+            seen[-1].append(-1)
+
+    traces = []
+    for depth in (False, True):
+        seen.append([])
+        m = Machine(observer=Counting(), trace=True, depth=depth)
+        a = m.array("a", values=np.arange(8))
+        m.run(tree_sum(m, a, 8))
+        traces.append([(s.number, s.work) for s in m.trace.steps])
+    assert seen[0] == seen[1] and len(seen[0]) == 6 + 3
+    assert traces[0] == traces[1]
+    assert m.depths.depths(a)[0] == 3
