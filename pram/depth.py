@@ -178,6 +178,20 @@ class Depths:
             version = before
         return tuple(links)
 
+    def versions(self) -> dict[str, list[Any]]:
+        """Every version made, as JSON-ready columns in the order made: ``array`` (its name),
+        ``cell``, ``step`` (0: an input, made as it was first read), ``depth`` and ``before``
+        (the index of the version before it on its chain, -1 for none); for the trace page,
+        which colours cells by depth and draws a chosen cell's chain."""
+        columns = self._columns[:, : self._versions]
+        return {
+            "array": [self._arrays[slot].name for slot in columns[3].tolist()],
+            "cell": columns[4].tolist(),
+            "step": columns[1].tolist(),
+            "depth": columns[0].tolist(),
+            "before": columns[5].tolist(),
+        }
+
     def as_dict(self, time: int) -> dict[str, Any]:
         """The depths as JSON-ready fields, for a run of ``time`` steps: the largest depth,
         the time, the last answer cell (:meth:`last_written`) and its critical chain from it

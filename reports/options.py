@@ -183,7 +183,8 @@ OPTIONS: tuple[Option, ...] = (
            argument={"action": "store_true"}),
     Option("depth", "record every cell's dependency depth (the longest chain of read-then-write "
            "that made its value) and show the critical chain of the last answer cell, phase by "
-           "phase (information: it changes no count)", False, commands=(RUN,),
+           "phase (information: it changes no count); the trace page colours the cells by "
+           "depth and draws a clicked cell's chain", False, commands=(RUN, TRACE),
            algorithms=ON_MACHINE, why=_OFF_MACHINE, argument={"action": "store_true"}),
     Option("seed", "seed of the random instance", 0, json="always", argument={"type": "seed"}),
     Option("check", "skip comparing the answer with the reference", True,

@@ -29,6 +29,7 @@ from pram import (
     Words,
 )
 from pram.declaration import mismatch as _mismatch
+from pram.depth import Depths
 from pram.models import model as model_named
 from pram.reports.display import RunDisplay
 from pram.reports.entries import algorithm, load_declared, names
@@ -102,6 +103,8 @@ class Run(RunDisplay):
     #: The depths of the run's cells and the critical chain of its last answer cell
     #: (``Options.depth``, :meth:`pram.depth.Depths.as_dict`), else None.
     depth: Mapping[str, Any] | None = None
+    #: The machine's depth recorder, for a run with ``Options.depth`` (the trace page's).
+    depths: Depths | None = attrs.field(default=None, repr=False, eq=False)
 
     @property
     def model(self) -> str:
@@ -328,6 +331,7 @@ def perform_job(
         first_resolutions=tuple(machine.resolutions[:SHOWN_VIOLATIONS]),
         trace=None if trace_cells is None else machine.trace,
         depth=machine.depths.as_dict(cost.time) if options.depth else None,
+        depths=machine.depths if options.depth else None,
     )
 
 

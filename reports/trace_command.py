@@ -75,7 +75,8 @@ def trace(
         from pram.reports import trace_page
 
         sizes = ", ".join(f"{k}={v}" for k, v in run.sizes.items())
-        trace_page.write(recorded, target, f"pram trace {name} ({sizes}, {run.model})")
+        trace_page.write(recorded, target, f"pram trace {name} ({sizes}, {run.model})",
+                         run.depths)
         err.print(f"wrote {target} ({target.stat().st_size:,} bytes)", highlight=False,
                   soft_wrap=True)
     summary: dict[str, Any] = {

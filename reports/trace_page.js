@@ -44,6 +44,43 @@ function keyOf(typed) {
   m = /^(.+)\[(\d+)\]$/.exec(v);
   return m ? v : null;
 }
+// Depths (pram trace --depth): every version of every cell, listed by cell in the order made.
+const D = T.depths;
+const VERSIONS = new Map();
+let LARGEST = 0, chosen = null, onChain = new Set(), shownStep = 0;
+if (D) {
+  for (const k of ["cell", "step", "depth", "before"]) D[k] = unpack(D[k]);
+  for (let v = 0; v < D.cell.length; v++) {
+    const key = D.array[v] + "[" + D.cell[v] + "]";
+    if (!VERSIONS.has(key)) VERSIONS.set(key, []);
+    VERSIONS.get(key).push(v);
+    LARGEST = Math.max(LARGEST, D.depth[v]);
+  }
+}
+// The version of cell "array[index]" as of step number s (its last made at or before s), or -1.
+function versionAt(key, s) {
+  let found = -1;
+  for (const v of VERSIONS.get(key) || []) { if (D.step[v] > s) break; found = v; }
+  return found;
+}
+function depthHTML(key) {
+  const v = versionAt(key, shownStep), depth = v < 0 ? 0 : D.depth[v];
+  const light = 92 - 62 * depth / Math.max(1, LARGEST);
+  return {depth: depth, chain: v >= 0 && onChain.has(v),
+    style: "border-bottom:4px solid hsl(220,70%," + light.toFixed(0) + "%)"};
+}
+function renderChain() {
+  if (!D) { $("chain").innerHTML = ""; return; }
+  if (chosen === null) { $("chain").innerHTML = '<span class="gap">click a cell to draw its critical chain</span>'; return; }
+  const links = [];
+  for (let v = chosen.version; v >= 0; v = D.before[v]) links.push(v);
+  const rows = links.map((v) => '<div class="link" data-array="' + esc(D.array[v]) + '" data-index="' + D.cell[v] +
+    '" data-step="' + D.step[v] + '" data-depth="' + D.depth[v] + '">' + esc(cellName(D.array[v], D.cell[v])) +
+    " depth " + D.depth[v] + (D.step[v] ? ", written at step " + D.step[v] + " (" + esc(T.steps.find((s) => s.number === D.step[v]).phase) + ")" : ", an input") +
+    "</div>");
+  $("chain").innerHTML = "<h2>critical chain of " + esc(chosen.name) + " as of step " + chosen.step + "</h2>" +
+    (rows.length ? rows.join("") : '<span class="gap">never written nor read: an input of depth 0</span>');
+}
 let current = 1;
 const zoomed = new Set();
 const phaseBreaks = new Set(), cellBreaks = new Set();
@@ -117,6 +154,12 @@ function cellHTML(name, i, mem, hit) {
     extra += '<span class="p">p' + esc(procs.slice(0, 4).join(",")) + (procs.length > 4 ? ",\u2026" : "") + "</span>";
   }
   if (cellBreaks.has(name + "[" + i + "]")) cls += " bp";
+  if (D) {
+    const d = depthHTML(name + "[" + i + "]");
+    attrs += ' data-depth="' + d.depth + '" style="' + d.style + '"';
+    title += "; depth " + d.depth;
+    if (d.chain) cls += " chain";
+  }
   return '<div class="' + cls + '"' + attrs + ' title="' + esc(title) + '"><span class="i">' + esc(pair(name, i)) +
     '</span><span class="v">' + esc(value) + "</span>" + extra + "</div>";
 }
@@ -242,7 +285,9 @@ function go(k) {
   for (const p of step.accesses) { if (p.kind === "read") r += p.cells.length; else w += p.cells.length; }
   $("step-reads").textContent = r; $("step-writes").textContent = w;
   renderConflicts(step);
+  shownStep = step.number;
   renderMemory(current, step, map);
+  renderChain();
   renderTimeline(current);
   renderProcessor(step.number);
 }
@@ -264,6 +309,17 @@ function renderBreaks() {
   const items = [...phaseBreaks].map((b) => '<span class="bpitem" data-phase="' + esc(b) + '" title="remove">phase ' + esc(b) + " \u2715</span>")
     .concat([...cellBreaks].map((b) => '<span class="bpitem" data-cell="' + esc(b) + '" title="remove">' + esc(keyName(b)) + " \u2715</span>"));
   $("breakpoints").innerHTML = items.join("");
+  go(current);
+}
+
+// A click on a cell of a page with depths: draw the chain of its value as of the step shown.
+function choose(cell) {
+  if (!D || !cell) return;
+  const key = cell.dataset.array + "[" + cell.dataset.index + "]";
+  chosen = {name: cellName(cell.dataset.array, Number(cell.dataset.index)), step: shownStep,
+    version: versionAt(key, shownStep)};
+  onChain = new Set();
+  for (let v = chosen.version; v >= 0; v = D.before[v]) onChain.add(v);
   go(current);
 }
 
@@ -295,8 +351,11 @@ function setup() {
   $("pid").oninput = () => renderProcessor(current);
   $("only-touched").checked = T.arrays.length > 12;
   $("only-touched").onchange = () => go(current);
-  $("memory").onclick = (e) => { const z = e.target.closest("[data-zoom]"); if (!z) return;
+  $("memory").onclick = (e) => { const z = e.target.closest("[data-zoom]");
+    if (!z) { choose(e.target.closest(".cell")); return; }
     const n = z.dataset.zoom; if (zoomed.has(n)) zoomed.delete(n); else zoomed.add(n); go(current); };
+  $("chain").onclick = (e) => { const l = e.target.closest(".link"); if (l && Number(l.dataset.step))
+    go(Number(l.dataset.step) - T.steps[0].number + 1); };
   $("memory").ondblclick = (e) => { const c = e.target.closest(".cell"); if (!c) return;
     const key = c.dataset.array + "[" + c.dataset.index + "]"; if (cellBreaks.has(key)) cellBreaks.delete(key); else cellBreaks.add(key); renderBreaks(); };
   $("proc-view").onclick = (e) => { const r = e.target.closest("tr[data-step]"); if (r) go(Number(r.dataset.step) - T.steps[0].number + 1); };

@@ -18,6 +18,12 @@ a two-dimensional array, as the terminal trace names it; such an array is shown 
 ``data-value`` (after the step), ``data-before`` and ``data-processors`` where touched, and the
 classes ``read``, ``write``, ``conflict``.
 
+A page written with the run's depths (``pram trace --depth``, :mod:`pram.depth`) gives every
+cell ``data-depth`` (its depth as of the step), a band coloured from pale (depth 0) to dark (the
+largest), and on a click the cell's critical chain in ``#chain``: one ``.link`` per version,
+``data-array``, ``data-index``, ``data-step`` and ``data-depth``, a click going to its step;
+the cells whose value as of the step is on the chain have the class ``chain``.
+
 ``Trace.to_html(path)`` calls :func:`write` (found through the distribution's entry point, so
 that ``pram`` imports nothing of the reports), and a trace in a notebook shows :func:`inline`.
 """
@@ -30,6 +36,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pram.depth import Depths
 from pram.reports import writer
 from pram.trace import Trace
 
@@ -57,10 +64,15 @@ def _pack(values: list[int]) -> Any:
     return values
 
 
-def data(trace: Trace) -> dict[str, Any]:
-    """The trace as the page reads it: :meth:`pram.trace.Trace.as_dict` with lists packed."""
+def data(trace: Trace, depths: Depths | None = None) -> dict[str, Any]:
+    """The trace as the page reads it: :meth:`pram.trace.Trace.as_dict` with lists packed,
+    and with ``depths`` (a machine's :class:`pram.Depths` of the same run) every version of
+    every cell (:meth:`pram.Depths.versions`), or null."""
     raw = trace.as_dict()
     raw["whole"] = WHOLE
+    raw["depths"] = None if depths is None else {
+        key: column if key == "array" else _pack(column)
+        for key, column in depths.versions().items()}
     for array in raw["arrays"]:
         array["values"] = _pack(array["values"])
         if array["defined"] is not None:
@@ -74,9 +86,9 @@ def data(trace: Trace) -> dict[str, Any]:
     return raw
 
 
-def page(trace: Trace, title: str = "pram trace") -> str:
-    """The whole page, as text."""
-    payload = json.dumps(data(trace), separators=(",", ":")).replace("</", "<\\/")
+def page(trace: Trace, title: str = "pram trace", depths: Depths | None = None) -> str:
+    """The whole page, as text (with the cells' depths when ``depths`` is given)."""
+    payload = json.dumps(data(trace, depths), separators=(",", ":")).replace("</", "<\\/")
     return (
         _TEMPLATE.replace("{{title}}", html.escape(title))
         .replace("{{style}}", _asset("trace_page.css"))
@@ -90,10 +102,13 @@ def _asset(name: str) -> str:
     return resources.files(__package__ or "pram.reports").joinpath(name).read_text("utf-8")
 
 
-def write(trace: Trace, path: str | Path, title: str | None = None) -> Path:
-    """Write the page of ``trace`` to ``path`` (UTF-8); return the path."""
+def write(trace: Trace, path: str | Path, title: str | None = None,
+          depths: Depths | None = None) -> Path:
+    """Write the page of ``trace`` to ``path`` (UTF-8), with the cells' depths when
+    ``depths`` (the same run's) is given; return the path."""
     target = Path(path)
-    return writer.save_text(target, page(trace, title or f"pram trace: {target.stem}"), "--html")
+    return writer.save_text(
+        target, page(trace, title or f"pram trace: {target.stem}", depths), "--html")
 
 
 def inline(trace: Trace, height: int = 720) -> str:
@@ -140,6 +155,7 @@ _TEMPLATE = """<!doctype html>
 </section>
 <section id="conflicts"></section>
 <section id="memory"></section>
+<section id="chain"></section>
 <section id="processor"><h2>processor <input id="pid" type="number" min="0" size="6"></h2>
  <div id="proc-view"></div></section>
 <footer>read <span class="swatch" style="background:#dbe9ff;border-color:#36c"></span>

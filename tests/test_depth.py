@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -224,3 +226,34 @@ def test_depths_beside_an_observer_and_a_trace() -> None:
     assert seen[0] == seen[1] and len(seen[0]) == 6 + 3
     assert traces[0] == traces[1]
     assert m.depths.depths(a)[0] == 3
+
+
+def test_pram_trace_depth_puts_every_version_in_the_page(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path,
+) -> None:
+    """``pram trace mqar --depth --html``: the page's data holds the run's versions (as many
+    as the depth JSON's run made, the last answer's among them); without --depth, none."""
+    pages = {}
+    for flag in ([], ["--depth"]):
+        path = tmp_path / f"t{len(flag)}.html"
+        assert main(["trace", "mqar", "--n", "16", *flag, "--html", str(path)]) == 0
+        text = path.read_text()
+        start = text.index('id="trace-data">') + len('id="trace-data">')
+        pages[len(flag)] = json.loads(text[start:text.index("</script>", start)])
+    capsys.readouterr()
+    assert pages[0]["depths"] is None
+    versions = {key: _unpacked(column) for key, column in pages[1]["depths"].items()}
+    assert len({len(column) for column in versions.values()}) == 1 and versions["array"]
+    depth = execute("mqar", Options(n=16, depth=True)).depth
+    assert depth is not None
+    assert max(versions["depth"]) == depth["max"]
+    last = max(v for v, step in enumerate(versions["step"]) if step == depth["time"])
+    assert versions["array"][last] == "answers"
+
+
+def _unpacked(column: Any) -> list[Any]:
+    """A column as the page unpacks it: a list, or an arithmetic run ``{"a": [s, d, n]}``."""
+    if isinstance(column, dict):
+        start, stride, n = column["a"]
+        return [start + stride * i for i in range(n)]
+    return list(column)

@@ -391,3 +391,49 @@ def test_cells_of_a_2d_array_are_named_by_row_and_column(browser: Any, tmp_path:
     _click(browser, "next-break")
     assert _text(browser, "step-number") == "3"
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+_DEPTHS = """return [...document.querySelectorAll('#memory .cell')]
+  .filter((c) => c.dataset.array === arguments[0])
+  .map((c) => [Number(c.dataset.depth), c.classList.contains('chain')]);"""
+
+_LINKS = """return [...document.querySelectorAll('#chain .link')]
+  .map((l) => [l.dataset.array, Number(l.dataset.index), Number(l.dataset.step),
+               Number(l.dataset.depth)]);"""
+
+
+def test_a_page_with_depths_colours_cells_and_draws_a_clicked_cells_chain(
+    browser: Any, tmp_path: Path,
+) -> None:
+    """A tree sum of 8 cells traced with depths: each cell shows its depth as of the step
+    (the machine's), a click on the root draws its chain (steps 6, 4, 2, then the input),
+    marks the cells whose value is on it, and a click on a link goes to its step."""
+    m = Machine(trace=True, depth=True)
+    a = m.array("a", values=np.arange(8))
+
+    def tree_sum() -> Any:
+        size = 8
+        while size > 1:
+            size //= 2
+            pid = m.processors(size)
+            i = np.arange(size)
+            x, y = yield Step(pid, reads=[Read(a, 2 * i), Read(a, 2 * i + 1)], phase="level")
+            yield Step(pid, writes=[Write(a, i, x + y)], phase="level")
+
+    m.run(tree_sum())
+    path = tmp_path / "depth.html"
+    trace_page.write(m.trace, path, depths=m.depths)
+    browser.get(path.resolve().as_uri())
+    _click(browser, "last")
+    assert [d for d, _ in browser.execute_script(_DEPTHS, "a")] == m.depths.depths(a).tolist()
+    assert _text(browser, "chain") == "click a cell to draw its critical chain"
+    browser.execute_script(
+        "document.querySelector('#memory .cell[data-array=\"a\"][data-index=\"0\"]').click()")
+    assert browser.execute_script(_LINKS) == [
+        ["a", 0, 6, 3], ["a", 0, 4, 2], ["a", 0, 2, 1], ["a", 0, 0, 0]]
+    assert [c for _, c in browser.execute_script(_DEPTHS, "a")] == [True] + [False] * 7
+    browser.execute_script("document.querySelector('#chain .link[data-step=\"2\"]').click()")
+    assert _text(browser, "step-number") == "2"
+    assert browser.execute_script(_DEPTHS, "a") == [
+        [1, True], [1, False], [1, False], [1, False], [0, False], [0, False], [0, False],
+        [0, False]]
