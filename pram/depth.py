@@ -46,7 +46,9 @@ import numpy.typing as npt
 
 from pram._held import owners_of, raw_of
 from pram._numpy import np
+from pram.errors import HonestyError
 from pram.memory import Array
+from pram.run import current
 
 __all__ = ["Depths", "Link"]
 
@@ -85,6 +87,13 @@ class Depths:
     """An observer recording the depth, step and predecessor of every version of every cell."""
 
     def __init__(self) -> None:
+        if hasattr(self, "_columns"):
+            raise HonestyError(
+                "a machine's depths are made once, with it; calling their __init__ again "
+                "would erase them mid-run; read m.depths after the run"
+            )
+        #: Whether a program is running on the machine (the driver sets it): nothing is told.
+        self._sealed = False
         #: Per version: its depth, the step that made it (0: an input), the index of its
         #: phase in ``_phases``, its array's index in ``_arrays``, its cell, its predecessor.
         self._columns = np.zeros((6, 1024), dtype=np.int64)
@@ -104,6 +113,7 @@ class Depths:
     def step(self, number: int, steps: Sequence[Any], replies: Sequence[Any]) -> None:
         """Give each read's register its entries' depths, then version every cell written
         (every read of a step sees memory as it was before it)."""
+        _told_by_the_machine()
         for step, reply in zip(steps, replies, strict=True):
             if not isinstance(reply, tuple):
                 continue  # a loop test: the host learns one bit, no register is made
@@ -129,6 +139,7 @@ class Depths:
 
     def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
         """Give each entry of ``result`` the deepest of that entry's operands."""
+        _told_by_the_machine()
         results = result if isinstance(result, tuple) else (result,)
         for one in results:
             self._registers[id(one)] = (one, *self._entries(name, operands, one))
@@ -137,24 +148,36 @@ class Depths:
         """The run ended: forget its registers (no later step takes one), keep the cells'."""
         self._registers.clear()
 
+    def _open(self, what: str) -> None:
+        """Refuse to tell ``what`` while a program runs: a depth may tell about its data."""
+        if self._sealed:
+            raise HonestyError(
+                f"the depths ({what}) while a program runs would tell the program about its "
+                "data (a cell's depth may depend on it); read m.depths after m.run"
+            )
+
     # ---- what the recorder tells ---------------------------------------------------------
 
     @property
     def largest(self) -> int:
         """The largest depth of any version made."""
+        self._open("largest")
         return int(self._columns[0, : self._versions].max(initial=0))
 
     def depths(self, array: Array) -> _Ints:
         """The depth of every cell of ``array`` now (0 for a cell never written)."""
+        self._open("depths")
         return self._column_now(array, 0)
 
     def steps(self, array: Array) -> _Ints:
         """The step that wrote every cell of ``array`` now (0 for a cell never written)."""
+        self._open("steps")
         return self._column_now(array, 1)
 
     def last_written(self) -> tuple[Array, int] | None:
         """The last answer cell: of the cells the last writing step wrote to the array it
         wrote last, the highest; None if no step wrote."""
+        self._open("last_written")
         steps = self._columns[1, : self._versions]
         if not len(steps) or steps.max() == 0:
             return None
@@ -167,6 +190,7 @@ class Depths:
         """The critical chain of ``array[cell]`` as it is now: its version, then the one
         before it on its longest chain, back to a cell never written (depth decreasing by one
         a link)."""
+        self._open("chain")
         slot = self._slots.get(id(array))
         version = -1 if slot is None else int(self._current[slot][cell])
         if version < 0:
@@ -183,6 +207,7 @@ class Depths:
         ``cell``, ``step`` (0: an input, made as it was first read), ``depth`` and ``before``
         (the index of the version before it on its chain, -1 for none); for the trace page,
         which colours cells by depth and draws a chosen cell's chain."""
+        self._open("versions")
         columns = self._columns[:, : self._versions]
         return {
             "array": [self._arrays[slot].name for slot in columns[3].tolist()],
@@ -198,6 +223,7 @@ class Depths:
         back to an input, and per top-level phase (the phase's first part, before any ``/``)
         the links of the chain it made and the steps it spans (from the step after the
         previous link's to its last link's); ``after`` is the steps after the chain's end."""
+        self._open("as_dict")
         last = self.last_written()
         chain = self.chain(*last) if last is not None else ()
         phases: dict[str, list[int]] = {}
@@ -351,6 +377,17 @@ class Depths:
             index = self._phase_index[name] = len(self._phases)
             self._phases.append(name)
         return index
+
+
+def _told_by_the_machine() -> None:
+    """Refuse a call of the observer's hooks that is not the machine's (a program calling
+    them would make up the records)."""
+    run = current()
+    if run is None or not run._observing:
+        raise HonestyError(
+            "the depth recorder's step and operation are the machine's to call, as it observes "
+            "a run; a program's values reach memory through its steps"
+        )
 
 
 def _deepest(depth: _Ints, origin: _Ints, other: _Ints, came: _Ints) -> tuple[_Ints, _Ints]:

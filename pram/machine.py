@@ -196,15 +196,11 @@ class Machine(MachineDisplay, Readout):
     @property
     def depths(self) -> Depths:
         """The depth of every cell the runs wrote (:mod:`pram.depth`), on a machine made with
-        ``depth=True``; refused while a program runs (a depth may tell about data)."""
+        ``depth=True``; what it tells is refused while a program runs (a depth may tell about
+        data)."""
         if self._depths is None:
             raise InputError(
                 "this machine records no depths; make it with Machine(depth=True)")
-        if self._running:
-            raise HonestyError(
-                "m.depths while a program runs would tell the program about its data (a "
-                "cell's depth may depend on it); read the depths after m.run"
-            )
         return self._depths
 
     # ---- memory and processors -------------------------------------------------------------

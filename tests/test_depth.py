@@ -15,6 +15,7 @@ from pram.algorithms.primitives import prefix_sums
 from pram.reports.cli import main
 from pram.reports.measure import execute
 from pram.reports.options import Options
+from pram.run import current
 from pram.step import Program
 from tests.commands import one_line_error
 
@@ -154,8 +155,9 @@ def test_pram_run_depth_refuses_instances_and_algorithms_off_the_machine(
 
 
 def test_depths_refuse_batches_bad_values_and_a_look_mid_run() -> None:
-    """A batch keeps no depths; depth takes a bool; a program may not read m.depths (a depth
-    may tell it about its data), and a machine without depths says how to get them."""
+    """A batch keeps no depths; depth takes a bool; a program may not read the depths (a
+    depth may tell it about its data), through m.depths or the run's observer, nor call the
+    recorder's hooks or make it again; a machine without depths says how to get them."""
     with pytest.raises(InputError, match="batched machine keeps no cell depths"):
         Machine(batch=2, depth=True)
     with pytest.raises(InputError, match="depth must be True or False"):
@@ -165,13 +167,21 @@ def test_depths_refuse_batches_bad_values_and_a_look_mid_run() -> None:
     m = Machine(depth=True)
     a = m.array("a", values=np.arange(2))
 
-    def peek() -> Program[None]:
+    def peek(look: Any) -> Program[None]:
         pid = m.processors(2)
         yield Step(pid, reads=[Read(a, iota(2))])
-        _ = m.depths
+        look()
 
-    with pytest.raises(HonestyError, match=r"read the depths after m\.run"):
-        m.run(peek())
+    for look, what in ((lambda: m.depths.depths(a), "depths"),
+                       (lambda: m.depths.largest, "largest"),
+                       (lambda: current().observer.chain(a, 0), "chain")):  # type: ignore[union-attr]
+        with pytest.raises(HonestyError, match=rf"the depths \({what}\) while a program runs"):
+            m.run(peek(look))
+    with pytest.raises(HonestyError, match="the machine's to call"):
+        m.run(peek(lambda: current().observer.step(1, [], [])))  # type: ignore[union-attr]
+    with pytest.raises(HonestyError, match="made once"):
+        m.run(peek(lambda: m.depths.__init__()))  # type: ignore[misc]
+    assert m.depths.depths(a).tolist() == [0, 0]  # after the runs: readable, nothing made up
 
 
 def test_a_mask_made_from_data_and_the_processors_it_chooses_carry_its_depth() -> None:

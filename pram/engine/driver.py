@@ -118,3 +118,5 @@ def seal(machine: Machine, sealed: bool) -> None:
         array._sealed = sealed
     if machine._recorder is not None:
         machine._recorder.trace._sealed = sealed
+    if machine._depths is not None:
+        machine._depths._sealed = sealed
