@@ -410,7 +410,29 @@ def _profile_text(profile: Run) -> str:
         f"{number(cost.work)}, at most {number(cost.max_processors)} processors in a step. "
         f"Phases shaded. Brent: on p = {number(p)} processors (W/T) the run takes "
         f"T_p = {number(cost.brent(p))} steps, within W/p + T = "
-        f"{number(cost.work // p + cost.time)}."
+        f"{number(cost.work // p + cost.time)}." + _depth_text(profile)
+    )
+
+
+def _depth_text(profile: Run) -> str:
+    """The critical chain of the run's last answer cell (cell depths, ``--depth``), phase by
+    phase, against the run's time and its time bound's value."""
+    depth = profile.depth
+    if depth is None:
+        return ""
+    parts = ", ".join(f"{p['phase']} {number(p['links'])} links in {number(p['steps'])} steps"
+                      for p in depth["phases"])
+    top = max(depth["phases"], key=lambda p: p["links"], default=None)
+    bound = profile.bounds.get("time")
+    against = (f" (the time bound {bound.formula} is {bound.value:.4g} there)"
+               if bound is not None else "")
+    cell = depth["cell"]
+    return (
+        f" Cell depths (`--depth`): the deepest cell is {number(depth['max'])} read-then-write "
+        f"links deep in {number(depth['time'])} steps{against}; the critical chain of the last "
+        f"answer cell, {cell['array']}[{number(cell['cell'])}], runs {parts}"
+        + (f": {top['phase']} lies on most of it, and the other phases' steps are mostly "
+           "reads whose values stay in registers" if top is not None else "") + "."
     )
 
 

@@ -195,7 +195,7 @@ def write_report(
     steps = plan(quick)
     size = 256 if quick else 1024
     control_options = [(Options(n=size, model=m), e) for m, e in (("erew", True), ("crew", False))]
-    profile = Task("mqar", Options(n=3 << 6 if quick else PROFILE_N))
+    profile = Task("mqar", Options(n=3 << 6 if quick else PROFILE_N, depth=True))
     labels = {task: p.label for p in steps for seed in range(p.instances)
               for task in _tasks(p, seed)}
     classic = catalogue_tasks(quick)
