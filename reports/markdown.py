@@ -418,21 +418,27 @@ def _depth_text(profile: Run) -> str:
     """The critical chain of the run's last answer cell (cell depths, ``--depth``), phase by
     phase, against the run's time and its time bound's value."""
     depth = profile.depth
-    if depth is None:
+    if depth is None or not depth["phases"]:
         return ""
-    parts = ", ".join(f"{p['phase']} {number(p['links'])} links in {number(p['steps'])} steps"
-                      for p in depth["phases"])
-    top = max(depth["phases"], key=lambda p: p["links"], default=None)
+    phases = depth["phases"]
+
+    def links(k: int) -> str:
+        return f"{number(k)} link{'s' if k != 1 else ''}"
+
+    parts = ", ".join(f"{p['phase']} {links(p['links'])} in {number(p['steps'])} steps"
+                      for p in phases)
+    most = max(phases, key=lambda p: p["links"])
+    slow = max(phases, key=lambda p: p["steps"] / max(1, p["links"]))
     bound = profile.bounds.get("time")
     against = (f" (the time bound {bound.formula} is {bound.value:.4g} there)"
                if bound is not None else "")
     cell = depth["cell"]
     return (
-        f" Cell depths (`--depth`): the deepest cell is {number(depth['max'])} read-then-write "
-        f"links deep in {number(depth['time'])} steps{against}; the critical chain of the last "
-        f"answer cell, {cell['array']}[{number(cell['cell'])}], runs {parts}"
-        + (f": {top['phase']} lies on most of it, and the other phases' steps are mostly "
-           "reads whose values stay in registers" if top is not None else "") + "."
+        f" Cell depths (`--depth`): the deepest cell is {links(depth['max'])} of "
+        f"read-then-write deep in {number(depth['time'])} steps{against}; the critical chain "
+        f"of the last answer cell, {cell['array']}[{cell['cell']}], runs {parts}. Most of it "
+        f"lies in {most['phase']}; {slow['phase']} takes the most steps per link (its steps "
+        "carry the chain's values in registers, writing few cells on it)."
     )
 
 

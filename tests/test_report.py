@@ -274,3 +274,23 @@ def test_a_seeded_plan_judges_its_bounds_on_the_mean_count() -> None:
     assert "mean count over 3 seeded inputs per size" in notes
     assert f"384: {works.mean(0)[3]:,.1f}" in notes
     assert {p.instances for p in (*plan(), *plan(quick=True))} == {1}
+
+
+def test_report_gives_the_critical_chain_of_algorithm_11(
+    quick_report: tuple[Path, dict[str, object]],
+) -> None:
+    """The profile run of Algorithm 11 records cell depths: the summary gives the deepest cell
+    against the time (at most half of it: each link is a read step and a write step) and the
+    last answer's chain by phase, the phases' links adding up to the chain."""
+    import re
+
+    text = (quick_report[0] / "summary.md").read_text()
+    found = re.search(r"the deepest cell is (\d+) links of read-then-write deep in (\d+) steps"
+                      r".*?runs (.*?)\. Most of it lies in (\w+);", text)
+    assert found is not None, text[:3000]
+    deepest, time = int(found.group(1)), int(found.group(2))
+    assert 0 < 2 * deepest <= time
+    phases = re.findall(r"(\w+) (\d+) links? in (\d+) steps", found.group(3))
+    assert [p for p, _, _ in phases][:2] == ["sort", "search"]
+    assert sum(int(k) for _, k, _ in phases) <= deepest
+    assert found.group(4) == max(phases, key=lambda p: int(p[1]))[0]
