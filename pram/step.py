@@ -87,12 +87,23 @@ def _frozen(items: Any, what: str, entry: str) -> tuple[Any, ...]:
 
 
 def _reads(reads: tuple[Read, ...] | list[Read]) -> tuple[Read, ...]:
-    """:func:`_frozen` for a step's reads."""
+    """:func:`_frozen` for a step's reads (the two plain kinds without a further call: every
+    step is made through here)."""
+    kind = type(reads)
+    if kind is list:
+        return tuple(reads)
+    if kind is tuple:
+        return reads  # type: ignore[return-value]
     return _frozen(reads, "Step reads", "Read")
 
 
 def _writes(writes: tuple[Write, ...] | list[Write]) -> tuple[Write, ...]:
-    """:func:`_frozen` for a step's writes."""
+    """:func:`_frozen` for a step's writes (as :func:`_reads`)."""
+    kind = type(writes)
+    if kind is list:
+        return tuple(writes)
+    if kind is tuple:
+        return writes  # type: ignore[return-value]
     return _frozen(writes, "Step writes", "Write")
 
 

@@ -245,7 +245,7 @@ class FastPath:
         cost = self.host._cost
         phase = step.phase
         labels = (phase,)
-        joined, self.opened = rounds.take(self.opened, (step,), labels)
+        joined, self.opened = rounds.take_one(self.opened, step, labels)
         if phase:
             phases = cost.phases
             local = self._local()

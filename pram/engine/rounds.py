@@ -33,7 +33,7 @@ from pram.loop import is_test
 from pram.memory import Flags, Words
 from pram.step import Step
 
-__all__ = ["Members", "Opened", "take"]
+__all__ = ["Members", "Opened", "take", "take_one"]
 
 #: The processors of a global step, one entry per branch: their ids (an array of ids, the
 #: full width of a batch's selection), and for a selection by data in a batch its flags
@@ -53,15 +53,7 @@ def take(before: Opened | None, steps: Sequence[Step], labels: tuple[str, ...],
 
     ``members`` are the step's processors (None: each branch's ids, without flags)."""
     if len(steps) == 1:  # the usual global step, without a generator's cost
-        step = steps[0]
-        if step.reads:
-            if step.writes or is_test(step):
-                return _ALONE
-            return False, (labels, ((step.processors, None),) if members is None else members)
-        if not step.writes or before is None or before[0] != labels:
-            return _ALONE
-        return _among(((step.processors, None),) if members is None else members,
-                      before[1]), None
+        return take_one(before, steps[0], labels, members)
     reads = any(s.reads for s in steps)
     writes = any(s.writes for s in steps)
     if reads:
@@ -71,6 +63,20 @@ def take(before: Opened | None, steps: Sequence[Step], labels: tuple[str, ...],
     if not writes or before is None or before[0] != labels:
         return _ALONE
     return _among(_members(steps) if members is None else members, before[1]), None
+
+
+def take_one(before: Opened | None, step: Step, labels: tuple[str, ...],
+             members: Members | None = None) -> tuple[bool | Flags, Opened | None]:
+    """:func:`take` for a global step of one ``step`` (the usual one: a single machine's
+    accounting asks this for every step)."""
+    if step.reads:
+        if step.writes or is_test(step):
+            return _ALONE
+        return False, (labels, ((step.processors, None),) if members is None else members)
+    if not step.writes or before is None or before[0] != labels:
+        return _ALONE
+    return _among(((step.processors, None),) if members is None else members,
+                  before[1]), None
 
 
 #: What a step that neither joins a round nor opens one gives.
