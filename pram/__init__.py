@@ -54,6 +54,7 @@ from pram.errors import (
     IntegerOverflowError,
     PRAMError,
     StepError,
+    StepNotYieldedWarning,
     UndefinedReadError,
 )
 from pram.holding import hold
@@ -139,6 +140,7 @@ __all__ = [  # noqa: RUF022
     "PRAMError",
     "InputError",
     "StepError",
+    "StepNotYieldedWarning",
     "BatchPathError",
     "CellError",
     "AddressError",

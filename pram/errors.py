@@ -12,6 +12,11 @@ if TYPE_CHECKING:
     from pram.violations import Violation
 
 
+class StepNotYieldedWarning(UserWarning):
+    """A program made steps it never yielded: the machine did not execute them, and the run's
+    counts leave them out (``Step(...)`` without ``yield`` is a statement that does nothing)."""
+
+
 class PRAMError(Exception):
     """Base class of everything the machine raises.
 

@@ -45,7 +45,8 @@ class Run:
     told something, so that it (and only it) may look at register contents mid-run.
     """
 
-    __slots__ = ("_active", "_charged", "_machine", "_observer", "_observing", "_operations")
+    __slots__ = ("_active", "_charged", "_machine", "_made", "_observer", "_observing",
+                 "_operations")
 
     def __init__(self, machine: object, observer: Observer | None) -> None:
         if hasattr(self, "_machine"):  # made again mid-run: a new observer, local work erased
@@ -61,6 +62,9 @@ class Run:
         #: The operations the machine charged before the step it executes now: the share of
         #: that step's phases (``PhaseCost.local``), taken by the engine as it accounts.
         self._charged = 0
+        #: The steps the program made in this thread while the run went on (see
+        #: :func:`made`): the driver compares them with the steps it executed.
+        self._made = 0
 
     # Read-only to programs: only pram's own machinery (which uses the private slots) counts,
     # observes and ends a run.
@@ -113,6 +117,15 @@ _CURRENT = _Current()
 #: The lists of machines a watcher collects (see :func:`watching`): every machine made, in any
 #: thread, is appended to each, so a measured call that makes a machine it was not given is seen.
 _WATCHERS: list[list[object]] = []
+
+
+def made(count: int = 1) -> None:
+    """Count ``count`` steps made (by a program: 1; a copy pram makes of a step it replaces:
+    -1) in the run this thread drives, if any: a step made but never yielded is reported when
+    the pass ends (:class:`pram.StepNotYieldedWarning`)."""
+    run = _CURRENT.run
+    if run is not None:
+        run._made += count
 
 
 def current() -> Run | None:

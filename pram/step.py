@@ -23,7 +23,7 @@ from pram._numpy import np
 from pram.errors import InputError
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
-from pram.run import Run, current
+from pram.run import Run, current, made
 
 T = TypeVar("T")
 
@@ -128,6 +128,9 @@ class Step:
     writes: tuple[Write, ...] = attrs.field(default=(), converter=_writes)
     phase: str = ""
 
+    def __attrs_post_init__(self) -> None:
+        made()  # the driver compares the steps made with those it executed
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # One subclass exists: the loop test (pram.loop.Until, a read step whose reply is one
         # bool), defined while pram.loop is imported (which ``import pram`` does) and final
@@ -203,6 +206,7 @@ def _phase(label: str, program: Program[T]) -> Program[T]:
 
 def _labelled(label: str, step: Step) -> Step:
     path = f"{label}/{step.phase}" if step.phase else label
+    made(-1)  # a copy in place of the step the program yielded, not a step of its own
     if type(step) is not Step:
         return step.replace(phase=path)  # type: ignore[attr-defined, no-any-return]  # Until
     return Step(step.processors, step.reads, step.writes, path)

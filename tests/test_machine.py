@@ -1020,3 +1020,42 @@ def test_a_large_array_starts_undefined_and_keeps_what_is_written(m: Machine) ->
     assert int(a.to_numpy().sum()) == 7 + 8 + 9
     with pytest.raises(UndefinedReadError):
         m.execute([Step(pid[:1], reads=[Read(a, 1)])])
+
+
+def test_a_step_made_but_not_yielded_is_reported_when_the_run_ends() -> None:
+    """``Step(...)`` without ``yield`` does nothing: the run warns, naming how many, and the
+    counts are those of the steps executed. Steps the machinery copies (a phase's label, the
+    ids of processors chosen by data) and parallel branches are not reported."""
+    import warnings
+
+    from pram import StepNotYieldedWarning, hold, iota, parallel, phase
+
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(4))
+
+    def forgot(m: Machine) -> Any:
+        pid = m.processors(4)
+        Step(pid, writes=[Write(a, iota(4), 7)])  # not yielded: never executed
+        Step(pid, writes=[Write(a, iota(4), 8)])
+        (x,) = yield Step(pid, reads=[Read(a, iota(4))])
+        return x
+
+    with pytest.warns(StepNotYieldedWarning, match="^2 steps were made during the run but "
+                      "never yielded"):
+        m.run(forgot(m))
+    assert (m.cost.time, m.cost.writes) == (1, 0) and a.to_numpy().tolist() == [0, 1, 2, 3]
+
+    def honest(m: Machine) -> Any:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, iota(4))])
+        who = hold(pid, pid)[x > 1]
+
+        def branch(i: int) -> Any:
+            return (yield Step(m.processors(1), reads=[Read(a, i)]))
+
+        yield from phase("p", parallel(branch(0), branch(1)))
+        yield Step(who, writes=[Write(a, hold(pid, iota(4))[x > 1], 0)])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StepNotYieldedWarning)
+        m.run(honest(m))

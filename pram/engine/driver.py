@@ -9,13 +9,14 @@ instances the engine holds: the engine answers for them.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pram._numpy import np
 from pram.cost import Ledger
 from pram.engine.validate import acting
-from pram.errors import StepError
+from pram.errors import StepError, StepNotYieldedWarning
 from pram.loop import one_test
 from pram.run import Run, _begin, _end
 from pram.step import Bundle, Program, Step, Values, is_step
@@ -74,6 +75,7 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     engine = machine._engine
     execute = engine.execute
     engine.opened = None  # a round never spans two runs, nor two passes of a batch
+    made_before, executed = token._made, 0
     try:
         request = next(program)
         while True:
@@ -93,8 +95,11 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                 # may change) are replaced by ids nothing can change.
                 pid = getattr(step, "processors", None)
                 if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                    counted = token._made
                     steps = acting(steps, cost.time + 1, token)
+                    token._made = counted  # its copies replace steps the program made
                     break
+            executed += len(steps)
             if machine._failure is not None:
                 raise machine._failure  # in the machine, not in the program: it cannot catch it
             engine.charge_local(token)
@@ -105,9 +110,22 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     except StopIteration as stop:
         if machine._failure is not None:
             raise machine._failure from None  # the work after the last step overflowed
+        _unyielded(token._made - made_before - executed)
         return stop.value
     finally:
         engine.charge_local(token)
+
+
+def _unyielded(count: int) -> None:
+    """Report steps the program made in the pass but never yielded (a ``Step(...)`` without
+    ``yield``): the machine did not execute them, so the counts leave them out."""
+    if count > 0:
+        warnings.warn(StepNotYieldedWarning(
+            f"{count} step{'s were' if count != 1 else ' was'} made during the run but never "
+            "yielded: the machine did not execute "
+            f"{'them' if count != 1 else 'it'}, and the run's counts leave "
+            f"{'them' if count != 1 else 'it'} out; yield each step (yield Step(...), or "
+            "(x,) = yield Step(...) for the values it reads)"), stacklevel=4)
 
 
 def seal(machine: Machine, sealed: bool) -> None:
