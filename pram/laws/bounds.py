@@ -331,7 +331,7 @@ def mean_check(
     main = first = check(measure, formula, list(zip(sizes, means, strict=True)))
     if not any(halves):
         return main
-    relative = max(h / abs(m) for h, m in zip(halves, means, strict=True) if m)
+    relative = max((h / abs(m) for h, m in zip(halves, means, strict=True) if m), default=0.0)
     evidence = attrs.evolve(main.evidence or Evidence(main.verdict, main.law.describe()),
                             band=(min(counts), relative))
     # The tilt x_i = 2 i / last - 1 (i the size's place), scaled to the 95% band of the
