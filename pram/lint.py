@@ -36,7 +36,6 @@ from __future__ import annotations
 import ast
 import re
 import string
-import tokenize
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -100,7 +99,7 @@ def _imported(tree: ast.AST, package: str) -> set[str]:
     return names
 
 
-def findings(source: str, filename: str = "<source>") -> list[str]:
+def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
     """Every use in ``source`` that run time cannot stop, as ``file:line: what`` strings."""
     tree = ast.parse(source, filename)
     pram_names = _imported(tree, "pram")
@@ -284,15 +283,12 @@ def lint(files: Iterable[Path]) -> list[str]:
     out: list[str] = []
     for path in files:
         try:
-            with tokenize.open(path) as text:  # decoded as Python does: a coding line, a BOM
-                source = text.read()
-            out.extend(findings(source, str(path)))
+            # The bytes go to Python's own parser, which decodes them as an import does (a
+            # coding line, a BOM, UTF-8 otherwise, bytes in comments passed over).
+            out.extend(findings(path.read_bytes(), str(path)))
         except SyntaxError as error:
             out.append(f"{path}:{error.lineno or 0}: cannot be parsed ({error.msg}), so not "
                        "checked")
-        except UnicodeDecodeError:
-            out.append(f"{path}:0: not text in its declared encoding (UTF-8 unless a coding "
-                       "line says otherwise), so not checked")
         except (RecursionError, MemoryError):
             out.append(f"{path}:0: nested too deeply to parse (Python's own parser gives up "
                        "on it too), so not checked; split the expression")

@@ -864,7 +864,8 @@ def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
         out.print(line, markup=False, soft_wrap=True)
     if found:
         return FAILED
-    out.print(f"{len(files)} files: nothing that run time cannot stop", markup=False)
+    files_read = f"{len(files)} file{'s' * (len(files) != 1)}"
+    out.print(f"{files_read}: nothing that run time cannot stop", markup=False)
     return OK
 
 

@@ -250,14 +250,29 @@ def test_matplotlib_is_quiet_with_a_read_only_home(tmp_path: Path, good: str) ->
 @pytest.mark.parametrize(("header", "body"), [
     (b"# -*- coding: latin-1 -*-\n", "x = '\xe9'\n".encode("latin-1")),
     (b"\xef\xbb\xbf", "x = '\xe9'\n".encode()),
+    (b"# caf\xe9, a latin-1 byte in a comment, which an import passes over\n", b"x = 1\n"),
 ])
 def test_lint_decodes_source_as_python_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], header: bytes, body: bytes
 ) -> None:
+    """What an import of the file accepts, the lint reads (and checks)."""
     path = tmp_path / "src.py"
     path.write_bytes(header + body)
+    compile(path.read_bytes(), str(path), "exec")  # Python's own reading accepts it
     status, out, _ = call(capsys, "lint", str(path))
-    assert status == 0 and "nothing that run time cannot stop" in out
+    assert status == 0 and "1 file: nothing that run time cannot stop" in out
+
+
+def test_lint_refuses_what_python_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A non-UTF-8 byte in code without a coding line: Python cannot read it, nor the lint."""
+    path = tmp_path / "src.py"
+    path.write_bytes(b"x = '\xe9'\n")
+    with pytest.raises(SyntaxError):
+        compile(path.read_bytes(), str(path), "exec")
+    status, out, _ = call(capsys, "lint", str(path))
+    assert status == 1 and "cannot be parsed" in out and "so not checked" in out
 
 
 def test_lint_of_a_deeply_nested_expression_says_so(
