@@ -14,6 +14,7 @@ plots (PNG), and the raw measurements as ``measurements.csv`` and ``measurements
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -259,9 +260,12 @@ def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
     the signals held back. The temporary folder is inside ``out``, on its own file system, so
     the moves are renames even when ``out`` is a mount point; one an interrupted report left
     is removed at the next start (:func:`pram.reports.writer.partial_folder`). ``out`` may
-    hold other files, which stay.
+    hold other files, which stay; the folders it made for ``out`` are removed again when the
+    report fails (none is left empty behind an error).
     """
+    made = [p for p in (out, *out.parents) if not p.exists()]  # (the folders it will make)
     folder = writer.partial_folder(out)
+    published = False
     try:
         try:
             written = write(folder)
@@ -279,9 +283,13 @@ def _publish(out: Path, write: Callable[[Path], list[Path]]) -> list[Path]:
         with signals.held():
             for file in written:
                 os.replace(file, out / file.name)
+        published = True
         return [out / file.name for file in written]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+        for empty in made if not published else ():
+            with contextlib.suppress(OSError):  # (only an empty folder is removed)
+                empty.rmdir()
 
 
 def _zoology(quick: bool) -> dict[str, Any]:
@@ -419,7 +427,6 @@ def write_declared(
     assert declaration is not None, f"{name} is a built-in algorithm, not a declaration"
     result = sweep(name, list(declaration.sizes), options, progress=progress, runner=runner)
     section = out / name
-    section.mkdir(exist_ok=True)
 
     def write(folder: Path) -> list[Path]:
         data = result.as_dict(wall_clock=False)

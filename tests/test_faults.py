@@ -91,6 +91,27 @@ def test_a_failed_write_leaves_the_previous_file_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["a.npy"]
 
 
+def test_a_failed_report_leaves_no_folder_it_made(tmp_path: Path) -> None:
+    """A report (or a declaration's section) that meets a full disk removes the folders it
+    made for --out, so no empty folder stands behind the error; a folder that was there
+    stays, with what it held."""
+    from pram.reports import report
+
+    def full(folder: Path) -> list[Path]:
+        (folder / "summary.md").write_text("half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(InputError, match="the disk is full"):
+        report._publish(tmp_path / "new" / "section", full)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "keep.txt").write_text("keep")
+    with pytest.raises(InputError, match="the disk is full"):
+        report._publish(tmp_path / "old" / "section", full)
+    assert [p.name for p in tmp_path.iterdir()] == ["old"]
+    assert [p.name for p in (tmp_path / "old").iterdir()] == ["keep.txt"]
+
+
 def _mount_tmpfs(folder: Path, size: str) -> None:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("mounting a tmpfs needs root")
