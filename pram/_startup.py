@@ -1,10 +1,13 @@
-"""Ctrl-C while the ``pram`` command starts: one line and exit 130, never a traceback.
+"""Signals while the ``pram`` command starts: one line and exit 128 + the signal, never a traceback.
 
-Loading the commands takes a moment; an interrupt then would print a traceback from deep inside
-an import. The console entry point (:func:`pram.reports.cli.main`, the only caller) calls
-:func:`hold_interrupts` first, which ends the process at once with one line, and
-:func:`release_interrupts` once the commands are loaded; from then on it handles Ctrl-C itself.
-Importing :mod:`pram` installs no handler.
+Loading the commands takes a moment (seconds on a busy machine); a Ctrl-C then would print a
+traceback from deep inside an import, and a SIGTERM or SIGHUP would end the process with no
+word. Importing :mod:`pram` as the ``pram`` command (and :func:`pram.reports.cli.main`) calls
+:func:`hold_interrupts` first, which makes each of SIGINT, SIGTERM and SIGHUP end the process at
+once with one line (``pram: terminated``) and exit 130, 143 or 129, and
+:func:`release_interrupts` once the commands are loaded; from then on the command line handles
+them itself (:mod:`pram.reports.signals`, with the same words). A library import installs no
+handler.
 """
 
 from __future__ import annotations
@@ -15,28 +18,44 @@ import signal
 import sys
 from types import FrameType
 
-#: The exit status of a process ended by Ctrl-C (128 + SIGINT), as shells report it.
-INTERRUPTED = 130
+#: The signals that end a command, and how its one line names each.
+HANDLED = {
+    signal.SIGINT: "interrupted",
+    signal.SIGTERM: "terminated",
+    signal.SIGHUP: "hung up",
+}
+
+#: What each signal's handler was before :func:`hold_interrupts` (what the command found:
+#: Python's own Ctrl-C handler, or the default end of the process), put back by
+#: :func:`release_interrupts`.
+_found: dict[int, object] = {}
 
 
 def _end(number: int, frame: FrameType | None) -> None:
     try:
-        sys.stderr.write("pram: interrupted\n")
+        sys.stderr.write(f"pram: {HANDLED.get(signal.Signals(number), 'stopped')}\n")
         sys.stderr.flush()
     finally:
-        os._exit(INTERRUPTED)
+        os._exit(128 + number)
 
 
 def hold_interrupts() -> None:
-    """End the process with one line and exit 130 on Ctrl-C (main thread only; an ignored
-    Ctrl-C, as in a background job, stays ignored)."""
-    with contextlib.suppress(ValueError):  # not the main thread: leave Python's handler
-        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            signal.signal(signal.SIGINT, _end)
+    """End the process with one line and exit 128 + the signal on SIGINT, SIGTERM or SIGHUP
+    (main thread only; a signal the caller ignores, as a background job's Ctrl-C or nohup's
+    SIGHUP, stays ignored, and a handler someone else installed stays theirs)."""
+    with contextlib.suppress(ValueError, OSError):  # not the main thread: change nothing
+        for number in HANDLED:
+            found = signal.getsignal(number)
+            if found is signal.default_int_handler or found is signal.SIG_DFL:
+                _found[number] = found
+                signal.signal(number, _end)
 
 
 def release_interrupts() -> None:
-    """Give Ctrl-C back to Python (a KeyboardInterrupt the command line catches)."""
-    with contextlib.suppress(ValueError):
-        if signal.getsignal(signal.SIGINT) is _end:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+    """Give each signal back the handler it had (a KeyboardInterrupt the command line catches
+    for Ctrl-C; its own handlers for all three are installed next)."""
+    with contextlib.suppress(ValueError, OSError):
+        for number, found in list(_found.items()):
+            if signal.getsignal(number) is _end:
+                signal.signal(number, found)  # type: ignore[arg-type]
+            del _found[number]

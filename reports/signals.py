@@ -27,12 +27,7 @@ from collections.abc import Iterable
 from types import FrameType
 from typing import Any
 
-#: The signals handled, and how the one line names each.
-HANDLED = {
-    signal.SIGINT: "interrupted",
-    signal.SIGTERM: "terminated",
-    signal.SIGHUP: "hung up",
-}
+from pram._startup import HANDLED  # (the signals handled, and how the one line names each)
 
 
 class Stopped(KeyboardInterrupt):

@@ -404,18 +404,22 @@ def test_zoology_names_the_first_disagreement(
     ]
 
 
-def test_ctrl_c_while_starting_is_one_line() -> None:
-    """Ctrl-C while the command line loads its commands: one line, 130 (main holds it)."""
+@pytest.mark.parametrize(("name", "status", "words"), [
+    ("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated"), ("SIGHUP", 129, "hung up"),
+])
+def test_a_signal_while_starting_is_one_line(name: str, status: int, words: str) -> None:
+    """A signal while the command line loads its commands (seconds on a busy machine): one
+    line, 128 + the signal (main holds the three while it loads)."""
     script = (
         "import os, signal, sys, time\n"
         "from pram.reports import cli\n"
-        "def loading():\n    os.kill(os.getpid(), signal.SIGINT); time.sleep(30)\n"
+        f"def loading():\n    os.kill(os.getpid(), signal.{name}); time.sleep(30)\n"
         "cli.build_parser = loading\n"
         "sys.exit(cli.main([]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (130, "", "pram: interrupted\n")
+    assert (done.returncode, done.stdout, done.stderr) == (status, "", f"pram: {words}\n")
 
 
 def test_ctrl_c_during_a_run_is_one_line(

@@ -110,7 +110,9 @@ def test_ctrl_c_while_workers_start_is_one_line() -> None:
         lines = [line for line in err.splitlines() if line.strip()]
         if p.returncode == 0:
             continue  # finished before the signal: nothing to see
-        assert p.returncode == 130 and lines == ["pram run: interrupted"], err[-3000:]
+        # (on a busy machine the signal may come while the command still loads: "pram: ...")
+        assert p.returncode == 130 and lines in (["pram run: interrupted"],
+                                                 ["pram: interrupted"]), err[-3000:]
 
 
 def test_a_home_this_user_cannot_look_in_gives_matplotlib_a_folder(
