@@ -6,6 +6,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pram import Formula, check
 from pram.laws.fitting import fit
@@ -478,3 +480,29 @@ def test_the_summary_tells_the_same_story_as_tight_and_loose_by() -> None:
                    list(zip([{"n": n} for n in sizes], work, strict=True)))
     assert result.summary == "holds, loose by log"
     assert (result.tight, result.loose_by) == (False, "log")
+
+
+@given(st.integers(1, 4), st.integers(0, 3), st.data())
+@settings(max_examples=200, deadline=None)
+def test_the_modular_test_never_rejects_a_system_that_holds(
+    p: int, extra: int, data: st.DataObject
+) -> None:
+    """The exact solve's pre-test modulo a prime (pram.laws.exact._cannot_hold) rejects a basis
+    only when the rationals find no exact solution either: compared with the rational solve
+    alone on tall integer systems, half of them built to hold exactly (counts near 2^50, as a
+    sweep's are), half perturbed by one."""
+    from pram.laws import exact
+
+    big = st.integers(-(1 << 50), 1 << 50)
+    rows = [[data.draw(big) for _ in range(p)] for _ in range(p + extra)]
+    c = [Fraction(data.draw(st.integers(-50, 50)), data.draw(st.integers(1, 9)))
+         for _ in range(p)]
+    y = [sum((ci * x for ci, x in zip(c, row, strict=True)), Fraction(0)) for row in rows]
+    denominator = math.lcm(*(v.denominator for v in y))
+    rows = [[x * denominator for x in row] for row in rows]  # integer rows and counts
+    counts = [int(v * denominator) for v in y]
+    if data.draw(st.booleans()):
+        counts[data.draw(st.integers(0, len(counts) - 1))] += 1
+    holds = exact._solve_rationally(rows, counts) is not None
+    assert not (holds and exact._cannot_hold(rows, counts))
+    assert (exact._solve(rows, counts) is not None) == holds

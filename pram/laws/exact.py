@@ -135,8 +135,50 @@ class Exact:
     skipped: int
 
 
+#: The prime (2^61 - 1) modulo which :func:`_solve` first tests whether a basis can hold the
+#: counts exactly: arithmetic on machine-sized integers where rationals of counts near 2^50
+#: grow numerators of hundreds of digits (a sweep with no exact law tries thousands of bases).
+PRIME = (1 << 61) - 1
+
+
+def _cannot_hold(rows: list[list[int]], y: list[int]) -> bool:
+    """Whether ``rows @ c == y`` certainly has no exact rational solution: the normal equations
+    solved modulo :data:`PRIME` give a c that misses a row there.
+
+    Where a rational solution exists, the normal matrix is invertible over the rationals and c
+    is its inverse (denominators dividing its determinant) applied to the right side; where
+    that determinant is not 0 modulo the prime, the solution modulo the prime is c's image, so
+    every row holds there too. So a miss proves there is none; a determinant 0 modulo the
+    prime proves nothing (False, and the rationals decide), nor does a solution there (the
+    rationals confirm it).
+    """
+    p = len(rows[0])
+    m = [[sum(r[i] * r[j] for r in rows) % PRIME for j in range(p)]
+         + [sum(r[i] * v for r, v in zip(rows, y, strict=True)) % PRIME] for i in range(p)]
+    for col in range(p):
+        pivot = next((r for r in range(col, p) if m[r][col]), None)
+        if pivot is None:
+            return False
+        m[col], m[pivot] = m[pivot], m[col]
+        inverse = pow(m[col][col], -1, PRIME)
+        m[col] = [x * inverse % PRIME for x in m[col]]
+        for r in range(p):
+            if r != col and m[r][col]:
+                f = m[r][col]
+                m[r] = [(x - f * z) % PRIME for x, z in zip(m[r], m[col], strict=True)]
+    c = [m[i][p] for i in range(p)]
+    return any(sum(ci * x for ci, x in zip(c, row, strict=True)) % PRIME != v % PRIME
+               for row, v in zip(rows, y, strict=True))
+
+
 def _solve(rows: list[list[int]], y: list[int]) -> tuple[Fraction, ...] | None:
-    """Rational coefficients with ``rows @ c == y`` exactly (square or tall), or None."""
+    """Rational coefficients with ``rows @ c == y`` exactly (square or tall), or None: most
+    bases are ruled out modulo a prime first, at a small part of the rationals' cost."""
+    return None if _cannot_hold(rows, y) else _solve_rationally(rows, y)
+
+
+def _solve_rationally(rows: list[list[int]], y: list[int]) -> tuple[Fraction, ...] | None:
+    """:func:`_solve` in rationals alone."""
     p = len(rows[0])
     ata = [[sum((Fraction(r[i] * r[j]) for r in rows), Fraction(0)) for j in range(p)]
            for i in range(p)]
