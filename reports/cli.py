@@ -401,6 +401,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
     try:
         status = _command(parser, argv, err)
+        from pram.reports.registry import run_at_exit
+
+        failed = run_at_exit()  # a --module's atexit functions, as its other code runs
+        if failed:
+            _say(err, f"pram: error: {failed}")
+            status = status if status != OK else INVALID
     finally:
         signals.finish()
     if signals.received():  # stopped: nothing more runs (a Dask cluster's exit hooks wait)

@@ -20,6 +20,7 @@ With word keys a token is one word and a comparison one operation, so the formul
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import sys
@@ -164,15 +165,71 @@ def _exit_refused(code: int = 0) -> NoReturn:
 def users_code() -> Iterator[None]:
     """Around every call into a user's code (a ``--module``'s import, build, load, program
     and reference): what it prints goes to standard error (standard output holds the report,
-    or exactly one JSON object), and ``os._exit`` raises :class:`Exited` instead of ending the
-    process with a status that may look like success."""
-    real = os._exit
+    or exactly one JSON object), ``os._exit`` raises :class:`Exited` instead of ending the
+    process with a status that may look like success, ``atexit`` functions wait for
+    :func:`run_at_exit`, and a change of the working folder is undone (``--output o.npy`` is
+    written where it was given)."""
+    real, register, folder = os._exit, atexit.register, os.getcwd()
     os._exit = _exit_refused  # type: ignore[assignment]  # put back below
+    atexit.register = _at_exit  # type: ignore[assignment]
     try:
-        with contextlib.redirect_stdout(sys.stderr):
+        with contextlib.redirect_stdout(sys.stderr), _stdout_descriptor_to_stderr():
             yield
     finally:
-        os._exit = real
+        os._exit, atexit.register = real, register
+        with contextlib.suppress(OSError):  # the paths given stay relative to where they were
+            os.chdir(folder)
+
+
+#: The functions a user's code registered with ``atexit`` (with their arguments), run by
+#: :func:`run_at_exit` when the command has ended, under :func:`users_code` like the rest of
+#: it: at the interpreter's exit they would print after the JSON object, or end the process
+#: with a status of their own.
+_AT_EXIT: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+
+
+def _at_exit(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+    _AT_EXIT.append((function, args, kwargs))
+    return function
+
+
+def run_at_exit() -> str | None:
+    """Run the user's ``atexit`` functions (the last registered first), each as user code:
+    None, or the one line saying what the first failing one did."""
+    failed = None
+    while _AT_EXIT:
+        function, args, kwargs = _AT_EXIT.pop()
+        name = getattr(function, "__name__", "an exit function")
+        try:
+            _users(lambda f=function, a=args, k=kwargs: f(*a, **k),  # type: ignore[misc]
+                   f"the atexit function {name} of the module", "at the command's end",
+                   "fix it, or leave atexit out")
+        except InputError as error:
+            failed = failed or str(error)
+    return failed
+
+
+@contextlib.contextmanager
+def _stdout_descriptor_to_stderr() -> Iterator[None]:
+    """Standard output's file descriptor pointed at standard error's while the block runs, so
+    that what bypasses ``sys.stdout`` (``os.write(1, ...)``, a subprocess's ``echo``, a C
+    library's ``printf``) lands there too; nothing changes where the process has no such
+    descriptors (a test's captured streams)."""
+    try:
+        out, err = sys.__stdout__.fileno(), sys.__stderr__.fileno()  # type: ignore[union-attr]
+        sys.__stdout__.flush()  # type: ignore[union-attr]
+        kept = os.dup(out)
+    except (AttributeError, OSError, ValueError):
+        yield
+        return
+    try:
+        os.dup2(err, out)
+        yield
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            sys.__stderr__.flush()  # type: ignore[union-attr]
+        os.dup2(kept, out)
+        os.close(kept)
 
 
 def user_line(error: BaseException) -> str | None:

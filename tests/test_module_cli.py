@@ -139,6 +139,38 @@ def test_prints_go_to_stderr_and_json_stays_one_object(
         assert "in program" in err and "in build" in err
 
 
+def test_writes_past_sys_stdout_and_atexit_functions_keep_the_json_one_object(
+    tmp_path: Path,
+) -> None:
+    """Outside battery: os.write(1, ...) and a subprocess's echo at import and in the program
+    came before the object on standard output; an atexit function printed after it, and one
+    calling os._exit(0) ended a failed run with status 0."""
+    source = ("import atexit, os, subprocess\nos.write(1, b'raw at import\\n')\n"
+              "subprocess.run(['echo', 'echo at import'])\n"
+              "atexit.register(print, 'printed at exit')\n" + GOOD.replace(
+                  "    n = len(x)\n", "    os.write(1, b'raw in program\\n')\n    n = len(x)\n"))
+    done = _pram("run", "--module", _module(tmp_path, source), "double", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["correct"] is True and len(done.stdout.splitlines()) == 1
+    for words in ("raw at import", "echo at import", "raw in program", "printed at exit"):
+        assert words in done.stderr
+    wrong = _module(tmp_path, "import atexit, os\natexit.register(os._exit, 0)\n" + GOOD.replace(
+        "reference=lambda x: 2 * x", "reference=lambda x: 3 * x"), "wrong.py")
+    done = _pram("run", "--module", wrong, "double", "--json")
+    assert done.returncode == 1 and json.loads(done.stdout)["correct"] is False
+    assert "of the module called os._exit(0) at the command's end" in done.stderr
+
+
+def test_a_module_that_changes_folder_does_not_move_the_output(tmp_path: Path) -> None:
+    """Outside battery: os.chdir at import sent --output o.npy into the other folder."""
+    (tmp_path / "elsewhere").mkdir()
+    module = _module(tmp_path, "import os\nos.chdir('elsewhere')\n" + GOOD)
+    done = _pram("run", "--module", module, "double", "--n", "8", "--output", "o.npy",
+                 cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "o.npy").exists() and not (tmp_path / "elsewhere" / "o.npy").exists()
+
+
 def test_the_json_of_a_declaration_has_no_mqar_fields(
     good: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
