@@ -24,6 +24,8 @@ check reads a program's source (never runs it) and names every such use with fil
 - format strings whose fields name private attributes (``"{0._values}".format(x)``,
   ``"{x.__class__}"``, a field name given to ``string.Formatter().get_field``): the
   formatter reads the attribute as ``getattr`` would, out of the source reader's sight;
+- the machine's own accessors of raw values and cells (``raw_of``, ``cells_of``, ``put_cells``,
+  ...), imported from any module of pram or reached as an attribute;
 - ``getattr``, ``setattr`` and ``delattr`` used as values (``f = getattr``,
   ``map(getattr, xs, names)``): their attribute names are then not in the source.
 
@@ -38,6 +40,8 @@ import re
 import string
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+
+from pram import _held
 
 #: Modules a program may not import at all: each reaches under objects or the interpreter.
 MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig",
@@ -122,6 +126,9 @@ def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
                     flag(node, f"from {node.module} import {alias.name}")
                 elif module == "pram" and alias.name.startswith("_"):
                     flag(node, f"private name {alias.name} from {node.module}")
+                elif module == "pram" and alias.name in ACCESSORS:
+                    flag(node, f"the machine's own {alias.name} from {node.module} (it reaches "
+                               "a register's raw values or an array's cells)")
             if module == "pram" and any(part.startswith("_") for part in
                                         (node.module or "").split(".")):
                 flag(node, f"private module {node.module}")
@@ -159,6 +166,9 @@ def _attribute(node: ast.Attribute, flag: _Flag) -> None:
             flag(node, f"private attribute .{name}")
     elif name in HOOKS:
         flag(node, f"call of {ast.unparse(node)}")
+    elif name in ACCESSORS:
+        flag(node, f"the machine's own {name} (it reaches a register's raw values or an "
+                   "array's cells)")
 
 
 def _own(owner: ast.AST) -> bool:
@@ -168,6 +178,10 @@ def _own(owner: ast.AST) -> bool:
     return (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name)
             and owner.func.id == "super")
 
+
+#: The machine's accessors of the slots no attribute path reaches (:mod:`pram._held`), by name
+#: wherever they are imported from: the machine's own modules use them.
+ACCESSORS = frozenset(name for name in _held.__all__ if not name.startswith("Held"))
 
 #: Calls that take attribute names as strings, as getattr does.
 NAMED = frozenset({"attrgetter", "methodcaller"})

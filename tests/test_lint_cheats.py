@@ -25,6 +25,11 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     ('from operator import attrgetter\nname = "_v"\ny = attrgetter(name)(x)\n',
      "attrgetter with a computed attribute name"),
     ('import sys\ny = sys.modules["gc"].get_referents(x)\n', "sys.modules"),
+    # the machine's own accessors of raw values and cells, wherever they are imported from
+    # (outside battery: pram.holding.raw_of(x), from pram.memory import cells_of)
+    ("import pram.holding\nbest = pram.holding.raw_of(x).max()\n", "the machine's own raw_of"),
+    ("from pram.memory import cells_of\nv = cells_of(a)\n", "the machine's own cells_of"),
+    ("from pram import memory\nmemory.put_cells(out, v)\n", "the machine's own put_cells"),
     ("import pram\npram.run.current().__init__(m, spy)\n", "an object made again"),
     ('o.__init__("o", values, None)\n', "an object made again"),
     # a format string reads attributes as getattr does, out of the source reader's sight
