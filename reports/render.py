@@ -308,8 +308,12 @@ class FitTable(Table):
         for i, group in enumerate(groups):
             if i:
                 yield Text("(continued)", style="dim")
-            tight = self._needed(console, options, [key, *group], True) > width
-            yield self._part([key, *group], True, None, None, wrap=tight)
+            if self._needed(console, options, [key, *group], True) > width:
+                # narrower than a key beside one value: one line a cell, "key, header: value",
+                # each folded at the width, so no value is lost or cut however narrow
+                yield from self._lines([key, *group])
+            else:
+                yield self._part([key, *group], True, None, None)
         note = (f"the columns are split into {len(groups)} tables to fit {width} columns of "
                 "text; a wider terminal (or the variable COLUMNS) shows them in one")
         caption = self.caption
@@ -318,6 +322,20 @@ class FitTable(Table):
                                 note)
         else:
             yield Text(note)
+
+
+    def _lines(self, columns: Sequence[Column]) -> RenderResult:
+        """The columns as lines, one a cell: the row's key, its column's header and the value."""
+        key, rest = columns[0], columns[1:]
+        for row, name in enumerate(key.cells):
+            for column in rest:
+                value = list(column.cells)[row]
+                head = " ".join(str(column.header).split())
+                label = " ".join(str(name).split())
+                line = Text.assemble(f"{label}, {head}: " if head else f"{label}: ",
+                                     value if isinstance(value, Text) else str(value))
+                line.overflow = "fold"
+                yield line
 
 
 def _table(title: str, heads: Sequence[tuple[str, str]], *, header: bool = True) -> Table:

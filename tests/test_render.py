@@ -263,6 +263,20 @@ def test_a_table_too_wide_keeps_every_value_whole() -> None:
     assert "split into" in render(InstancesSweepReport(result), width=40)
 
 
+@pytest.mark.parametrize("width", [5, 10, 12, 20, 30])
+def test_a_run_narrower_than_a_label_beside_its_value_keeps_every_value(width: int) -> None:
+    """Outside battery: at COLUMNS=10 the run's cost table printed its labels with no values
+    (160 and 320 missing; wall clock shown as 0). Narrower than a key beside one value, the
+    columns come one cell a line, folded at the width: every figure is there, in order."""
+    run = still(execute("sort", Options(n=16)))
+    text = render(RunReport(run), width=width)
+    assert all(len(line) <= width for line in text.splitlines())
+    joined = "".join(text.split())
+    for figure in (run.cost.time, run.cost.work, run.cost.rounds, run.cost.reads,
+                   run.cost.writes, run.cost.memory_cells):
+        assert f"{number(figure)}" in joined
+
+
 def test_phases_side_by_side_are_marked_and_the_sums_explained() -> None:
     """Algorithm 11's searches run side by side (their times overlap): their rows carry the
     marker, the note says how the rows add up, and the sort's sequential phases carry none."""
