@@ -74,10 +74,10 @@ from pram.engine.views import (
     BatchPort,
 )
 from pram.errors import InputError, UndefinedReadError
-from pram.ids import Chosen
 from pram.loop import is_test
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
+from pram.registers.ids import Chosen
 from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead
 
