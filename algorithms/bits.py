@@ -67,9 +67,9 @@ from pram import (
     iota,
 )
 from pram.algorithms.keys import Decision
-from pram.holding import chosen, narrow, widen
-from pram.ids import freeze
 from pram.registers import processors
+from pram.registers.holding import chosen, narrow, widen
+from pram.registers.ids import freeze
 
 #: The comparators of :class:`BitKeys`.
 COMPARATORS = ("serial", "tree")

@@ -65,7 +65,7 @@ from pram import (
     words,
 )
 from pram.algorithms.keys import Keys, WordKeys
-from pram.ids import freeze
+from pram.registers.ids import freeze
 
 #: The payload (and host-side key) recorded for "no key", where eq. (12) answered m; also the
 #: holder of a call that has none.

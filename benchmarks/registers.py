@@ -5,7 +5,7 @@ The budget (issue 19): registers cost at most 10% more than plain numpy on
 
 - ``registers``: the command as it is;
 - ``plain``: the same command in a process where registers are replaced by the plain arrays
-  they hold and ids are not frozen (``pram.engine.core``, ``pram.holding`` and
+  they hold and ids are not frozen (``pram.engine.core``, ``pram.registers.holding`` and
   ``pram.engine.validate`` make plain arrays, so the program's elementwise work is numpy's own,
   without the allow-list, the ids' checks or the local-work count).
 
@@ -35,10 +35,10 @@ from typing import Any
 
 def plain() -> None:
     """Replace registers by the plain arrays they hold, and freezing ids by nothing."""
-    from pram import holding, ids
     from pram.engine import core as _engine
     from pram.engine import fast as _fast
     from pram.engine import validate as _validate
+    from pram.registers import holding, ids
 
     def values(data: Any, processors: Any = None, run: Any = None) -> Any:
         return data

@@ -57,13 +57,13 @@ from pram.errors import (
     StepNotYieldedWarning,
     UndefinedReadError,
 )
-from pram.holding import hold
 from pram.laws.bounds import Check, Formula, check, mean_check
 from pram.loop import Until
 from pram.machine import MAX_ACCESSES, Machine
 from pram.memory import Array, Flags, Words, words
 from pram.models import COLLISION, MODELS, Model, model
 from pram.registers import Observer, Register
+from pram.registers.holding import hold
 from pram.step import (
     Bundle,
     Program,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from pram.ids import Chosen, Ids
+    from pram.registers.ids import Chosen, Ids
 
 
 class Held:

@@ -78,7 +78,7 @@ class Link:
 def _raw(x: Any) -> npt.NDArray[Any]:
     """The raw values of a register, or a plain value as an array (for the observer's use:
     the machine lets its observers look at registers while it tells them something)."""
-    if type(x).__name__ == "Register" and type(x).__module__ == "pram.registers":
+    if type(x).__name__ == "Register" and type(x).__module__ == "pram.registers.register":
         return raw_of(x)
     return np.asarray(x)
 

@@ -24,7 +24,7 @@ from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
 from pram.display import MachineDisplay
-from pram.engine import driver
+from pram.engine import batched, driver
 from pram.engine.batched import BatchEngine
 from pram.engine.core import Engine
 from pram.engine.memo import handed_out
@@ -33,7 +33,7 @@ from pram.errors import HonestyError, InputError, PRAMError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
-from pram.run import Observer, Run, _made
+from pram.run import Observer, Run, machine_made
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 from pram.violations import Resolution, UndefinedRead, Violation
@@ -45,6 +45,9 @@ T = TypeVar("T")
 
 #: The settings that make a machine's rules: fixed while a program runs (Machine.__setattr__).
 _RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path", "observer"})
+
+#: The settings fixed once the machine is made, with the refusal of changing each.
+_FIXED = {"batch": batched.RESIZED}
 
 
 class Machine(MachineDisplay, Readout):
@@ -125,24 +128,9 @@ class Machine(MachineDisplay, Readout):
         batch: int | None = None,
         depth: bool = False,
     ) -> None:
-        if batch is not None and (isinstance(batch, bool) or not isinstance(
-                batch, int | np.integer) or batch < 1):
-            raise InputError(
-                f"batch must be a positive integer number of instances, or None for one "
-                f"(got {batch!r})"
-            )
-        if batch is not None and trace:
-            raise InputError(
-                "a batched machine keeps no trace; trace one instance on Machine(trace=True) "
-                "(without batch=)"
-            )
+        instances = batched.instances(batch, trace, depth)
         if not isinstance(depth, bool):
             raise InputError(f"depth must be True or False (got {depth!r})")
-        if batch is not None and depth:
-            raise InputError(
-                "a batched machine keeps no cell depths; record them for one instance on "
-                "Machine(depth=True) (without batch=)"
-            )
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
@@ -185,13 +173,12 @@ class Machine(MachineDisplay, Readout):
         #: wraps instead of failing the run).
         self._modular = 0
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
-        self.batch: int | None = None if batch is None else int(batch)
+        self.batch: int | None = instances
         #: What executes the steps, for one instance or for ``batch`` of them.
-        self._engine: Engine | BatchEngine = (
-            Engine(self) if batch is None else BatchEngine(self, int(batch)))
+        self._engine: Engine | BatchEngine = batched.engine_for(self, instances)
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
-        _made(self)  # a measured call (pram.sweep, a declaration) sees every machine made in it
+        machine_made(self)  # a measured call (pram.sweep, a declaration) sees every machine
 
     @property
     def depths(self) -> Depths:
@@ -305,11 +292,8 @@ class Machine(MachineDisplay, Readout):
         while a program runs: an EREW program that switches to CRCW-sum for one step would
         sum in one step and record no violation. Set them before :meth:`run`. ``batch`` is
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
-        if name == "batch" and "batch" in self.__dict__:
-            raise HonestyError(
-                "m.batch = ... changes how many instances the machine's arrays and ledgers hold "
-                "after they were made; make a Machine(model, batch=B) instead"
-            )
+        if name in _FIXED and name in self.__dict__:
+            raise HonestyError(_FIXED[name])
         if name in _RULES and self.__dict__.get("_running"):
             raise HonestyError(
                 f"m.{name} = ... while a program runs changes the machine's rules in the middle "

@@ -13,7 +13,7 @@ The token also counts the elementwise register operations the processors do betw
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pram.errors import HonestyError
@@ -133,18 +133,29 @@ def current() -> Run | None:
     return _CURRENT.run
 
 
-def _begin(run: Run) -> None:
-    """Make ``run`` this thread's run; a program cannot start another run inside its own."""
+def begin(machine: object, observer: Observer | None) -> tuple[Run, Callable[[], None]]:
+    """A fresh run of ``machine``, made this thread's run, and the one function that ends it
+    (its registers become output). Only the caller holds that function: a program that could
+    end its own run mid-way would read its registers as output; a program cannot start
+    another run inside its own."""
+    token = Run(machine, observer)
     if _CURRENT.run is not None:
         raise HonestyError(
             "a run inside a running program (a nested Machine.run) would answer questions "
             "about data outside the run's steps; run programs one after another, and compose "
             "them inside one run with yield from"
         )
-    _CURRENT.run = run
+    _CURRENT.run = token
+
+    def end() -> None:
+        token._active = False
+        if _CURRENT.run is token:
+            _CURRENT.run = None
+
+    return token, end
 
 
-def _made(machine: object) -> None:
+def machine_made(machine: object) -> None:
     """Called by every :class:`pram.Machine` as it is made: each watcher sees it."""
     for seen in _WATCHERS:
         seen.append(machine)
@@ -164,16 +175,9 @@ class watching:
         _WATCHERS.remove(self._seen)
 
 
-def _end(run: Run) -> None:
-    """End ``run``: its registers become output."""
-    run._active = False
-    if _CURRENT.run is run:
-        _CURRENT.run = None
-
-
 def running() -> bool:
     """Whether this thread drives a run."""
     return _CURRENT.run is not None
 
 
-__all__ = ["Observer", "Run", "current", "running", "watching"]
+__all__ = ["Observer", "Run", "begin", "current", "machine_made", "made", "running", "watching"]

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from pram import HonestyError, Machine, Program, Read, Register, Step, Write, hold
-from pram.holding import widen
 from pram.lint import findings
 from pram.registers import contents, processors
+from pram.registers.holding import widen
 from pram.run import current
 
 INPUTS = (np.array([5, 3, 8, 1]), np.array([0, 9, 9, 2]))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pram.engine.memo import StepMemo, ascending
-from pram.ids import freeze, immutable, same_processors
+from pram.registers.ids import freeze, immutable, same_processors
 
 
 def test_frozen_ids_and_their_views_are_immutable_and_not_copied_again() -> None:

@@ -66,28 +66,62 @@ from pram._held import cells_of, defined_of, owners_of, put_cells, put_defined, 
 from pram._numpy import np
 from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
+from pram.engine.core import Engine
 from pram.engine.fast import in_range, phase_shares
 from pram.engine.memo import StepMemo
 from pram.engine.rows import chosen_rows
 from pram.engine.views import (
     BatchPort,
 )
-from pram.errors import (
-    UndefinedReadError,
-)
-from pram.ids import Chosen
+from pram.errors import InputError, UndefinedReadError
 from pram.loop import is_test
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
+from pram.registers.ids import Chosen
 from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead
 
 if TYPE_CHECKING:
-    pass
+    from pram.machine import Machine
 
 Counts = npt.NDArray[np.int64]
 
-__all__ = ["BatchEngine"]
+__all__ = ["RESIZED", "BatchEngine", "engine_for", "instances"]
+
+
+def instances(batch: Any, trace: bool, depth: object) -> int | None:
+    """The instances ``Machine(batch=...)`` asks for, checked: a positive integer, or None for
+    a single machine. A batched machine keeps neither a trace nor cell depths (one instance's
+    are recorded on a single machine)."""
+    if batch is None:
+        return None
+    if isinstance(batch, bool) or not isinstance(batch, int | np.integer) or batch < 1:
+        raise InputError(
+            f"batch must be a positive integer number of instances, or None for one "
+            f"(got {batch!r})"
+        )
+    if trace:
+        raise InputError(
+            "a batched machine keeps no trace; trace one instance on Machine(trace=True) "
+            "(without batch=)"
+        )
+    if depth is True:
+        raise InputError(
+            "a batched machine keeps no cell depths; record them for one instance on "
+            "Machine(depth=True) (without batch=)"
+        )
+    return int(batch)
+
+
+def engine_for(machine: Machine, batch: int | None) -> Engine | BatchEngine:
+    """What executes ``machine``'s steps: a single machine's engine, or (``batch`` instances)
+    a batch's."""
+    return Engine(machine) if batch is None else BatchEngine(machine, batch)
+
+
+#: The refusal of ``m.batch = ...`` once the machine is made.
+RESIZED = ("m.batch = ... changes how many instances the machine's arrays and ledgers hold "
+           "after they were made; make a Machine(model, batch=B) instead")
 
 
 class BatchEngine(Checks):

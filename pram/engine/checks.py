@@ -31,10 +31,10 @@ from pram.errors import (
     HonestyError,
     StepError,
 )
-from pram.ids import Chosen, same_choice, same_processors
 from pram.memory import WORD, Array, Flags, Words
 from pram.models import Arbitrary
 from pram.registers import THROUGH_MEMORY, Register
+from pram.registers.ids import Chosen, same_choice, same_processors
 from pram.step import Read, Step, Write
 
 if TYPE_CHECKING:

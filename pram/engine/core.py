@@ -62,11 +62,11 @@ from pram.engine.memo import Scratch, StepMemo
 from pram.engine.refusals import refuse_array
 from pram.engine.validate import Port
 from pram.errors import UndefinedReadError
-from pram.ids import Chosen
 from pram.loop import answer, is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register
+from pram.registers.ids import Chosen
 from pram.run import Run
 from pram.step import Step, Values
 from pram.violations import Resolution, UndefinedRead, Violation

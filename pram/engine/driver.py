@@ -18,7 +18,7 @@ from pram.cost import Ledger
 from pram.engine.validate import acting
 from pram.errors import StepError, StepNotYieldedWarning
 from pram.loop import one_test
-from pram.run import Run, _begin, _end
+from pram.run import Run, begin
 from pram.step import Bundle, Program, Step, Values, is_step
 
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
         from pram.circuits.oblivious import Tee
 
         observer = machine._depths if observer is None else Tee(machine._depths, observer)
-    token = Run(machine, observer)
-    _begin(token)
+    token, end = begin(machine, observer)
     machine._token = token
     # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
     # of the violations or of the undefined reads taken before the run sees none of it.
@@ -63,7 +62,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
         machine._running -= 1
         machine._token = None
         machine._failure = None  # raised above, or the program's own error goes first
-        _end(token)
+        end()
         if not machine._running:
             seal(machine, False)
 

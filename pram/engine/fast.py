@@ -20,9 +20,9 @@ from pram.engine import conflicts, rounds
 from pram.engine.memo import Scratch, StepMemo, ascending
 from pram.engine.refusals import too_many
 from pram.engine.validate import as_words, word_constant, word_ids
-from pram.ids import Chosen
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
+from pram.registers.ids import Chosen
 from pram.step import Read, Step, Values, Write
 
 if TYPE_CHECKING:

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pram._numpy import np
-from pram.ids import same_processors
 from pram.loop import is_test
 from pram.memory import Flags, Words
+from pram.registers.ids import same_processors
 from pram.step import Step
 
 __all__ = ["Members", "Opened", "take", "take_one"]

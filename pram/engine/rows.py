@@ -10,9 +10,9 @@ import numpy.typing as npt
 
 from pram._held import owners_of, raw_of
 from pram._numpy import np
-from pram.ids import Chosen, same_processors
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
+from pram.registers.ids import Chosen, same_processors
 
 __all__ = ["batched", "both", "chosen_rows", "described", "merge_rows", "of_instance",
            "records_of", "root", "two_meet"]

@@ -31,9 +31,9 @@ from pram.engine.refusals import (
     too_wide_index,
 )
 from pram.errors import HonestyError, StepError
-from pram.ids import Chosen, freeze, same_choice, same_memory, same_processors
 from pram.memory import REAL, WORD, Array, Flags, Words
 from pram.registers import THROUGH_MEMORY, Register
+from pram.registers.ids import Chosen, freeze, same_choice, same_memory, same_processors
 from pram.run import Run
 from pram.step import Read, Step, Write, is_step
 
@@ -78,7 +78,7 @@ class Port:
 
 def word_ids(pid: Any) -> bool:
     """Whether a step's processors are already ids as the engine keeps them: a 1-d word array
-    (plain, or :class:`pram.ids.Chosen` by data)."""
+    (plain, or :class:`pram.registers.ids.Chosen` by data)."""
     return (type(pid) is np.ndarray or type(pid) is Chosen) and pid.dtype is WORD \
         and pid.ndim == 1
 
@@ -316,8 +316,8 @@ def processors_of(step: Any, number: int) -> Words:
 def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
     """``steps`` with every register of processors (the processors that decided to act, each
     holding its own id) replaced by the ids it belongs to, and plain ids by ids in immutable
-    memory (:func:`pram.ids.freeze`): the registers a step's reads return are bound to them,
-    so nothing may change them later."""
+    memory (:func:`pram.registers.ids.freeze`): the registers a step's reads return are
+    bound to them, so nothing may change them later."""
     result = []
     for step in steps:
         if not is_step(step):

@@ -112,7 +112,7 @@ def _(vals):
 
 @case("honest", "H22", "widen(): the chosen processors' values back on all processors")
 def _(vals):
-    from pram.holding import widen
+    from pram.registers.holding import widen
     m, a = mk(vals)
     def prog():
         pid, x = yield from read_all(m, a)

@@ -9,9 +9,10 @@ from typing import Any
 from pram._held import owners_of, raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
-from pram.ids import Chosen, Ids, freeze, same
-from pram.operations import _ANOTHER_RUN, _made, _operand, _refuse
-from pram.registers import THROUGH_MEMORY, Register
+from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
+from pram.registers.ids import Chosen, Ids, freeze, same
+from pram.registers.operations import made, operand
+from pram.registers.register import Register
 from pram.run import Run, current
 
 
@@ -41,12 +42,12 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
         result = Register(ids, ids, run)  # each processor holds its own id
     elif type(values) is Register:
         if values._run is not None and run is not None and values._run is not run:
-            _refuse("hold with a register of another run", _ANOTHER_RUN)
+            refuse("hold with a register of another run", ANOTHER_RUN)
         if owners_of(values) is not ids and not same(owners_of(values), ids):
-            _refuse("hold with a register of other processors", THROUGH_MEMORY)
+            refuse("hold with a register of other processors", THROUGH_MEMORY)
         result = Register(raw_of(values).copy(), ids, values._run or run)
     else:
-        data = _operand(values, "hold", type(ids) is Chosen)
+        data = operand(Register, values, "hold", type(ids) is Chosen)
         if type(data) is np.ndarray and data.ndim:
             data = np.array(np.broadcast_to(data, ids.shape))
         else:
@@ -69,16 +70,18 @@ def widen(register: Register, fill: Any = 0) -> Register:
         return register.copy()
     rows = getattr(chosen, "rows", None)
     if rows is not None:  # a batch's selection keeps the full width: fill the others
-        fill = _operand(fill, "widen", False)
+        fill = operand(Register, fill, "widen", False)
         values = raw_of(register)
         data = np.where(rows, values, np.asarray(fill).astype(
             np.result_type(values.dtype, np.min_scalar_type(fill))))
-        made: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
-        return made
-    data = np.full(chosen.parent.shape, _operand(fill, "widen", False),
+        filled: Register = made(Register, "widen", (register, fill), data, chosen.parent,
+                                register._run)
+        return filled
+    data = np.full(chosen.parent.shape, operand(Register, fill, "widen", False),
                    dtype=np.result_type(raw_of(register).dtype, np.min_scalar_type(fill)))
     data[raw_of(chosen.key)] = raw_of(register)
-    widened: Register = _made("widen", (register, fill), data, chosen.parent, register._run)
+    widened: Register = made(Register, "widen", (register, fill), data, chosen.parent,
+                             register._run)
     return widened
 
 
@@ -87,8 +90,8 @@ def narrow(register: Register, like: Register) -> Register:
     chosen from ``register``'s processors by data (the same mask selects them again)."""
     chosen = owners_of(like)
     if type(chosen) is not Chosen:
-        _refuse("narrow like a register whose processors were not chosen by data",
-                "select with a plain key instead")
+        refuse("narrow like a register whose processors were not chosen by data",
+               "select with a plain key instead")
     return register[chosen.key]  # type: ignore[no-any-return]
 
 

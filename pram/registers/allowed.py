@@ -1,20 +1,34 @@
 """What a register accepts, as lists: operand types, dtypes, ufuncs and array functions.
 
-Everything not listed here is refused (see :mod:`pram.registers`): the lists say what is
-allowed, never what is forbidden, so a numpy callable nobody thought of is refused by default.
-The reasons below only choose the fix a refusal names.
+Everything not listed here is refused (see :mod:`pram.registers`), by :func:`refuse`: the
+lists say what is allowed, never what is forbidden, so a numpy callable nobody thought of is
+refused by default. The reasons below only choose the fix a refusal names.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from pram._numpy import np
+from pram.errors import HonestyError
 
 #: The fix for every move of a value between processors.
 THROUGH_MEMORY = (
     "values move between processors through memory: write them, then read them in a later step"
 )
+
+#: The fix for a register of another run (or machine) met in an operation.
+ANOTHER_RUN = (
+    "belongs to another run (or machine); registers live for one run of one machine: "
+    f"{THROUGH_MEMORY}, and read results with Array.to_numpy() after the run"
+)
+
+
+def refuse(operation: str, reason: str) -> NoReturn:
+    """Refuse ``operation`` on a register, naming ``reason`` (and the fix): every refusal of
+    the register machinery is this :class:`pram.HonestyError`."""
+    raise HonestyError(f"{operation} {reason}")
+
 
 #: dtype kinds a register may hold or an operand may have: bool, integers, floats, complex.
 KINDS = frozenset("biufc")
@@ -171,6 +185,6 @@ for _names, _reason in (
         REASONS[_name] = _reason
 
 __all__ = [
-    "AGAINST_CONSTANTS", "FUNCTIONS", "KINDS", "LOUD", "METHODS", "REASONS", "SCALARS", "SIZES",
-    "THROUGH_MEMORY", "UFUNCS", "UFUNC_KEYWORDS",
+    "AGAINST_CONSTANTS", "ANOTHER_RUN", "FUNCTIONS", "KINDS", "LOUD", "METHODS", "REASONS",
+    "SCALARS", "SIZES", "THROUGH_MEMORY", "UFUNCS", "UFUNC_KEYWORDS", "refuse",
 ]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from pram._numpy import np
 
 if TYPE_CHECKING:
-    from pram.registers import Register
+    from pram.registers.register import Register
 
 Ids = npt.NDArray[np.integer[Any]]
 
