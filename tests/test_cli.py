@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pram.algorithms.sequential import recall
-from pram.reports.cli import main
+from tests.commands import call, run_json
 
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "algorithm": str,
@@ -32,22 +32,6 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "correct": bool,
     "bounds": dict,
 }
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run ``pram argv`` in-process; return (status, stdout, stderr)."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    status, out, _ = call(capsys, *argv, "--json")
-    lines = out.splitlines()
-    assert len(lines) == 1, "--json prints exactly one line, one object"
-    obj = json.loads(lines[0])
-    assert isinstance(obj, dict)
-    return status, obj
 
 
 def assert_run_object(obj: dict[str, object]) -> None:

@@ -7,30 +7,16 @@ itself flags when the same run goes under each model too weak.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pram import MODELS, Machine, model, weakest_model
-from pram.reports.cli import build_parser, main
+from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    status, out, _ = call(capsys, *argv, "--json")
-    assert len(out.splitlines()) == 1
-    obj = json.loads(out)
-    assert isinstance(obj, dict)
-    return status, obj
+from tests.commands import call, run_json
 
 
 @pytest.mark.parametrize(("name", "expected", "n"), [
