@@ -47,6 +47,15 @@ def compare_all(
     return lt, eq, m
 
 
+def exchange_pairs(m: Machine, keys: BitKeys, a: Any, c: int) -> Any:
+    """``c`` processors each put tokens ``a[2k]`` and ``a[2k + 1]`` in order (exchanging
+    where the first is larger)."""
+    return keys.compare_exchange(
+        m, m.processors(c), a, 2 * np.arange(c), 2 * np.arange(c) + 1,
+        lambda lt, eq, extra: (~lt & ~eq, ()),
+    )
+
+
 @pytest.mark.parametrize("comparator", COMPARATORS)
 @pytest.mark.parametrize("d", range(1, 9))
 def test_comparators_agree_with_integers_on_all_pairs(d: int, comparator: str) -> None:
@@ -107,16 +116,7 @@ def test_costs_are_exactly_as_stated(d: int, comparator: str) -> None:
 
     m = Machine("erew")
     a = keys.store(m, "a", tokens)
-    m.run(
-        keys.compare_exchange(
-            m,
-            m.processors(c),
-            a,
-            2 * np.arange(c),
-            2 * np.arange(c) + 1,
-            lambda lt, eq, extra: (~lt & ~eq, ()),
-        )
-    )
+    m.run(exchange_pairs(m, keys, a, c))
     time, work = exchange_cost(d, comparator)
     assert (m.cost.time, m.cost.work) == (time, work * c)
 
@@ -260,16 +260,7 @@ def test_compare_exchange_sorts_pairs_up_to_64_bits(
     m = Machine("erew")
     a = keys.store(m, "a", tokens)
     c = len(tokens) // 2
-    m.run(
-        keys.compare_exchange(
-            m,
-            m.processors(c),
-            a,
-            2 * np.arange(c),
-            2 * np.arange(c) + 1,
-            lambda lt, eq, extra: (~lt & ~eq, ()),
-        )
-    )
+    m.run(exchange_pairs(m, keys, a, c))
     expect = []
     for k in range(c):
         expect += sorted(tokens[2 * k : 2 * k + 2])

@@ -104,10 +104,12 @@ def test_search_returns_eq_12() -> None:
     assert m.violations == []
 
 
-def run_blocks(
-    instances: list[tuple[np.ndarray, np.ndarray]], gap: int = 0
+def _run_laid_out(
+    instances: list[tuple[np.ndarray, np.ndarray]], gap: int, keys_repr: Any,
+    payload: Callable[[Machine, int], Any],
 ) -> tuple[Machine, Found, list[tuple[int, int]]]:
-    """All instances in one search_blocks call, laid out one after another (with gaps)."""
+    """All instances in one search_blocks call, laid out one after another with ``gap``
+    cells between; ``payload(m, cells of keys)`` makes the keys' payload arrays."""
     m = Machine("erew", mode="raise")
     q_start, k_start, q_parts, k_parts = [], [], [], []
     q_at = k_at = 0
@@ -122,16 +124,24 @@ def run_blocks(
     keys_all = np.concatenate([np.zeros(0, dtype=np.int64), *k_parts])
     program = search_blocks(
         m,
-        WORD,
-        WORD.store(m, "Q", queries_all),
-        WORD.store(m, "K", keys_all),
-        m.array("pi", values=np.arange(len(keys_all)) + 1000),
+        keys_repr,
+        keys_repr.store(m, "Q", queries_all),
+        keys_repr.store(m, "K", keys_all),
+        payload(m, len(keys_all)),
         q_start=q_start,
         q_count=[len(q) for q, _ in instances],
         k_start=k_start,
         k_count=[len(k) for _, k in instances],
     )
     return m, m.run(program), list(zip(q_start, k_start, strict=True))
+
+
+def run_blocks(
+    instances: list[tuple[np.ndarray, np.ndarray]], gap: int = 0
+) -> tuple[Machine, Found, list[tuple[int, int]]]:
+    """All instances in one search_blocks call, laid out one after another (with gaps)."""
+    return _run_laid_out(instances, gap, WORD,
+                         lambda m, n: m.array("pi", values=np.arange(n) + 1000))
 
 
 @settings(max_examples=60, deadline=None)
@@ -164,24 +174,13 @@ def run_payloads(
     instances: list[tuple[np.ndarray, np.ndarray]], count: int, keys_repr: Any = WORD
 ) -> tuple[Machine, Found, list[tuple[int, int]], list[np.ndarray]]:
     """All instances in one search_blocks call carrying ``count`` payload arrays per key."""
-    m = Machine("erew", mode="raise")
-    q_start = np.concatenate([[0], np.cumsum([len(q) for q, _ in instances])])[:-1]
-    k_start = np.concatenate([[0], np.cumsum([len(k) for _, k in instances])])[:-1]
-    queries_all = np.concatenate([np.zeros(0, dtype=np.int64), *(q for q, _ in instances)])
-    keys_all = np.concatenate([np.zeros(0, dtype=np.int64), *(k for _, k in instances)])
-    given = [np.arange(len(keys_all), dtype=np.int64) * (p + 2) + 100 * p for p in range(count)]
-    program = search_blocks(
-        m,
-        keys_repr,
-        keys_repr.store(m, "Q", queries_all),
-        keys_repr.store(m, "K", keys_all),
-        [m.array(f"pay {p}", values=values) for p, values in enumerate(given)],
-        q_start=q_start,
-        q_count=[len(q) for q, _ in instances],
-        k_start=k_start,
-        k_count=[len(k) for _, k in instances],
+    n = sum(len(k) for _, k in instances)
+    given = [np.arange(n, dtype=np.int64) * (p + 2) + 100 * p for p in range(count)]
+    m, found, starts = _run_laid_out(
+        instances, 0, keys_repr,
+        lambda m, _: [m.array(f"pay {p}", values=values) for p, values in enumerate(given)],
     )
-    return m, m.run(program), list(zip(q_start, k_start, strict=True)), given
+    return m, found, starts, given
 
 
 @settings(max_examples=40, deadline=None)
