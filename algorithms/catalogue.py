@@ -36,6 +36,7 @@ import numpy as np
 
 from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota, phase, words
 from pram.algorithms import primitives
+from pram.algorithms.acting import answer_of
 
 #: The successor of a list's tail.
 NIL = -1
@@ -255,12 +256,8 @@ def maximum(m: Machine, values: Any) -> Words:
     at once, all the same value, which CRCW common allows and CREW does not. The one survivor
     reads its flag and writes the answer. Time 4 at every n, work ``2 n^2 + 2 n``: O(1) time.
     """
-    array = _values(values, "values")
-    n = len(array)
-    cells = m.array("max/values", values=array)
-    out = m.array("max/out", size=2)
-    m.run(phase("max", find_max(m, cells, n, out)))
-    return out.to_numpy()
+    return answer_of(m, "max", _values(values, "values"), 2,
+                     lambda cells, n, out: find_max(m, cells, n, out))
 
 
 def find_max(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
@@ -302,11 +299,8 @@ def rank_sort(m: Machine, values: Any) -> Words:
     ([0, 1, 5, 5], 4, 0)
     """
     array = _values(values, "values")
-    n = len(array)
-    cells = m.array("rank-sort/values", values=array)
-    out = m.array("rank-sort/out", size=n)
-    m.run(phase("rank-sort", sort_by_rank(m, cells, n, out)))
-    return out.to_numpy()
+    return answer_of(m, "rank-sort", array, len(array),
+                     lambda cells, n, out: sort_by_rank(m, cells, n, out))
 
 
 def sort_by_rank(m: Machine, values: Array, n: int, out: Array) -> Program[None]:

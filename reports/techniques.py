@@ -37,7 +37,7 @@ import numpy as np
 from pram import InputError, Machine, Words, words
 from pram.algorithms import cascading, compaction, components, contraction, euler, ranking
 from pram.algorithms import selection as selecting
-from pram.algorithms.acting import NIL
+from pram.algorithms.acting import NIL, find_root
 from pram.reports.classics import LIST, SPREAD, build_values, load_values
 from pram.reports.formulas import (
     BITS_TIME,
@@ -289,18 +289,11 @@ def _graph_reference(instance: Instance) -> Words:
     component member."""
     n = instance.sizes["n"]
     root = list(range(n))
-
-    def find(x: int) -> int:
-        while root[x] != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
     for u, v in instance.data["edges"].tolist():
-        a, b = find(u), find(v)
+        a, b = find_root(root, u), find_root(root, v)
         if a != b:
             root[max(a, b)] = min(a, b)
-    return np.array([find(v) for v in range(n)], dtype=np.int64)
+    return np.array([find_root(root, v) for v in range(n)], dtype=np.int64)
 
 
 GRAPH = family_of_n("graph", _graph_build, _graph_load, _graph_reference, "union-find")
