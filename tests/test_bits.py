@@ -47,6 +47,16 @@ def compare_all(
     return lt, eq, m
 
 
+def wide_tokens(*, min_size: int, max_size: int) -> st.SearchStrategy[tuple[int, list[int]]]:
+    """A width d in 1..64 and tokens of d bits: (d, tokens)."""
+    return st.integers(1, 64).flatmap(
+        lambda d: st.tuples(
+            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=min_size,
+                                 max_size=max_size)
+        )
+    )
+
+
 def exchange_pairs(m: Machine, keys: BitKeys, a: Any, c: int) -> Any:
     """``c`` processors each put tokens ``a[2k]`` and ``a[2k + 1]`` in order (exchanging
     where the first is larger)."""
@@ -172,11 +182,7 @@ def test_width_one_costs_what_word_keys_cost() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(1, 64).flatmap(
-        lambda d: st.tuples(
-            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=1, max_size=20)
-        )
-    ),
+    wide_tokens(min_size=1, max_size=20),
     st.sampled_from(COMPARATORS),
     st.randoms(use_true_random=False),
 )
@@ -243,11 +249,7 @@ def test_compare_exchange_agrees_with_word_keys_on_all_pairs(d: int, comparator:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(1, 64).flatmap(
-        lambda d: st.tuples(
-            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=2, max_size=16)
-        )
-    ),
+    wide_tokens(min_size=2, max_size=16),
     st.sampled_from(COMPARATORS),
 )
 def test_compare_exchange_sorts_pairs_up_to_64_bits(
