@@ -246,6 +246,13 @@ def _add(pid: Words, array: Array, target: Words, source: Words) -> Program[None
 # ---- maximum: all pairs compare, the beaten write "not the max" (CRCW common) ------------------
 
 
+def _all_pairs(m: Machine, n: int) -> tuple[Words, Words, Words]:
+    """n^2 processors, one per pair: processor ``(i, j)`` is number ``i n + j``; its ids
+    and each one's ``i`` and ``j``."""
+    pair = iota(n * n)
+    return m.processors(n * n), pair // n, pair % n
+
+
 def maximum(m: Machine, values: Any) -> Words:
     """``[max, first index of the max]`` of ``values`` in 4 steps with n^2 processors
     (CRCW common).
@@ -263,9 +270,7 @@ def maximum(m: Machine, values: Any) -> Words:
 def find_max(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
     """Write the maximum of ``values[:n]`` and its first index to ``out[0]``, ``out[1]``."""
     flags = m.array(f"{_family(out)}/candidate", size=n)
-    pair = iota(n * n)
-    i, j = pair // n, pair % n
-    pid = m.processors(n * n)
+    pid, i, j = _all_pairs(m, n)
     diagonal = i == j
     x, y = yield Step(
         pid,
@@ -306,9 +311,7 @@ def rank_sort(m: Machine, values: Any) -> Words:
 def sort_by_rank(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
     """Write ``values[:n]`` sorted to ``out`` (CRCW sum)."""
     ranks = m.array(f"{_family(out)}/rank", size=n)
-    pair = iota(n * n)
-    i, j = pair // n, pair % n
-    pid = m.processors(n * n)
+    pid, i, j = _all_pairs(m, n)
     x, y = yield Step(pid, reads=(Read(values, i), Read(values, j)))
     first = (y < x) | ((y == x) & (j < i))
     yield Step(pid, writes=(Write(ranks, i, np.where(first, 1, 0)),))
