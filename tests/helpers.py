@@ -45,3 +45,24 @@ EDITABLE = Path(pram.__file__).resolve().parent.parent == CHECKOUT
 #: For a test of what only a checkout does: skipped against a regular install.
 checkout_only = pytest.mark.skipif(
     not EDITABLE, reason="only a checkout (an editable install) has this behaviour")
+
+
+def declared_module(name: str, imports: str, body: str) -> str:
+    """The source of a user's module (``--module``) declaring one program ``name`` of an
+    array x: ``imports`` then numpy's and pram's, random inputs in 0..99, x itself as the
+    reference, bounds work n and time 1; ``body`` follows the program's ``n = len(x)``."""
+    return f'''
+{imports}
+import numpy as np
+
+import pram
+from pram import Read, Step, Write, iota
+
+
+def build(n, rng):
+    return rng.integers(0, 100, n)
+
+
+@pram.declare(build=build, reference=lambda x: x, bounds={{"work": "n", "time": "1"}})
+def {name}(m, x):
+    n = len(x){body}'''

@@ -17,6 +17,7 @@ from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
 from tests.commands import call, run_json
+from tests.helpers import declared_module
 
 
 @pytest.mark.parametrize(("name", "expected", "n"), [
@@ -142,24 +143,12 @@ def test_a_program_that_cannot_end_under_a_rule_fails_in_one_line(
 
 
 #: A declaration that reads exclusively while an observer watches, concurrently else.
-SHY = '''
-import numpy as np
-import pram
-from pram import Read, Step, Write, iota
-
-
-def build(n, rng):
-    return rng.integers(0, 100, n)
-
-
-@pram.declare(build=build, reference=lambda x: x, bounds={"work": "n", "time": "1"})
-def shy(m, x):
-    n = len(x)
+SHY = declared_module("shy", "", '''
     pid = m.processors(n)
     index = iota(n) if m.observer is not None else np.zeros(n, dtype=np.int64)
     yield Step(pid, reads=[Read(x, index)])
     return x
-'''
+''')
 
 
 def test_the_run_classified_is_the_run_made_without_classifying(
