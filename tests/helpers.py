@@ -66,3 +66,26 @@ def build(n, rng):
 @pram.declare(build=build, reference=lambda x: x, bounds={{"work": "n", "time": "1"}})
 def {name}(m, x):
     n = len(x){body}'''
+
+
+def bench_figures(
+    *, large: tuple[float, float, float, float], tiny: float,
+    small: tuple[tuple[float, float], tuple[float, float]],
+    ratios: tuple[float, float, float, float],
+) -> dict[str, Any]:
+    """Figures in the shape ``pram bench`` measures: ``large`` processor-steps per second
+    (contiguous, random-order, and numpy's two), ``tiny`` seconds per step, ``small`` seconds
+    per step and numpy's at 64 and 1024 processors, and the ``ratios`` over numpy (64, 1024,
+    large contiguous, large random)."""
+    names = ("processor_steps_per_second", "random_order_processor_steps_per_second",
+             "numpy_processor_steps_per_second", "numpy_random_order_processor_steps_per_second")
+    return {
+        "large_step": {"processors": 1048576, **dict(zip(names, large, strict=True))},
+        "tiny_step": {"processors": 1, "seconds_per_step": tiny},
+        "small_step": {
+            str(p): {"processors": p, "seconds_per_step": own, "numpy_seconds_per_step": numpy}
+            for p, (own, numpy) in zip((64, 1024), small, strict=True)
+        },
+        "ratios": dict(zip(("64", "1024", "large_step", "large_step_random"), ratios,
+                           strict=True)),
+    }
