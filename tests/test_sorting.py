@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -140,18 +141,32 @@ def test_every_zero_one_pair_of_sorted_runs_is_merged(network: Network, ties: Ti
 # ---- correctness: random inputs -------------------------------------------------------------
 
 VALUES = st.sampled_from([(0, 3), (-5, 5), (0, 1000), (INT64_MIN, INT64_MAX)])
+#: What the random block tests draw besides their sizes: the network, the tie rule, the range
+#: of the keys and the seed of the draw.
+BLOCK_DRAWS: dict[str, st.SearchStrategy[Any]] = {
+    "network": st.sampled_from(NETWORKS), "ties": st.sampled_from(TIES), "bounds": VALUES,
+    "seed": st.integers(0, 2**32 - 1),
+}
+
+
+def assert_in_blockwise_order(
+    m: Machine, arrays: tuple[Array, Array, Array | None], drawn: tuple[Words, Words, Any],
+    block: int, ties: str,
+) -> None:
+    """The key, index and payload ``arrays`` hold the ``drawn`` records (keys, index, payload
+    or None) sorted within each block of ``block`` by key, then by index under ``ties``, with no
+    violation."""
+    (key, idx, pay), (keys, index, payload) = arrays, drawn
+    expected = blockwise_order(keys, index, block, ties)
+    assert np.array_equal(key.to_numpy(), keys[expected])
+    assert np.array_equal(idx.to_numpy(), index[expected])
+    if payload is not None:
+        assert pay is not None and np.array_equal(pay.to_numpy(), payload[expected])
+    assert m.violations == []
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    k=st.integers(0, 6),
-    blocks=st.integers(1, 5),
-    network=st.sampled_from(NETWORKS),
-    ties=st.sampled_from(TIES),
-    with_payload=st.booleans(),
-    bounds=VALUES,
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(k=st.integers(0, 6), blocks=st.integers(1, 5), with_payload=st.booleans(), **BLOCK_DRAWS)
 def test_sort_blocks_matches_lexsort(
     k: int,
     blocks: int,
@@ -170,23 +185,11 @@ def test_sort_blocks_matches_lexsort(
     m = Machine("erew")
     key, idx, pay = records(m, keys, index, payload)
     m.run(sort_blocks(m, KEYS, key, idx, pay, size=size, blocks=blocks, network=network, ties=ties))
-    expected = blockwise_order(keys, index, size, ties)
-    assert np.array_equal(key.to_numpy(), keys[expected])
-    assert np.array_equal(idx.to_numpy(), index[expected])
-    if payload is not None and pay is not None:
-        assert np.array_equal(pay.to_numpy(), payload[expected])
-    assert m.violations == []
+    assert_in_blockwise_order(m, (key, idx, pay), (keys, index, payload), size, ties)
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    k=st.integers(1, 7),
-    blocks=st.integers(1, 6),
-    network=st.sampled_from(NETWORKS),
-    ties=st.sampled_from(TIES),
-    bounds=VALUES,
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(k=st.integers(1, 7), blocks=st.integers(1, 6), **BLOCK_DRAWS)
 def test_merge_blocks_matches_lexsort(
     k: int, blocks: int, network: Network, ties: Ties, bounds: tuple[int, int], seed: int
 ) -> None:
@@ -200,11 +203,7 @@ def test_merge_blocks_matches_lexsort(
     m = Machine("erew")
     key, idx, pay = records(m, keys, index, payload)
     m.run(merge_blocks(m, KEYS, key, idx, pay, run=run, blocks=blocks, network=network, ties=ties))
-    expected = blockwise_order(keys, index, 2 * run, ties)
-    assert np.array_equal(key.to_numpy(), keys[expected])
-    assert np.array_equal(idx.to_numpy(), index[expected])
-    assert pay is not None and np.array_equal(pay.to_numpy(), payload[expected])
-    assert m.violations == []
+    assert_in_blockwise_order(m, (key, idx, pay), (keys, index, payload), 2 * run, ties)
 
 
 @settings(max_examples=60, deadline=None)
