@@ -22,11 +22,12 @@ the processors still at work.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from pram import Array, Machine, Register, Words, hold
+from pram import Array, Machine, Program, Register, Words, hold, phase
 
 #: No node: the successor of a list's tail, the parent of a root.
 NIL = -1
@@ -73,4 +74,51 @@ def first_true(flags: Any) -> int | None:
     return None
 
 
-__all__ = ["NIL", "coins", "first_true", "log2_ceil", "pick"]
+def answer_of(
+    m: Machine, name: str, values: Words, size: int,
+    program: Callable[[Array, int, Array], Program[None]],
+) -> Words:
+    """Run on ``m`` a program that reads n values and writes ``size`` answer cells:
+    ``values`` are stored as ``{name}/values`` and the cells allocated as ``{name}/out``,
+    ``program(values' array, n, out)`` runs as the phase ``name``, and out's cells are the
+    answer (the form of the catalogue's maximum, rank sort and cascading maxima)."""
+    cells = m.array(f"{name}/values", values=values)
+    out = m.array(f"{name}/out", size=size)
+    m.run(phase(name, program(cells, len(values), out)))
+    return out.to_numpy()
+
+
+def fresh_scope(m: Machine, scope: Callable[[int], str], array: str) -> str:
+    """The first of ``scope(1)``, ``scope(2)``, ... under which the array ``array`` is not
+    yet on ``m``: the prefix of a run's array names, so that a second run of one program on
+    one machine collides with nothing.
+
+    >>> m = Machine()
+    >>> _ = m.array("keys", size=1)
+    >>> fresh_scope(m, lambda count: "" if count == 1 else f"run {count}/", "keys")
+    'run 2/'
+    """
+    count = 1
+    while scope(count) + array in m.arrays:
+        count += 1
+    return scope(count)
+
+
+def find_root(root: list[int], x: int) -> int:
+    """The root of ``x`` in the forest ``root`` (a root r has ``root[r] == r``), halving the
+    path on the way: the find of a union-find on the host (an input check or a reference,
+    never a step of the machine).
+
+    >>> root = [0, 0, 1, 2]
+    >>> find_root(root, 3), root
+    (0, [0, 0, 1, 1])
+    """
+    while root[x] != x:
+        root[x] = root[root[x]]
+        x = root[x]
+    return x
+
+
+__all__ = [
+    "NIL", "answer_of", "coins", "find_root", "first_true", "fresh_scope", "log2_ceil", "pick",
+]

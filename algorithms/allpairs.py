@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pram import Array, Machine, Program, Read, Step, Words, Write, iota, parallel, phase
+from pram.algorithms.acting import fresh_scope
 from pram.algorithms.keys import Keys, WordKeys
 from pram.algorithms.mqar import NO_MATCH, Layout, Recall, layout
 
@@ -172,9 +173,6 @@ __all__ = ["program", "recall"]
 def _scope(m: Machine) -> str:
     """The prefix of this run's array names: ``allpairs`` for the first run on ``m``, then
     ``allpairs 2``, ... so that a second :func:`recall` on one machine collides with nothing."""
-    if "allpairs.values" not in m.arrays:
-        return "allpairs"
-    count = 2
-    while f"allpairs {count}.values" in m.arrays:
-        count += 1
-    return f"allpairs {count}"
+    return fresh_scope(
+        m, lambda count: "allpairs" if count == 1 else f"allpairs {count}", ".values"
+    )

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota, phase, words
-from pram.algorithms.acting import log2_ceil
+from pram.algorithms.acting import answer_of, log2_ceil
 
 
 def _values(values: Any) -> Words:
@@ -61,11 +61,8 @@ def doubly_log_max(m: Machine, values: Any) -> Words:
     >>> doubly_log_max(m, np.arange(16)).tolist(), m.cost.time
     ([15], 12)
     """
-    array = _values(values)
-    cells = m.array("doubly-log-max/values", values=array)
-    out = m.array("doubly-log-max/out", size=1)
-    m.run(phase("doubly-log-max", max_by_tree(m, cells, len(array), out)))
-    return out.to_numpy()
+    return answer_of(m, "doubly-log-max", _values(values), 1,
+                     lambda cells, n, out: max_by_tree(m, cells, n, out))
 
 
 def max_by_tree(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
@@ -139,12 +136,8 @@ def cascade_max(m: Machine, values: Any) -> Words:
     >>> cascade_max(m, np.array([4, -2, 11, 7, 11, 0])).tolist()
     [11]
     """
-    array = _values(values)
-    n = len(array)
-    cells = m.array("cascade-max/values", values=array)
-    out = m.array("cascade-max/out", size=1)
-    m.run(phase("cascade-max", max_by_cascade(m, cells, n, out)))
-    return out.to_numpy()
+    return answer_of(m, "cascade-max", _values(values), 1,
+                     lambda cells, n, out: max_by_cascade(m, cells, n, out))
 
 
 def max_by_cascade(m: Machine, values: Array, n: int, out: Array) -> Program[None]:

@@ -36,6 +36,7 @@ import numpy as np
 
 from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota, phase, words
 from pram.algorithms import primitives
+from pram.algorithms.acting import answer_of
 
 #: The successor of a list's tail.
 NIL = -1
@@ -245,6 +246,13 @@ def _add(pid: Words, array: Array, target: Words, source: Words) -> Program[None
 # ---- maximum: all pairs compare, the beaten write "not the max" (CRCW common) ------------------
 
 
+def _all_pairs(m: Machine, n: int) -> tuple[Words, Words, Words]:
+    """n^2 processors, one per pair: processor ``(i, j)`` is number ``i n + j``; its ids
+    and each one's ``i`` and ``j``."""
+    pair = iota(n * n)
+    return m.processors(n * n), pair // n, pair % n
+
+
 def maximum(m: Machine, values: Any) -> Words:
     """``[max, first index of the max]`` of ``values`` in 4 steps with n^2 processors
     (CRCW common).
@@ -255,20 +263,14 @@ def maximum(m: Machine, values: Any) -> Words:
     at once, all the same value, which CRCW common allows and CREW does not. The one survivor
     reads its flag and writes the answer. Time 4 at every n, work ``2 n^2 + 2 n``: O(1) time.
     """
-    array = _values(values, "values")
-    n = len(array)
-    cells = m.array("max/values", values=array)
-    out = m.array("max/out", size=2)
-    m.run(phase("max", find_max(m, cells, n, out)))
-    return out.to_numpy()
+    return answer_of(m, "max", _values(values, "values"), 2,
+                     lambda cells, n, out: find_max(m, cells, n, out))
 
 
 def find_max(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
     """Write the maximum of ``values[:n]`` and its first index to ``out[0]``, ``out[1]``."""
     flags = m.array(f"{_family(out)}/candidate", size=n)
-    pair = iota(n * n)
-    i, j = pair // n, pair % n
-    pid = m.processors(n * n)
+    pid, i, j = _all_pairs(m, n)
     diagonal = i == j
     x, y = yield Step(
         pid,
@@ -302,19 +304,14 @@ def rank_sort(m: Machine, values: Any) -> Words:
     ([0, 1, 5, 5], 4, 0)
     """
     array = _values(values, "values")
-    n = len(array)
-    cells = m.array("rank-sort/values", values=array)
-    out = m.array("rank-sort/out", size=n)
-    m.run(phase("rank-sort", sort_by_rank(m, cells, n, out)))
-    return out.to_numpy()
+    return answer_of(m, "rank-sort", array, len(array),
+                     lambda cells, n, out: sort_by_rank(m, cells, n, out))
 
 
 def sort_by_rank(m: Machine, values: Array, n: int, out: Array) -> Program[None]:
     """Write ``values[:n]`` sorted to ``out`` (CRCW sum)."""
     ranks = m.array(f"{_family(out)}/rank", size=n)
-    pair = iota(n * n)
-    i, j = pair // n, pair % n
-    pid = m.processors(n * n)
+    pid, i, j = _all_pairs(m, n)
     x, y = yield Step(pid, reads=(Read(values, i), Read(values, j)))
     first = (y < x) | ((y == x) & (j < i))
     yield Step(pid, writes=(Write(ranks, i, np.where(first, 1, 0)),))

@@ -34,7 +34,7 @@ import numpy as np
 
 from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, iota, phase, words
 from pram.algorithms import networks
-from pram.algorithms.acting import NIL, coins, first_true
+from pram.algorithms.acting import NIL, coins, find_root, first_true
 from pram.algorithms.ranking import mate_rounds, rank_randomly
 
 
@@ -207,15 +207,8 @@ def _tree(edges: Any, root: int) -> Words:
     if isinstance(root, bool) or not isinstance(root, int | np.integer) or not 0 <= root < n:
         raise InputError(f"root must be a vertex in 0..{n - 1} (got {root!r})")
     label = list(range(n))
-
-    def find(x: int) -> int:
-        while label[x] != x:
-            label[x] = label[label[x]]
-            x = label[x]
-        return x
-
     for k, (u, v) in enumerate(pairs.tolist()):
-        a, b = find(u), find(v)
+        a, b = find_root(label, u), find_root(label, v)
         if a == b:
             raise InputError(f"edge {k} ({u}, {v}) closes a cycle, so the edges are not a "
                              "tree; pass the n - 1 edges of a tree")

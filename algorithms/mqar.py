@@ -40,6 +40,7 @@ from pram import (
     phase,
     words,
 )
+from pram.algorithms.acting import fresh_scope
 from pram.algorithms.keys import Keys, WordKeys
 from pram.algorithms.pbs import search_blocks
 from pram.algorithms.sorting import (
@@ -299,12 +300,7 @@ def _copies(
 def _scope(m: Machine) -> str:
     """The prefix of this run's array names: none for the first run on ``m``, then ``run 2/``,
     ``run 3/``, ... so that a second :func:`recall` on one machine collides with nothing."""
-    if "keys.index" not in m.arrays:
-        return ""
-    count = 2
-    while f"run {count}/keys.index" in m.arrays:
-        count += 1
-    return f"run {count}/"
+    return fresh_scope(m, lambda count: "" if count == 1 else f"run {count}/", "keys.index")
 
 
 def _block_level(

@@ -333,23 +333,15 @@ def _level(
         payload = hold(p, NONE)
         payload[act] = np.where(_pick(p, in_range, act), pairs[2 * i], pairs[2 * i + 1])
         payloads.append(payload)
+
+    def copy_key(where: Any, source: Array, index: Any) -> Program[None]:
+        """The candidate's key, from ``source[index]`` to C[mid], by the processors ``where``."""
+        return c.keys.copy(c.m, _pick(p, p, where), source, _pick(p, index, where), found.key,
+                           _pick(p, mid, where))
+
+    # from k[z] itself, or from the sentinel's holder's copy of k[hi]
     yield from parallel(
-        c.keys.copy(
-            c.m,
-            _pick(p, p, in_range),
-            c.key_array,
-            _pick(p, z, in_range),
-            found.key,
-            _pick(p, mid, in_range),
-        ),
-        c.keys.copy(
-            c.m,
-            _pick(p, p, at_sentinel),
-            found.key,
-            _pick(p, holder, at_sentinel),
-            found.key,
-            _pick(p, mid, at_sentinel),
-        ),
+        copy_key(in_range, c.key_array, z), copy_key(at_sentinel, found.key, holder)
     )
     # lines 19-20 (and 9, 14): C[mid], its payload, and the children's records, one private cell
     # each (hazards 1, 2).

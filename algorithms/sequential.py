@@ -149,23 +149,22 @@ class _AVL:
     def _skew(self, node: int) -> int:
         return self.height[self.right[node]] - self.height[self.left[node]]
 
-    def _rotate_left(self, node: int) -> int:
-        top = self.right[node]
-        self.right[node] = self.left[top]
-        self.left[top] = node
+    def _rotate(self, node: int, up: list[int], down: list[int]) -> int:
+        """Rotate at ``node``: its child on the side ``up`` becomes the subtree's root and
+        ``node`` its child on the side ``down`` (a left rotation lifts the right child)."""
+        top = up[node]
+        up[node] = down[top]
+        down[top] = node
         self._update(node)
         self._update(top)
         self.operations += 1
         return top
 
+    def _rotate_left(self, node: int) -> int:
+        return self._rotate(node, up=self.right, down=self.left)
+
     def _rotate_right(self, node: int) -> int:
-        top = self.left[node]
-        self.left[node] = self.right[top]
-        self.right[top] = node
-        self._update(node)
-        self._update(top)
-        self.operations += 1
-        return top
+        return self._rotate(node, up=self.left, down=self.right)
 
     def _balance(self, node: int) -> int:
         """Restore the AVL condition at ``node``; return the subtree's new root."""

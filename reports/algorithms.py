@@ -8,7 +8,7 @@ the one table of every entry is :mod:`pram.reports.entries`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -51,6 +51,8 @@ from pram.reports.registry import (
     file_width,
     load_array,
     load_arrays,
+    refuse_unsorted,
+    work_and_time,
 )
 
 # ---- tokens: word or bit keys -------------------------------------------------------------
@@ -161,15 +163,9 @@ def _mqar_reference(instance: Instance) -> Words:
     return sequential.recall(_whole_triples(instance.data["tokens"])).answers
 
 
-MQAR = Family(
-    name="mqar",
-    defaults={"n": 3072, "d": 16},
-    build=_mqar_build,
-    load=_mqar_load,
-    reference=_mqar_reference,
-    reference_name="Algorithm 9",
-    symbols={"n": "N", "d": "d"},
-)
+MQAR = Family(name="mqar", defaults={"n": 3072, "d": 16}, build=_mqar_build, load=_mqar_load,
+              reference=_mqar_reference, reference_name="Algorithm 9",
+              symbols={"n": "N", "d": "d"})
 
 
 # ---- family: search problems ---------------------------------------------------------------
@@ -190,18 +186,7 @@ def _search_build(options: Options, rng: np.random.Generator) -> Instance:
 
 def _search_load(path: str, options: Options) -> Instance:
     data = load_arrays(path, ("queries", "keys"), SEARCH_INPUT)
-    for name, values in data.items():
-        if len(values) == 0:
-            raise InputError(
-                f"{name!r} in {path!r} is empty; give at least one query and one key"
-            )
-        down = np.flatnonzero(values[1:] < values[:-1])
-        if down.size:
-            i = int(down[0])
-            raise InputError(
-                f"{name} must be sorted ascending (got {name}[{i}] = {int(values[i])} > "
-                f"{name}[{i + 1}] = {int(values[i + 1])}); sort them first"
-            )
+    refuse_unsorted(data, path, "give at least one query and one key")
     d = options.d or max(file_width(v, f"{k!r} in {path!r}") for k, v in data.items())
     if options.keys == "bits":
         _refuse_wide(data["queries"], d, "queries")
@@ -215,15 +200,9 @@ def _search_reference(instance: Instance) -> Words:
     return np.searchsorted(keys, queries, side="left").astype(np.int64)
 
 
-SEARCH = Family(
-    name="search",
-    defaults={"n": 1024, "m": 1024},
-    build=_search_build,
-    load=_search_load,
-    reference=_search_reference,
-    reference_name="bisect_left",
-    symbols={"n": "n", "m": "m", "d": "d"},
-)
+SEARCH = Family(name="search", defaults={"n": 1024, "m": 1024}, build=_search_build,
+                load=_search_load, reference=_search_reference, reference_name="bisect_left",
+                symbols={"n": "n", "m": "m", "d": "d"})
 
 
 # ---- family: sort inputs -----------------------------------------------------------------------
@@ -253,15 +232,9 @@ def _sort_reference(instance: Instance) -> Words:
     return np.sort(instance.data["values"]).astype(np.int64)
 
 
-SORT = Family(
-    name="sort",
-    defaults={"n": 1024},
-    build=_sort_build,
-    load=_sort_load,
-    reference=_sort_reference,
-    reference_name="sorted order",
-    symbols={"n": "n", "d": "d"},
-)
+SORT = Family(name="sort", defaults={"n": 1024}, build=_sort_build, load=_sort_load,
+              reference=_sort_reference, reference_name="sorted order",
+              symbols={"n": "n", "d": "d"})
 
 
 # ---- the bounds ------------------------------------------------------------------------------
@@ -269,15 +242,16 @@ SORT = Family(
 # A bound is a formula; a sweep decides it from the laws of its counts (see pram.laws.bounds).
 # Algorithm 11's phases each have their own bound, so a failure names the phase.
 
-SEARCH_BOUNDS = {"work": Bound(SEARCH_WORK), "time": Bound(SEARCH_TIME)}
+SEARCH_BOUNDS = work_and_time(SEARCH_WORK, SEARCH_TIME)
+MQAR_BOUNDS = work_and_time(MQAR_WORK, MQAR_TIME)
 #: Proposition H.30's proof, phase by phase: the sort and the searches (Algorithm 10 in every
 #: block) within the whole bound; the retrieve (one key comparison per query and level) and
 #: the combine (a reduction over the L levels of each query) a log factor below it.
 MQAR_PHASES = {
-    "sort": {"work": Bound(MQAR_WORK), "time": Bound(MQAR_TIME)},
-    "search": {"work": Bound(MQAR_WORK), "time": Bound(MQAR_TIME)},
-    "retrieve": {"work": Bound(PHASE_WORK), "time": Bound(PHASE_TIME)},
-    "combine": {"work": Bound(COMBINE_WORK), "time": Bound(COMBINE_TIME)},
+    "sort": MQAR_BOUNDS,
+    "search": MQAR_BOUNDS,
+    "retrieve": work_and_time(PHASE_WORK, PHASE_TIME),
+    "combine": work_and_time(COMBINE_WORK, COMBINE_TIME),
 }
 
 
@@ -427,88 +401,36 @@ def _solve_sequential(m: Machine, instance: Instance, options: Options) -> Solut
                     tuple(notes), cost)
 
 
-def _solve_pbs(m: Machine, instance: Instance, options: Options) -> Solution:
-    keys = token_keys(options, _width(instance))
-    queries, sorted_keys = instance.data["queries"], instance.data["keys"]
-    index = pbs.search(m, queries, sorted_keys, keys)
-    return Solution(index, _search_sizes(instance, options))
+def _searching(
+    program: Callable[[Machine, Words, Words, Keys], Words],
+) -> Callable[[Machine, Instance, Options], Solution]:
+    """The ``solve`` of a search entry: ``program(m, queries, keys, token keys)`` (Algorithm
+    10 or the naive search) at sizes n, m and the bound's d."""
 
+    def solve(m: Machine, instance: Instance, options: Options) -> Solution:
+        d = _width(instance)
+        index = program(m, instance.data["queries"], instance.data["keys"], token_keys(options, d))
+        sizes = {"n": instance.sizes["n"], "m": instance.sizes["m"], "d": bound_d(options, d)}
+        return Solution(index, {k: float(v) for k, v in sizes.items()})
 
-def _solve_naive(m: Machine, instance: Instance, options: Options) -> Solution:
-    keys = token_keys(options, _width(instance))
-    queries, sorted_keys = instance.data["queries"], instance.data["keys"]
-    index = pbs.naive_search(m, queries, sorted_keys, keys)
-    return Solution(index, _search_sizes(instance, options))
-
-
-def _search_sizes(instance: Instance, options: Options) -> dict[str, float]:
-    return {
-        "n": float(instance.sizes["n"]),
-        "m": float(instance.sizes["m"]),
-        "d": float(bound_d(options, _width(instance))),
-    }
+    return solve
 
 
 #: The paper's algorithms and baselines, in the order the command line lists them.
 ENTRIES = (
-    Algorithm(
-        name="mqar",
-        memory=_mqar_memory,
-        title="Algorithm 11, parallel MQAR over dyadic intervals",
-        family=MQAR,
-        solve=_solve_mqar,
-        bounds={
-            "work": Bound(MQAR_WORK),
-            "time": Bound(MQAR_TIME),
-            "time (tree)": Bound(MQAR_TREE_TIME, applies=_tree),
-        },
-        phase_bounds=MQAR_PHASES,
-    ),
-    Algorithm(
-        name="mqar-sequential",
-        memory=_sequential_memory,
-        title="Algorithm 9, sequential associative array (AVL tree)",
-        family=MQAR,
-        solve=_solve_sequential,
-        bounds={"work": Bound(SEQUENTIAL), "time": Bound(SEQUENTIAL)},
-        on_machine=False,
-        reference=_dictionary,
-        reference_name="a Python dict, latest insert winning",
-    ),
-    Algorithm(
-        name="mqar-allpairs",
-        memory=_allpairs_memory,
-        title="All-pairs (attention-like) MQAR baseline",
-        family=MQAR,
-        solve=_solve_allpairs,
-        bounds={
-            "work": Bound(MQAR_WORK),
-            "time": Bound(MQAR_TIME),
-            "work (N^2)": Bound(QUADRATIC),
-        },
-    ),
-    Algorithm(
-        name="pbs",
-        memory=_search_memory,
-        title="Algorithm 10, parallel binary search (pbs-key-values)",
-        family=SEARCH,
-        solve=_solve_pbs,
-        bounds=SEARCH_BOUNDS,
-    ),
-    Algorithm(
-        name="pbs-naive",
-        memory=_naive_memory,
-        title="Naive parallel binary search (CREW negative control)",
-        family=SEARCH,
-        solve=_solve_naive,
-        bounds=SEARCH_BOUNDS,
-    ),
-    Algorithm(
-        name="sort",
-        memory=_sort_memory,
-        title="Batcher sorting network",
-        family=SORT,
-        solve=_solve_sort,
-        bounds={"work": Bound(SORT_WORK), "time": Bound(SORT_TIME)},
-    ),
+    Algorithm("mqar", "Algorithm 11, parallel MQAR over dyadic intervals", MQAR, _solve_mqar,
+              {**MQAR_BOUNDS, "time (tree)": Bound(MQAR_TREE_TIME, applies=_tree)},
+              phase_bounds=MQAR_PHASES, memory=_mqar_memory),
+    Algorithm("mqar-sequential", "Algorithm 9, sequential associative array (AVL tree)", MQAR,
+              _solve_sequential, work_and_time(SEQUENTIAL, SEQUENTIAL), on_machine=False,
+              reference=_dictionary, reference_name="a Python dict, latest insert winning",
+              memory=_sequential_memory),
+    Algorithm("mqar-allpairs", "All-pairs (attention-like) MQAR baseline", MQAR, _solve_allpairs,
+              {**MQAR_BOUNDS, "work (N^2)": Bound(QUADRATIC)}, memory=_allpairs_memory),
+    Algorithm("pbs", "Algorithm 10, parallel binary search (pbs-key-values)", SEARCH,
+              _searching(pbs.search), SEARCH_BOUNDS, memory=_search_memory),
+    Algorithm("pbs-naive", "Naive parallel binary search (CREW negative control)", SEARCH,
+              _searching(pbs.naive_search), SEARCH_BOUNDS, memory=_naive_memory),
+    Algorithm("sort", "Batcher sorting network", SORT, _solve_sort,
+              work_and_time(SORT_WORK, SORT_TIME), memory=_sort_memory),
 )

@@ -270,12 +270,11 @@ def control_lines(controls: Sequence[Control]) -> list[str]:
     out = []
     for c in controls:
         r = c.run
-        first = r.first_violations[0].message if r.first_violations else "none"
         out.append(
             f"{r.algorithm.name} (written for {model_label(r.algorithm)}) under {r.model}, "
             f"n = {r.sizes['n']}: {r.violations:,} violations"
             + (" (flagged, as it must be)" if c.as_predicted else " (NOT flagged)")
-            + f", answer {'correct' if r.correct else 'WRONG'}; first: {first}"
+            + f", answer {'correct' if r.correct else 'WRONG'}; first: {c.first}"
         )
     return out
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from pram import InputError, Machine, Words, words
+from pram import InputError, Words, words
 from pram.algorithms import catalogue as programs
 from pram.reports.formulas import (
     CONSTANT,
@@ -33,10 +33,13 @@ from pram.reports.registry import (
     Family,
     Instance,
     Options,
-    Solution,
+    family_of_n,
     load_array,
     load_arrays,
     read_archive,
+    refuse_unsorted,
+    solve_with,
+    work_and_time,
 )
 
 #: Largest magnitude of a random value: sums and products stay far from int64's limits.
@@ -125,15 +128,7 @@ def _list_reference(instance: Instance) -> Words:
     return rank
 
 
-LIST = Family(
-    name="list",
-    defaults={"n": 1024},
-    build=_list_build,
-    load=_list_load,
-    reference=_list_reference,
-    reference_name="a walk along the list",
-    symbols={"n": "n"},
-)
+LIST = family_of_n("list", _list_build, _list_load, _list_reference, "a walk along the list")
 
 
 # ---- values: prefix sums, max, rank sort ---------------------------------------------------------
@@ -166,14 +161,6 @@ def _sums_load(path: str, options: Options) -> Instance:
     return instance
 
 
-def _values_family(
-    name: str, load: Callable[[str, Options], Instance], reference: Callable[[Instance], Words],
-    reference_name: str,
-) -> Family:
-    return Family(name=name, defaults={"n": 1024}, build=build_values, load=load,
-                  reference=reference, reference_name=reference_name, symbols={"n": "n"})
-
-
 def _sums_reference(instance: Instance) -> Words:
     return np.cumsum(instance.data["values"]).astype(np.int64)
 
@@ -187,9 +174,9 @@ def _sorted_reference(instance: Instance) -> Words:
     return np.sort(instance.data["values"]).astype(np.int64)
 
 
-SUMS = _values_family("sums", _sums_load, _sums_reference, "numpy.cumsum")
-MAX = _values_family("max", load_values, _max_reference, "numpy max and argmax")
-RANKS = _values_family("rank-sort", load_values, _sorted_reference, "numpy.sort")
+SUMS = family_of_n("sums", build_values, _sums_load, _sums_reference, "numpy.cumsum")
+MAX = family_of_n("max", build_values, load_values, _max_reference, "numpy max and argmax")
+RANKS = family_of_n("rank-sort", build_values, load_values, _sorted_reference, "numpy.sort")
 
 
 # ---- merge: two sorted arrays --------------------------------------------------------------------
@@ -212,16 +199,7 @@ def _merge_build(options: Options, rng: np.random.Generator) -> Instance:
 
 def _merge_load(path: str, options: Options) -> Instance:
     data = load_arrays(path, ("a", "b"), MERGE_INPUT)
-    for name, values in data.items():
-        if len(values) == 0:
-            raise InputError(f"{name!r} in {path!r} is empty; give at least one value in each")
-        down = np.flatnonzero(values[1:] < values[:-1])
-        if down.size:
-            i = int(down[0])
-            raise InputError(
-                f"{name} must be sorted ascending (got {name}[{i}] = {int(values[i])} > "
-                f"{name}[{i + 1}] = {int(values[i + 1])}); sort them first"
-            )
+    refuse_unsorted(data, path, "give at least one value in each")
     return Instance(data, {"n": len(data["a"]), "m": len(data["b"])})
 
 
@@ -289,52 +267,14 @@ def _matrix_reference(instance: Instance) -> Words:
     return np.array(product, dtype=np.int64).reshape(n, n)
 
 
-MATRIX = Family(
-    name="matrix",
-    defaults={"n": 16},
-    build=_matrix_build,
-    load=_matrix_load,
-    reference=_matrix_reference,
-    reference_name="a @ b by brute force",
-    symbols={"n": "n"},
-)
+MATRIX = family_of_n("matrix", _matrix_build, _matrix_load, _matrix_reference,
+                     "a @ b by brute force", n=16)
 
 
 # ---- the bounds and the entries ----------------------------------------------------------------
 #
 # Each limit is a little above the largest measured / formula at any n >= 1 (the exact counts
 # are in each program's docstring), so a run over it means the program changed.
-
-
-
-def _sizes(instance: Instance) -> dict[str, float]:
-    return {k: float(v) for k, v in instance.sizes.items()}
-
-
-def _solve_list(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(programs.list_ranking(m, instance.data["successors"]), _sizes(instance))
-
-
-def _solve_sums(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(programs.prefix_sums(m, instance.data["values"]), _sizes(instance))
-
-
-def _solve_merge(m: Machine, instance: Instance, options: Options) -> Solution:
-    merged = programs.merge(m, instance.data["a"], instance.data["b"])
-    return Solution(merged, _sizes(instance))
-
-
-def _solve_matrix(m: Machine, instance: Instance, options: Options) -> Solution:
-    product = programs.matrix_multiply(m, instance.data["a"], instance.data["b"])
-    return Solution(product, _sizes(instance))
-
-
-def _solve_max(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(programs.maximum(m, instance.data["values"]), _sizes(instance))
-
-
-def _solve_rank_sort(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(programs.rank_sort(m, instance.data["values"]), _sizes(instance))
 
 
 def _per(bytes_per: float, power: int) -> Callable[[Mapping[str, int], Options], float]:
@@ -344,60 +284,28 @@ def _per(bytes_per: float, power: int) -> Callable[[Mapping[str, int], Options],
 
 
 ENTRIES = (
-    Algorithm(
-        name="list-ranking",
-        memory=_per(400, 1),
-        title="List ranking by Wyllie's pointer jumping",
-        family=LIST,
-        solve=_solve_list,
-        bounds={"work": Bound(N_LOG, limit=5), "time": Bound(LOG, limit=5)},
-        model="erew",
-    ),
-    Algorithm(
-        name="prefix-sums",
-        memory=_per(200, 1),
-        title="Prefix sums on a balanced tree (Brent and Kung)",
-        family=SUMS,
-        solve=_solve_sums,
-        bounds={"work": Bound(LINEAR, limit=5), "time": Bound(LOG, limit=6)},
-        model="erew",
-    ),
-    Algorithm(
-        name="merge",
-        memory=_per(800, 1),
-        title="Merge by binary search of each element's rank",
-        family=MERGE,
-        solve=_solve_merge,
-        bounds={"work": Bound(MERGE_WORK, limit=5), "time": Bound(MERGE_LOG, limit=5)},
-        model="crew",
-    ),
-    Algorithm(
-        name="matrix-multiply",
-        memory=_per(250, 3),
-        title="Matrix product with n^3 processors and tree sums",
-        family=MATRIX,
-        solve=_solve_matrix,
-        bounds={"work": Bound(CUBE, limit=5), "time": Bound(LOG, limit=8)},
-        model="crew",
-    ),
-    Algorithm(
-        name="max",
-        memory=_per(300, 2),
-        title="Maximum in O(1) time: all pairs write 'not the max'",
-        family=MAX,
-        solve=_solve_max,
-        bounds={"work": Bound(PAIRS, limit=5), "time": Bound(CONSTANT, limit=5)},
-        model="crcw-common",
-    ),
-    Algorithm(
-        name="rank-sort",
-        memory=_per(400, 2),
-        title="Rank sort in O(1) time: all pairs add 1 to a rank",
-        family=RANKS,
-        solve=_solve_rank_sort,
-        bounds={"work": Bound(PAIRS, limit=5), "time": Bound(CONSTANT, limit=5)},
-        model="crcw-sum",
-    ),
+    Algorithm("list-ranking", "List ranking by Wyllie's pointer jumping", LIST,
+              solve_with(programs.list_ranking, "successors"),
+              work_and_time(Bound(N_LOG, limit=5), Bound(LOG, limit=5)), memory=_per(400, 1)),
+    Algorithm("prefix-sums", "Prefix sums on a balanced tree (Brent and Kung)", SUMS,
+              solve_with(programs.prefix_sums, "values"),
+              work_and_time(Bound(LINEAR, limit=5), Bound(LOG, limit=6)), memory=_per(200, 1)),
+    Algorithm("merge", "Merge by binary search of each element's rank", MERGE,
+              solve_with(programs.merge, "a", "b"),
+              work_and_time(Bound(MERGE_WORK, limit=5), Bound(MERGE_LOG, limit=5)),
+              model="crew", memory=_per(800, 1)),
+    Algorithm("matrix-multiply", "Matrix product with n^3 processors and tree sums", MATRIX,
+              solve_with(programs.matrix_multiply, "a", "b"),
+              work_and_time(Bound(CUBE, limit=5), Bound(LOG, limit=8)),
+              model="crew", memory=_per(250, 3)),
+    Algorithm("max", "Maximum in O(1) time: all pairs write 'not the max'", MAX,
+              solve_with(programs.maximum, "values"),
+              work_and_time(Bound(PAIRS, limit=5), Bound(CONSTANT, limit=5)),
+              model="crcw-common", memory=_per(300, 2)),
+    Algorithm("rank-sort", "Rank sort in O(1) time: all pairs add 1 to a rank", RANKS,
+              solve_with(programs.rank_sort, "values"),
+              work_and_time(Bound(PAIRS, limit=5), Bound(CONSTANT, limit=5)),
+              model="crcw-sum", memory=_per(400, 2)),
 )
 
 #: The weaker model each entry is run under as a negative control (it must be flagged).

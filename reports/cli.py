@@ -556,6 +556,17 @@ def _say(err: Console, message: str) -> None:
 _json = status.print_json
 
 
+def _shown(args: argparse.Namespace, out: Console, outcome: Any,
+           view: Callable[[Any], Any]) -> int:
+    """``outcome`` (a run's summary, a sweep, a report) as the one JSON line with ``--json``,
+    else ``view(outcome)`` on the terminal; the exit status is whether it is ``ok``."""
+    if args.json:
+        _json(outcome.as_dict())
+    else:
+        out.print(view(outcome))
+    return OK if outcome.ok else FAILED
+
+
 def _options(args: argparse.Namespace, **sizes: Any) -> Options:
     return from_arguments(
         args,
@@ -619,11 +630,7 @@ def _run_instances(args: argparse.Namespace, options: Options, out: Console, err
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     with _progress(err, f"run {args.algorithm}") as tick:
         summary = run_instances(job, runner=chosen, progress=tick, checked=True)
-    if args.json:
-        _json(summary.as_dict())
-    else:
-        out.print(SummaryReport(summary))
-    return OK if summary.ok else FAILED
+    return _shown(args, out, summary, SummaryReport)
 
 
 def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -674,11 +681,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
 
         ratio_plot(result, plot)
         err.print(f"wrote {plot}", highlight=False, markup=False)
-    if args.json:
-        _json(result.as_dict())
-    else:
-        out.print(SweepReport(result))
-    return OK if result.ok else FAILED
+    return _shown(args, out, result, SweepReport)
 
 
 def _with_bounds(result: Any, given: Sequence[tuple[str, Any]]) -> Any:
@@ -712,11 +715,7 @@ def _sweep_instances(args: argparse.Namespace, options: Options, chosen: Any, pl
     with _progress(err, f"sweep {args.algorithm}") as tick:
         result = sweep(args.algorithm, args.n, options, args.d, progress=tick, runner=chosen,
                        predict=args.predict, jobs=jobs)
-    if args.json:
-        _json(result.as_dict())
-    else:
-        out.print(InstancesSweepReport(result))
-    return OK if result.ok else FAILED
+    return _shown(args, out, result, InstancesSweepReport)
 
 
 def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -740,11 +739,7 @@ def _report(args: argparse.Namespace, out: Console, err: Console) -> int:
         summary = write_report(target, quick=args.quick, progress=tick, max_memory=limit,
                                runner=runner(args.workers, args.dask, default=None,
                                              max_memory=limit))
-    if args.json:
-        _json(summary.as_dict())
-    else:
-        out.print(summary)
-    return OK if summary.ok else FAILED
+    return _shown(args, out, summary, lambda summary: summary)
 
 
 def _report_declared(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -446,11 +446,10 @@ def _controls(controls: Sequence[Control]) -> list[str]:
     out = []
     for c in controls:
         r = c.run
-        first = r.first_violations[0].message if r.first_violations else "none"
         out.append(
             f"- under {r.model}: {number(r.violations)} violations, answer "
             f"{'correct' if r.correct else 'WRONG'} (n = m = {number(r.sizes['n'])}); "
-            f"first violation: {first}"
+            f"first violation: {c.first}"
             + (" — flagged, as it must be" if c.expect_violations else " — clean, as it must be")
         )
     return out

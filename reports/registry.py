@@ -393,6 +393,48 @@ def stack(instances: Sequence[Instance], name: str) -> Words:
     return np.stack(rows)
 
 
+# ---- the parts entries share -----------------------------------------------------------------
+
+
+def family_of_n(
+    name: str, build: Callable[[Options, np.random.Generator], Instance],
+    load: Callable[[str, Options], Instance], reference: Callable[[Instance], Words],
+    reference_name: str, *, n: int = 1024, symbol: str = "n",
+) -> Family:
+    """A family sized by ``n`` alone (default ``n``, written ``symbol`` in reports): the
+    catalogue's lists, values, trees, graphs and matrices."""
+    return Family(name=name, defaults={"n": n}, build=build, load=load, reference=reference,
+                  reference_name=reference_name, symbols={"n": symbol})
+
+
+def work_and_time(work: Formula | Bound, time: Formula | Bound) -> dict[str, Bound]:
+    """The bounds of an entry held to one work and one time formula (a formula is a
+    :class:`Bound` of its own)."""
+    return {"work": _bound(work), "time": _bound(time)}
+
+
+def _bound(formula: Formula | Bound) -> Bound:
+    return formula if isinstance(formula, Bound) else Bound(formula)
+
+
+def sizes_of(instance: Instance) -> dict[str, float]:
+    """The sizes the bounds are evaluated at, for a program that runs its instance as given
+    (no padding): the instance's own sizes."""
+    return {k: float(v) for k, v in instance.sizes.items()}
+
+
+def solve_with(
+    program: Callable[..., Words], *arrays: str
+) -> Callable[[Machine, Instance, Options], Solution]:
+    """The ``solve`` of an entry whose program takes the machine and the instance's
+    ``arrays`` (by name, in order) and returns the answer itself, at the instance's sizes."""
+
+    def solve(m: Machine, instance: Instance, options: Options) -> Solution:
+        return Solution(program(m, *(instance.data[k] for k in arrays)), sizes_of(instance))
+
+    return solve
+
+
 # ---- validation of options and files ------------------------------------------------------
 
 
@@ -417,6 +459,21 @@ def file_width(values: Words, label: str) -> int:
             f"d = {MAX_D} bits (below 2^{MAX_D}), so renumber them"
         )
     return d
+
+
+def refuse_unsorted(data: Mapping[str, Words], path: str, fix: str) -> None:
+    """Refuse an empty or unsorted array of ``data`` (from the file ``path``), naming the
+    first that is and, for an empty one, ``fix`` (what to give instead)."""
+    for name, values in data.items():
+        if len(values) == 0:
+            raise InputError(f"{name!r} in {path!r} is empty; {fix}")
+        down = np.flatnonzero(values[1:] < values[:-1])
+        if down.size:
+            i = int(down[0])
+            raise InputError(
+                f"{name} must be sorted ascending (got {name}[{i}] = {int(values[i])} > "
+                f"{name}[{i + 1}] = {int(values[i + 1])}); sort them first"
+            )
 
 
 def load_array(path: str, what: str) -> Words:
@@ -502,6 +559,7 @@ def unreadable(path: str, suffix: str, what: str, noun: str, error: BaseExceptio
 __all__ = [
     "COMPARATOR_NAMES", "KEY_NAMES", "MAX_D", "MODEL_NAMES", "NETWORK_NAMES", "SEARCH_NAMES",
     "SORT_NAMES", "Algorithm", "Bound", "Family", "Instance", "Options", "Solution",
-    "bits_needed", "entry_of", "file_width", "load_array", "load_arrays", "read_archive", "stack",
-    "unreadable", "validate",
+    "bits_needed", "entry_of", "family_of_n", "file_width", "load_array", "load_arrays",
+    "read_archive", "refuse_unsorted", "sizes_of", "solve_with", "stack", "unreadable",
+    "validate", "work_and_time",
 ]

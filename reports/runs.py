@@ -199,6 +199,12 @@ class Control:
         flagged = (self.run.violations > 0) == self.expect_violations
         return flagged and (not self.must_answer or self.run.correct is not False)
 
+    @property
+    def first(self) -> str:
+        """The first violation's message, or ``"none"``: what the reports quote of it."""
+        shown = self.run.first_violations
+        return shown[0].message if shown else "none"
+
 
 @attrs.frozen
 class Job:

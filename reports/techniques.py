@@ -37,7 +37,7 @@ import numpy as np
 from pram import InputError, Machine, Words, words
 from pram.algorithms import cascading, compaction, components, contraction, euler, ranking
 from pram.algorithms import selection as selecting
-from pram.algorithms.acting import NIL
+from pram.algorithms.acting import NIL, find_root
 from pram.reports.classics import LIST, SPREAD, build_values, load_values
 from pram.reports.formulas import (
     BITS_TIME,
@@ -52,18 +52,16 @@ from pram.reports.formulas import (
 )
 from pram.reports.registry import (
     Algorithm,
-    Bound,
-    Family,
     Instance,
     Options,
     Solution,
+    family_of_n,
     load_arrays,
+    sizes_of,
+    solve_with,
     unreadable,
+    work_and_time,
 )
-
-
-def _sizes(instance: Instance) -> dict[str, float]:
-    return {k: float(v) for k, v in instance.sizes.items()}
 
 
 def _bytes(per: float, logs: int = 0) -> Callable[[Mapping[str, int], Options], float]:
@@ -94,7 +92,7 @@ def _within(where: str, error: InputError) -> InputError:
 
 def _solve_random_mate(m: Machine, instance: Instance, options: Options) -> Solution:
     ranks = ranking.random_mate_ranking(m, instance.data["successors"], seed=options.seed)
-    return Solution(ranks, _sizes(instance))
+    return Solution(ranks, sizes_of(instance))
 
 
 # ---- the Euler tour: a tree as an edge array ---------------------------------------------------
@@ -175,21 +173,13 @@ def _tree_reference(instance: Instance) -> Words:
     return np.array([parent, depth, preorder, size], dtype=np.int64).T.copy()
 
 
-TREE = Family(
-    name="tree",
-    defaults={"n": 1024},
-    build=_tree_build,
-    load=_tree_load,
-    reference=_tree_reference,
-    reference_name="a depth-first walk",
-    symbols={"n": "n"},
-)
+TREE = family_of_n("tree", _tree_build, _tree_load, _tree_reference, "a depth-first walk")
 
 
 def _solve_euler(m: Machine, instance: Instance, options: Options) -> Solution:
     rooted = euler.euler_tour(m, instance.data["edges"], 0, seed=options.seed)
     table = np.stack([rooted.parent, rooted.depth, rooted.preorder, rooted.size], axis=1)
-    return Solution(table.astype(np.int64), _sizes(instance))
+    return Solution(table.astype(np.int64), sizes_of(instance))
 
 
 # ---- tree contraction: expression trees ---------------------------------------------------------
@@ -256,21 +246,14 @@ def _expression_reference(instance: Instance) -> Words:
     return np.array([result[0]], dtype=np.int64)
 
 
-EXPRESSION = Family(
-    name="expression",
-    defaults={"n": 1024},
-    build=_expression_build,
-    load=_expression_load,
-    reference=_expression_reference,
-    reference_name="a post-order evaluation",
-    symbols={"n": "leaves"},
-)
+EXPRESSION = family_of_n("expression", _expression_build, _expression_load,
+                         _expression_reference, "a post-order evaluation", symbol="leaves")
 
 
 def _solve_expression(m: Machine, instance: Instance, options: Options) -> Solution:
     found = contraction.evaluate(m, *(instance.data[k] for k in EXPRESSION_ARRAYS),
                                  seed=options.seed)
-    return Solution(np.array([found], dtype=np.int64), _sizes(instance))
+    return Solution(np.array([found], dtype=np.int64), sizes_of(instance))
 
 
 # ---- connected components: edge lists ----------------------------------------------------------
@@ -306,36 +289,21 @@ def _graph_reference(instance: Instance) -> Words:
     component member."""
     n = instance.sizes["n"]
     root = list(range(n))
-
-    def find(x: int) -> int:
-        while root[x] != x:
-            root[x] = root[root[x]]
-            x = root[x]
-        return x
-
     for u, v in instance.data["edges"].tolist():
-        a, b = find(u), find(v)
+        a, b = find_root(root, u), find_root(root, v)
         if a != b:
             root[max(a, b)] = min(a, b)
-    return np.array([find(v) for v in range(n)], dtype=np.int64)
+    return np.array([find_root(root, v) for v in range(n)], dtype=np.int64)
 
 
-GRAPH = Family(
-    name="graph",
-    defaults={"n": 1024},
-    build=_graph_build,
-    load=_graph_load,
-    reference=_graph_reference,
-    reference_name="union-find",
-    symbols={"n": "n"},
-)
+GRAPH = family_of_n("graph", _graph_build, _graph_load, _graph_reference, "union-find")
 
 
 def _solve_components(m: Machine, instance: Instance, options: Options) -> Solution:
     found = components.connected_components(m, instance.sizes["n"], instance.data["edges"])
     note = (f"{found.rounds} hooking rounds run, ended by {found.tests} loop tests of the "
             f"round's flag in memory; {found.busy} of them changed a pointer")
-    return Solution(smallest_members(found.labels), _sizes(instance), notes=(note,))
+    return Solution(smallest_members(found.labels), sizes_of(instance), notes=(note,))
 
 
 # ---- compaction: values and marks ---------------------------------------------------------------
@@ -364,39 +332,18 @@ def _marked_reference(instance: Instance) -> Words:
     return kept
 
 
-MARKED = Family(
-    name="marked",
-    defaults={"n": 1024},
-    build=_marked_build,
-    load=_marked_load,
-    reference=_marked_reference,
-    reference_name="numpy selection by the marks",
-    symbols={"n": "n"},
-)
-
-
-def _solve_compaction(m: Machine, instance: Instance, options: Options) -> Solution:
-    packed = compaction.compact(m, instance.data["values"], instance.data["marks"])
-    return Solution(packed, _sizes(instance))
+MARKED = family_of_n("marked", _marked_build, _marked_load, _marked_reference,
+                     "numpy selection by the marks")
 
 
 # ---- maximum and selection: values -------------------------------------------------------------
-
 
 
 def _max_reference(instance: Instance) -> Words:
     return np.array([instance.data["values"].max()], dtype=np.int64)
 
 
-TOP = Family(
-    name="top",
-    defaults={"n": 1024},
-    build=build_values,
-    load=load_values,
-    reference=_max_reference,
-    reference_name="numpy max",
-    symbols={"n": "n"},
-)
+TOP = family_of_n("top", build_values, load_values, _max_reference, "numpy max")
 
 
 def _rank_of(instance: Instance, options: Options, where: str) -> Instance:
@@ -420,23 +367,7 @@ def _select_reference(instance: Instance) -> Words:
     return np.sort(instance.data["values"])[[instance.sizes["k"]]].astype(np.int64)
 
 
-RANKED = Family(
-    name="ranked",
-    defaults={"n": 1024},
-    build=_select_build,
-    load=_select_load,
-    reference=_select_reference,
-    reference_name="numpy.sort",
-    symbols={"n": "n"},
-)
-
-
-def _solve_loglog(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(cascading.doubly_log_max(m, instance.data["values"]), _sizes(instance))
-
-
-def _solve_cascade(m: Machine, instance: Instance, options: Options) -> Solution:
-    return Solution(cascading.cascade_max(m, instance.data["values"]), _sizes(instance))
+RANKED = family_of_n("ranked", _select_build, _select_load, _select_reference, "numpy.sort")
 
 
 def _solve_select(m: Machine, instance: Instance, options: Options) -> Solution:
@@ -451,78 +382,34 @@ def _solve_select(m: Machine, instance: Instance, options: Options) -> Solution:
 # ---- the entries ----------------------------------------------------------------------------
 
 ENTRIES = (
-    Algorithm(
-        name="list-ranking-random",
-        memory=_bytes(90, 1),
-        title="List ranking by random mate: O(n) expected work (Miller and Reif; JaJa 3.1)",
-        family=LIST,
-        solve=_solve_random_mate,
-        bounds={"work": Bound(LINEAR), "time": Bound(LOG)},
-        model="erew",
-    ),
-    Algorithm(
-        name="euler-tour",
-        memory=_bytes(320, 1),
-        title="Rooting and numbering a tree by the Euler tour (Tarjan and Vishkin; JaJa 3.2)",
-        family=TREE,
-        solve=_solve_euler,
-        bounds={"work": Bound(N_LOG_SQUARED), "time": Bound(LOG_SQUARED)},
-        model="erew",
-    ),
-    Algorithm(
-        name="tree-contraction",
-        memory=_bytes(450, 1),
-        title="Expression trees by rake tree contraction (Abrahamson et al.; JaJa 3.3)",
-        family=EXPRESSION,
-        solve=_solve_expression,
-        bounds={"work": Bound(LINEAR), "time": Bound(LOG)},
-        model="erew",
-    ),
-    Algorithm(
-        name="components",
-        memory=_graph_bytes,
-        title="Connected components by hooking and shortcutting (Shiloach and Vishkin; JaJa 5.1)",
-        family=GRAPH,
-        solve=_solve_components,
-        bounds={"work": Bound(EDGES_LOG), "time": Bound(LOG)},
-        model="crcw-arbitrary",
-    ),
-    Algorithm(
-        name="compaction",
-        memory=_bytes(280),
-        title="Compaction by prefix sums (Blelloch; JaJa 2.1)",
-        family=MARKED,
-        solve=_solve_compaction,
-        bounds={"work": Bound(LINEAR), "time": Bound(LOG)},
-        model="erew",
-    ),
-    Algorithm(
-        name="max-loglog",
-        memory=_bytes(580),
-        title="Maximum in O(log log n) time by the doubly logarithmic tree (Valiant; JaJa 2.6)",
-        family=TOP,
-        solve=_solve_loglog,
-        bounds={"work": Bound(N_LOG_LOG), "time": Bound(LOG_LOG)},
-        model="crcw-common",
-    ),
-    Algorithm(
-        name="max-cascading",
-        memory=_bytes(220),
-        title="Maximum with O(n) work by accelerated cascading (Cole and Vishkin; JaJa 2.6)",
-        family=TOP,
-        solve=_solve_cascade,
-        bounds={"work": Bound(LINEAR), "time": Bound(LOG_LOG)},
-        model="crcw-common",
-    ),
-    Algorithm(
-        name="selection",
-        memory=_bytes(130),
-        title="Selection by radix counting, counts by accelerated cascading (JaJa 2.6)",
-        family=RANKED,
-        solve=_solve_select,
-        bounds={"work": Bound(BITS_WORK), "time": Bound(BITS_TIME)},
-        model="erew",
-    ),
+    Algorithm("list-ranking-random",
+              "List ranking by random mate: O(n) expected work (Miller and Reif; JaJa 3.1)",
+              LIST, _solve_random_mate, work_and_time(LINEAR, LOG), memory=_bytes(90, 1)),
+    Algorithm("euler-tour",
+              "Rooting and numbering a tree by the Euler tour (Tarjan and Vishkin; JaJa 3.2)",
+              TREE, _solve_euler, work_and_time(N_LOG_SQUARED, LOG_SQUARED),
+              memory=_bytes(320, 1)),
+    Algorithm("tree-contraction",
+              "Expression trees by rake tree contraction (Abrahamson et al.; JaJa 3.3)",
+              EXPRESSION, _solve_expression, work_and_time(LINEAR, LOG), memory=_bytes(450, 1)),
+    Algorithm("components",
+              "Connected components by hooking and shortcutting (Shiloach and Vishkin; JaJa 5.1)",
+              GRAPH, _solve_components, work_and_time(EDGES_LOG, LOG), model="crcw-arbitrary",
+              memory=_graph_bytes),
+    Algorithm("compaction", "Compaction by prefix sums (Blelloch; JaJa 2.1)", MARKED,
+              solve_with(compaction.compact, "values", "marks"), work_and_time(LINEAR, LOG),
+              memory=_bytes(280)),
+    Algorithm("max-loglog",
+              "Maximum in O(log log n) time by the doubly logarithmic tree (Valiant; JaJa 2.6)",
+              TOP, solve_with(cascading.doubly_log_max, "values"),
+              work_and_time(N_LOG_LOG, LOG_LOG), model="crcw-common", memory=_bytes(580)),
+    Algorithm("max-cascading",
+              "Maximum with O(n) work by accelerated cascading (Cole and Vishkin; JaJa 2.6)",
+              TOP, solve_with(cascading.cascade_max, "values"), work_and_time(LINEAR, LOG_LOG),
+              model="crcw-common", memory=_bytes(220)),
+    Algorithm("selection",
+              "Selection by radix counting, counts by accelerated cascading (JaJa 2.6)",
+              RANKED, _solve_select, work_and_time(BITS_WORK, BITS_TIME), memory=_bytes(130)),
 )
 
 #: The negative controls: each entry that needs concurrent access under each weaker model that

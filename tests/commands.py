@@ -20,8 +20,20 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[
     """Run ``pram argv --json``; return the status and the one JSON object printed."""
     status, out, _ = call(capsys, *argv, "--json")
     lines = out.splitlines()
-    assert len(lines) == 1
-    return status, json.loads(lines[0])
+    assert len(lines) == 1, "--json prints exactly one line, one object"
+    obj = json.loads(lines[0])
+    assert isinstance(obj, dict)
+    return status, obj
+
+
+def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run ``pram argv``; assert exit 2 with nothing on stdout and exactly one line, ended,
+    on stderr; return that line."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    return err.strip()
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

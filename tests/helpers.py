@@ -45,3 +45,47 @@ EDITABLE = Path(pram.__file__).resolve().parent.parent == CHECKOUT
 #: For a test of what only a checkout does: skipped against a regular install.
 checkout_only = pytest.mark.skipif(
     not EDITABLE, reason="only a checkout (an editable install) has this behaviour")
+
+
+def declared_module(name: str, imports: str, body: str) -> str:
+    """The source of a user's module (``--module``) declaring one program ``name`` of an
+    array x: ``imports`` then numpy's and pram's, random inputs in 0..99, x itself as the
+    reference, bounds work n and time 1; ``body`` follows the program's ``n = len(x)``."""
+    return f'''
+{imports}
+import numpy as np
+
+import pram
+from pram import Read, Step, Write, iota
+
+
+def build(n, rng):
+    return rng.integers(0, 100, n)
+
+
+@pram.declare(build=build, reference=lambda x: x, bounds={{"work": "n", "time": "1"}})
+def {name}(m, x):
+    n = len(x){body}'''
+
+
+def bench_figures(
+    *, large: tuple[float, float, float, float], tiny: float,
+    small: tuple[tuple[float, float], tuple[float, float]],
+    ratios: tuple[float, float, float, float],
+) -> dict[str, Any]:
+    """Figures in the shape ``pram bench`` measures: ``large`` processor-steps per second
+    (contiguous, random-order, and numpy's two), ``tiny`` seconds per step, ``small`` seconds
+    per step and numpy's at 64 and 1024 processors, and the ``ratios`` over numpy (64, 1024,
+    large contiguous, large random)."""
+    names = ("processor_steps_per_second", "random_order_processor_steps_per_second",
+             "numpy_processor_steps_per_second", "numpy_random_order_processor_steps_per_second")
+    return {
+        "large_step": {"processors": 1048576, **dict(zip(names, large, strict=True))},
+        "tiny_step": {"processors": 1, "seconds_per_step": tiny},
+        "small_step": {
+            str(p): {"processors": p, "seconds_per_step": own, "numpy_seconds_per_step": numpy}
+            for p, (own, numpy) in zip((64, 1024), small, strict=True)
+        },
+        "ratios": dict(zip(("64", "1024", "large_step", "large_step_random"), ratios,
+                           strict=True)),
+    }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from typing import Any
@@ -16,9 +15,14 @@ from pram.algorithms.allpairs import recall
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.keys import Keys
 from pram.algorithms.mqar import Recall, check_bounds, random_tokens, sweep
-from pram.algorithms.oracle import brute_force, brute_force_indices
 from pram.algorithms.sequential import recall as sequential_recall
-from tests.test_mqar import assert_indices, mqar_inputs, whole_triples
+from tests.test_mqar import (
+    assert_brute_force_on_tiny_inputs,
+    assert_indices,
+    assert_latest_earlier_key_wins,
+    mqar_inputs,
+    whole_triples,
+)
 
 
 def run(tokens: Any, keys: Keys | None = None) -> Recall:
@@ -42,22 +46,12 @@ def test_allpairs_equals_algorithm_9_on_random_inputs(tokens: np.ndarray) -> Non
 
 def test_allpairs_equals_brute_force_on_all_tiny_inputs() -> None:
     """Every choice of keys and queries for N/3 <= 3 over 3 tokens (and N/3 = 4 over 2)."""
-    for triples, vocabulary in [(1, 3), (2, 3), (3, 3), (4, 2)]:
-        values = [100 + j for j in range(triples)]
-        for keys in itertools.product(range(vocabulary), repeat=triples):
-            for queries in itertools.product(range(vocabulary), repeat=triples):
-                u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
-                result = run(u)
-                assert result.answers.tolist() == brute_force(u).tolist(), u
-                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
+    assert_brute_force_on_tiny_inputs(run, [(1, 3), (2, 3), (3, 3), (4, 2)])
 
 
 def test_latest_earlier_key_wins_and_own_key_is_not_seen() -> None:
     """Ties go to the latest earlier key; query i never sees k_i; no match is -1."""
-    u = [7, 70, 9, 7, 71, 7, 7, 72, 7, 5, 50, 5, 3, 30, 7, 8, 80, 8]
-    result = run(u)
-    assert result.answers.tolist() == [-1, 70, 71, -1, 72, -1]
-    assert result.indices.tolist() == [-1, 0, 1, -1, 2, -1]
+    assert_latest_earlier_key_wins(run)
 
 
 def test_bit_keys_give_the_same_answers() -> None:

@@ -47,6 +47,25 @@ def compare_all(
     return lt, eq, m
 
 
+def wide_tokens(*, min_size: int, max_size: int) -> st.SearchStrategy[tuple[int, list[int]]]:
+    """A width d in 1..64 and tokens of d bits: (d, tokens)."""
+    return st.integers(1, 64).flatmap(
+        lambda d: st.tuples(
+            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=min_size,
+                                 max_size=max_size)
+        )
+    )
+
+
+def exchange_pairs(m: Machine, keys: BitKeys, a: Any, c: int) -> Any:
+    """``c`` processors each put tokens ``a[2k]`` and ``a[2k + 1]`` in order (exchanging
+    where the first is larger)."""
+    return keys.compare_exchange(
+        m, m.processors(c), a, 2 * np.arange(c), 2 * np.arange(c) + 1,
+        lambda lt, eq, extra: (~lt & ~eq, ()),
+    )
+
+
 @pytest.mark.parametrize("comparator", COMPARATORS)
 @pytest.mark.parametrize("d", range(1, 9))
 def test_comparators_agree_with_integers_on_all_pairs(d: int, comparator: str) -> None:
@@ -107,16 +126,7 @@ def test_costs_are_exactly_as_stated(d: int, comparator: str) -> None:
 
     m = Machine("erew")
     a = keys.store(m, "a", tokens)
-    m.run(
-        keys.compare_exchange(
-            m,
-            m.processors(c),
-            a,
-            2 * np.arange(c),
-            2 * np.arange(c) + 1,
-            lambda lt, eq, extra: (~lt & ~eq, ()),
-        )
-    )
+    m.run(exchange_pairs(m, keys, a, c))
     time, work = exchange_cost(d, comparator)
     assert (m.cost.time, m.cost.work) == (time, work * c)
 
@@ -172,11 +182,7 @@ def test_width_one_costs_what_word_keys_cost() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(1, 64).flatmap(
-        lambda d: st.tuples(
-            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=1, max_size=20)
-        )
-    ),
+    wide_tokens(min_size=1, max_size=20),
     st.sampled_from(COMPARATORS),
     st.randoms(use_true_random=False),
 )
@@ -243,11 +249,7 @@ def test_compare_exchange_agrees_with_word_keys_on_all_pairs(d: int, comparator:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.integers(1, 64).flatmap(
-        lambda d: st.tuples(
-            st.just(d), st.lists(st.integers(0, (1 << d) - 1), min_size=2, max_size=16)
-        )
-    ),
+    wide_tokens(min_size=2, max_size=16),
     st.sampled_from(COMPARATORS),
 )
 def test_compare_exchange_sorts_pairs_up_to_64_bits(
@@ -260,16 +262,7 @@ def test_compare_exchange_sorts_pairs_up_to_64_bits(
     m = Machine("erew")
     a = keys.store(m, "a", tokens)
     c = len(tokens) // 2
-    m.run(
-        keys.compare_exchange(
-            m,
-            m.processors(c),
-            a,
-            2 * np.arange(c),
-            2 * np.arange(c) + 1,
-            lambda lt, eq, extra: (~lt & ~eq, ()),
-        )
-    )
+    m.run(exchange_pairs(m, keys, a, c))
     expect = []
     for k in range(c):
         expect += sorted(tokens[2 * k : 2 * k + 2])

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from pram.algorithms.sequential import recall
-from pram.reports.cli import main
+from tests.commands import call, run_json
+from tests.helpers import bench_figures
 
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "algorithm": str,
@@ -32,22 +33,6 @@ RUN_KEYS: dict[str, type | tuple[type, ...]] = {
     "correct": bool,
     "bounds": dict,
 }
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run ``pram argv`` in-process; return (status, stdout, stderr)."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    status, out, _ = call(capsys, *argv, "--json")
-    lines = out.splitlines()
-    assert len(lines) == 1, "--json prints exactly one line, one object"
-    obj = json.loads(lines[0])
-    assert isinstance(obj, dict)
-    return status, obj
 
 
 def assert_run_object(obj: dict[str, object]) -> None:
@@ -512,21 +497,10 @@ def test_bench_wires_to_the_measurement(
     """``pram bench --json`` prints what reports.bench.measure() returns, in the contract shape."""
     import pram.reports.bench
 
-    figures = {
-        "large_step": {"processors": 1048576, "processor_steps_per_second": 3e7,
-                       "random_order_processor_steps_per_second": 1.5e7,
-                       "numpy_processor_steps_per_second": 9e7,
-                       "numpy_random_order_processor_steps_per_second": 3e7},
-        "tiny_step": {"processors": 1, "seconds_per_step": 1e-5},
-        "small_step": {
-            "64": {"processors": 64, "seconds_per_step": 2e-5, "numpy_seconds_per_step": 1e-6},
-            "1024": {"processors": 1024, "seconds_per_step": 3e-5,
-                     "numpy_seconds_per_step": 5e-6},
-        },
-        "ratios": {"64": 20.0, "1024": 6.0, "large_step": 3.0, "large_step_random": 2.0},
-        "programs": {"prefix-sums": {"n": 1024, "seconds": 1.5e-3},
-                     "bitonic-sort": {"n": 1024, "seconds": 1.2e-2}},
-    }
+    figures = bench_figures(large=(3e7, 1.5e7, 9e7, 3e7), tiny=1e-5,
+                            small=((2e-5, 1e-6), (3e-5, 5e-6)), ratios=(20.0, 6.0, 3.0, 2.0))
+    figures["programs"] = {"prefix-sums": {"n": 1024, "seconds": 1.5e-3},
+                           "bitonic-sort": {"n": 1024, "seconds": 1.2e-2}}
     monkeypatch.setattr(pram.reports.bench, "measure", lambda **options: figures)
     status, obj = run_json(capsys, "bench")
     assert status == 0 and obj == figures

@@ -15,22 +15,16 @@ from hypothesis import strategies as st
 
 from pram import Formula, InputError, Kind, Machine, check
 from pram.algorithms import components
+from pram.algorithms.acting import find_root
 from pram.algorithms.components import connected_components, parse_edges, read_edges, sv_rounds
 
 
 def union_find(n: int, edges: list[list[int]]) -> list[int]:
     """The sequential reference: union by pointers, with path halving."""
     parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
     for u, v in edges:
-        parent[find(u)] = find(v)
-    return [find(x) for x in range(n)]
+        parent[find_root(parent, u)] = find_root(parent, v)
+    return [find_root(parent, x) for x in range(n)]
 
 
 def partition(labels: list[int]) -> list[int]:

@@ -14,24 +14,9 @@ from pram import (
     InputError,
 )
 from tests.commands import call, one_line_error, run_json
+from tests.helpers import declared_module
 
-MODULE = '''
-import os
-import sys
-
-import numpy as np
-
-import pram
-from pram import Read, Step, Write, iota
-
-
-def build(n, rng):
-    return rng.integers(0, 100, n)
-
-
-@pram.declare(build=build, reference=lambda x: x, bounds={"work": "n", "time": "1"})
-def copy(m, x):
-    n = len(x)
+MODULE = declared_module("copy", "import os\nimport sys\n", '''
     b = m.array("b", size=n)
     pid = m.processors(n)
     (v,) = yield Step(pid, reads=[Read(x, iota(n))])
@@ -39,7 +24,7 @@ def copy(m, x):
         sys.exit(0)
     yield Step(pid, writes=[Write(b, iota(n), v + 1)])  # one more than the input: wrong
     return b
-'''
+''')
 
 
 def test_a_module_program_with_a_wrong_answer_is_not_correct(

@@ -18,16 +18,8 @@ from pram.reports.cli import main
 from pram.reports.measure import execute, sweep
 from pram.reports.preflight import parse_memory
 from pram.reports.registry import Options
+from tests.commands import refusal
 from tests.helpers import checkout_only
-
-
-def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``pram argv``; assert exit 2 with nothing on stdout; return the one stderr line."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert (status, out) == (2, "")
-    assert err.count("\n") == 1
-    return err.strip()
 
 
 def _archive(path: Path) -> bytes:
@@ -312,12 +304,17 @@ def test_default_report_folder_outside_the_checkout(
     )
 
 
+def _folder(path: Path, files: dict[str, str]) -> Path:
+    """A report folder at ``path`` holding ``files`` (name: text), as a previous report."""
+    path.mkdir()
+    for name, text in files.items():
+        (path / name).write_text(text)
+    return path
+
+
 def test_interrupted_report_leaves_the_previous_one_whole(tmp_path: Path) -> None:
     """Ctrl-C while the files are written leaves the previous report as it was, no debris."""
-    out = tmp_path / "r"
-    out.mkdir()
-    (out / "summary.md").write_text("old summary")
-    (out / "measurements.csv").write_text("old csv")
+    out = _folder(tmp_path / "r", {"summary.md": "old summary", "measurements.csv": "old csv"})
 
     def write(folder: Path) -> list[Path]:
         (folder / "measurements.csv").write_text("new csv")
@@ -333,10 +330,7 @@ def test_interrupted_report_leaves_the_previous_one_whole(tmp_path: Path) -> Non
 
 def test_finished_report_moves_into_place(tmp_path: Path) -> None:
     """A finished report replaces the files and keeps other files of the folder."""
-    out = tmp_path / "r"
-    out.mkdir()
-    (out / "summary.md").write_text("old")
-    (out / "keep.py").write_text("x = 1")
+    out = _folder(tmp_path / "r", {"summary.md": "old", "keep.py": "x = 1"})
 
     def write(folder: Path) -> list[Path]:
         (folder / "summary.md").write_text("new")

@@ -24,17 +24,9 @@ import pytest
 from pram import InputError
 from pram.reports import guard, report, signals, writer
 from pram.reports.cli import main
+from tests.commands import refusal
 
 PRAM = [sys.executable, "-m", "pram.reports.cli"]
-
-
-def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``pram argv``; assert exit 2 with nothing on stdout; return the one stderr line."""
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    assert (status, out) == (2, "")
-    assert err.count("\n") == 1
-    return err.strip()
 
 
 def _tokens(path: Path, n: int = 16) -> bytes:

@@ -165,25 +165,38 @@ def test_the_report_shows_the_counts_and_the_answers(capsys: pytest.CaptureFixtu
     assert "min" in out and "mean" in out and "max" in out
 
 
-def test_bad_instances_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+#: Refusals of --instances and what does not go with it: (argv, the one line, exit 2).
+BAD_INSTANCES = [
+    (("run", "pbs", "--instances", "0"),
+     "pram run: argument --instances: invalid instance count '0'; give a positive integer, "
+     "e.g. --instances 100"),
+    (("run", "sort", "--instances", "2", "--input", "x.npy"),
+     "pram run: error: --instances 2 does not apply with --input 'x.npy': a file is one "
+     "instance, --instances draws random ones from --seed; leave one of them out"),
+    (("run", "sort", "--workers", "2"),
+     "pram run: error: --workers applies to pram run only with --instances K (one run is "
+     "one process); add --instances, e.g. --instances 100, or leave it out"),
+    (("run", "sort", "--instances", "2", "--output", "a.npy"),
+     "pram run: error: --output 'a.npy' does not apply with --instances: K instances have "
+     "K answers, each checked against the reference; leave --output out"),
+    (("run", "sort", "--instances", "2", "--weakest-model"),
+     "pram run: error: --weakest-model does not apply with --instances 2: it names the "
+     "weakest clean model of one run; leave one of them out"),
+]
+
+
+@pytest.mark.parametrize(("argv", "refusal"), BAD_INSTANCES)
+def test_what_does_not_go_with_instances_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], refusal: str
+) -> None:
     """K = 0, --instances with --input, --workers without --instances, --output or
-    --weakest-model with --instances, and more instances in lockstep than memory holds: one
-    line, exit 2."""
-    assert one_line_error(capsys, "run", "pbs", "--instances", "0") == (
-        "pram run: argument --instances: invalid instance count '0'; give a positive integer, "
-        "e.g. --instances 100")
-    assert one_line_error(capsys, "run", "sort", "--instances", "2", "--input", "x.npy") == (
-        "pram run: error: --instances 2 does not apply with --input 'x.npy': a file is one "
-        "instance, --instances draws random ones from --seed; leave one of them out")
-    assert one_line_error(capsys, "run", "sort", "--workers", "2") == (
-        "pram run: error: --workers applies to pram run only with --instances K (one run is "
-        "one process); add --instances, e.g. --instances 100, or leave it out")
-    assert one_line_error(capsys, "run", "sort", "--instances", "2", "--output", "a.npy") == (
-        "pram run: error: --output 'a.npy' does not apply with --instances: K instances have "
-        "K answers, each checked against the reference; leave --output out")
-    assert one_line_error(capsys, "run", "sort", "--instances", "2", "--weakest-model") == (
-        "pram run: error: --weakest-model does not apply with --instances 2: it names the "
-        "weakest clean model of one run; leave one of them out")
+    --weakest-model with --instances: one line, exit 2."""
+    assert one_line_error(capsys, *argv) == refusal
+
+
+def test_bad_instances_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """More instances in lockstep than memory holds, or than one command runs: one line,
+    exit 2."""
     message = one_line_error(capsys, "run", "mqar", "--instances", "1024", "--max-memory",
                              "1G")
     assert message.startswith("pram run: error: --instances 1024 (1024 instances of mqar in "

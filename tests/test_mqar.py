@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,30 @@ def assert_indices(result: Recall, tokens: Any) -> None:
     assert result.answers.tolist() == matched.tolist()
 
 
+def assert_brute_force_on_tiny_inputs(
+    run: Callable[[np.ndarray], Recall], sizes: Sequence[tuple[int, int]]
+) -> None:
+    """``run``'s answers and matched indices are the brute-force oracle's on every choice of
+    keys and queries for each (N/3, vocabulary) of ``sizes``, with distinct values so each
+    answer names its key."""
+    for triples, vocabulary in sizes:
+        values = [100 + j for j in range(triples)]
+        for keys in itertools.product(range(vocabulary), repeat=triples):
+            for queries in itertools.product(range(vocabulary), repeat=triples):
+                u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
+                result = run(u)
+                assert result.answers.tolist() == brute_force(u).tolist(), u
+                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
+
+
+def assert_latest_earlier_key_wins(run: Callable[[list[int]], Recall]) -> None:
+    """Ties go to the latest earlier key; query i never sees k_i; no match is -1."""
+    u = [7, 70, 9, 7, 71, 7, 7, 72, 7, 5, 50, 5, 3, 30, 7, 8, 80, 8]
+    result = run(u)
+    assert result.answers.tolist() == [-1, 70, 71, -1, 72, -1]
+    assert result.indices.tolist() == [-1, 0, 1, -1, 2, -1]
+
+
 @st.composite
 def mqar_inputs(draw: st.DrawFn) -> np.ndarray:
     """Token sequences of any length >= 3 (N/3 = 1, 2, 3, odd sizes, partial triples), keys
@@ -94,22 +119,12 @@ def test_recall_equals_brute_force_on_all_tiny_inputs(sort: str) -> None:
     """Every choice of keys and queries for N/3 <= 3 over 3 tokens (and N/3 = 4 over 2), with
     distinct values so each answer names its key: the brute-force oracle's answers and
     matched indices."""
-    for triples, vocabulary in [(1, 3), (2, 3), (3, 3), (4, 2)]:
-        values = [100 + j for j in range(triples)]
-        for keys in itertools.product(range(vocabulary), repeat=triples):
-            for queries in itertools.product(range(vocabulary), repeat=triples):
-                u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
-                result = run(u, sort)
-                assert result.answers.tolist() == brute_force(u).tolist(), u
-                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
+    assert_brute_force_on_tiny_inputs(lambda u: run(u, sort), [(1, 3), (2, 3), (3, 3), (4, 2)])
 
 
 def test_latest_earlier_key_wins_and_own_key_is_not_seen() -> None:
     """Ties go to the latest earlier key; query i never sees k_i; no match is -1."""
-    u = [7, 70, 9, 7, 71, 7, 7, 72, 7, 5, 50, 5, 3, 30, 7, 8, 80, 8]
-    result = run(u)
-    assert result.answers.tolist() == [-1, 70, 71, -1, 72, -1]
-    assert result.indices.tolist() == [-1, 0, 1, -1, 2, -1]
+    assert_latest_earlier_key_wins(run)
 
 
 @pytest.mark.parametrize("sort", STRATEGIES)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from pathlib import Path
@@ -24,7 +23,7 @@ from pram.oblivious import Trace, difference
 from pram.reports.circuit_mqar import bit_circuit
 from pram.reports.circuit_report import mqar_rows
 from pram.reports.cli import main
-from tests.test_mqar import mqar_inputs, whole_triples
+from tests.test_mqar import assert_brute_force_on_tiny_inputs, mqar_inputs, whole_triples
 
 
 def run(tokens: Any, keys: Keys | None = None, network: str = "bitonic") -> Recall:
@@ -50,14 +49,7 @@ def test_equals_algorithm_9_on_random_inputs(network: str, tokens: np.ndarray) -
 def test_equals_brute_force_on_all_tiny_inputs() -> None:
     """Every choice of keys and queries for N/3 <= 2 over 3 tokens and N/3 = 3, 4 over 2, with
     distinct values: the brute-force oracle's answers and indices."""
-    for triples, vocabulary in [(1, 3), (2, 3), (3, 2), (4, 2)]:
-        values = [100 + j for j in range(triples)]
-        for keys in itertools.product(range(vocabulary), repeat=triples):
-            for queries in itertools.product(range(vocabulary), repeat=triples):
-                u = np.array([keys, values, queries], dtype=np.int64).T.reshape(-1)
-                result = run(u)
-                assert result.answers.tolist() == brute_force(u).tolist(), u
-                assert result.indices.tolist() == brute_force_indices(u).tolist(), u
+    assert_brute_force_on_tiny_inputs(run, [(1, 3), (2, 3), (3, 2), (4, 2)])
 
 
 @pytest.mark.parametrize("comparator", ["serial", "tree"])

@@ -10,6 +10,17 @@ from pram import Machine
 from pram.algorithms import networks
 
 
+def assert_sorts(keys: list[int], network: str, d: int) -> None:
+    """``network`` sorts ``keys`` (d = 0: as words; else reduced to d-bit keys), EREW-clean."""
+    tokens = np.array(keys) % (1 << d) if d else np.array(keys)
+    m = Machine("erew")
+    a = networks.store_bits(m, "a", tokens, d) if d else m.array("a", values=tokens)
+    m.run(networks.sort(m, a, network, d=d))
+    out = networks.load_bits(a, d) if d else a.to_numpy()
+    assert out.tolist() == sorted(tokens.tolist())
+    assert m.violations == []
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     keys=st.lists(st.integers(min_value=0, max_value=2**12 - 1), min_size=8, max_size=8),
@@ -18,13 +29,7 @@ from pram.algorithms import networks
 )
 def test_sort_equals_numpy_sort_on_word_and_bit_keys(keys: list[int], network: str, d: int) -> None:
     """The network sorts any 8 keys (d = 0: words; else d-bit keys), EREW-clean."""
-    tokens = np.array(keys) % (1 << d) if d else np.array(keys)
-    m = Machine("erew")
-    a = networks.store_bits(m, "a", tokens, d) if d else m.array("a", values=tokens)
-    m.run(networks.sort(m, a, network, d=d))
-    out = networks.load_bits(a, d) if d else a.to_numpy()
-    assert out.tolist() == sorted(tokens.tolist())
-    assert m.violations == []
+    assert_sorts(keys, network, d)
 
 
 @settings(max_examples=25, deadline=None)
@@ -61,13 +66,7 @@ def test_every_network_sorts_any_n_on_word_and_bit_keys(
     keys: list[int], network: str, d: int
 ) -> None:
     """Any of the four networks sorts any 1..16 keys, words or d-bit keys, EREW-clean."""
-    tokens = np.array(keys) % (1 << d) if d else np.array(keys)
-    m = Machine("erew")
-    a = networks.store_bits(m, "a", tokens, d) if d else m.array("a", values=tokens)
-    m.run(networks.sort(m, a, network, d=d))
-    out = networks.load_bits(a, d) if d else a.to_numpy()
-    assert out.tolist() == sorted(tokens.tolist())
-    assert m.violations == []
+    assert_sorts(keys, network, d)
 
 
 def test_only_batchers_networks_merge() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -104,10 +104,12 @@ def test_search_returns_eq_12() -> None:
     assert m.violations == []
 
 
-def run_blocks(
-    instances: list[tuple[np.ndarray, np.ndarray]], gap: int = 0
+def _run_laid_out(
+    instances: list[tuple[np.ndarray, np.ndarray]], gap: int, keys_repr: Any,
+    payload: Callable[[Machine, int], Any],
 ) -> tuple[Machine, Found, list[tuple[int, int]]]:
-    """All instances in one search_blocks call, laid out one after another (with gaps)."""
+    """All instances in one search_blocks call, laid out one after another with ``gap``
+    cells between; ``payload(m, cells of keys)`` makes the keys' payload arrays."""
     m = Machine("erew", mode="raise")
     q_start, k_start, q_parts, k_parts = [], [], [], []
     q_at = k_at = 0
@@ -122,10 +124,10 @@ def run_blocks(
     keys_all = np.concatenate([np.zeros(0, dtype=np.int64), *k_parts])
     program = search_blocks(
         m,
-        WORD,
-        WORD.store(m, "Q", queries_all),
-        WORD.store(m, "K", keys_all),
-        m.array("pi", values=np.arange(len(keys_all)) + 1000),
+        keys_repr,
+        keys_repr.store(m, "Q", queries_all),
+        keys_repr.store(m, "K", keys_all),
+        payload(m, len(keys_all)),
         q_start=q_start,
         q_count=[len(q) for q, _ in instances],
         k_start=k_start,
@@ -134,9 +136,37 @@ def run_blocks(
     return m, m.run(program), list(zip(q_start, k_start, strict=True))
 
 
+def search_instances(max_size: int) -> st.SearchStrategy[list[tuple[np.ndarray, np.ndarray]]]:
+    """1 to ``max_size`` search instances: sorted queries and sorted keys, with duplicates."""
+    return st.lists(st.tuples(sorted_tokens(20, 12), sorted_tokens(20, 12)), min_size=1,
+                    max_size=max_size)
+
+
+def answered(
+    found: Found, instances: list[tuple[np.ndarray, np.ndarray]], starts: list[tuple[int, int]]
+) -> Iterator[tuple[slice, np.ndarray, int, np.ndarray]]:
+    """Each instance's span of the answers, its keys, their start and eq. (12)'s
+    answers, once its index and match are asserted to be eq. (12)'s and the matches'."""
+    index, match = found.index.to_numpy(), found.match.to_numpy()
+    for (queries, keys), (qs, ks) in zip(instances, starts, strict=True):
+        span = slice(qs, qs + len(queries))
+        c = expected(queries, keys)
+        assert index[span].tolist() == c.tolist()
+        assert match[span].tolist() == matches(queries, keys, c).tolist()
+        yield span, keys, ks, c
+
+
+def run_blocks(
+    instances: list[tuple[np.ndarray, np.ndarray]], gap: int = 0
+) -> tuple[Machine, Found, list[tuple[int, int]]]:
+    """All instances in one search_blocks call, laid out one after another (with gaps)."""
+    return _run_laid_out(instances, gap, WORD,
+                         lambda m, n: m.array("pi", values=np.arange(n) + 1000))
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(sorted_tokens(20, 12), sorted_tokens(20, 12)), min_size=1, max_size=8),
+    search_instances(max_size=8),
     st.integers(min_value=0, max_value=2),
 )
 def test_many_instances_at_once_equal_per_instance_searchsorted(
@@ -145,18 +175,12 @@ def test_many_instances_at_once_equal_per_instance_searchsorted(
     """One search_blocks call over instances of different sizes: each gets its own eq. (12),
     its candidate key and payload, with zero EREW violations."""
     m, found, starts = run_blocks(instances, gap)
-    index = found.index.to_numpy()
-    match = found.match.to_numpy()
     payload = found.payload.to_numpy()
     key = found.key.to_numpy()
-    for (queries, keys), (qs, ks) in zip(instances, starts, strict=True):
-        span = slice(qs, qs + len(queries))
-        c = expected(queries, keys)
-        assert index[span].tolist() == c.tolist()
+    for span, keys, ks, c in answered(found, instances, starts):
         has = c < len(keys)
         assert key[span][has].tolist() == keys[c[has]].tolist()
         assert payload[span].tolist() == np.where(has, ks + c + 1000, -1).tolist()
-        assert match[span].tolist() == matches(queries, keys, c).tolist()
     assert m.violations == []
 
 
@@ -164,29 +188,18 @@ def run_payloads(
     instances: list[tuple[np.ndarray, np.ndarray]], count: int, keys_repr: Any = WORD
 ) -> tuple[Machine, Found, list[tuple[int, int]], list[np.ndarray]]:
     """All instances in one search_blocks call carrying ``count`` payload arrays per key."""
-    m = Machine("erew", mode="raise")
-    q_start = np.concatenate([[0], np.cumsum([len(q) for q, _ in instances])])[:-1]
-    k_start = np.concatenate([[0], np.cumsum([len(k) for _, k in instances])])[:-1]
-    queries_all = np.concatenate([np.zeros(0, dtype=np.int64), *(q for q, _ in instances)])
-    keys_all = np.concatenate([np.zeros(0, dtype=np.int64), *(k for _, k in instances)])
-    given = [np.arange(len(keys_all), dtype=np.int64) * (p + 2) + 100 * p for p in range(count)]
-    program = search_blocks(
-        m,
-        keys_repr,
-        keys_repr.store(m, "Q", queries_all),
-        keys_repr.store(m, "K", keys_all),
-        [m.array(f"pay {p}", values=values) for p, values in enumerate(given)],
-        q_start=q_start,
-        q_count=[len(q) for q, _ in instances],
-        k_start=k_start,
-        k_count=[len(k) for _, k in instances],
+    n = sum(len(k) for _, k in instances)
+    given = [np.arange(n, dtype=np.int64) * (p + 2) + 100 * p for p in range(count)]
+    m, found, starts = _run_laid_out(
+        instances, 0, keys_repr,
+        lambda m, _: [m.array(f"pay {p}", values=values) for p, values in enumerate(given)],
     )
-    return m, m.run(program), list(zip(q_start, k_start, strict=True)), given
+    return m, found, starts, given
 
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.tuples(sorted_tokens(20, 12), sorted_tokens(20, 12)), min_size=1, max_size=6),
+    search_instances(max_size=6),
     st.integers(min_value=1, max_value=4),
 )
 def test_several_payloads_each_equal_numpy(
@@ -197,12 +210,8 @@ def test_several_payloads_each_equal_numpy(
     m, found, starts, given = run_payloads(instances, count)
     assert len(found.payloads) == count and found.payloads[0] is found.payload
     carried = [array.to_numpy() for array in found.payloads]
-    for (queries, keys), (qs, ks) in zip(instances, starts, strict=True):
-        span = slice(qs, qs + len(queries))
-        c = expected(queries, keys)
+    for span, keys, ks, c in answered(found, instances, starts):
         has = c < len(keys)
-        assert found.index.to_numpy()[span].tolist() == c.tolist()
-        assert found.match.to_numpy()[span].tolist() == matches(queries, keys, c).tolist()
         for values, got in zip(given, carried, strict=True):
             want = np.append(values, -1)[np.where(has, ks + c, len(values))]
             assert got[span].tolist() == want.tolist()

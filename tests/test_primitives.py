@@ -51,6 +51,20 @@ def test_broadcast_counts_match_hand_derivation(length: int) -> None:
     assert m.violations == []
 
 
+@st.composite
+def laid_out_blocks(
+    draw: st.DrawFn, *, max_size: int, max_blocks: int, max_gap: int, spread: int
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """Blocks of ``size`` cells, one every ``size + gap`` cells, over values in
+    [-spread, spread]: (size, the blocks' starts, the values)."""
+    size = draw(st.integers(min_value=0, max_value=max_size), label="size")
+    blocks = draw(st.integers(min_value=1, max_value=max_blocks), label="blocks")
+    gap = draw(st.integers(min_value=0, max_value=max_gap), label="gap")
+    cells = blocks * (size + gap)
+    values = draw(st.lists(st.integers(-spread, spread), min_size=cells, max_size=cells))
+    return size, np.arange(blocks, dtype=np.int64) * (size + gap), np.array(values)
+
+
 def test_broadcast_time_is_one_more_than_the_doublings() -> None:
     """For every L from 2 to 70 the time is ceil(log2 L) + 1 steps and the writes L - 1."""
     for length in range(2, 71):
@@ -72,20 +86,16 @@ def test_broadcast_leaves_cells_outside_the_range_alone() -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    data=st.data(),
-    size=st.integers(min_value=0, max_value=12),
-    blocks=st.integers(min_value=1, max_value=5),
-)
-def test_broadcast_blocks_fill_every_block(data: st.DataObject, size: int, blocks: int) -> None:
+@given(data=st.data(), laid_out=laid_out_blocks(max_size=12, max_blocks=5, max_gap=3, spread=50))
+def test_broadcast_blocks_fill_every_block(
+    data: st.DataObject, laid_out: tuple[int, np.ndarray, np.ndarray]
+) -> None:
     """Blocks of different lengths are filled in the same steps as the longest alone."""
-    gap = data.draw(st.integers(min_value=0, max_value=3))
-    starts = np.arange(blocks, dtype=np.int64) * (size + gap)
+    size, starts, values = laid_out
+    blocks = len(starts)
     lengths = np.array(
         data.draw(st.lists(st.integers(0, size), min_size=blocks, max_size=blocks)), np.int64
     )
-    cells = blocks * (size + gap)
-    values = np.array(data.draw(st.lists(st.integers(-50, 50), min_size=cells, max_size=cells)))
     m = Machine("erew")
     a = m.array("a", values=values)
     m.run(broadcast_blocks(m, a, starts, size, lengths))
@@ -154,17 +164,11 @@ def test_exclusive_prefix_sums_cost_one_shift_more(n: int) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    data=st.data(),
-    size=st.integers(min_value=0, max_value=17),
-    blocks=st.integers(min_value=1, max_value=6),
-)
-def test_blocked_prefix_sums_agree_with_numpy(data: st.DataObject, size: int, blocks: int) -> None:
+@given(laid_out=laid_out_blocks(max_size=17, max_blocks=6, max_gap=2, spread=99))
+def test_blocked_prefix_sums_agree_with_numpy(laid_out: tuple[int, np.ndarray, np.ndarray]) -> None:
     """Every block gets its own prefix sums, in the steps of one block alone."""
-    gap = data.draw(st.integers(min_value=0, max_value=2))
-    cells = blocks * (size + gap)
-    values = np.array(data.draw(st.lists(st.integers(-99, 99), min_size=cells, max_size=cells)))
-    starts = np.arange(blocks, dtype=np.int64) * (size + gap)
+    size, starts, values = laid_out
+    blocks = len(starts)
     m = Machine("erew")
     a = m.array("a", values=values)
     m.run(prefix_sums_blocks(m, a, starts, size))

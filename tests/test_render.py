@@ -21,6 +21,7 @@ from pram.reports.render import (
     side_by_side,
     stat,
 )
+from tests.helpers import bench_figures
 
 
 def render(renderable: object, width: int = 100) -> str:
@@ -204,19 +205,8 @@ def test_zoology_report_shows_the_score() -> None:
 
 def test_bench_report_shows_figures_against_targets() -> None:
     """The bench figures render in millions of processor-steps and microseconds, with targets."""
-    figures = {
-        "large_step": {"processors": 1048576, "processor_steps_per_second": 31.5e6,
-                       "random_order_processor_steps_per_second": 10.25e6,
-                       "numpy_processor_steps_per_second": 126e6,
-                       "numpy_random_order_processor_steps_per_second": 25.625e6},
-        "tiny_step": {"processors": 1, "seconds_per_step": 12.5e-6},
-        "small_step": {
-            "64": {"processors": 64, "seconds_per_step": 20e-6, "numpy_seconds_per_step": 1e-6},
-            "1024": {"processors": 1024, "seconds_per_step": 36e-6,
-                     "numpy_seconds_per_step": 4e-6},
-        },
-        "ratios": {"64": 20.0, "1024": 9.0, "large_step": 4.0, "large_step_random": 2.5},
-    }
+    figures = bench_figures(large=(31.5e6, 10.25e6, 126e6, 25.625e6), tiny=12.5e-6,
+                            small=((20e-6, 1e-6), (36e-6, 4e-6)), ratios=(20.0, 9.0, 4.0, 2.5))
     lines = render(BenchReport(figures), width=80).splitlines()
     assert lines[2:13] == [
         " step                             processors  measured     target  verdict",

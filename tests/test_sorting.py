@@ -4,6 +4,8 @@ their closed forms say."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -139,18 +141,32 @@ def test_every_zero_one_pair_of_sorted_runs_is_merged(network: Network, ties: Ti
 # ---- correctness: random inputs -------------------------------------------------------------
 
 VALUES = st.sampled_from([(0, 3), (-5, 5), (0, 1000), (INT64_MIN, INT64_MAX)])
+#: What the random block tests draw besides their sizes: the network, the tie rule, the range
+#: of the keys and the seed of the draw.
+BLOCK_DRAWS: dict[str, st.SearchStrategy[Any]] = {
+    "network": st.sampled_from(NETWORKS), "ties": st.sampled_from(TIES), "bounds": VALUES,
+    "seed": st.integers(0, 2**32 - 1),
+}
+
+
+def assert_in_blockwise_order(
+    m: Machine, arrays: tuple[Array, Array, Array | None], drawn: tuple[Words, Words, Any],
+    block: int, ties: str,
+) -> None:
+    """The key, index and payload ``arrays`` hold the ``drawn`` records (keys, index, payload
+    or None) sorted within each block of ``block`` by key, then by index under ``ties``, with no
+    violation."""
+    (key, idx, pay), (keys, index, payload) = arrays, drawn
+    expected = blockwise_order(keys, index, block, ties)
+    assert np.array_equal(key.to_numpy(), keys[expected])
+    assert np.array_equal(idx.to_numpy(), index[expected])
+    if payload is not None:
+        assert pay is not None and np.array_equal(pay.to_numpy(), payload[expected])
+    assert m.violations == []
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    k=st.integers(0, 6),
-    blocks=st.integers(1, 5),
-    network=st.sampled_from(NETWORKS),
-    ties=st.sampled_from(TIES),
-    with_payload=st.booleans(),
-    bounds=VALUES,
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(k=st.integers(0, 6), blocks=st.integers(1, 5), with_payload=st.booleans(), **BLOCK_DRAWS)
 def test_sort_blocks_matches_lexsort(
     k: int,
     blocks: int,
@@ -169,23 +185,11 @@ def test_sort_blocks_matches_lexsort(
     m = Machine("erew")
     key, idx, pay = records(m, keys, index, payload)
     m.run(sort_blocks(m, KEYS, key, idx, pay, size=size, blocks=blocks, network=network, ties=ties))
-    expected = blockwise_order(keys, index, size, ties)
-    assert np.array_equal(key.to_numpy(), keys[expected])
-    assert np.array_equal(idx.to_numpy(), index[expected])
-    if payload is not None and pay is not None:
-        assert np.array_equal(pay.to_numpy(), payload[expected])
-    assert m.violations == []
+    assert_in_blockwise_order(m, (key, idx, pay), (keys, index, payload), size, ties)
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    k=st.integers(1, 7),
-    blocks=st.integers(1, 6),
-    network=st.sampled_from(NETWORKS),
-    ties=st.sampled_from(TIES),
-    bounds=VALUES,
-    seed=st.integers(0, 2**32 - 1),
-)
+@given(k=st.integers(1, 7), blocks=st.integers(1, 6), **BLOCK_DRAWS)
 def test_merge_blocks_matches_lexsort(
     k: int, blocks: int, network: Network, ties: Ties, bounds: tuple[int, int], seed: int
 ) -> None:
@@ -199,11 +203,7 @@ def test_merge_blocks_matches_lexsort(
     m = Machine("erew")
     key, idx, pay = records(m, keys, index, payload)
     m.run(merge_blocks(m, KEYS, key, idx, pay, run=run, blocks=blocks, network=network, ties=ties))
-    expected = blockwise_order(keys, index, 2 * run, ties)
-    assert np.array_equal(key.to_numpy(), keys[expected])
-    assert np.array_equal(idx.to_numpy(), index[expected])
-    assert pay is not None and np.array_equal(pay.to_numpy(), payload[expected])
-    assert m.violations == []
+    assert_in_blockwise_order(m, (key, idx, pay), (keys, index, payload), 2 * run, ties)
 
 
 @settings(max_examples=60, deadline=None)
@@ -359,67 +359,51 @@ def error(message: str) -> str:
     return re.escape(message) + "$"
 
 
-def test_block_size_must_be_a_power_of_two() -> None:
-    """A block size that is no power of two is refused before any step runs."""
-    m = Machine("erew")
-    key, idx, _ = records(m, np.zeros(6, dtype=np.int64), np.arange(6))
-    with pytest.raises(InputError, match=error(
-        "size must be a power of two (got 3); pad the blocks to a power of two or sort on the "
-        "host with sort()"
-    )):
-        sort_blocks(m, KEYS, key, idx, size=3, blocks=2)
-    with pytest.raises(InputError, match=error(
-        "run must be a power of two (got 3); pad the runs to a power of two"
-    )):
-        merge_blocks(m, KEYS, key, idx, run=3)
-    assert m.cost.time == 0
+#: Malformed calls, each refused before any step runs: (records, the call on key, index and
+#: a 7-cell array short, the refusal). Block sizes and runs must be powers of two; index or
+#: payload arrays of another length than the keys, or too few records, are refused; only the
+#: two networks and the two tie rules are accepted.
+REFUSED: list[tuple[int, Callable[[Machine, Array, Array, Array], object], str]] = [
+    (6, lambda m, key, idx, short: sort_blocks(m, KEYS, key, idx, size=3, blocks=2),
+     "size must be a power of two (got 3); pad the blocks to a power of two or sort on the "
+     "host with sort()"),
+    (6, lambda m, key, idx, short: merge_blocks(m, KEYS, key, idx, run=3),
+     "run must be a power of two (got 3); pad the runs to a power of two"),
+    (8, lambda m, key, idx, short: sort_blocks(m, KEYS, key, short, size=8),
+     "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
+     "key, one index and one payload"),
+    (8, lambda m, key, idx, short: merge_blocks(m, KEYS, key, idx, short, run=4),
+     "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
+     "key, one index and one payload"),
+    (8, lambda m, key, idx, short: sort_blocks(m, KEYS, key, idx, size=4, blocks=3),
+     "3 blocks of 4 records from record 0 with stride 4 need 12 records but the arrays hold "
+     "8; allocate more or pass fewer blocks"),
+    (8, lambda m, key, idx, short: sort_blocks(m, KEYS, key, idx, size=4, blocks=2, stride=2),
+     "stride must be an integer of at least size = 4 so blocks do not overlap (got 2)"),
+    (8, lambda m, key, idx, short: copy_records(
+        m, KEYS, Records(key, idx), Records(m.array("k2", size=7), m.array("i2", size=7))),
+     "target holds 7 records but source holds 8; allocate the target with as many records "
+     "as the source"),
+    (4, lambda m, key, idx, short: sort_blocks(
+        m, KEYS, key, idx, size=4, network="shell"),  # type: ignore[arg-type]
+     "network must be 'bitonic' or 'odd-even' (got 'shell')"),
+    (4, lambda m, key, idx, short: merge_blocks(
+        m, KEYS, key, idx, run=2, ties="random"),  # type: ignore[arg-type]
+     "ties must be 'ascending' or 'descending' (got 'random')"),
+]
 
 
-def test_mismatched_lengths_are_refused() -> None:
-    """Index or payload arrays of another length than the keys, or too few records, are refused."""
+@pytest.mark.parametrize(("n", "call", "refusal"), REFUSED)
+def test_malformed_calls_are_refused_before_any_step(
+    n: int, call: Callable[[Machine, Array, Array, Array], object], refusal: str
+) -> None:
+    """Each malformed call is refused with its one message, and no step has run."""
     m = Machine("erew")
-    key = m.array("key", values=np.zeros(8, dtype=np.int64))
+    key, idx, _ = records(m, np.zeros(n, dtype=np.int64), np.arange(n))
     short = m.array("short", values=np.arange(7))
-    idx = m.array("index", values=np.arange(8))
-    with pytest.raises(InputError, match=error(
-        "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
-        "key, one index and one payload"
-    )):
-        sort_blocks(m, KEYS, key, short, size=8)
-    with pytest.raises(InputError, match=error(
-        "the key array 'key' holds 8 tokens but 'short' holds 7 cells; give every record one "
-        "key, one index and one payload"
-    )):
-        merge_blocks(m, KEYS, key, idx, short, run=4)
-    with pytest.raises(InputError, match=error(
-        "3 blocks of 4 records from record 0 with stride 4 need 12 records but the arrays hold "
-        "8; allocate more or pass fewer blocks"
-    )):
-        sort_blocks(m, KEYS, key, idx, size=4, blocks=3)
-    with pytest.raises(InputError, match=error(
-        "stride must be an integer of at least size = 4 so blocks do not overlap (got 2)"
-    )):
-        sort_blocks(m, KEYS, key, idx, size=4, blocks=2, stride=2)
-    target = Records(m.array("k2", size=7), m.array("i2", size=7))
-    with pytest.raises(InputError, match=error(
-        "target holds 7 records but source holds 8; allocate the target with as many records "
-        "as the source"
-    )):
-        copy_records(m, KEYS, Records(key, idx), target)
-
-
-def test_unknown_network_and_tie_rule_are_refused() -> None:
-    """Only the two networks and the two tie rules are accepted."""
-    m = Machine("erew")
-    key, idx, _ = records(m, np.zeros(4, dtype=np.int64), np.arange(4))
-    with pytest.raises(InputError, match=error(
-        "network must be 'bitonic' or 'odd-even' (got 'shell')"
-    )):
-        sort_blocks(m, KEYS, key, idx, size=4, network="shell")  # type: ignore[arg-type]
-    with pytest.raises(InputError, match=error(
-        "ties must be 'ascending' or 'descending' (got 'random')"
-    )):
-        merge_blocks(m, KEYS, key, idx, run=2, ties="random")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=error(refusal)):
+        call(m, key, idx, short)
+    assert m.cost.time == 0
 
 
 @pytest.mark.parametrize(

@@ -7,30 +7,17 @@ itself flags when the same run goes under each model too weak.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pram import MODELS, Machine, model, weakest_model
-from pram.reports.cli import build_parser, main
+from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
-    status, out, _ = call(capsys, *argv, "--json")
-    assert len(out.splitlines()) == 1
-    obj = json.loads(out)
-    assert isinstance(obj, dict)
-    return status, obj
+from tests.commands import call, run_json
+from tests.helpers import declared_module
 
 
 @pytest.mark.parametrize(("name", "expected", "n"), [
@@ -156,24 +143,12 @@ def test_a_program_that_cannot_end_under_a_rule_fails_in_one_line(
 
 
 #: A declaration that reads exclusively while an observer watches, concurrently else.
-SHY = '''
-import numpy as np
-import pram
-from pram import Read, Step, Write, iota
-
-
-def build(n, rng):
-    return rng.integers(0, 100, n)
-
-
-@pram.declare(build=build, reference=lambda x: x, bounds={"work": "n", "time": "1"})
-def shy(m, x):
-    n = len(x)
+SHY = declared_module("shy", "", '''
     pid = m.processors(n)
     index = iota(n) if m.observer is not None else np.zeros(n, dtype=np.int64)
     yield Step(pid, reads=[Read(x, index)])
     return x
-'''
+''')
 
 
 def test_the_run_classified_is_the_run_made_without_classifying(
