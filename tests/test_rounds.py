@@ -227,7 +227,8 @@ def test_a_round_never_spans_two_runs() -> None:
 
 def test_a_batch_counts_every_instance_its_single_runs_rounds() -> None:
     """Processors that choose themselves by data: instance by instance, the writers are
-    among the readers or not, and each instance's rounds are its single run's."""
+    among the readers or not, and each instance's rounds and round work (the readers and
+    the writers, each once) are its single run's."""
 
     def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
         a = arrays["a"]
