@@ -27,7 +27,8 @@ class PhaseCost:
     local: int = 0
     #: The most of them before one of the phase's steps.
     max_local: int = 0
-    #: Rounds (:mod:`pram.engine.rounds`) of the phase's steps, and their work.
+    #: Rounds (:mod:`pram.engine.rounds`) with a step in the phase, and their work: the
+    #: processors active in the phase's part of each.
     rounds: int = 0
     round_work: int = 0
 
@@ -56,12 +57,13 @@ class Cost(CostDisplay):
     #: The most elementwise register operations done between two steps: the model's "O(1)
     #: local work per step" is this staying constant as the input grows.
     max_local: int = 0
-    #: Rounds, the textbooks' steps (a read, the local computation, a write): a step that
-    #: only reads and the step after it that only writes, by processors among the readers,
-    #: in the same phase, are one round; every other step is a round by itself
-    #: (:mod:`pram.engine.rounds`). Counted from the steps as they run, beside ``time``.
+    #: Rounds, the textbooks' steps (a read phase, the local computation, a write phase): a
+    #: step that only reads followed by a step that only writes is one round; every other
+    #: step is a round by itself (:mod:`pram.engine.rounds`). Counted from the steps as they
+    #: run, beside ``time``.
     rounds: int = 0
-    #: The work of rounds: the processors active in each round, summed over rounds.
+    #: The work of rounds: the processors active in each round (a joined round's readers and
+    #: writers, each once), summed over rounds.
     round_work: int = 0
     profile: list[int] = attrs.field(factory=list)
     step_phases: list[tuple[str, ...]] = attrs.field(factory=list)
@@ -111,13 +113,16 @@ class Cost(CostDisplay):
 
 
 def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int,
-           joined: bool = False) -> None:
+           joined: bool = False, newcomers: int = 0) -> None:
     """Charge one step of ``processors`` active processors, with their reads and writes, to
     ``tally`` (the ledger, or a phase's share of it); a step that ``joined`` the round the
-    step before it opened adds no round (its processors are among that round's)."""
+    step before it opened adds no round, and to the round's work only its ``newcomers``, its
+    processors that did not read in that round (:class:`pram.engine.rounds.Joined`)."""
     if not joined:
         tally.rounds += 1
         tally.round_work += processors
+    elif newcomers:
+        tally.round_work += newcomers
     tally.time += 1
     tally.work += processors
     tally.reads += reads

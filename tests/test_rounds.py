@@ -1,10 +1,11 @@
 """Rounds, the textbooks' step, counted by the machine beside its steps.
 
-A step that only reads and the step after it that only writes, by processors among the
-readers, in the same phase, are one round (its work: the readers); every other step is a
-round by itself (:mod:`pram.engine.rounds`). Here: the swap of two cells, Hillis and Steele's
-scan, each part of the rule, the EREW check of a round, phases, loop tests, batches (every
-instance's rounds its single run's) and that no other count moved.
+A step that only reads followed by a step that only writes is one round, whichever
+processors take them and whatever their phase labels (its work: the readers and the writers,
+each processor once); every other step is a round by itself (:mod:`pram.engine.rounds`).
+Here: the swap of two cells, Hillis and Steele's scan, each part of the rule, the EREW check
+of a round, phases, loop tests, batches (every instance's rounds and round work its single
+run's) and that no other count moved.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pram import Machine, Program, Read, Step, Until, Write, hold, iota, parallel, phase
+from pram import Bundle, Machine, Program, Read, Step, Until, Write, hold, iota, parallel, phase
 from pram.algorithms.primitives import segmented_scan
 from tests.test_batch_loops import same_as_singles
 
@@ -84,9 +85,10 @@ def test_the_segmented_scan_has_one_set_up_round(k: int) -> None:
     assert (m.cost.rounds, m.cost.time) == (1 + k, 1 + 2 * k)
 
 
-def test_writers_not_among_the_readers_make_two_rounds() -> None:
-    """Processor 2 did not read: it cannot have computed from the round's reads, so the
-    write step is a round by itself."""
+def test_writers_not_among_the_readers_join_and_add_to_the_work() -> None:
+    """Processors 0 and 1 read, 1 and 2 write: one round (a read step, then a write step),
+    whose work is the three processors active in it, processor 1 counted once; the steps'
+    work is 4 as before."""
 
     def program(m: Machine, a: Any) -> Program[None]:
         pid = m.processors(3)
@@ -96,7 +98,21 @@ def test_writers_not_among_the_readers_make_two_rounds() -> None:
     m = Machine("erew")
     a = m.array("a", values=np.zeros(2, dtype=np.int64))
     m.run(program(m, a))
-    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (2, 4, 2, 4)
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 3, 2, 4)
+
+
+def test_writers_apart_from_the_readers_make_one_round_of_both() -> None:
+    """Two processors read, two others write: one round of four processors."""
+
+    def program(m: Machine, a: Any) -> Program[None]:
+        pid = m.processors(4)
+        yield Step(pid[:2], reads=(Read(a, np.array([0, 1])),))
+        yield Step(pid[2:], writes=(Write(a, np.array([2, 3]), 9),))
+
+    m = Machine("erew")
+    a = m.array("a", values=np.zeros(4, dtype=np.int64))
+    m.run(program(m, a))
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 4, 2, 4)
 
 
 def test_fewer_writers_than_readers_join_the_round() -> None:
@@ -146,14 +162,15 @@ def test_two_reads_then_a_write_pair_the_last_read() -> None:
     assert (m.cost.rounds, m.cost.round_work, m.cost.time) == (3, 6, 4)
 
 
-def test_a_round_stays_in_its_phase() -> None:
-    """A read in one phase and a write in another do not pair; within one phase they do, and
-    the phase's share counts the round once."""
+def test_a_round_spanning_two_phases_is_a_round_of_each() -> None:
+    """A read in one phase and a write in another are one round of the run; each phase
+    counts it with the processors of its own step, and a phase around both counts it once,
+    its work the readers and the writers each once."""
 
     def split(m: Machine, a: Any) -> Program[None]:
-        pid = m.processors(2)
-        yield from phase("reading", _read(a, pid))
-        yield from phase("writing", _write(a, pid))
+        pid = m.processors(3)
+        yield from phase("reading", _read(a, pid[:2]))
+        yield from phase("writing", _write(a, pid[1:]))
 
     def _read(a: Any, pid: Any) -> Program[None]:
         yield Step(pid, reads=(Read(a, iota(2)),))
@@ -163,8 +180,12 @@ def test_a_round_stays_in_its_phase() -> None:
 
     m = Machine("erew")
     a = m.array("a", values=np.zeros(2, dtype=np.int64))
-    m.run(split(m, a))
-    assert m.cost.rounds == 2
+    m.run(phase("outer", split(m, a)))
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 3, 2, 4)
+    shares = {label: (share.rounds, share.round_work, share.time, share.work)
+              for label, share in m.cost.phases.items()}
+    assert shares == {"outer": (1, 3, 2, 4), "outer/reading": (1, 2, 1, 2),
+                      "outer/writing": (1, 2, 1, 2)}
     m = Machine("erew")
     a = m.array("a", values=np.zeros(2, dtype=np.int64))
     m.run(phase("both", swap(m, a)))
@@ -206,7 +227,8 @@ def test_a_round_never_spans_two_runs() -> None:
 
 def test_a_batch_counts_every_instance_its_single_runs_rounds() -> None:
     """Processors that choose themselves by data: instance by instance, the writers are
-    among the readers or not, and each instance's rounds are its single run's."""
+    among the readers or not, and each instance's rounds and round work (the readers and
+    the writers, each once) are its single run's."""
 
     def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
         a = arrays["a"]
@@ -219,10 +241,11 @@ def test_a_batch_counts_every_instance_its_single_runs_rounds() -> None:
 
     rows = np.array([[5, 6, 1, 1], [3, 6, 1, 1], [0, 0, 0, 0], [9, 9, 9, 9]])
     m = same_as_singles(make, {"a": rows})
-    rounds = [c.rounds for c in m.costs]
-    # instance 0: readers {0, 1}, writers {0, 1}: joined; 1: readers {1}, writers {0, 1}: not;
-    # 2: no reader, no writer: joined (no writer to be missing); 3: all, all: joined.
-    assert rounds == [2, 3, 2, 2]
+    # Every instance: the first read alone (4 processors), then a read and a write joined;
+    # the joined round's work, instance by instance: readers {0, 1} and writers {0, 1}: 2;
+    # readers {1}, writers {0, 1}: 2 (processor 0 added); none and none: 0; all and all: 4.
+    assert [c.rounds for c in m.costs] == [2, 2, 2, 2]
+    assert [c.round_work for c in m.costs] == [6, 6, 4, 8]
     assert [c.time for c in m.costs] == [3, 3, 3, 3]
 
 
@@ -271,8 +294,8 @@ def test_the_trace_numbers_each_step_with_its_round() -> None:
 
 
 def test_a_write_after_a_read_by_nobody() -> None:
-    """A read step of no processor, then a write: the writer did not read, two rounds; and
-    in a batch, the instances whose writers chose none join (no writer is missing)."""
+    """A read step of no processor, then a write: one round, its work the writer; and in a
+    batch, each instance's round work its own writers."""
 
     def program(m: Machine, a: Any) -> Program[None]:
         pid = m.processors(2)
@@ -282,7 +305,7 @@ def test_a_write_after_a_read_by_nobody() -> None:
     m = Machine("erew")
     a = m.array("a", values=np.zeros(2, dtype=np.int64))
     m.run(program(m, a))
-    assert (m.cost.rounds, m.cost.time) == (2, 2)
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time) == (1, 1, 2)
 
     def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
         a = arrays["a"]
@@ -294,4 +317,41 @@ def test_a_write_after_a_read_by_nobody() -> None:
         yield Step(some, writes=(Write(a, hold(some, some) - pid[0], 0),))
 
     m = same_as_singles(make, {"a": np.array([[5, 1], [1, 1]])})
-    assert [c.rounds for c in m.costs] == [3, 2]
+    assert [(c.rounds, c.round_work) for c in m.costs] == [(2, 3), (2, 2)]
+
+
+def test_branches_in_phases_of_their_own() -> None:
+    """Two branches in phases ``a`` and ``b`` read (a round by itself: the next step reads
+    too); then they read again, phase ``a``'s processors chosen by the values they read, and
+    the next global step, of three branches in ``a``, ``b`` and ``c``, writes: one round of
+    the four processors. Each phase counts it with its own branches' processors, each once:
+    ``a`` read {0, 1} and wrote {1, 2} (3), ``b`` read {2, 3} and wrote {3} (2), and ``c``,
+    which holds no reading branch, counts the round of its writer {0} by itself (1). In a
+    batch every instance's ledger is its single run's, phase by phase."""
+
+    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
+        a = arrays["a"]
+        pid = m.processors(4)
+        left, right = pid[:2], pid[2:]
+        (x,), _ = yield Bundle((Step(left, reads=(Read(a, iota(2)),), phase="a"),
+                                Step(right, reads=(Read(a, iota(2) + 2),), phase="b")))
+        chosen = hold(left, left)[x > 4]
+        yield Bundle((Step(chosen, reads=(Read(a, hold(chosen, chosen) - pid[0]),), phase="a"),
+                      Step(right, reads=(Read(a, iota(2) + 2),), phase="b")))
+        yield Bundle((Step(pid[1:3], writes=(Write(a, iota(2), 1),), phase="a"),
+                      Step(pid[3:], writes=(Write(a, 2, 1),), phase="b"),
+                      Step(pid[:1], writes=(Write(a, 3, 1),), phase="c")))
+
+    m = Machine("erew")
+    a = m.array("a", values=np.array([5, 6, 0, 0]))
+    m.run(make(m, {"a": a}))
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (2, 8, 3, 12)
+    assert {label: (share.rounds, share.round_work)
+            for label, share in m.cost.phases.items()} == {"a": (2, 5), "b": (2, 4),
+                                                          "c": (1, 1)}
+    rows = np.array([[5, 6, 0, 0], [0, 6, 0, 0], [0, 0, 0, 0], [9, 0, 9, 9]])
+    m = same_as_singles(make, {"a": rows})
+    # Phase a's part of the joined round: its readers {0, 1}, {1}, none, {0} and its
+    # writers {1, 2}: 3, 2, 2, 3; the run's: always the four processors.
+    assert [c.phases["a"].round_work for c in m.costs] == [5, 4, 4, 5]
+    assert [c.round_work for c in m.costs] == [8] * 4

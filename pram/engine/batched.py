@@ -67,7 +67,7 @@ from pram._numpy import np
 from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
 from pram.engine.core import Engine
-from pram.engine.fast import in_range, phase_shares
+from pram.engine.fast import in_range, phase_shares, prefixes
 from pram.engine.memo import StepMemo
 from pram.engine.rows import chosen_rows
 from pram.engine.views import (
@@ -424,7 +424,8 @@ class BatchEngine(Checks):
             n, r, w = n + pn, r + pr, w + pw
         shares = phase_shares(steps, list(zip(actors, reads, writes, strict=True)))
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, labels, members)
+        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps],
+                                          members)
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
                             {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
         self.host._cost.time += 1

@@ -227,16 +227,23 @@ class FastPath:
         shares = phase_shares(steps, tallies)
         local = self._local()
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, labels)
+        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps])
         for label, (n, r, w) in shares.items():
             share = cost.phases.get(label)
             if share is None:
                 share = cost.phases[label] = PhaseCost()
             # The phase's own processors in this step, not those of other branches.
-            charge(share, n, r, w, bool(joined))
+            if joined is None:
+                charge(share, n, r, w)
+            else:
+                within = joined.within(label)
+                charge(share, n, r, w, within is not None, int(within or 0))
             if local:
                 charge_local(share, local)
-        charge(cost, active, reads, writes, bool(joined))
+        if joined is None:
+            charge(cost, active, reads, writes)
+        else:
+            charge(cost, active, reads, writes, True, int(joined.newcomers))
         cost.profile.append(active)
         cost.step_phases.append(labels)
 
@@ -244,21 +251,28 @@ class FastPath:
         """:meth:`_account` for a global step of one step (of ``n`` processors)."""
         cost = self.host._cost
         phase = step.phase
-        labels = (phase,)
-        joined, self.opened = rounds.take_one(self.opened, step, labels)
+        around = prefixes(phase)
+        joined, self.opened = rounds.take_one(self.opened, step, around)
         if phase:
             phases = cost.phases
             local = self._local()
-            for label in prefixes(phase):
+            for label in around:
                 share = phases.get(label)
                 if share is None:
                     share = phases[label] = PhaseCost()
-                charge(share, n, reads, writes, bool(joined))
+                if joined is None:
+                    charge(share, n, reads, writes)
+                else:
+                    within = joined.within(label)
+                    charge(share, n, reads, writes, within is not None, int(within or 0))
                 if local:
                     charge_local(share, local)
-        charge(cost, n, reads, writes, bool(joined))
+        if joined is None:
+            charge(cost, n, reads, writes)
+        else:
+            charge(cost, n, reads, writes, True, int(joined.newcomers))
         cost.profile.append(n)
-        cost.step_phases.append(labels)
+        cost.step_phases.append((phase,))
 
     def _local(self) -> int:
         """The register operations the machine charged before this step (taken once): what

@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from pram._numpy import np
 from pram.cost import Cost, PhaseCost
+from pram.engine.rounds import Joined
 from pram.memory import Flags
 
 if TYPE_CHECKING:
@@ -142,16 +143,16 @@ class _Share:
         return made
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
-               batch: int, joined: bool | Flags = False) -> None:
-        """Charge one global step; one that ``joined`` the round before it (per instance, or
-        for all) adds no round and no round work (:func:`pram.cost.charge`'s rule)."""
-        if joined is False:
+               batch: int, newcomers: int | Counts | None = None) -> None:
+        """Charge one global step; one that joined the round before it (``newcomers`` not
+        None: its processors that did not read there, one count or one per instance) adds
+        no round, and to the round's work only its newcomers (:func:`pram.cost.charge`'s
+        rule)."""
+        if newcomers is None:
             self.rounds.add(1, alive, batch)
             self.round_work.add(n, alive, batch)
-        elif joined is not True:
-            alone = ~joined
-            self.rounds.add(alone.astype(np.int64), alive, batch)
-            self.round_work.add(np.where(alone, n, 0).astype(np.int64), alive, batch)
+        elif type(newcomers) is not int or newcomers:
+            self.round_work.add(newcomers, alive, batch)
         self.time.add(1, alive, batch)
         self.work.add(n, alive, batch)
         self.reads.add(r, alive, batch)
@@ -180,19 +181,20 @@ class Ledgers:
 
     def charge(self, n: int | Counts, r: int | Counts, w: int | Counts, alive: Flags | None,
                labels: tuple[str, ...], shares: dict[str, list[Any]] | None,
-               joined: bool | Flags = False) -> None:
+               joined: Joined | None = None) -> None:
         """Charge one global step: ``n`` processors, ``r`` reads, ``w`` writes (ints, or one
         per instance) to the instances ``alive`` (None: all), and each phase its share;
-        ``joined``: whether it joined the round the step before it opened (one answer, or
-        one per instance; :mod:`pram.engine.rounds`)."""
+        ``joined``: its part in the round the step before it opened, if it joined it
+        (:mod:`pram.engine.rounds`)."""
         batch = self.batch
-        self.all.charge(n, r, w, alive, batch, joined)
+        self.all.charge(n, r, w, alive, batch, None if joined is None else joined.newcomers)
         if shares:
             for label, (pn, pr, pw) in shares.items():
                 share = self.phases.get(label)
                 if share is None:
                     share = self.phases[label] = _Share()
-                share.charge(pn, pr, pw, alive, batch, joined)
+                share.charge(pn, pr, pw, alive, batch,
+                             None if joined is None else joined.within(label))
                 if self.pending:
                     share.local.add(self.pending, alive, batch)
                     share.max_local.peak(self.pending, alive, batch)
