@@ -76,6 +76,11 @@ from pram.laws.law import (
 )
 from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four
 
+#: An exact law in S alone tests the absence of a power of L only where L takes this many
+#: values over the sweep (as a term at a power of S with L beside it needs: one, and two to
+#: spare); with fewer it decides only where its power of S differs from the bound's.
+UNTESTED_L = 3
+
 
 def _side(order: Order, bound: Order) -> str:
     return "exceeded" if order > bound else "holds"
@@ -92,8 +97,22 @@ def _from_exact(found: Exact, bound: Order, size: str, xs: Sequence[float]) -> D
     """The verdict of an exact law (see the module doc). From a staircase law, a loose-by
     factor is named only without a log log in it, and a staircase-led law is tight only where
     it takes STAIR_STEPS values: a few steps of another function (isqrt(L)) read as one."""
-    decision = _exact_sides(found, bound, size)
     law = found.law
+    values = len({law.scale(v) for v in xs if v > 0})
+    if (law.loglog == "log" and all(b == 0 for _, b in law.terms) and law.leading[0] == bound[0]
+            and values < UNTESTED_L):
+        # a law in S alone where L takes too few values to test a power of L (7 n + 9 on
+        # 50..70, floor(log2 n) = 5 or 6): a factor of L, or a staircase in L that does not
+        # step there (n ceil(log2 L) is 3 n on 50..70), may ride on its S^a, so it decides
+        # only where its power of S differs from the bound's, which no factor of L bridges
+        a = f"{advice(xs)}, where L takes {UNTESTED_L} values or more"
+        return Decision("undetermined", None, None,
+                        f"the exact law {law.describe()} has no power of L, but L takes only "
+                        f"{values} values over the sweep, too few to test one; its power of "
+                        f"{size} is the bound's, so a factor of L decides; {a}",
+                        Evidence("exact", law.describe(), found.predicted, law.start,
+                                 advice=a))
+    decision = _exact_sides(found, bound, size)
     if law.loglog == "log" or decision.verdict != "holds":
         return decision
     if decision.loose_by is not None and log_parts(decision.loose_by[1])[1]:
