@@ -128,10 +128,8 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
                           or growth(c.order, mid, top) <= growth(bound, mid, top))
         orders = {c.order for c in plausible}
     if all(o > bound for o in orders):
-        # the best law led by the bound's own order rides along: an excess it fits nearly as
-        # well as is not established (see from_fits)
         return _Reading("exceeded" if _grows(xs, ys, bound) else "undetermined", None, None,
-                        plausible, _rival(pool, bound, best))
+                        plausible)
     if any(o > bound for o in orders):
         return _Reading("undetermined", None, None, plausible)
     if orders == {bound}:
@@ -156,10 +154,9 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
 
 def _rival(pool: Sequence[Candidate], bound: Order, miss: float) -> Candidate | None:
     """The best law led by the bound's own order where it misses by at most OUTFITS times
-    ``miss`` (the best law's, or for a loose claim the larger of it and the jitter of integer
-    counts) by a term that is more than a sliver (or needed strongly), else None: while it
-    fits so nearly, a claim that the count's order differs from the bound's (exceeded, or
-    loose) is not established."""
+    ``miss`` (the larger of the best law's and the jitter of integer counts) by a term that is
+    more than a sliver (or needed strongly), else None: while it fits so nearly, a claim that
+    the count is of lower order than the bound (loose) is not established."""
     rival = next((c for c in pool if c.order == bound), None)
     if rival is not None and rival.score <= OUTFITS * miss and (
             rival.share >= SLIVER or rival.needed_by >= STRONGLY):
@@ -354,23 +351,6 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             f"every law that fits leads above the bound's {spelled(bound, size)}, but the "
             f"sizes span a factor {xs[-1] / xs[0]:.3g} and the last counts are under {FINE:g}, "
             f"where one step of a floor moves the fit by a log factor; {a}",
-            attrs.evolve(evidence, stable=tuple(passed), advice=a))
-    if main.verdict == "exceeded" and main.rival is not None:
-        # the best law misses (an approximation, not the count's law) and one led by the
-        # bound's own order misses by at most OUTFITS times as much: the excess is not
-        # established. A count with more lower terms than a fit of a few holds (floor(n L^2 -
-        # 17/3 n L - 10/3 n + 15 L^2) on five sizes 100..10,000) has count / bound rise toward
-        # its limit, which a higher order with a small coefficient mimics (0.042 n L^3 - 2.3
-        # L^3, missing by 4.1%, against 10.7% for n L^2). Against a best law that gives the
-        # counts to the unit, a rival that misses by a few units is refuted by the counts.
-        a = advice(xs)
-        return law, Decision(
-            "undetermined", None, None,
-            f"every law that fits leads above the bound's {spelled(bound, size)} (best: "
-            f"{term_text(law.leading, size)}, missing by {main.plausible[0].score:.2%}), but "
-            f"one led by {spelled(bound, size)} misses by {main.rival.score:.2%}, not clearly "
-            f"worse: the excess is not established (lower terms more than a fit holds make "
-            f"count / bound rise toward a limit, as a higher order does); {a}",
             attrs.evolve(evidence, stable=tuple(passed), advice=a))
     clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
     tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None

@@ -8,7 +8,9 @@ supports it, and it carries what it rests on (:class:`Evidence`):
 - an **exact law** (:mod:`pram.laws.exact`: chosen without the two largest sizes, then predicting
   them exactly, positive leading term, sizes to spare) decides by its leading order against the
   bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
-  another smallest law also predicted and puts the order on the other side, undetermined;
+  another smallest law also predicted and puts the order on the other side, undetermined. A
+  law in S alone where L takes fewer than UNTESTED_L values (7 n + 9 on n = 50..70) decides
+  only where its power of S differs from the bound's: a factor of L may ride on it unseen;
 - otherwise **least squares** (:mod:`pram.laws.fitting`) with 5 sizes or more spanning a factor 8
   or more (on a span under 16, no excess from counts under 64: one step of a floor there is a
   log factor to a fit): every candidate
@@ -37,7 +39,8 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   plausible one, so it always agrees with the verdict; and where a plausible order's term
   still gains on the bound's from the middle of the sweep to its end while the verdict says
   holds (or still falls behind while it says exceeded), the deciding crossing lies beyond the
-  sweep: undetermined;
+  sweep: undetermined, unless (for holds) count / bound itself falls over that half, the
+  count already falling behind the bound on the sweep;
 - a log log is a term of its own: a bound's (log log)^c rides on its power of L
   (:data:`pram.laws.law.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
   orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
