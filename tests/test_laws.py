@@ -506,3 +506,38 @@ def test_the_modular_test_never_rejects_a_system_that_holds(
     holds = exact._solve_rationally(rows, counts) is not None
     assert not (holds and exact._cannot_hold(rows, counts))
     assert (exact._solve(rows, counts) is not None) == holds
+
+
+def test_a_count_falling_behind_the_bound_holds_though_a_fitted_order_gains_on_it() -> None:
+    """n ceil(log2 n) - 2^ceil(log2 n) + 1 (merge sort's comparisons) on n = 2..20 against
+    n^2 L: a law led by n L^4 fits among others, and its term gains on n^2 L there, but count
+    / bound itself falls as 1/n: the count falls behind the bound on the sweep, so holds (it
+    was undetermined, waiting for a crossing the data already show). L^3 (L = log2 n,
+    floored) on 2..32 against n / L still waits: count / bound rises there."""
+    def merges(n: int) -> int:
+        return n * (n - 1).bit_length() - (1 << (n - 1).bit_length()) + 1
+
+    square = Formula("n^2 log2(n)", lambda s: s["n"] ** 2 * math.log2(s["n"]))
+    assert check("work", square, sweep(merges, list(range(2, 21)))).verdict == "holds"
+    cube = check("work", Formula("n / log2(n)", lambda s: s["n"] / math.log2(s["n"])),
+                 sweep(lambda n: math.floor(math.log2(n) ** 3), list(range(2, 33))))
+    assert cube.verdict == "undetermined" and "still gains" in cube.reason, cube.reason
+
+
+def test_an_exact_law_in_the_size_alone_decides_where_the_log_barely_moves() -> None:
+    """On n = 50..70 floor(log2 n) takes two values, and an exact law used to need, at each
+    power of n, two values of L more than its terms there, so 7 n + 9 had no exact law and
+    every check was undetermined (span 1.4). A lone power of n is a polynomial in n, tested
+    by the sizes: 7 n + 9 is exact, decides against n^0.9 (exceeded) and n^2 (holds), which
+    no factor of L bridges, and against n stays undetermined (n ceil(log2 L) is 3 n there),
+    saying which sizes settle it. A count with L in it still needs the values of L."""
+    sizes = list(range(50, 71))
+    linear = sweep(lambda n: 7 * n + 9, sizes)
+    assert check("work", Formula("n^0.9", lambda s: s["n"] ** 0.9), linear).verdict == (
+        "exceeded")
+    assert check("work", Formula("n^2", lambda s: s["n"] ** 2), linear).verdict == "holds"
+    same = check("work", LINEAR, linear)
+    assert same.verdict == "undetermined" and "L takes 3 values" in same.reason, same.reason
+    assert same.law.exact and same.law.text == "7 n + 9"
+    with_log = check("work", N_LOG_N, sweep(lambda n: 4 * n * (n.bit_length() - 1) + n, sizes))
+    assert with_log.verdict == "undetermined" and not with_log.law.exact

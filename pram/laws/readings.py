@@ -137,9 +137,8 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
         tight = True if lead.z >= CLEARLY and lead.share >= DOMINANT else None
         return _Reading("holds", tight, None, plausible)
     if all(o < bound for o in orders):
-        rival = next((c for c in pool if c.order == bound), None)
-        if rival is not None and rival.score <= OUTFITS * max(best, jitter) and (
-                rival.share >= SLIVER or rival.needed_by >= STRONGLY):
+        rival = _rival(pool, bound, max(best, jitter))
+        if rival is not None:
             # a law led by the bound's own order (by a term that is more than a sliver, as
             # for a plausible law) misses by little more than the best law: that the count
             # is of lower order is not established
@@ -153,6 +152,18 @@ def _read(measure: str, size: str, xs: Sequence[float], ys: Sequence[float],
     return _Reading("holds", None, None, plausible)
 
 
+def _rival(pool: Sequence[Candidate], bound: Order, miss: float) -> Candidate | None:
+    """The best law led by the bound's own order where it misses by at most OUTFITS times
+    ``miss`` (the larger of the best law's and the jitter of integer counts) by a term that is
+    more than a sliver (or needed strongly), else None: while it fits so nearly, a claim that
+    the count is of lower order than the bound (loose) is not established."""
+    rival = next((c for c in pool if c.order == bound), None)
+    if rival is not None and rival.score <= OUTFITS * miss and (
+            rival.share >= SLIVER or rival.needed_by >= STRONGLY):
+        return rival
+    return None
+
+
 def _loglog_spare(order: Order, terms: int | None,
                   plain: dict[Order, int | None]) -> bool:
     """Whether ``order`` has a log log factor its plain order (the same S^a L^b without it)
@@ -164,7 +175,8 @@ def _loglog_spare(order: Order, terms: int | None,
     return fewer is not None and terms is not None and fewer <= terms
 
 
-def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float]) -> Order | None:
+def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float],
+                   ys: Sequence[float]) -> Order | None:
     """A plausible order whose side of the bound the sweep itself contradicts, or None.
 
     A fitted law is an approximation on the sweep: an order below the bound's whose term still
@@ -172,10 +184,16 @@ def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float]) -> Orde
     n = 2..32), or one above it whose term grows slower there (n^1.1 against n L^2), puts the
     crossing that decides beyond the largest size, where only an exact law may be trusted.
     The terms are compared in log2 of the size (a floor or ceiling of it may stand still
-    between the two sizes compared).
+    between the two sizes compared). Where the verdict is holds and count / bound itself falls
+    from the middle of the sweep to its end (:func:`_falls`), the count already falls behind
+    the bound on the sweep: the order's gain there is its fit's lower terms bending, not a
+    crossing that holds must wait for (n ceil(log2 n) - 2^ceil(log2 n) + 1 on n = 2..20 fits
+    a law led by n L^4, which gains on n^2 L there, while count / (n^2 L) falls as 1/n).
     """
     mid, top = xs[len(xs) // 2], xs[-1]
     if not (mid > 1 and top > mid):
+        return None
+    if reading.verdict == "holds" and _falls(xs, ys, bound):
         return None
     for c in reading.plausible:
         o = c.order
@@ -207,6 +225,15 @@ def _bound_values(bound: Order, xs: Sequence[float]) -> list[float]:
     """The bound's leading term ``S^a L^b log2(L)^c`` at sizes ``xs`` (L = log2 S, at least 1)."""
     return [v ** bound[0] * log_term(max(math.log2(v), 1.0) if v > 0 else 1.0, bound[1])
             or 1.0 for v in xs]
+
+
+def _falls(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
+    """Whether count / bound is lower at the largest size than at the middle one, by more
+    than the jitter of integer counts: the sweep itself shows the count falling behind the
+    bound over its second half."""
+    terms = _bound_values(bound, xs)
+    mid = len(xs) // 2
+    return ys[-1] / terms[-1] < ys[mid] / terms[mid] * (1.0 - jitter_of(ys))
 
 
 def _grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
@@ -257,7 +284,7 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             f"laws led by {', '.join(above)} (above the bound's {spelled(bound, size)}) and "
             f"by {', '.join(below)} (within it) fit about as well; {a}",
             attrs.evolve(evidence, advice=a))
-    against = _against_trend(main, bound, xs)
+    against = _against_trend(main, bound, xs, ys)
     if against is not None:
         a = advice(xs)
         return law, Decision(
@@ -383,7 +410,7 @@ def from_four(measure: str, size: str, xs: list[float], ys: list[float], bound: 
         return None
     main = _read(measure, size, xs, ys, bound)
     margin = (bound[0], bound[1] - 0.5)
-    if (main.verdict != "holds" or not main.plausible or _against_trend(main, bound, xs)
+    if (main.verdict != "holds" or not main.plausible or _against_trend(main, bound, xs, ys)
             or any(c.order > margin for c in main.plausible) or _grows(xs, ys, margin)):
         return None
     law = main.plausible[0].law

@@ -8,7 +8,9 @@ supports it, and it carries what it rests on (:class:`Evidence`):
 - an **exact law** (:mod:`pram.laws.exact`: chosen without the two largest sizes, then predicting
   them exactly, positive leading term, sizes to spare) decides by its leading order against the
   bound's: above exceeded, equal holds and tight, below holds and loose by the difference. If
-  another smallest law also predicted and puts the order on the other side, undetermined;
+  another smallest law also predicted and puts the order on the other side, undetermined. A
+  law in S alone where L takes fewer than UNTESTED_L values (7 n + 9 on n = 50..70) decides
+  only where its power of S differs from the bound's: a factor of L may ride on it unseen;
 - otherwise **least squares** (:mod:`pram.laws.fitting`) with 5 sizes or more spanning a factor 8
   or more (on a span under 16, no excess from counts under 64: one step of a floor there is a
   log factor to a fit): every candidate
@@ -37,7 +39,8 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   plausible one, so it always agrees with the verdict; and where a plausible order's term
   still gains on the bound's from the middle of the sweep to its end while the verdict says
   holds (or still falls behind while it says exceeded), the deciding crossing lies beyond the
-  sweep: undetermined;
+  sweep: undetermined, unless (for holds) count / bound itself falls over that half, the
+  count already falling behind the bound on the sweep;
 - a log log is a term of its own: a bound's (log log)^c rides on its power of L
   (:data:`pram.laws.law.LOGLOG`), the fits try leading orders S^a log2(L) and S^a L log2(L), and
   orders compare as the terms grow (n L < n L log2(L) < n L^1.25). A law led by a log log
@@ -76,6 +79,11 @@ from pram.laws.law import (
 )
 from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four
 
+#: An exact law in S alone tests the absence of a power of L only where L takes this many
+#: values over the sweep (as a term at a power of S with L beside it needs: one, and two to
+#: spare); with fewer it decides only where its power of S differs from the bound's.
+UNTESTED_L = 3
+
 
 def _side(order: Order, bound: Order) -> str:
     return "exceeded" if order > bound else "holds"
@@ -92,8 +100,22 @@ def _from_exact(found: Exact, bound: Order, size: str, xs: Sequence[float]) -> D
     """The verdict of an exact law (see the module doc). From a staircase law, a loose-by
     factor is named only without a log log in it, and a staircase-led law is tight only where
     it takes STAIR_STEPS values: a few steps of another function (isqrt(L)) read as one."""
-    decision = _exact_sides(found, bound, size)
     law = found.law
+    values = len({law.scale(v) for v in xs if v > 0})
+    if (law.loglog == "log" and all(b == 0 for _, b in law.terms) and law.leading[0] == bound[0]
+            and values < UNTESTED_L):
+        # a law in S alone where L takes too few values to test a power of L (7 n + 9 on
+        # 50..70, floor(log2 n) = 5 or 6): a factor of L, or a staircase in L that does not
+        # step there (n ceil(log2 L) is 3 n on 50..70), may ride on its S^a, so it decides
+        # only where its power of S differs from the bound's, which no factor of L bridges
+        a = f"{advice(xs)}, where L takes {UNTESTED_L} values or more"
+        return Decision("undetermined", None, None,
+                        f"the exact law {law.describe()} has no power of L, but L takes only "
+                        f"{values} values over the sweep, too few to test one; its power of "
+                        f"{size} is the bound's, so a factor of L decides; {a}",
+                        Evidence("exact", law.describe(), found.predicted, law.start,
+                                 advice=a))
+    decision = _exact_sides(found, bound, size)
     if law.loglog == "log" or decision.verdict != "holds":
         return decision
     if decision.loose_by is not None and log_parts(decision.loose_by[1])[1]:
