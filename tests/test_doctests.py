@@ -23,10 +23,16 @@ def modules_with_examples() -> list[str]:
     names = []
     for package in (pram, pram.algorithms, pram.reports):
         for folder in package.__path__:
-            for info in pkgutil.iter_modules([folder]):
-                source = Path(folder) / f"{info.name}.py"
-                if not info.ispkg and ">>> " in source.read_text():
-                    names.append(f"{package.__name__}.{info.name}")
+            for info in pkgutil.walk_packages([folder], f"{package.__name__}."):
+                if info.name.startswith(("pram.algorithms", "pram.reports")) and \
+                        package is pram:
+                    continue  # (their own floors collect them)
+                parts = info.name.split(".")[1:] if package is pram else info.name.split(
+                    ".")[2:]
+                source = Path(folder, *parts, "__init__.py") if info.ispkg else Path(
+                    folder, *parts[:-1], f"{parts[-1]}.py")
+                if ">>> " in source.read_text():
+                    names.append(info.name)
     return sorted(names)
 
 
