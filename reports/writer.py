@@ -6,7 +6,8 @@ wrong:
 
 - :func:`check_output`, before any work: the name ends as the command requires (in any case;
   the name is kept exactly as given, numpy never adds a suffix), it is not, and does not link
-  to, an input of the same command (same path, a symlink to it, a hard link), an existing
+  to, an input of the same command (same path, a symlink to it, a hard link) or a file of another
+  kind (a symlink ``out.npy`` to a module ``m.py`` is refused), an existing
   output is a regular file (a FIFO or a device is refused, never opened), and its folder
   exists and may be written;
 - :func:`write`: the bytes go to a temporary file in the output's own folder (so on the same
@@ -97,6 +98,13 @@ def check_output(
             f"{file.with_suffix(suffixes[0]).name!r}"
         )
     refuse_onto_inputs(path, flag, inputs)
+    target = Path(os.path.realpath(file))
+    if target.suffix.lower() not in suffixes:  # a symlink to a file of another kind
+        raise InputError(
+            f"{flag} {path!r} is a link to {str(target)!r}, which is not a "
+            f"{' or '.join(suffixes)} file; writing there would overwrite it, so give {flag} "
+            "the path of a regular file or a new name"
+        )
     folder = file.parent
     if not folder.exists():
         raise InputError(

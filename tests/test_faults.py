@@ -58,6 +58,31 @@ def test_circuit_output_onto_its_input_is_refused_before_any_work(
     assert values.read_bytes() == before
 
 
+def test_an_output_linking_to_a_file_of_another_kind_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An output name that is a symlink to a file of another kind (a user's module, say) is
+    refused before any work, and the file it links to keeps its bytes: the writer replaces
+    the link's target, so `out.npy -> m.py` would put the answers over the module."""
+    module = tmp_path / "m.py"
+    module.write_text("x = 1\n")
+    for name, command in (("o.npy", ["example", "tokens"]), ("p.png", None),
+                          ("t.html", None)):
+        link = tmp_path / name
+        link.symlink_to(module)
+        if command is not None:
+            line = refusal(capsys, *command, str(link), "--n", "48")
+            assert f"is a link to {str(module)!r}" in line and "not a .npy file" in line
+        with pytest.raises(InputError, match="is a link to .*m.py'.*give --x the path"):
+            writer.check_output(str(link), "--x", (link.suffix,))
+    assert module.read_text() == "x = 1\n"
+    same = tmp_path / "same.npy"
+    np.save(tmp_path / "real.npy", np.arange(3))
+    same.symlink_to(tmp_path / "real.npy")  # a link to a file of the same kind is written through
+    assert main(["example", "tokens", str(same), "--n", "48"]) == 0
+    assert len(np.load(tmp_path / "real.npy")) == 48
+
+
 def test_exact_output_name_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An upper-case suffix is written exactly as given: numpy adds no '.npy' to it."""
     assert main(["example", "tokens", str(tmp_path / "T.NPY"), "--n", "48"]) == 0
