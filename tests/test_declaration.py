@@ -350,6 +350,19 @@ def test_a_tolerance_allows_exactly_that_error(
     assert (found is None) == (not any(bad))
 
 
+def test_a_tolerance_lets_no_answer_through_an_infinity() -> None:
+    """An infinite entry equals only itself: a tolerance times an infinite magnitude is
+    infinite, which let -inf (or 1.0) pass for +inf; an infinite tolerance is refused."""
+    inf = float("inf")
+    mismatch = pram.declaration.mismatch
+    for got, want in (([inf], [-inf]), ([1.0], [inf]), ([inf], [1.0]), ([-inf], [inf])):
+        assert mismatch(np.array(got), np.array(want), 1e-9) is not None, (got, want)
+    assert mismatch(np.array([inf, -inf, 2.0]), np.array([inf, -inf, 2.0 + 1e-12]), 1e-9) is None
+    with pytest.raises(InputError, match="tolerance must be a number >= 0 \\(and finite\\)"):
+        pram.Algorithm(name="d", build=DOUBLING.build, program=doubled,
+                       reference=DOUBLING.reference, tolerance=inf)
+
+
 @pytest.mark.parametrize(("fields", "words"), [
     ({"name": "two words"}, "a name is a word"),
     ({"model": "crcw"}, "model must be one of"),

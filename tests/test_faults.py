@@ -73,7 +73,7 @@ def test_an_output_linking_to_a_file_of_another_kind_is_refused(
         if command is not None:
             line = refusal(capsys, *command, str(link), "--n", "48")
             assert f"is a link to {str(module)!r}" in line and "not a .npy file" in line
-        with pytest.raises(InputError, match="is a link to .*m.py'.*give --x the path"):
+        with pytest.raises(InputError, match=r"is a link to .*m\.py'.*give --x the path"):
             writer.check_output(str(link), "--x", (link.suffix,))
     assert module.read_text() == "x = 1\n"
     same = tmp_path / "same.npy"

@@ -37,10 +37,11 @@ def _model(name: str) -> str:
 def _tolerance(value: float | None) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0
+            or value == float("inf")):
         raise InputError(
-            f"tolerance must be a number >= 0, the relative and absolute error allowed in "
-            f"each entry, e.g. 1e-9 (got {value!r})"
+            f"tolerance must be a number >= 0 (and finite), the relative and absolute error "
+            f"allowed in each entry, e.g. 1e-9 (got {value!r})"
         )
     return float(value)
 
@@ -313,9 +314,11 @@ def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | N
         with np.errstate(all="ignore"):
             allowed = tolerance * np.maximum(np.abs(want.astype(np.float64)), 1.0)
             gap = np.abs(flat.astype(np.float64) - want.astype(np.float64))
-            # infinities of one sign are equal (their gap is NaN)
+            # an infinity equals only itself: the tolerance of an infinite entry is infinite,
+            # and so is the gap to it, and neither must let any answer through
             same = both | (flat == want)
-        differ = np.flatnonzero(~(gap <= allowed) & ~same)
+            close = (gap <= allowed) & np.isfinite(allowed) & np.isfinite(gap)
+        differ = np.flatnonzero(~close & ~same)
     if differ.size == 0:
         return None
     i = int(differ[0])
