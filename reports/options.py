@@ -242,6 +242,11 @@ class Options:
     #: How many random instances to run (seeds ``seed`` to ``seed + instances - 1``; None:
     #: one run, reported on its own).
     instances: int | None = None
+    #: The options given on the command line (by name), whatever their value: one given equal
+    #: to its default still does not apply where it does not (:func:`pram.reports.preflight.
+    #: refuse_inapplicable`). Empty from Python, where a value other than the default is what
+    #: counts as given.
+    given: frozenset[str] = attrs.field(default=frozenset(), eq=False)
 
     def __attrs_post_init__(self) -> None:
         """Refuse a value of the wrong type at once, naming the argument (``Options(n="48")``)."""
@@ -357,7 +362,10 @@ def add_arguments(
         flag = extra.pop("flag", option.flag)
         if isinstance(extra.get("type"), str):
             extra["type"] = types[extra["type"]]
-        kwargs: dict[str, Any] = {"help": option.help, "default": option.default}
+        # None until given, so that a value given equal to the default is still seen as
+        # given (``--keys word`` for a declaration is refused as ``--keys bits`` is);
+        # :func:`from_arguments` puts the default in
+        kwargs: dict[str, Any] = {"help": option.help, "default": None}
         if option.choices is not None:
             kwargs["choices"] = option.choices
         if flag != option.flag:
@@ -370,9 +378,12 @@ def from_arguments(
 ) -> Options:
     """The :class:`Options` of parsed arguments: every row of the table, the sizes (``sizes``
     overrides what was parsed, as a sweep does), ``model`` when ``--model`` was not given."""
-    values = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
+    parsed = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
+    values: dict[str, Any] = {name: BY_NAME[name].default if value is None else value
+                              for name, value in parsed.items()}
     values |= {"model": args.model or model, "max_memory": max_memory}
     return Options(
+        given=frozenset(name for name, value in parsed.items() if value is not None),
         n=sizes.get("n", getattr(args, "n", None)),
         m=args.m,
         d=sizes.get("d", getattr(args, "d", None)),

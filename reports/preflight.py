@@ -48,7 +48,8 @@ def refuse_inapplicable(name: str | Algorithm, options: Options) -> None:
         value = getattr(options, option.name)
         # the model an algorithm is written for is its default (``Algorithm.model``)
         default = entry.model if option.name == "model" else option.default
-        if value == default or option.applies(entry, options):
+        if (value == default and option.name not in options.given) or option.applies(
+                entry, options):
             continue
         if value is False:
             shown = "--no-" + option.name.replace("_", "-")
@@ -61,7 +62,8 @@ def refuse_inapplicable(name: str | Algorithm, options: Options) -> None:
             f"--d {options.d} does not apply to {name}: it applies only to "
             f"{' and '.join(TOKEN_ALGORITHMS)} (the width of a token); leave it out"
         )
-    if options.input is not None and options.seed != BY_NAME["seed"].default:
+    if options.input is not None and (options.seed != BY_NAME["seed"].default
+                                      or "seed" in options.given):
         raise InputError(
             f"--seed {options.seed} does not apply with --input {options.input!r}: the seed "
             "draws a random instance, and the input file is the instance; leave --seed out"

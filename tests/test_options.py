@@ -11,13 +11,14 @@ from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
 from pram.reports.options import OPTIONS, Options, json_fields, setting_parts, used_by
 from pram.reports.preflight import refuse_inapplicable
+from tests.commands import one_line_error
 
 
 def test_the_options_class_has_one_field_per_row_with_its_default() -> None:
     """Options = the sizes, the input file, and every row of the table with the row's default
     (the model's default is the entry's own, so its row says erew like the class)."""
     fields = {f.name: f.default for f in attrs.fields(Options)}
-    assert set(fields) == {"n", "m", "d", "input", "module"} | {o.name for o in OPTIONS}
+    assert set(fields) == {"n", "m", "d", "input", "module", "given"} | {o.name for o in OPTIONS}
     assert {o.name: fields[o.name] for o in OPTIONS} == {o.name: o.default for o in OPTIONS}
 
 
@@ -65,3 +66,17 @@ def test_json_and_settings_follow_the_table() -> None:
     assert setting_parts(mqar, Options(sort="per-block")) == [
         "word keys", "sort per-block", "search pbs", "bitonic network"
     ]
+
+
+@pytest.mark.parametrize("argv", [
+    ["pbs", "--n", "16", "--sort", "merge-tree"],
+    ["prefix-sums", "--n", "16", "--network", "bitonic"],
+    ["prefix-sums", "--n", "16", "--keys", "word"],
+    ["mqar", "--n", "48", "--comparator", "serial"],
+])
+def test_an_option_given_at_its_default_is_refused_where_it_does_not_apply(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It passed unseen: only a value other than the default counted as given."""
+    line = one_line_error(capsys, "run", *argv)
+    assert f"{argv[3]} {argv[4]} does not apply to {argv[0]}" in line and "leave it out" in line
