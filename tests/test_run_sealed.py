@@ -249,6 +249,34 @@ def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) 
     assert a.to_numpy().tolist() == [7] * N
 
 
+def test_no_module_of_pram_but_held_names_an_accessor_publicly() -> None:
+    """``import pram.trace; pram.trace.cells_of(a)`` (or ``pram.loop.raw_of(x)``,
+    ``pram.engine.core.put_cells``) read and wrote a sealed array's cells and a register's raw
+    values without naming the private module ``pram._held``: every module of pram that uses
+    the accessors holds them under private names only, which ``pram lint`` flags."""
+    import importlib
+    import pkgutil
+
+    from pram import _held
+
+    accessors = {id(getattr(_held, name)): name for name in _held.__all__
+                 if not name.startswith("Held")}
+    assert {"raw_of", "put_raw", "cells_of", "put_cells", "defined_of"} <= set(accessors.values())
+    found, walked = [], 0
+    for info in pkgutil.walk_packages(pram.__path__, "pram."):
+        module = importlib.import_module(info.name)
+        if module is _held:
+            continue
+        walked += 1
+        found += [f"{info.name}.{name}" for name, value in vars(module).items()
+                  if not name.startswith("_") and id(value) in accessors]
+    found += [f"pram.{name}" for name, value in vars(pram).items()
+              if not name.startswith("_") and id(value) in accessors]
+    assert walked > 40 and found == []
+    with pytest.raises(AttributeError):
+        pram.trace.cells_of  # type: ignore[attr-defined]  # noqa: B018
+
+
 def test_a_trace_cannot_be_made_again_to_unseal_it() -> None:
     m = Machine("erew", trace=True)
     t = m.trace

@@ -53,7 +53,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pram._held import cells_of, put_cells, put_defined
+from pram._held import cells_of as _cells_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_defined as _put_defined
 from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
@@ -119,8 +121,8 @@ class Engine(FastPath):
 
     def release(self, array: Array) -> None:
         """Release the cells of ``array``, just freed."""
-        put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-        put_defined(array, None)
+        _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+        _put_defined(array, None)
 
     def costs(self, cost: Cost) -> tuple[Cost, ...]:
         """Every instance's ledger: the machine's one."""
@@ -344,7 +346,7 @@ class Engine(FastPath):
         known = undefined(array, index)
         if known is not None:
             self._undefined(port, known, number)
-        values: Words = cells_of(array).take(index)
+        values: Words = _cells_of(array).take(index)
         if port.where is not None:
             full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values

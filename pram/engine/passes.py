@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
-from pram._held import cells_of, defined_of, put_cells, put_defined, raw_of
+from pram._held import cells_of as _cells_of
+from pram._held import defined_of as _defined_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_defined as _put_defined
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine import rounds
@@ -118,8 +122,8 @@ class Passes:
         host.arrays = dict(start.arrays)
         for array, cells, defined in start.cells:
             array._freed, array._sealed = False, True
-            cells_of(array)[group] = cells[group]
-            flags = defined_of(array)
+            _cells_of(array)[group] = cells[group]
+            flags = _defined_of(array)
             if defined is not None and flags is not None:
                 flags[group] = defined[group]
         host._cost = start.cost.fresh()
@@ -164,15 +168,15 @@ class Passes:
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
-                array.size, array.shape, array.dtype) or cells_of(earlier).shape != \
-                cells_of(array).shape:
+                array.size, array.shape, array.dtype) or _cells_of(earlier).shape != \
+                _cells_of(array).shape:
             return array
-        cells_of(earlier)[group] = cells_of(array)[group]
-        flags, kept = defined_of(array), defined_of(earlier)
+        _cells_of(earlier)[group] = _cells_of(array)[group]
+        flags, kept = _defined_of(array), _defined_of(earlier)
         if flags is not None:
             if kept is None:
-                kept = np.ones(cells_of(earlier).shape, np.bool_, order="F")
-                put_defined(earlier, kept)
+                kept = np.ones(_cells_of(earlier).shape, np.bool_, order="F")
+                _put_defined(earlier, kept)
             kept[group] = flags[group]
         elif kept is not None:
             kept[group] = True
@@ -245,8 +249,8 @@ class Passes:
         arrays it freed."""
         for array in self.freed:
             if array.freed:
-                put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-                put_defined(array, None)
+                _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+                _put_defined(array, None)
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
@@ -277,8 +281,8 @@ class Passes:
         if self.host._running:
             self.freed.append(array)
         else:
-            put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-            put_defined(array, None)
+            _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+            _put_defined(array, None)
 
     def cost(self, cost: Cost) -> Cost:
         """The ledger ``m.cost`` shows: the instances' one, when the same for all."""
@@ -353,7 +357,7 @@ class Passes:
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
-            held = np.broadcast_to(raw_of(read), (batch, raw_of(read).shape[-1])) == step.value
+            held = np.broadcast_to(_raw_of(read), (batch, _raw_of(read).shape[-1])) == step.value
             chosen = chosen_rows(step.processors)
             if chosen is not None:  # only the processors that chose themselves, per instance
                 held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)
