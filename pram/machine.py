@@ -50,6 +50,21 @@ _RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path
 _FIXED = {"batch": batched.RESIZED}
 
 
+def _distinct(value: object) -> bool:
+    """The one setting of ``distinct_processors`` a machine takes: True (the check of ids
+    listed twice in a step, always on). Off, one processor id listed n times in one step
+    read n cells and wrote one cell n times, its writes reduced to its last and checked
+    against no one: an n-way combine by one "processor" in one step, which no model allows
+    and the ledger charged as one step."""
+    if value is not True and value is not np.True_:
+        raise InputError(
+            f"distinct_processors must be True (got {value!r}): without the check one "
+            f"processor id listed n times in a step combines n values in one step, "
+            f"uncharged; drop distinct_processors=False (or --no-distinct-processors), the "
+            f"check is on by default")
+    return True
+
+
 class Machine(MachineDisplay, Readout):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
@@ -59,13 +74,13 @@ class Machine(MachineDisplay, Readout):
     ``"crcw-collision+"``; see :data:`pram.MODELS`).
     ``mode="collect"`` records every violation and finishes the run; ``mode="raise"`` raises
     :class:`ConflictError` at the first. ``strict`` makes undefined reads an error instead of
-    a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` (on by
-    default) refuses a processor id listed twice in one global step (in one step or in two
-    parallel branches) with a :class:`StepError`: such a processor would be counted once per
-    listing in the work, and two logical processors sharing an id would hide their conflicts
-    from each other. It costs nothing for the ids :meth:`processors` hands out, and otherwise
-    one scatter and one gather per step over a table sized by the spread of the step's ids
-    (not by the ids ever handed out); pass ``distinct_processors=False`` to skip it.
+    a record. A processor id listed twice in one global step (in one step or in two
+    parallel branches) is refused with a :class:`StepError`: two logical processors sharing
+    an id would hide their conflicts from each other, and one id listed n times would fold n
+    values in one step (an n-way OR on EREW, no violation). ``distinct_processors`` is that
+    check, always on: it costs nothing for the ids :meth:`processors` hands out, and
+    otherwise one scatter and one gather per step over a table sized by the spread of the
+    step's ids; ``distinct_processors=False`` is refused with an :class:`InputError`.
     ``observer`` (also settable as ``m.observer`` before a run) sees every global step and
     every elementwise operation on registers.
 
@@ -148,7 +163,7 @@ class Machine(MachineDisplay, Readout):
         self._depths = Depths() if depth else None
         self.mode = mode
         self.strict = strict
-        self.distinct_processors = distinct_processors
+        self.distinct_processors = _distinct(distinct_processors)
         self.fast_path = fast_path
         self._cost = Cost()
         self._ledger = Ledger(self._cost)
@@ -294,6 +309,8 @@ class Machine(MachineDisplay, Readout):
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
         if name in _FIXED and name in self.__dict__:
             raise HonestyError(_FIXED[name])
+        if name == "distinct_processors":
+            value = _distinct(value)
         if name in _RULES and self.__dict__.get("_running"):
             raise HonestyError(
                 f"m.{name} = ... while a program runs changes the machine's rules in the middle "

@@ -42,7 +42,7 @@ def test_the_model_cannot_change_while_a_program_runs() -> None:
 
 
 @pytest.mark.parametrize("name, value", [("mode", "collect"), ("strict", False),
-                                         ("distinct_processors", False), ("fast_path", False),
+                                         ("distinct_processors", True), ("fast_path", False),
                                          ("observer", None)])
 def test_no_rule_of_the_machine_changes_mid_run(name: str, value: object) -> None:
     m = Machine("erew")
