@@ -33,7 +33,7 @@ from pram.errors import HonestyError, InputError, PRAMError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
-from pram.run import Observer, Run, machine_made
+from pram.run import Observer, Run, machine_made, machine_used
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 from pram.violations import Resolution, UndefinedRead, Violation
@@ -345,6 +345,7 @@ class Machine(MachineDisplay, Readout):
                 "Machine.run of a machine whose program is running would answer questions "
                 "about data outside the run's steps; compose programs with yield from"
             )
+        machine_used(self)  # a measured call refuses a run on a machine it did not measure
         return cast(T, driver.run(self, program))
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
@@ -360,5 +361,6 @@ class Machine(MachineDisplay, Readout):
                 "Machine.execute while a program runs on the machine is a step outside the "
                 "program's steps; yield the Step instead"
             )
+        machine_used(self)
         return self._engine.execute(steps)
 
