@@ -21,8 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
+from pram.errors import HonestyError
+
 if TYPE_CHECKING:
+    from pram.cost import Cost, Ledger
     from pram.registers.ids import Chosen, Ids
+    from pram.violations import Resolution, UndefinedRead, Violation
 
 
 class Held:
@@ -71,5 +75,61 @@ defined_of: Callable[[HeldCells], npt.NDArray[Any] | None] = _DEFINED.__get__
 put_defined: Callable[[HeldCells, npt.NDArray[Any] | None], None] = _DEFINED.__set__
 del HeldCells._cells, HeldCells._defined  # type: ignore[attr-defined]
 
-__all__ = ["Held", "HeldCells", "cells_of", "defined_of", "owners_of", "put_cells", "put_defined",
-           "put_owners", "put_raw", "put_selections", "raw_of", "selections_of"]
+
+
+class HeldRecord:
+    """The base of :class:`pram.Machine`: slots for its ledger (a :class:`pram.Cost`), the
+    read-only view of it a running program gets (:class:`pram.cost.Ledger`) and its records
+    of violations, resolutions and undefined reads, reached by no name. As attributes, a
+    format string read a run's work mid-run (``"{0._cost.work}".format(m)``: how many
+    processors chose themselves by data, with no step) and ``string.Formatter().get_field``
+    handed the program the ledger itself, to rewrite; now only the machine's accessors
+    below reach them, and ``m.cost``, ``m.violations`` and the rest refuse while a program
+    runs."""
+
+    __slots__ = ("_cost", "_ledger", "_resolutions", "_undefined_reads", "_violations")
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise HonestyError(
+            "pickling or copying a Machine would drop or carry its ledger and records outside "
+            "its runs; make a fresh Machine and run the program on it")
+
+
+class HeldCost:
+    """The base of :class:`pram.cost.Ledger`: a slot for the :class:`pram.Cost` it views,
+    reached by no name (``"{0.cost._cost.work}".format(m)`` mid-run finds nothing)."""
+
+    __slots__ = ("_cost",)
+
+
+_RECORD: Any = HeldRecord.__dict__
+_VIEWED: Any = HeldCost.__dict__["_cost"]
+#: A machine's ledger (``cost_of(m)``), for the machine only.
+cost_of: Callable[[object], Cost] = _RECORD["_cost"].__get__
+#: Set a machine's ledger (``put_cost(m, cost)``).
+put_cost: Callable[[object, Cost], None] = _RECORD["_cost"].__set__
+#: The read-only view of the ledger a running program gets as ``m.cost``.
+ledger_of: Callable[[object], Ledger] = _RECORD["_ledger"].__get__
+put_ledger: Callable[[object, Ledger], None] = _RECORD["_ledger"].__set__
+#: A machine's records of forbidden accesses, of settled cells and of undefined reads.
+violations_of: Callable[[object], list[Violation]] = _RECORD["_violations"].__get__
+put_violations: Callable[[object, list[Violation]], None] = _RECORD["_violations"].__set__
+resolutions_of: Callable[[object], list[Resolution]] = _RECORD["_resolutions"].__get__
+put_resolutions: Callable[[object, list[Resolution]], None] = (
+    _RECORD["_resolutions"].__set__)
+undefined_reads_of: Callable[[object], list[UndefinedRead]] = (
+    _RECORD["_undefined_reads"].__get__)
+put_undefined_reads: Callable[[object, list[UndefinedRead]], None] = (
+    _RECORD["_undefined_reads"].__set__)
+#: The ledger a :class:`pram.cost.Ledger` views (``viewed_of(view)``), and setting it.
+viewed_of: Callable[[HeldCost], Cost] = _VIEWED.__get__
+put_viewed: Callable[[HeldCost, Cost], None] = _VIEWED.__set__
+del HeldRecord._cost, HeldRecord._ledger, HeldRecord._resolutions  # type: ignore[attr-defined]
+del HeldRecord._undefined_reads, HeldRecord._violations  # type: ignore[attr-defined]
+del HeldCost._cost  # type: ignore[attr-defined]
+
+__all__ = ["Held", "HeldCells", "HeldCost", "HeldRecord", "cells_of", "cost_of", "defined_of",
+           "ledger_of", "owners_of", "put_cells", "put_cost", "put_defined", "put_ledger",
+           "put_owners", "put_raw", "put_resolutions", "put_selections", "put_undefined_reads",
+           "put_viewed", "put_violations", "raw_of", "resolutions_of", "selections_of",
+           "undefined_reads_of", "viewed_of", "violations_of"]

@@ -20,6 +20,13 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast
 
+from pram._held import HeldRecord
+from pram._held import cost_of as _cost_of
+from pram._held import put_cost as _put_cost
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
@@ -36,7 +43,6 @@ from pram.readout import Readout
 from pram.run import Observer, Run, machine_made, machine_used
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
-from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
 
@@ -65,7 +71,7 @@ def _distinct(value: object) -> bool:
     return True
 
 
-class Machine(MachineDisplay, Readout):
+class Machine(HeldRecord, MachineDisplay, Readout):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
@@ -165,16 +171,16 @@ class Machine(MachineDisplay, Readout):
         self.strict = strict
         self.distinct_processors = _distinct(distinct_processors)
         self.fast_path = fast_path
-        self._cost = Cost()
-        self._ledger = Ledger(self._cost)
+        _put_cost(self, Cost())
+        _put_ledger(self, Ledger(_cost_of(self)))
         self._running = 0
         #: The token of the run in progress (see pram.run), None between runs.
         self._token: Run | None = None
         self.observer = observer
-        self._violations: list[Violation] = []
+        _put_violations(self, [])
         #: Cells CRCW tolerant, collision or collision+ settled without a written value.
-        self._resolutions: list[Resolution] = []
-        self._undefined_reads: list[UndefinedRead] = []
+        _put_resolutions(self, [])
+        _put_undefined_reads(self, [])
         self.arrays: dict[str, Array] = {}
         self._seed = seed
         self._next_processor = 0
@@ -237,12 +243,12 @@ class Machine(MachineDisplay, Readout):
                                                 shape, self.batch)
         array = self._engine.allocated(name, Array(name, cells, defined, dimensions))
         if self._recorder is not None:
-            self._recorder.allocated(array, self._cost.time)
+            self._recorder.allocated(array, _cost_of(self).time)
         self.arrays[name] = array
-        self._cost.memory_cells += array.size
+        _cost_of(self).memory_cells += array.size
         array._sealed = self._running > 0
         self._alive_cells += array.size
-        self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
+        _cost_of(self).peak_cells = max(_cost_of(self).peak_cells, self._alive_cells)
         for scope in self._scopes:
             scope.append(array)
         return array
@@ -286,7 +292,7 @@ class Machine(MachineDisplay, Readout):
             )
         del self.arrays[array.name]
         if self._recorder is not None:
-            self._recorder.freed(array, self._cost.time)
+            self._recorder.freed(array, _cost_of(self).time)
         array._freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
         self._engine.release(array)

@@ -277,6 +277,49 @@ def test_no_module_of_pram_but_held_names_an_accessor_publicly() -> None:
         pram.trace.cells_of  # type: ignore[attr-defined]  # noqa: B018
 
 
+@pytest.mark.parametrize("reach", [
+    lambda m: "{0._cost.work}".format(m),  # noqa: UP030, UP032  # the cheat as written (D46)
+    lambda m: "{0._cost.profile}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._violations}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._ledger}".format(m),  # noqa: UP030, UP032
+    lambda m: string.Formatter().get_field("0._cost", (m,), {}),
+    lambda m: string.Formatter().get_field("0._violations", (m,), {}),
+    lambda m: operator.attrgetter("_undefined_reads")(m),
+    lambda m: operator.attrgetter("_resolutions")(m),
+], ids=["work", "profile", "violations", "ledger view", "get_field ledger",
+        "get_field violations", "undefined reads", "resolutions"])
+def test_no_attribute_path_reaches_a_machines_ledger(reach: Callable[[Any], Any]) -> None:
+    """``"{0._cost.work}".format(m)`` read mid-run how many processors chose themselves by
+    data (no step taken), and ``get_field`` handed the program the ledger and the list of
+    violations themselves, to zero or clear: they sit in slots no name leads to
+    (pram._held.HeldRecord), during the run and after it; the view a running program gets
+    as m.cost keeps its ledger the same way, and a machine is neither pickled nor copied."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    chosen = 3  # a[i] >= N - chosen: 3 processors chosen by data
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        (x,) = yield Step(pid, reads=[Read(a, iota(N))])
+        keep = x >= N - chosen
+        yield Step(hold(pid, pid)[keep], reads=[Read(a, hold(pid, iota(N))[keep])])
+        yield Step(pid, reads=[Read(a, keep.astype(np.int64))])  # concurrent: a violation
+        with pytest.raises(AttributeError, match="'Machine' object has no attribute '_"):
+            reach(m)
+        with pytest.raises(HonestyError, match=r"m\.cost\._cost while a program runs"):
+            "{0.cost._cost.work}".format(m)  # noqa: UP030, UP032
+        yield Step(pid, reads=[Read(a, iota(N))])
+
+    m.run(program())
+    with pytest.raises(AttributeError, match="'Machine' object has no attribute '_"):
+        reach(m)
+    assert (m.cost.work, m.cost.time) == (3 * N + chosen, 4)
+    assert len(m.violations) > 0
+    for how in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(HonestyError, match=r"^pickling or copying a Machine"):
+            how(m)
+
+
 def test_a_trace_cannot_be_made_again_to_unseal_it() -> None:
     m = Machine("erew", trace=True)
     t = m.trace

@@ -63,11 +63,13 @@ from typing import TYPE_CHECKING, Any
 import numpy.typing as npt
 
 from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import owners_of as _owners_of
 from pram._held import put_cells as _put_cells
 from pram._held import put_defined as _put_defined
 from pram._held import raw_of as _raw_of
+from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
@@ -138,7 +140,7 @@ class BatchEngine(Checks):
         """Execute one global step of every instance taking steps; see
         :meth:`pram.Machine.execute`."""
         host = self.host
-        number = host._cost.time + 1
+        number = _cost_of(host).time + 1
         alive = self.alive
         memo = StepMemo()
         # 0. The fast path: the usual step, shared indices (idle instances left untouched).
@@ -387,7 +389,7 @@ class BatchEngine(Checks):
                         record.message, step=record.step, array=record.array,
                         index=record.index, processor=record.processor, instance=i,
                     )
-                host._undefined_reads.append(record)
+                _undefined_reads_of(host).append(record)
 
     def _store(self, port: BatchPort, settled: dict[int, Any] | None) -> None:
         """Write ``port``'s values in every instance whose writes to the array were not
@@ -433,7 +435,7 @@ class BatchEngine(Checks):
                                           members)
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
                             {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
-        self.host._cost.time += 1
+        _cost_of(self.host).time += 1
 
 
 

@@ -11,8 +11,11 @@ from typing import TYPE_CHECKING, Any
 import numpy.typing as npt
 
 from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
 from pram._held import owners_of as _owners_of
 from pram._held import raw_of as _raw_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
@@ -293,12 +296,12 @@ class Checks(Passes):
                     Draw(self, i), resolutions)
             except ConflictError as error:
                 tagged = of_instance(error.violation, i)
-                host._violations.append(tagged)
+                _violations_of(host).append(tagged)
                 raise ConflictError(tagged) from None
             if outcome is not None:  # else every write lands as written
                 settled[i] = outcome
-            host._violations.extend(of_instance(v, i) for v in found)
-            host._resolutions.extend(of_instance(r, i) for r in resolutions)
+            _violations_of(host).extend(of_instance(v, i) for v in found)
+            _resolutions_of(host).extend(of_instance(r, i) for r in resolutions)
         return settled
 
     def _resolve_together(self, group: list[BatchPort], met: Flags, steps: Sequence[Step]
@@ -317,14 +320,14 @@ class Checks(Passes):
         try:
             outcome = conflicts.resolve(
                 ports,  # type: ignore[arg-type]
-                host._cost.time + 1, steps, host.model, host.mode == "raise", found,
+                _cost_of(host).time + 1, steps, host.model, host.mode == "raise", found,
                 no_choice, resolutions)
         except ConflictError as error:
             tagged = apart(error.violation, rows, size, self.ledgers)
-            host._violations.append(tagged)
+            _violations_of(host).append(tagged)
             raise ConflictError(tagged) from None
-        host._violations.extend(apart(v, rows, size, self.ledgers) for v in found)
-        host._resolutions.extend(apart(r, rows, size, self.ledgers) for r in resolutions)
+        _violations_of(host).extend(apart(v, rows, size, self.ledgers) for v in found)
+        _resolutions_of(host).extend(apart(r, rows, size, self.ledgers) for r in resolutions)
         settled: dict[int, tuple[Words, Words] | None] = {}
         if outcome is None:
             return settled

@@ -13,6 +13,15 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pram._held import cost_of as _cost_of
+from pram._held import put_cost as _put_cost
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Ledger
 from pram.engine.validate import acting
@@ -31,7 +40,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
     """Run ``program`` on ``machine`` (checked by :meth:`pram.Machine.run`) to its end."""
     engine = machine._engine
     if machine._recorder is not None:
-        machine._recorder.start(machine.arrays, machine._cost.time)
+        machine._recorder.start(machine.arrays, _cost_of(machine).time)
     observer = machine.observer
     if machine._depths is not None:  # the depth recorder sees the run beside the observer
         from pram.circuits.oblivious import Tee
@@ -41,11 +50,11 @@ def run(machine: Machine, program: Program[Any]) -> Any:
     machine._token = token
     # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
     # of the violations or of the undefined reads taken before the run sees none of it.
-    machine._cost = machine._cost.fresh()
-    machine._ledger = Ledger(machine._cost)
-    machine._violations = list(machine._violations)
-    machine._resolutions = list(machine._resolutions)
-    machine._undefined_reads = list(machine._undefined_reads)
+    _put_cost(machine, _cost_of(machine).fresh())
+    _put_ledger(machine, Ledger(_cost_of(machine)))
+    _put_violations(machine, list(_violations_of(machine)))
+    _put_resolutions(machine, list(_resolutions_of(machine)))
+    _put_undefined_reads(machine, list(_undefined_reads_of(machine)))
     machine._running += 1
     machine._failure = None
     machine._modular = 0
@@ -70,7 +79,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
 def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     """One pass of :func:`run`: drive ``program`` to its end, and charge the local work done
     after its last step."""
-    cost = machine._cost
+    cost = _cost_of(machine)
     engine = machine._engine
     execute = engine.execute
     engine.opened = None  # a round never spans two runs, nor two passes of a batch

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import raw_of as _raw_of
 from pram._numpy import np
@@ -220,7 +221,7 @@ class FastPath:
         """Charge one unit of time and the step's processors, reads and writes (``tallies``,
         one per branch) to the ledger, and to the phase of each branch and the phases around
         it."""
-        cost = self.host._cost
+        cost = _cost_of(self.host)
         active = reads = writes = 0
         for n, r, w in tallies:
             active += n
@@ -251,7 +252,7 @@ class FastPath:
 
     def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
         """:meth:`_account` for a global step of one step (of ``n`` processors)."""
-        cost = self.host._cost
+        cost = _cost_of(self.host)
         phase = step.phase
         around = prefixes(phase)
         joined, self.opened = rounds.take_one(self.opened, step, around)

@@ -15,10 +15,19 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import numpy.typing as npt
 
 from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import put_cells as _put_cells
+from pram._held import put_cost as _put_cost
 from pram._held import put_defined as _put_defined
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
 from pram._held import raw_of as _raw_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine import rounds
@@ -126,12 +135,12 @@ class Passes:
             flags = _defined_of(array)
             if defined is not None and flags is not None:
                 flags[group] = defined[group]
-        host._cost = start.cost.fresh()
-        host._ledger = Ledger(host._cost)
+        _put_cost(host, start.cost.fresh())
+        _put_ledger(host, Ledger(_cost_of(host)))
         kept = start.records
-        host._violations = records_of(host._violations, kept[0], group)
-        host._resolutions = records_of(host._resolutions, kept[1], group)
-        host._undefined_reads = records_of(host._undefined_reads, kept[2], group)
+        _put_violations(host, records_of(_violations_of(host), kept[0], group))
+        _put_resolutions(host, records_of(_resolutions_of(host), kept[1], group))
+        _put_undefined_reads(host, records_of(_undefined_reads_of(host), kept[2], group))
         host._next_processor = start.processors
         host._alive_cells = start.alive_cells
         host._failure = None
@@ -198,7 +207,7 @@ class Passes:
             f"{described(earlier)}: a batch holds one array per name for all its "
             "instances; size the array from the inputs (the largest size any instance may "
             "need), give it a name per size, or run one machine per instance",
-            self.host._cost.time)
+            _cost_of(self.host).time)
 
     def end(self) -> None:
         """The run's last pass ended: one set of ledgers from every pass's, each instance's
@@ -209,8 +218,8 @@ class Passes:
             self.ledgers = Ledgers.merged(
                 self.batch, [(p.finished, p.ledgers) for p in passes], start.steps)
             first = passes[0]
-            host._cost = first.cost
-            host._ledger = Ledger(first.cost)
+            _put_cost(host, first.cost)
+            _put_ledger(host, Ledger(first.cost))
             host._next_processor = max(p.processors for p in passes)
             arrays = dict(first.arrays)
             for later in passes[1:]:
@@ -227,7 +236,7 @@ class Passes:
                 peak[p.finished] = p.cost.peak_cells
             self.sizes = self._sizes(start, memory, peak)
         elif start.sizes is not None:
-            cost = host._cost
+            cost = _cost_of(host)
             self.sizes = self._sizes(start, np.full(self.batch, cost.memory_cells, np.int64),
                                      np.full(self.batch, cost.peak_cells, np.int64))
         self.settle()
@@ -334,7 +343,7 @@ class Passes:
         bits = self._answer(tests, values, alive)
         if self._remake is None:  # no later pass: nothing to retrace
             return bits
-        step = (self.host._cost.time, tuple(bits))
+        step = (_cost_of(self.host).time, tuple(bits))
         k = len(self.path)
         self.path.append(step)
         if k < len(self.expected) and self.expected[k] != step:
@@ -388,7 +397,7 @@ class Passes:
             return flags
 
         going = taking(followed)
-        time = self.host._cost.time
+        time = _cost_of(self.host).time
         for path in sorted(paths - {followed}):
             if self._remake is None or self.host.observer is not None:
                 self._refuse(tests[0], taking(path), going)
@@ -406,7 +415,7 @@ class Passes:
         leaving = np.flatnonzero(self.group).tolist()
         named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
         depart, _ = self.expected[-1]
-        number = self.host._cost.time
+        number = _cost_of(self.host).time
         if how == "ended":
             what = (f"the program made again for them ended at step {number}, after "
                     f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
@@ -428,7 +437,7 @@ class Passes:
             "m.run(program(m, ...)), or run one machine per instance", number)
 
     def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
-        number = self.host._cost.time
+        number = _cost_of(self.host).time
 
         def named(flags: Flags) -> str:
             found = np.flatnonzero(flags).tolist()

@@ -10,8 +10,12 @@ import numpy.typing as npt
 
 from pram._held import HeldCells
 from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import put_cells as _put_cells
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.step import Step
@@ -185,9 +189,9 @@ class Start:
                       for array in self.arrays.values()] if copied else []
         self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
         self.steps = len(engine.ledgers.steps)
-        self.cost = host._cost.fresh()
-        self.records = (len(host._violations), len(host._resolutions),
-                        len(host._undefined_reads))
+        self.cost = _cost_of(host).fresh()
+        self.records = (len(_violations_of(host)), len(_resolutions_of(host)),
+                        len(_undefined_reads_of(host)))
         self.processors = host._next_processor
         self.alive_cells = host._alive_cells
         #: Each instance's generator as the run found it, kept at its first draw of the
@@ -210,5 +214,5 @@ class Pass:
 
     def __init__(self, finished: Flags, engine: Passes) -> None:
         host = engine.host
-        self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
+        self.finished, self.ledgers, self.cost = finished, engine.ledgers, _cost_of(host)
         self.arrays, self.processors = dict(host.arrays), host._next_processor

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pram._held import cost_of as _cost_of
 from pram._numpy import np
 from pram.errors import IntegerOverflowError
 from pram.memory import WORD as _WORD
@@ -105,7 +106,7 @@ def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[int | None
         i = first // n
         engine = machine._engine
         return i, int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
-    return None, int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
+    return None, int(owners.reshape(-1)[first]), int(_cost_of(machine).time) + 1
 
 
 def _in(instance: int | None) -> str:
