@@ -21,11 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram.errors import HonestyError
+from pram.errors import HonestyError, PRAMError
 
 if TYPE_CHECKING:
     from pram.cost import Cost, Ledger
+    from pram.depth import Depths
+    from pram.engine.batched import BatchEngine
+    from pram.engine.core import Engine
     from pram.registers.ids import Chosen, Ids
+    from pram.trace import Recorder
     from pram.violations import Resolution, UndefinedRead, Violation
 
 
@@ -79,15 +83,18 @@ del HeldCells._cells, HeldCells._defined  # type: ignore[attr-defined]
 
 class HeldRecord:
     """The base of :class:`pram.Machine`: slots for its ledger (a :class:`pram.Cost`), the
-    read-only view of it a running program gets (:class:`pram.cost.Ledger`) and its records
-    of violations, resolutions and undefined reads, reached by no name. As attributes, a
-    format string read a run's work mid-run (``"{0._cost.work}".format(m)``: how many
-    processors chose themselves by data, with no step) and ``string.Formatter().get_field``
+    read-only view of it a running program gets (:class:`pram.cost.Ledger`), its records
+    of violations, resolutions and undefined reads, its engine (a batch's ledgers), its trace
+    and depth recorders and the failure a run keeps from its program, reached by no name.
+    As attributes, a format string read a run's work mid-run
+    (``"{0._cost.work}".format(m)``: how many processors chose themselves by data, with no
+    step) and ``string.Formatter().get_field``
     handed the program the ledger itself, to rewrite; now only the machine's accessors
     below reach them, and ``m.cost``, ``m.violations`` and the rest refuse while a program
     runs."""
 
-    __slots__ = ("_cost", "_ledger", "_resolutions", "_undefined_reads", "_violations")
+    __slots__ = ("_cost", "_depths", "_engine", "_failure", "_ledger", "_recorder", "_resolutions",
+                 "_undefined_reads", "_violations")
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         raise HonestyError(
@@ -121,15 +128,38 @@ undefined_reads_of: Callable[[object], list[UndefinedRead]] = (
     _RECORD["_undefined_reads"].__get__)
 put_undefined_reads: Callable[[object, list[UndefinedRead]], None] = (
     _RECORD["_undefined_reads"].__set__)
+#: What executes a machine's steps (a batch's ledgers in it), its trace recorder, its depths,
+#: and the first failure of the run in progress (an int64 overflow the program must not see).
+engine_of: Callable[[object], Engine | BatchEngine] = _RECORD["_engine"].__get__
+put_engine: Callable[[object, Engine | BatchEngine], None] = _RECORD["_engine"].__set__
+recorder_of: Callable[[object], Recorder | None] = _RECORD["_recorder"].__get__
+put_recorder: Callable[[object, Recorder | None], None] = _RECORD["_recorder"].__set__
+depths_of: Callable[[object], Depths | None] = _RECORD["_depths"].__get__
+put_depths: Callable[[object, Depths | None], None] = _RECORD["_depths"].__set__
+failure_of: Callable[[object], PRAMError | None] = _RECORD["_failure"].__get__
+put_failure: Callable[[object, PRAMError | None], None] = _RECORD["_failure"].__set__
+
+
+def engine_or_none(machine: object) -> Engine | BatchEngine | None:
+    """The engine of ``machine`` (a run's machine), or None for anything that holds none."""
+    try:
+        return engine_of(machine)
+    except (AttributeError, TypeError):
+        return None
+
+
 #: The ledger a :class:`pram.cost.Ledger` views (``viewed_of(view)``), and setting it.
 viewed_of: Callable[[HeldCost], Cost] = _VIEWED.__get__
 put_viewed: Callable[[HeldCost, Cost], None] = _VIEWED.__set__
-del HeldRecord._cost, HeldRecord._ledger, HeldRecord._resolutions  # type: ignore[attr-defined]
-del HeldRecord._undefined_reads, HeldRecord._violations  # type: ignore[attr-defined]
+for _name in HeldRecord.__slots__:
+    delattr(HeldRecord, _name)
+del _name
 del HeldCost._cost  # type: ignore[attr-defined]
 
 __all__ = ["Held", "HeldCells", "HeldCost", "HeldRecord", "cells_of", "cost_of", "defined_of",
-           "ledger_of", "owners_of", "put_cells", "put_cost", "put_defined", "put_ledger",
-           "put_owners", "put_raw", "put_resolutions", "put_selections", "put_undefined_reads",
-           "put_viewed", "put_violations", "raw_of", "resolutions_of", "selections_of",
-           "undefined_reads_of", "viewed_of", "violations_of"]
+           "depths_of", "engine_of", "engine_or_none", "failure_of", "ledger_of", "owners_of",
+           "put_cells", "put_cost", "put_defined", "put_depths", "put_engine", "put_failure",
+           "put_ledger", "put_owners", "put_raw", "put_recorder", "put_resolutions",
+           "put_selections", "put_undefined_reads", "put_viewed", "put_violations", "raw_of",
+           "recorder_of", "resolutions_of", "selections_of", "undefined_reads_of", "viewed_of",
+           "violations_of"]

@@ -30,10 +30,10 @@ bit and give no register: control flow adds no depth. Each version keeps one pre
 version its deepest operand came from), so :meth:`Depths.chain` walks a cell's critical chain
 back to an input.
 
-It costs nothing when off: the driver tests ``machine._depths is None`` once per run. On, every
-step and every elementwise operation is observed (numpy work on each port's indices and on each
-result's entries; six int64 per version, two per register entry until the run ends); no count
-changes. A batched machine refuses ``depth=True``.
+It costs nothing when off: the driver asks once per run whether the machine keeps depths.
+On, every step and every elementwise operation is observed (numpy work on each port's indices
+and on each result's entries; six int64 per version, two per register entry until the run
+ends); no count changes. A batched machine refuses ``depth=True``.
 """
 
 from __future__ import annotations

@@ -22,21 +22,26 @@ from typing import Any, Literal, TypeVar, cast
 
 from pram._held import HeldRecord
 from pram._held import cost_of as _cost_of
+from pram._held import depths_of as _depths_of
+from pram._held import engine_of as _engine_of
 from pram._held import put_cost as _put_cost
+from pram._held import put_depths as _put_depths
+from pram._held import put_engine as _put_engine
+from pram._held import put_failure as _put_failure
 from pram._held import put_ledger as _put_ledger
+from pram._held import put_recorder as _put_recorder
 from pram._held import put_resolutions as _put_resolutions
 from pram._held import put_undefined_reads as _put_undefined_reads
 from pram._held import put_violations as _put_violations
+from pram._held import recorder_of as _recorder_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
 from pram.display import MachineDisplay
 from pram.engine import batched, driver
-from pram.engine.batched import BatchEngine
-from pram.engine.core import Engine
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
-from pram.errors import HonestyError, InputError, PRAMError
+from pram.errors import HonestyError, InputError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
@@ -164,9 +169,9 @@ class Machine(HeldRecord, MachineDisplay, Readout):
                 f"a trace records; the default is {CEILING:,}"
             )
         self.model = model(model_name)
-        self._recorder = Recorder(int(trace_cells), self.model.name) if trace else None
+        _put_recorder(self, Recorder(int(trace_cells), self.model.name) if trace else None)
         #: The depth of every cell (pram.depth), recorded while depth=True, else None.
-        self._depths = Depths() if depth else None
+        _put_depths(self, Depths() if depth else None)
         self.mode = mode
         self.strict = strict
         self.distinct_processors = _distinct(distinct_processors)
@@ -189,14 +194,14 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         self._scopes: list[list[Array]] = []
         #: The first error of the run in progress that the program must not see (an int64
         #: overflow): raised by the machine before its next step, or as the run ends.
-        self._failure: PRAMError | None = None
+        _put_failure(self, None)
         #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
         #: wraps instead of failing the run).
         self._modular = 0
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
         self.batch: int | None = instances
         #: What executes the steps, for one instance or for ``batch`` of them.
-        self._engine: Engine | BatchEngine = batched.engine_for(self, instances)
+        _put_engine(self, batched.engine_for(self, instances))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
         machine_made(self)  # a measured call (pram.sweep, a declaration) sees every machine
@@ -206,10 +211,11 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         """The depth of every cell the runs wrote (:mod:`pram.depth`), on a machine made with
         ``depth=True``; what it tells is refused while a program runs (a depth may tell about
         data)."""
-        if self._depths is None:
+        depths = _depths_of(self)
+        if depths is None:
             raise InputError(
                 "this machine records no depths; make it with Machine(depth=True)")
-        return self._depths
+        return depths
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -241,9 +247,10 @@ class Machine(HeldRecord, MachineDisplay, Readout):
             )
         cells, defined, dimensions = allocation(name, size, values, dtype_of(dtype, name),
                                                 shape, self.batch)
-        array = self._engine.allocated(name, Array(name, cells, defined, dimensions))
-        if self._recorder is not None:
-            self._recorder.allocated(array, _cost_of(self).time)
+        array = _engine_of(self).allocated(name, Array(name, cells, defined, dimensions))
+        recorder = _recorder_of(self)
+        if recorder is not None:
+            recorder.allocated(array, _cost_of(self).time)
         self.arrays[name] = array
         _cost_of(self).memory_cells += array.size
         array._sealed = self._running > 0
@@ -291,11 +298,12 @@ class Machine(HeldRecord, MachineDisplay, Readout):
                 f"(got {array!r})"
             )
         del self.arrays[array.name]
-        if self._recorder is not None:
-            self._recorder.freed(array, _cost_of(self).time)
+        recorder = _recorder_of(self)
+        if recorder is not None:
+            recorder.freed(array, _cost_of(self).time)
         array._freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
-        self._engine.release(array)
+        _engine_of(self).release(array)
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -368,5 +376,5 @@ class Machine(HeldRecord, MachineDisplay, Readout):
                 "program's steps; yield the Step instead"
             )
         machine_used(self)
-        return self._engine.execute(steps)
+        return _engine_of(self).execute(steps)
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from pram._held import cost_of as _cost_of
+from pram._held import engine_of as _engine_of
 from pram._held import ledger_of as _ledger_of
 from pram._held import put_cost as _put_cost
 from pram._held import put_ledger as _put_ledger
 from pram._held import put_resolutions as _put_resolutions
 from pram._held import put_undefined_reads as _put_undefined_reads
 from pram._held import put_violations as _put_violations
+from pram._held import recorder_of as _recorder_of
 from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
@@ -25,9 +27,7 @@ from pram.cost import Cost, Ledger
 from pram.errors import HonestyError, InputError
 
 if TYPE_CHECKING:
-    from pram.engine.batched import BatchEngine
-    from pram.engine.core import Engine
-    from pram.trace import Recorder, Trace
+    from pram.trace import Trace
     from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["Readout"]
@@ -37,8 +37,6 @@ class Readout:
     """The readouts of a machine after its runs (see :class:`pram.Machine`)."""
 
     _running: int
-    _engine: Engine | BatchEngine
-    _recorder: Recorder | None
     _results: tuple[Any, ...]
 
     @property
@@ -94,7 +92,7 @@ class Readout:
         """
         if self._running:
             return cast(Cost, _ledger_of(self))
-        return self._engine.cost(_cost_of(self))
+        return _engine_of(self).cost(_cost_of(self))
 
     @cost.setter
     def cost(self, cost: Cost) -> None:
@@ -103,7 +101,7 @@ class Readout:
                 "m.cost = ... while a program runs replaces the ledger; only the machine "
                 "counts: run steps, and read m.cost after the run"
             )
-        self._engine.replace(cost)
+        _engine_of(self).replace(cost)
         _put_cost(self, cost)
         _put_ledger(self, Ledger(cost))
 
@@ -113,7 +111,7 @@ class Readout:
         :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
         instance's input); refused while a program runs."""
         self._closed("m.costs")
-        return self._engine.costs(_cost_of(self))
+        return _engine_of(self).costs(_cost_of(self))
 
     @property
     def results(self) -> tuple[Any, ...]:
@@ -135,8 +133,9 @@ class Readout:
                 "m.trace while a program runs reads the run outside the machine's steps; "
                 "read m.trace after the run"
             )
-        if self._recorder is None:
+        recorder = _recorder_of(self)
+        if recorder is None:
             raise InputError(
                 "this machine keeps no trace; make it with Machine(trace=True) before the run"
             )
-        return self._recorder.trace
+        return recorder.trace

@@ -286,8 +286,13 @@ def test_no_module_of_pram_but_held_names_an_accessor_publicly() -> None:
     lambda m: string.Formatter().get_field("0._violations", (m,), {}),
     lambda m: operator.attrgetter("_undefined_reads")(m),
     lambda m: operator.attrgetter("_resolutions")(m),
+    lambda m: "{0._engine}".format(m),  # noqa: UP030, UP032  # a batch's ledgers are in it
+    lambda m: "{0._recorder}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._depths}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._failure}".format(m),  # noqa: UP030, UP032  # an overflow kept from it
 ], ids=["work", "profile", "violations", "ledger view", "get_field ledger",
-        "get_field violations", "undefined reads", "resolutions"])
+        "get_field violations", "undefined reads", "resolutions", "engine", "trace recorder",
+        "depths", "failure"])
 def test_no_attribute_path_reaches_a_machines_ledger(reach: Callable[[Any], Any]) -> None:
     """``"{0._cost.work}".format(m)`` read mid-run how many processors chose themselves by
     data (no step taken), and ``get_field`` handed the program the ledger and the list of

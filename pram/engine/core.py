@@ -51,12 +51,13 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from pram._held import cells_of as _cells_of
 from pram._held import cost_of as _cost_of
 from pram._held import put_cells as _put_cells
 from pram._held import put_defined as _put_defined
+from pram._held import recorder_of as _recorder_of
 from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
@@ -77,10 +78,6 @@ from pram.run import Run
 from pram.step import Step, Values
 from pram.violations import UndefinedRead
 
-if TYPE_CHECKING:
-    from pram.trace import Recorder
-
-
 
 class Host(Protocol):
     """What the engine reads of the machine it runs for (:class:`pram.Machine`); its ledger
@@ -93,8 +90,6 @@ class Host(Protocol):
     fast_path: bool
     arrays: dict[str, Array]
     _seed: int
-    #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
-    _recorder: Recorder | None
     _token: Run | None
 
 
@@ -162,7 +157,7 @@ class Engine(FastPath):
         host = self.host
         number = _cost_of(host).time + 1
         memo = StepMemo()
-        recorder = host._recorder
+        recorder = _recorder_of(host)
         # 0. The fast path: the usual step, with the first-branch tests of the phases below
         # (off while tracing: the recorder reads the ports phase 1 normalises).
         if host.fast_path and recorder is None:

@@ -20,6 +20,7 @@ from pram._held import defined_of as _defined_of
 from pram._held import put_cells as _put_cells
 from pram._held import put_cost as _put_cost
 from pram._held import put_defined as _put_defined
+from pram._held import put_failure as _put_failure
 from pram._held import put_ledger as _put_ledger
 from pram._held import put_resolutions as _put_resolutions
 from pram._held import put_undefined_reads as _put_undefined_reads
@@ -143,7 +144,7 @@ class Passes:
         _put_undefined_reads(host, records_of(_undefined_reads_of(host), kept[2], group))
         host._next_processor = start.processors
         host._alive_cells = start.alive_cells
-        host._failure = None
+        _put_failure(host, None)
         host._modular = 0
         for i in np.flatnonzero(group).tolist():
             if i in start.random:  # else the run drew nothing for it: its generator as found

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
+from pram._held import engine_or_none as _engine_or_none
 from pram._held import owners_of as _owners_of
 from pram._held import put_raw as _put_raw
 from pram._held import put_selections as _put_selections
@@ -201,7 +202,7 @@ def kept(run: Run | None, before: Any, after: Any) -> Any:
     later rounds leaves their registers as they were, as in their single runs."""
     if run is None:
         return after
-    engine = getattr(run._machine, "_engine", None)
+    engine = _engine_or_none(run._machine)
     alive = None if engine is None else engine.alive
     if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
         return after
