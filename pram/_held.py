@@ -11,7 +11,11 @@ read and write it. The machine and the register's own methods use them; a progra
 without importing this private module, which ``pram lint`` flags. An array's cells
 (:class:`pram.Array`, and the engine's views of one instance's row) sit likewise in the slot
 of :class:`HeldCells`, read and written by :func:`cells_of` and :func:`put_cells`, so
-``"{0._cells}".format(a)`` finds nothing while the array is sealed either.
+``"{0._cells}".format(a)`` finds nothing while the array is sealed either. A machine's ledger,
+records, engine and recorders sit likewise in the slots of :class:`HeldRecord`, so
+``"{0._cost.work}".format(m)`` finds nothing mid-run. Every other module of pram holds these
+accessors under private names only (``from pram._held import raw_of as _raw_of``), so no
+public attribute path (``pram.trace.cells_of``) leads to them either.
 """
 
 from __future__ import annotations
@@ -80,7 +84,6 @@ put_defined: Callable[[HeldCells, npt.NDArray[Any] | None], None] = _DEFINED.__s
 del HeldCells._cells, HeldCells._defined  # type: ignore[attr-defined]
 
 
-
 class HeldRecord:
     """The base of :class:`pram.Machine`: slots for its ledger (a :class:`pram.Cost`), the
     read-only view of it a running program gets (:class:`pram.cost.Ledger`), its records
@@ -88,10 +91,10 @@ class HeldRecord:
     and depth recorders and the failure a run keeps from its program, reached by no name.
     As attributes, a format string read a run's work mid-run
     (``"{0._cost.work}".format(m)``: how many processors chose themselves by data, with no
-    step) and ``string.Formatter().get_field``
-    handed the program the ledger itself, to rewrite; now only the machine's accessors
-    below reach them, and ``m.cost``, ``m.violations`` and the rest refuse while a program
-    runs."""
+    step) and ``string.Formatter().get_field`` handed the program the ledger itself, to
+    rewrite; now only the machine's accessors below reach them, and ``m.cost``,
+    ``m.violations`` and the rest refuse while a program runs. A machine is neither pickled
+    nor copied (its ledger would be dropped or carried outside its runs)."""
 
     __slots__ = ("_cost", "_depths", "_engine", "_failure", "_ledger", "_recorder", "_resolutions",
                  "_undefined_reads", "_violations")
@@ -109,7 +112,7 @@ class HeldCost:
     __slots__ = ("_cost",)
 
 
-_RECORD: Any = HeldRecord.__dict__
+_RECORD: dict[str, Any] = dict(HeldRecord.__dict__)
 _VIEWED: Any = HeldCost.__dict__["_cost"]
 #: A machine's ledger (``cost_of(m)``), for the machine only.
 cost_of: Callable[[object], Cost] = _RECORD["_cost"].__get__
