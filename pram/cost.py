@@ -7,6 +7,9 @@ from typing import Any
 
 import attrs
 
+from pram._held import HeldCost
+from pram._held import put_viewed as _put_viewed
+from pram._held import viewed_of as _viewed_of
 from pram._numpy import np
 from pram.display import CostDisplay
 from pram.errors import HonestyError, InputError
@@ -159,7 +162,7 @@ def local_verdict(most: Sequence[int]) -> str:
 OPEN = frozenset({"time", "memory_cells", "peak_cells", "step_phases"})
 
 
-class Ledger:
+class Ledger(HeldCost):
     """A read-only view of a machine's :class:`Cost`, which is what ``m.cost`` is during a run.
 
     ``time`` and the sizes (``memory_cells``, ``peak_cells``, ``step_phases``) read the ledger
@@ -168,15 +171,15 @@ class Ledger:
     ends, and so does assigning any field: only the machine counts.
     """
 
-    __slots__ = ("_cost",)
+    __slots__ = ()
 
     def __init__(self, cost: Cost) -> None:
-        object.__setattr__(self, "_cost", cost)
+        _put_viewed(self, cost)  # in a slot no name reaches (pram._held)
 
     # Time is read directly (the machine reads it at every step).
-    time = property(lambda self: self._cost.time)
-    memory_cells = property(lambda self: self._cost.memory_cells)
-    peak_cells = property(lambda self: self._cost.peak_cells)
+    time = property(lambda self: _viewed_of(self).time)
+    memory_cells = property(lambda self: _viewed_of(self).memory_cells)
+    peak_cells = property(lambda self: _viewed_of(self).peak_cells)
 
     def __getattr__(self, name: str) -> Any:
         if name not in OPEN:
@@ -184,7 +187,7 @@ class Ledger:
                 f"m.cost.{name} while a program runs counts processors that chose themselves "
                 "by their data; read it after the run (time and sizes are readable now)"
             )
-        value = getattr(self._cost, name)
+        value = getattr(_viewed_of(self), name)
         if isinstance(value, list):
             return list(value)
         return value
@@ -199,7 +202,7 @@ class Ledger:
         self.__setattr__(name, None)
 
     def __repr__(self) -> str:
-        return f"Ledger(time={self._cost.time}, while a program runs)"
+        return f"Ledger(time={_viewed_of(self).time}, while a program runs)"
 
     def __reduce__(self) -> Any:
         raise HonestyError("pickling m.cost while a program runs; read m.cost after the run")

@@ -30,10 +30,10 @@ bit and give no register: control flow adds no depth. Each version keeps one pre
 version its deepest operand came from), so :meth:`Depths.chain` walks a cell's critical chain
 back to an input.
 
-It costs nothing when off: the driver tests ``machine._depths is None`` once per run. On, every
-step and every elementwise operation is observed (numpy work on each port's indices and on each
-result's entries; six int64 per version, two per register entry until the run ends); no count
-changes. A batched machine refuses ``depth=True``.
+It costs nothing when off: the driver asks once per run whether the machine keeps depths.
+On, every step and every elementwise operation is observed (numpy work on each port's indices
+and on each result's entries; six int64 per version, two per register entry until the run
+ends); no count changes. A batched machine refuses ``depth=True``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ from typing import Any
 import attrs
 import numpy.typing as npt
 
-from pram._held import owners_of, raw_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
 from pram.memory import Array
@@ -79,7 +80,7 @@ def _raw(x: Any) -> npt.NDArray[Any]:
     """The raw values of a register, or a plain value as an array (for the observer's use:
     the machine lets its observers look at registers while it tells them something)."""
     if type(x).__name__ == "Register" and type(x).__module__ == "pram.registers.register":
-        return raw_of(x)
+        return _raw_of(x)
     return np.asarray(x)
 
 
@@ -311,11 +312,11 @@ class Depths:
         if name == "widen":  # the chosen processors keep their own, the others hold a constant
             register = operands[0]
             depth, origin = np.zeros(n, np.int64), np.full(n, -1, np.int64)
-            chosen = owners_of(register)
+            chosen = _owners_of(register)
             key = getattr(chosen, "key", None)
             if key is None:
                 return self._operand(register, n)
-            flags = raw_of(key).reshape(-1)
+            flags = _raw_of(key).reshape(-1)
             rd, ro = self._operand(register, int(flags.sum()))
             depth[flags], origin[flags] = rd, ro
             return depth, origin

@@ -20,6 +20,8 @@ import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from pram._held import recorder_of as _recorder_of
+
 __all__ = ["CheckDisplay", "CostDisplay", "MachineDisplay", "html_table", "text_table"]
 
 
@@ -98,7 +100,7 @@ class MachineDisplay:
         return [
             ["model", m.model.name], ["mode", m.mode], ["arrays", arrays],
             ["violations", len(m.violations)], ["undefined reads", len(m.undefined_reads)],
-            ["tracing", "yes" if m._recorder is not None else "no"],
+            ["tracing", "yes" if _recorder_of(m) is not None else "no"],
             *[[k, getattr(m.cost, k)] for k in _COUNTS],
         ]
 

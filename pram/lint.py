@@ -167,8 +167,8 @@ def _attribute(node: ast.Attribute, flag: _Flag) -> None:
     elif name in HOOKS:
         flag(node, f"call of {ast.unparse(node)}")
     elif name in ACCESSORS:
-        flag(node, f"the machine's own {name} (it reaches a register's raw values or an "
-                   "array's cells)")
+        flag(node, f"the machine's own {name} (it reaches a register's raw values, an "
+                   "array's cells or the machine's ledger)")
 
 
 def _own(owner: ast.AST) -> bool:

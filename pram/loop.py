@@ -51,7 +51,7 @@ from typing import Any
 
 import attrs
 
-from pram._held import raw_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.errors import InputError, StepError
 from pram.memory import Array, Words
@@ -141,7 +141,7 @@ def answer(test: Until, values: Values) -> bool:
     engine's, not the program's: a method on the step would let a program turn any register
     into a bool without a step (``Until(...).answer((x > 900,))``)."""
     (read,) = values
-    return bool(np.all(raw_of(read) == test.value))  # the machine's own reply, in the run
+    return bool(np.all(_raw_of(read) == test.value))  # the machine's own reply, in the run
 
 
 def is_test(step: Any) -> bool:

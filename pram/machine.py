@@ -20,23 +20,34 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar, cast
 
+from pram._held import HeldRecord
+from pram._held import cost_of as _cost_of
+from pram._held import depths_of as _depths_of
+from pram._held import engine_of as _engine_of
+from pram._held import put_cost as _put_cost
+from pram._held import put_depths as _put_depths
+from pram._held import put_engine as _put_engine
+from pram._held import put_failure as _put_failure
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_recorder as _put_recorder
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
+from pram._held import recorder_of as _recorder_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
 from pram.display import MachineDisplay
 from pram.engine import batched, driver
-from pram.engine.batched import BatchEngine
-from pram.engine.core import Engine
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
-from pram.errors import HonestyError, InputError, PRAMError
+from pram.errors import HonestyError, InputError
 from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
-from pram.run import Observer, Run, machine_made
+from pram.run import Observer, Run, machine_made, machine_used
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
-from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["MAX_ACCESSES", "Machine"]
 
@@ -50,7 +61,22 @@ _RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path
 _FIXED = {"batch": batched.RESIZED}
 
 
-class Machine(MachineDisplay, Readout):
+def _distinct(value: object) -> bool:
+    """The one setting of ``distinct_processors`` a machine takes: True (the check of ids
+    listed twice in a step, always on). Off, one processor id listed n times in one step
+    read n cells and wrote one cell n times, its writes reduced to its last and checked
+    against no one: an n-way combine by one "processor" in one step, which no model allows
+    and the ledger charged as one step."""
+    if value is not True and value is not np.True_:
+        raise InputError(
+            f"distinct_processors must be True (got {value!r}): without the check one "
+            f"processor id listed n times in a step combines n values in one step, "
+            f"uncharged; drop distinct_processors=False (or --no-distinct-processors), the "
+            f"check is on by default")
+    return True
+
+
+class Machine(HeldRecord, MachineDisplay, Readout):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
@@ -59,13 +85,13 @@ class Machine(MachineDisplay, Readout):
     ``"crcw-collision+"``; see :data:`pram.MODELS`).
     ``mode="collect"`` records every violation and finishes the run; ``mode="raise"`` raises
     :class:`ConflictError` at the first. ``strict`` makes undefined reads an error instead of
-    a record. ``seed`` drives the CRCW-arbitrary choice. ``distinct_processors`` (on by
-    default) refuses a processor id listed twice in one global step (in one step or in two
-    parallel branches) with a :class:`StepError`: such a processor would be counted once per
-    listing in the work, and two logical processors sharing an id would hide their conflicts
-    from each other. It costs nothing for the ids :meth:`processors` hands out, and otherwise
-    one scatter and one gather per step over a table sized by the spread of the step's ids
-    (not by the ids ever handed out); pass ``distinct_processors=False`` to skip it.
+    a record. A processor id listed twice in one global step (in one step or in two
+    parallel branches) is refused with a :class:`StepError`: two logical processors sharing
+    an id would hide their conflicts from each other, and one id listed n times would fold n
+    values in one step (an n-way OR on EREW, no violation). ``distinct_processors`` is that
+    check, always on: it costs nothing for the ids :meth:`processors` hands out, and
+    otherwise one scatter and one gather per step over a table sized by the spread of the
+    step's ids; ``distinct_processors=False`` is refused with an :class:`InputError`.
     ``observer`` (also settable as ``m.observer`` before a run) sees every global step and
     every elementwise operation on registers.
 
@@ -143,23 +169,23 @@ class Machine(MachineDisplay, Readout):
                 f"a trace records; the default is {CEILING:,}"
             )
         self.model = model(model_name)
-        self._recorder = Recorder(int(trace_cells), self.model.name) if trace else None
+        _put_recorder(self, Recorder(int(trace_cells), self.model.name) if trace else None)
         #: The depth of every cell (pram.depth), recorded while depth=True, else None.
-        self._depths = Depths() if depth else None
+        _put_depths(self, Depths() if depth else None)
         self.mode = mode
         self.strict = strict
-        self.distinct_processors = distinct_processors
+        self.distinct_processors = _distinct(distinct_processors)
         self.fast_path = fast_path
-        self._cost = Cost()
-        self._ledger = Ledger(self._cost)
+        _put_cost(self, Cost())
+        _put_ledger(self, Ledger(_cost_of(self)))
         self._running = 0
         #: The token of the run in progress (see pram.run), None between runs.
         self._token: Run | None = None
         self.observer = observer
-        self._violations: list[Violation] = []
+        _put_violations(self, [])
         #: Cells CRCW tolerant, collision or collision+ settled without a written value.
-        self._resolutions: list[Resolution] = []
-        self._undefined_reads: list[UndefinedRead] = []
+        _put_resolutions(self, [])
+        _put_undefined_reads(self, [])
         self.arrays: dict[str, Array] = {}
         self._seed = seed
         self._next_processor = 0
@@ -168,14 +194,14 @@ class Machine(MachineDisplay, Readout):
         self._scopes: list[list[Array]] = []
         #: The first error of the run in progress that the program must not see (an int64
         #: overflow): raised by the machine before its next step, or as the run ends.
-        self._failure: PRAMError | None = None
+        _put_failure(self, None)
         #: How many :func:`pram.modular` programs are executing now (their int64 arithmetic
         #: wraps instead of failing the run).
         self._modular = 0
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
         self.batch: int | None = instances
         #: What executes the steps, for one instance or for ``batch`` of them.
-        self._engine: Engine | BatchEngine = batched.engine_for(self, instances)
+        _put_engine(self, batched.engine_for(self, instances))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
         machine_made(self)  # a measured call (pram.sweep, a declaration) sees every machine
@@ -185,10 +211,11 @@ class Machine(MachineDisplay, Readout):
         """The depth of every cell the runs wrote (:mod:`pram.depth`), on a machine made with
         ``depth=True``; what it tells is refused while a program runs (a depth may tell about
         data)."""
-        if self._depths is None:
+        depths = _depths_of(self)
+        if depths is None:
             raise InputError(
                 "this machine records no depths; make it with Machine(depth=True)")
-        return self._depths
+        return depths
 
     # ---- memory and processors -------------------------------------------------------------
 
@@ -220,14 +247,15 @@ class Machine(MachineDisplay, Readout):
             )
         cells, defined, dimensions = allocation(name, size, values, dtype_of(dtype, name),
                                                 shape, self.batch)
-        array = self._engine.allocated(name, Array(name, cells, defined, dimensions))
-        if self._recorder is not None:
-            self._recorder.allocated(array, self._cost.time)
+        array = _engine_of(self).allocated(name, Array(name, cells, defined, dimensions))
+        recorder = _recorder_of(self)
+        if recorder is not None:
+            recorder.allocated(array, _cost_of(self).time)
         self.arrays[name] = array
-        self._cost.memory_cells += array.size
+        _cost_of(self).memory_cells += array.size
         array._sealed = self._running > 0
         self._alive_cells += array.size
-        self._cost.peak_cells = max(self._cost.peak_cells, self._alive_cells)
+        _cost_of(self).peak_cells = max(_cost_of(self).peak_cells, self._alive_cells)
         for scope in self._scopes:
             scope.append(array)
         return array
@@ -270,11 +298,12 @@ class Machine(MachineDisplay, Readout):
                 f"(got {array!r})"
             )
         del self.arrays[array.name]
-        if self._recorder is not None:
-            self._recorder.freed(array, self._cost.time)
+        recorder = _recorder_of(self)
+        if recorder is not None:
+            recorder.freed(array, _cost_of(self).time)
         array._freed = True
         array._sealed = False  # a freed array is refused as freed, during a run or after
-        self._engine.release(array)
+        _engine_of(self).release(array)
         self._alive_cells -= array.size
 
     def processors(self, n: int) -> Words:
@@ -294,6 +323,8 @@ class Machine(MachineDisplay, Readout):
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
         if name in _FIXED and name in self.__dict__:
             raise HonestyError(_FIXED[name])
+        if name == "distinct_processors":
+            value = _distinct(value)
         if name in _RULES and self.__dict__.get("_running"):
             raise HonestyError(
                 f"m.{name} = ... while a program runs changes the machine's rules in the middle "
@@ -328,6 +359,7 @@ class Machine(MachineDisplay, Readout):
                 "Machine.run of a machine whose program is running would answer questions "
                 "about data outside the run's steps; compose programs with yield from"
             )
+        machine_used(self)  # a measured call refuses a run on a machine it did not measure
         return cast(T, driver.run(self, program))
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
@@ -343,5 +375,6 @@ class Machine(MachineDisplay, Readout):
                 "Machine.execute while a program runs on the machine is a step outside the "
                 "program's steps; yield the Step instead"
             )
-        return self._engine.execute(steps)
+        machine_used(self)
+        return _engine_of(self).execute(steps)
 

@@ -7,7 +7,11 @@ from typing import Any, NoReturn, TypeVar
 
 import numpy.typing as npt
 
-from pram._held import HeldCells, cells_of, defined_of, put_cells, put_defined
+from pram._held import HeldCells
+from pram._held import cells_of as _cells_of
+from pram._held import defined_of as _defined_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_defined as _put_defined
 from pram._numpy import np
 from pram.errors import HonestyError, InputError
 
@@ -326,9 +330,9 @@ class Array(HeldCells):
         self._size: int = values.shape[-1] if values.ndim else 0
         self._shape: tuple[int, ...] = shape or (self._size,)
         #: The contents, for the machine only (programs use steps, the host :attr:`values`).
-        put_cells(self, values)
+        _put_cells(self, values)
         # None when every cell holds a value: the common case pays nothing for the check.
-        put_defined(self, defined)
+        _put_defined(self, defined)
         #: Set by the machine while a program runs (read it as :attr:`sealed`).
         self._sealed = False
         #: Whether the host holds the cells or the flags themselves (:attr:`values`,
@@ -364,7 +368,7 @@ class Array(HeldCells):
     @property
     def dtype(self) -> np.dtype[Any]:
         """What the cells hold: ``int64`` words or ``float64`` reals (a size, not data)."""
-        return cells_of(self).dtype
+        return _cells_of(self).dtype
 
     @property
     def sealed(self) -> bool:
@@ -378,7 +382,7 @@ class Array(HeldCells):
         if self._sealed:
             self._refuse(f"reading {self.name}.defined")
         self._exposed = True
-        return defined_of(self)
+        return _defined_of(self)
 
     @property
     def values(self) -> Words:
@@ -389,49 +393,49 @@ class Array(HeldCells):
         if self._sealed:
             self._refuse(f"reading {self.name}.values")
         self._exposed = True
-        if cells_of(self).ndim == 2:
-            return batch_view(cells_of(self), self.shape)
-        return cells_of(self) if len(self.shape) == 1 else cells_of(self).reshape(self.shape)
+        if _cells_of(self).ndim == 2:
+            return batch_view(_cells_of(self), self.shape)
+        return _cells_of(self) if len(self.shape) == 1 else _cells_of(self).reshape(self.shape)
 
     @values.setter
     def values(self, values: Words) -> None:
         if self._sealed:
             self._refuse(f"writing {self.name}.values")
-        if cells_of(self).ndim == 2:  # a batched machine's array: one row per instance
+        if _cells_of(self).ndim == 2:  # a batched machine's array: one row per instance
             grid = self.shape if len(self.shape) == 2 else None
-            batched, _ = rows(values, cells_of(self).shape[0], grid,
-                              f"values of array {self.name!r}", cells_of(self).dtype)
+            batched, _ = rows(values, _cells_of(self).shape[0], grid,
+                              f"values of array {self.name!r}", _cells_of(self).dtype)
             if batched.shape[1] != self.size:
                 raise InputError(
                     f"{self.name}.values needs {self.size} values per instance (got "
                     f"{batched.shape[1]}); pass one per cell, or allocate another array"
                 )
-            put_cells(self, batched)
+            _put_cells(self, batched)
             return
-        cells = contents(values, f"values of array {self.name!r}", cells_of(self).dtype,
+        cells = contents(values, f"values of array {self.name!r}", _cells_of(self).dtype,
                          len(self.shape))
         if cells.shape != self.shape:
             raise InputError(
                 f"{self.name}.values needs shape {self.shape} (got {cells.shape}); pass one "
                 "value per cell, or allocate another array"
             )
-        put_cells(self, cells.reshape(-1))  # a copy: the buffer given stays the host's
+        _put_cells(self, cells.reshape(-1))  # a copy: the buffer given stays the host's
 
     def begin(self) -> None:
         """Called by the machine as a run starts: the host keeps no alias of the cells or of
         the flags of which cells hold a value (both were handed out by :attr:`values` and
         :attr:`defined`), so an alias taken before the run sees none of its writes."""
         if self._exposed:
-            put_cells(self, cells_of(self).copy(order="K"))  # a batch's layout kept
-            flags = defined_of(self)
+            _put_cells(self, _cells_of(self).copy(order="K"))  # a batch's layout kept
+            flags = _defined_of(self)
             if flags is not None:
-                put_defined(self, flags.copy(order="K"))
+                _put_defined(self, flags.copy(order="K"))
             self._exposed = False
 
     @property
     def batch(self) -> int | None:
         """The instances of a batched machine, one row of cells each; None on a single one."""
-        return cells_of(self).shape[0] if cells_of(self).ndim == 2 else None
+        return _cells_of(self).shape[0] if _cells_of(self).ndim == 2 else None
 
     def to_numpy(self) -> Words:
         """A copy of the array's current contents (refused while a program runs): its shape,
@@ -443,9 +447,9 @@ class Array(HeldCells):
             raise InputError(
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
-        if cells_of(self).ndim == 2:
-            return np.array(batch_view(cells_of(self), self.shape), order="C")
-        copied = cells_of(self).copy()
+        if _cells_of(self).ndim == 2:
+            return np.array(batch_view(_cells_of(self), self.shape), order="C")
+        copied = _cells_of(self).copy()
         return copied if len(self.shape) == 1 else copied.reshape(self.shape)
 
     def _refuse(self, operation: str) -> NoReturn:
@@ -466,7 +470,7 @@ class Array(HeldCells):
                 f"machine's steps; read {self.name} with a Read in a step, and pickle or copy "
                 "it (or its to_numpy()) after the run"
             )
-        return cells_of(self), defined_of(self), object.__getstate__(self)
+        return _cells_of(self), _defined_of(self), object.__getstate__(self)
 
     def __setstate__(self, state: Any) -> None:
         # A pickle or copy made back: the cells into their slot, the rest into theirs. A live
@@ -474,8 +478,8 @@ class Array(HeldCells):
         if getattr(self, "_sealed", False):
             self._refuse(f"restoring {self.name} from a pickle")
         cells, defined, (_, slots) = state
-        put_cells(self, cells)
-        put_defined(self, defined)
+        _put_cells(self, cells)
+        _put_defined(self, defined)
         for name, value in slots.items():
             setattr(self, name, value)
 
@@ -484,7 +488,7 @@ class Array(HeldCells):
 
     def __repr__(self) -> str:
         size = f"shape={self.shape}" if len(self.shape) > 1 else f"size={self.size}"
-        kind = "" if cells_of(self).dtype == np.int64 else f", dtype={cells_of(self).dtype}"
+        kind = "" if _cells_of(self).dtype == np.int64 else f", dtype={_cells_of(self).dtype}"
         return f"Array({self.name!r}, {size}{kind})"
 
     def cell(self, index: int) -> str:

@@ -11,13 +11,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from pram._held import cost_of as _cost_of
+from pram._held import engine_of as _engine_of
+from pram._held import ledger_of as _ledger_of
+from pram._held import put_cost as _put_cost
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
+from pram._held import recorder_of as _recorder_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram.cost import Cost, Ledger
 from pram.errors import HonestyError, InputError
 
 if TYPE_CHECKING:
-    from pram.engine.batched import BatchEngine
-    from pram.engine.core import Engine
-    from pram.trace import Recorder, Trace
+    from pram.trace import Trace
     from pram.violations import Resolution, UndefinedRead, Violation
 
 __all__ = ["Readout"]
@@ -27,49 +37,42 @@ class Readout:
     """The readouts of a machine after its runs (see :class:`pram.Machine`)."""
 
     _running: int
-    _cost: Cost
-    _ledger: Ledger
-    _engine: Engine | BatchEngine
-    _recorder: Recorder | None
     _results: tuple[Any, ...]
-    _violations: list[Violation]
-    _resolutions: list[Resolution]
-    _undefined_reads: list[UndefinedRead]
 
     @property
     def violations(self) -> list[Violation]:
         """Every forbidden access recorded (refused while a program runs: which processors
         met at a cell is data)."""
         self._closed("m.violations")
-        return self._violations
+        return _violations_of(self)
 
     @violations.setter
     def violations(self, value: list[Violation]) -> None:
         self._closed("m.violations = ...")
-        self._violations = value
+        _put_violations(self, value)
 
     @property
     def resolutions(self) -> list[Resolution]:
         """Cells CRCW tolerant, collision or collision+ settled without a written value;
         refused while a program runs (which cells collided is data)."""
         self._closed("m.resolutions")
-        return self._resolutions
+        return _resolutions_of(self)
 
     @resolutions.setter
     def resolutions(self, value: list[Resolution]) -> None:
         self._closed("m.resolutions = ...")
-        self._resolutions = value
+        _put_resolutions(self, value)
 
     @property
     def undefined_reads(self) -> list[UndefinedRead]:
         """Every read of an undefined cell recorded (refused while a program runs)."""
         self._closed("m.undefined_reads")
-        return self._undefined_reads
+        return _undefined_reads_of(self)
 
     @undefined_reads.setter
     def undefined_reads(self, value: list[UndefinedRead]) -> None:
         self._closed("m.undefined_reads = ...")
-        self._undefined_reads = value
+        _put_undefined_reads(self, value)
 
     def _closed(self, what: str) -> None:
         if self._running:
@@ -88,8 +91,8 @@ class Readout:
         the fix otherwise (while a program runs it shows time and sizes, as on one machine).
         """
         if self._running:
-            return cast(Cost, self._ledger)
-        return self._engine.cost(self._cost)
+            return cast(Cost, _ledger_of(self))
+        return _engine_of(self).cost(_cost_of(self))
 
     @cost.setter
     def cost(self, cost: Cost) -> None:
@@ -98,9 +101,9 @@ class Readout:
                 "m.cost = ... while a program runs replaces the ledger; only the machine "
                 "counts: run steps, and read m.cost after the run"
             )
-        self._engine.replace(cost)
-        self._cost = cost
-        self._ledger = Ledger(cost)
+        _engine_of(self).replace(cost)
+        _put_cost(self, cost)
+        _put_ledger(self, Ledger(cost))
 
     @property
     def costs(self) -> tuple[Cost, ...]:
@@ -108,7 +111,7 @@ class Readout:
         :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
         instance's input); refused while a program runs."""
         self._closed("m.costs")
-        return self._engine.costs(self._cost)
+        return _engine_of(self).costs(_cost_of(self))
 
     @property
     def results(self) -> tuple[Any, ...]:
@@ -130,8 +133,9 @@ class Readout:
                 "m.trace while a program runs reads the run outside the machine's steps; "
                 "read m.trace after the run"
             )
-        if self._recorder is None:
+        recorder = _recorder_of(self)
+        if recorder is None:
             raise InputError(
                 "this machine keeps no trace; make it with Machine(trace=True) before the run"
             )
-        return self._recorder.trace
+        return recorder.trace

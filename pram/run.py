@@ -114,9 +114,21 @@ class _Current(threading.local):
 
 _CURRENT = _Current()
 
-#: The lists of machines a watcher collects (see :func:`watching`): every machine made, in any
-#: thread, is appended to each, so a measured call that makes a machine it was not given is seen.
-_WATCHERS: list[list[object]] = []
+#: What each watcher collects (see :func:`watching`): every machine made, and every machine
+#: whose run or step starts, in any thread, so a measured call that makes a machine it was not
+#: given, or runs steps on one it made beforehand (a closure), is seen.
+_WATCHERS: list[Watched] = []
+
+
+class Watched(list[object]):
+    """The machines a measured call made or ran, each once, in order; :attr:`made` lists
+    those it made (a machine made before the call and run in it is in the list, not in
+    ``made``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The machines made during the call.
+        self.made: list[object] = []
 
 
 def made(count: int = 1) -> None:
@@ -158,16 +170,27 @@ def begin(machine: object, observer: Observer | None) -> tuple[Run, Callable[[],
 def machine_made(machine: object) -> None:
     """Called by every :class:`pram.Machine` as it is made: each watcher sees it."""
     for seen in _WATCHERS:
+        seen.made.append(machine)
         seen.append(machine)
 
 
-class watching:
-    """``with watching() as seen:``: ``seen`` lists every machine made inside, in any thread
-    (how :func:`pram.sweep` and a declaration's run tell that every machine made
-    during a measured call is the one measured)."""
+def machine_used(machine: object) -> None:
+    """Called by :meth:`pram.Machine.run` and :meth:`pram.Machine.execute` as they start:
+    each watcher sees the machine (once), wherever it was made, so the steps of a machine
+    made before a measured call are refused by that call rather than left uncounted."""
+    for seen in _WATCHERS:
+        if not any(m is machine for m in seen):
+            seen.append(machine)
 
-    def __enter__(self) -> list[object]:
-        self._seen: list[object] = []
+
+class watching:
+    """``with watching() as seen:``: ``seen`` lists every machine made or run inside, in any
+    thread (how :func:`pram.sweep`, :func:`pram.weakest_model` and a declaration's run tell
+    that every machine that worked during a measured call is the one measured); ``seen.made``
+    those made inside."""
+
+    def __enter__(self) -> Watched:
+        self._seen = Watched()
         _WATCHERS.append(self._seen)
         return self._seen
 
@@ -180,4 +203,5 @@ def running() -> bool:
     return _CURRENT.run is not None
 
 
-__all__ = ["Observer", "Run", "begin", "current", "machine_made", "made", "running", "watching"]
+__all__ = ["Observer", "Run", "Watched", "begin", "current", "machine_made", "machine_used", "made",
+           "running", "watching"]

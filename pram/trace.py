@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
-from pram._held import cells_of, defined_of
+from pram._held import cells_of as _cells_of
+from pram._held import defined_of as _defined_of
 from pram._numpy import np
 from pram.engine.validate import processors_of
 from pram.errors import HonestyError, InputError
@@ -370,7 +371,7 @@ class Recorder:
         self._labels[id(array)] = label
         defined = None if array.defined is None else array.defined.copy()
         self.trace._arrays[label] = TracedArray(
-            label, array.size, cells_of(array).copy(), defined, step, shape=array.shape
+            label, array.size, _cells_of(array).copy(), defined, step, shape=array.shape
         )
 
     def _charge(self, cells: int, step: int, what: str, *, now: bool = True) -> None:
@@ -398,8 +399,8 @@ class Recorder:
         self._charge(sum(len(p.index) for p in ports), number, f"step {number}", now=False)
         self._pending = (number, steps, ports, violations)
         # Memory as every read of the step sees it, and as each write finds it: before.
-        self._before = [cells_of(port.array).take(port.index) for port in ports]
-        flags = [defined_of(port.array) for port in ports]
+        self._before = [_cells_of(port.array).take(port.index) for port in ports]
+        flags = [_defined_of(port.array) for port in ports]
         self._defined = [None if known is None else known.take(port.index)
                          for port, known in zip(ports, flags, strict=True)]
 
@@ -420,7 +421,7 @@ class Recorder:
                                        defined=defined))
             else:
                 written = np.broadcast_to(port.value, cells.shape).astype(port.array.dtype)
-                after = cells_of(port.array).take(cells)
+                after = _cells_of(port.array).take(cells)
                 accesses.append(Access("write", label, port.branch, pid, cells, written,
                                        before, after, defined))
         processors = [processors_of(s, number).astype(np.int64) for s in steps]

@@ -315,8 +315,8 @@ def weakest_model(
     ...)``): see :func:`run_on`. ``run_model`` resolves the concurrent writes while it runs
     (CRCW priority by default, so every write lands). The classification is read from the
     machine's own trace of the run after it ended: the machine has no observer a program
-    could look at or change, and a machine made during the call besides the one given is
-    refused (its steps would not be classified).
+    could look at or change, and a machine made or run during the call besides the one given
+    is refused (its steps would not be classified).
     """
     machine = Machine(run_model, mode="collect", strict=False, seed=seed, trace=True,
                       trace_cells=EVERYTHING)
@@ -324,8 +324,8 @@ def weakest_model(
         run_on(program, machine, "weakest_model")
     if any(m is not machine for m in made):
         raise InputError(
-            "weakest_model: the function given made another machine; its steps would not be "
-            "classified: run every step on m, the machine it is given"
+            "weakest_model: the function given made or ran another machine; its steps would "
+            "not be classified: run every step on m, the machine it is given"
         )
     return classified(machine)
 

@@ -189,9 +189,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("seed", "seed of the random instance", 0, json="always", argument={"type": "seed"}),
     Option("check", "skip comparing the answer with the reference", True,
            argument={"flag": "--no-check", "action": "store_false"}),
-    Option("distinct_processors", "refuse a processor id acting twice in one step (default: "
-           "the machine's)", None, algorithms=ON_MACHINE, why=_OFF_MACHINE,
-           argument={"action": argparse.BooleanOptionalAction}),
+    Option("distinct_processors", "refuse a processor id acting twice in one step (always "
+           "on: the flag is kept for the commands that name it)", None, algorithms=ON_MACHINE,
+           why=_OFF_MACHINE, argument={"action": "store_true"}),
     Option("k", "the rank selection finds, 0-based: the k-th smallest (default: n // 2, the "
            "median; a run shows the k it used among its sizes)", None, algorithms=("selection",),
            argument={"type": _rank, "metavar": "K"}),

@@ -171,6 +171,15 @@ def test_distinct_processors_check_is_available(capsys: pytest.CaptureFixture[st
     assert status == 0 and obj["correct"] is True
 
 
+def test_distinct_processors_cannot_be_turned_off(capsys: pytest.CaptureFixture[str]) -> None:
+    """--no-distinct-processors let one processor id combine many values in one step: the
+    check is always on, so the flag is gone (exit 2, named) and only --distinct-processors
+    stays for the commands that give it."""
+    status, out, err = call(capsys, "run", "sort", "--n", "8", "--no-distinct-processors")
+    assert status == 2 and out == "" and "--no-distinct-processors" in err
+    assert "Traceback" not in err
+
+
 def test_sweep_plot_writes_the_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """--plot FILE writes the ratio plot and says so on stderr."""
     status, _, err = call(capsys, "sweep", "sort", "--n", "8,16,32", "--plot",

@@ -438,7 +438,7 @@ def _returns_a_register(m: Machine, x: pram.Array) -> pram.Program:
     (_returns_numpy, InputError, "returned a numpy array; a declared program returns the "
      "pram.Array"),
     (_runs_itself, InputError, "calls m.run itself"),
-    (_other_machine, InputError, "made 1 other machine"),
+    (_other_machine, InputError, "made or ran 1 other machine"),
     (_returns_a_register, InputError, "returned Register"),
     (lambda m, x: x, InputError, "returned Array instead of a program"),
 ])
@@ -506,13 +506,52 @@ def test_a_builder_that_measures_part_of_its_work_is_refused() -> None:
         m.run(doubled(m, m.array("a", values=np.arange(1))))
 
     kept = Machine()
-    for builder, words in ((last_phase, "made 2 machines besides the one measured"),
-                           (given_but_elsewhere, "made 1 machine besides"),
+    for builder, words in ((last_phase, "made or ran 2 machines besides the one measured"),
+                           (given_but_elsewhere, "made or ran 1 machine besides"),
                            (lambda n: kept, "returned a machine made before the call"),
                            (lambda m, n: Machine(), "a builder of \\(m, n\\) runs its program "
                             "on m")):
         with pytest.raises(InputError, match=words):
             pram.sweep(builder, [4, 8, 16])
+
+
+def test_a_machine_made_before_a_measured_call_cannot_work_in_it() -> None:
+    """A closure over a machine made beforehand: the builder ran its real phases there (or
+    hand-drove its steps with execute) and one token step on the machine measured, which a
+    watch of the machines made saw as one fresh machine and measured at n work. Every
+    machine whose run or step starts during the call is seen, so both are refused; and a
+    declared program that executes steps on such a machine mid-run is refused too."""
+    outside = Machine()
+    values = outside.array("a", values=np.arange(64))
+
+    def ran_elsewhere(m: Machine, n: int) -> None:
+        for _ in range(n):  # n phases of n work each: n^2 work, uncounted
+            outside.run(doubled(outside, values))
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+
+    def driven_elsewhere(m: Machine, n: int) -> None:
+        outside.execute([Step(np.arange(64), reads=[Read(values, iota(64))])])
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+
+    for builder in (ran_elsewhere, driven_elsewhere):
+        with pytest.raises(InputError, match="made or ran 1 machine besides the one measured"):
+            pram.sweep(builder, [4, 8, 16])
+
+    made_before = Step(np.arange(64), reads=[Read(values, iota(64))])
+
+    def executes_elsewhere(m: Machine, x: pram.Array) -> pram.Program:
+        outside.execute([made_before])
+        yield Step(m.processors(1), reads=[Read(x, 0)])
+        return x
+
+    cheat = pram.Algorithm(name="cheat", build=DOUBLING.build, program=executes_elsewhere,
+                           reference=lambda v: v)
+    with pytest.raises(InputError, match="made or ran 1 other machine"):
+        pram.sweep(cheat, [8, 16])
+    def honest(m: Machine, n: int) -> None:
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+
+    assert pram.sweep(honest, [4, 8, 16]).laws["work"].text == "2 n"
 
 
 def test_a_program_cannot_draw_its_own_input_again() -> None:

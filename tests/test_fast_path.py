@@ -87,7 +87,6 @@ def programs(draw: st.DrawFn, most: int = 40, largest: int = 120) -> dict[str, A
         "defined": draw(st.lists(st.booleans(), min_size=len(sizes), max_size=len(sizes))),
         "steps": draw(st.lists(step, min_size=1, max_size=4)),
         "model": draw(st.sampled_from(sorted(MODELS))),
-        "distinct": draw(st.booleans()),
         "mode": draw(st.sampled_from(["collect", "raise"])),
         "seed": draw(st.integers(min_value=0, max_value=2**16)),
     }
@@ -96,8 +95,8 @@ def programs(draw: st.DrawFn, most: int = 40, largest: int = 120) -> dict[str, A
 def outcome(spec: dict[str, Any], fast_path: bool) -> dict[str, Any]:
     """Everything one machine shows after running ``spec``'s program (or the error it raised,
     with what it had done by then)."""
-    m = Machine(spec["model"], mode=spec["mode"], distinct_processors=spec["distinct"],
-                strict=False, seed=spec["seed"], fast_path=fast_path)
+    m = Machine(spec["model"], mode=spec["mode"], strict=False, seed=spec["seed"],
+                fast_path=fast_path)
     rng = np.random.default_rng(spec["seed"])
     arrays = [
         m.array(f"a{i}", values=rng.integers(-9, 9, size)) if defined
@@ -187,7 +186,7 @@ def test_every_model_agrees_on_a_long_program(model: str) -> None:
     """A fixed program past every threshold (5,000 processors, ascending, interleaved,
     reversed and shared cells, ids spread far) gives the same results both ways."""
     spec = {
-        "sizes": [10_001, 60], "defined": [True, False], "model": model, "distinct": True,
+        "sizes": [10_001, 60], "defined": [True, False], "model": model,
         "mode": "collect", "seed": 3,
         "steps": [
             [{"n": 5000, "ids": "handed out", "phase": "a",

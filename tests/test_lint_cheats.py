@@ -30,6 +30,13 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     ("import pram.holding\nbest = pram.holding.raw_of(x).max()\n", "the machine's own raw_of"),
     ("from pram.memory import cells_of\nv = cells_of(a)\n", "the machine's own cells_of"),
     ("from pram import memory\nmemory.put_cells(out, v)\n", "the machine's own put_cells"),
+    # and under the private aliases the modules of pram hold them by (pram.trace._cells_of)
+    ("import pram.trace\nv = pram.trace._cells_of(a)\n", "private attribute ._cells_of"),
+    ("from pram.loop import _raw_of\nv = _raw_of(x)\n", "private name _raw_of from pram.loop"),
+    ("from pram._held import cost_of\nw = cost_of(m).work\n", "private module pram._held"),
+    ("from pram import _held\n_held.violations_of(m).clear()\n",
+     "the machine's own violations_of (it reaches a register's raw values, an array's cells "
+     "or the machine's ledger)"),
     ("import pram\npram.run.current().__init__(m, spy)\n", "an object made again"),
     ('o.__init__("o", values, None)\n', "an object made again"),
     # a format string reads attributes as getattr does, out of the source reader's sight

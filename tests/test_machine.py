@@ -29,6 +29,7 @@ from pram import (
     Values,
     Violation,
     Write,
+    iota,
     parallel,
     parallel_all,
     phase,
@@ -979,13 +980,40 @@ def test_the_check_is_on_by_default(m: Machine) -> None:
         m.execute([Step(ints(4, 4))])
 
 
-def test_an_id_listed_twice_is_counted_twice_without_the_check() -> None:
-    """With distinct_processors=False, an id listed twice counts twice in the work (and cannot
-    conflict with itself)."""
-    m = Machine("erew", distinct_processors=False)
-    a = m.array("a", values=ints(0))
-    m.execute([Step(ints(4, 4), reads=[Read(a, 0)])])
-    assert (m.cost.work, m.violations) == (2, [])
+def _or_by_one_id(m: Machine, n: int, where: int) -> tuple[Any, Any]:
+    """An n-way OR by one processor id listed n times: it reads the n flags in one step and
+    writes 1 where a flag is set, every write its own, so no two processors meet."""
+    flags = np.zeros(n, dtype=np.int64)
+    flags[where] = 1
+    f = m.array("f", values=flags)
+    out = m.array("out", values=ints(0))
+
+    def program() -> Any:
+        one = np.zeros(n, dtype=np.int64)
+        (x,) = yield Step(one, reads=[Read(f, iota(n))])
+        yield Step(one, writes=[Write(out, 0, 1, where=x == 1)])
+
+    return m, program()
+
+
+@pytest.mark.parametrize("off", [False, 0, None, np.False_])
+def test_the_check_of_ids_listed_twice_cannot_be_turned_off(off: object) -> None:
+    """Machine(distinct_processors=False) ran an n-way OR on EREW in 2 steps with no
+    violation (one id listed n times, its writes to one cell reduced to its last, checked
+    against no one): the check is always on, so the setting is refused, at the machine and
+    as an attribute, and the same program on any machine is refused at its first step."""
+    n = 64
+    with pytest.raises(InputError, match=r"^distinct_processors must be True \(got "):
+        Machine("erew", distinct_processors=off)  # type: ignore[arg-type]
+    m = Machine("erew")
+    with pytest.raises(InputError, match="drop distinct_processors=False"):
+        m.distinct_processors = off  # type: ignore[assignment]
+    assert m.distinct_processors is True
+    for model in ("erew", "crew", "crcw-common"):
+        machine, program = _or_by_one_id(Machine(model), n, 37)
+        with pytest.raises(StepError, match="processor 0 acts twice in step 1; "):
+            machine.run(program)
+        assert machine.arrays["out"].to_numpy().tolist() == [0]
 
 
 def test_a_phase_needs_a_label_and_a_program(m: Machine) -> None:

@@ -22,8 +22,9 @@ BATTERY = Path(__file__).parent / "outside_cheats" / "battery.py"
 
 KNOWN = {
     "plausible": {"P93", "P98"},
-    # gc, ctypes, trace and profile hooks, and format strings on the machine's private ledger
-    "deliberate": {"D10", "D15", "D16", "D19", "D36", "D39", "D46"},
+    # gc, ctypes, trace and profile hooks (format strings on the machine's ledger, D46, find
+    # nothing: it sits in a slot no name reaches)
+    "deliberate": {"D10", "D15", "D16", "D19", "D36", "D39"},
     "honest": {"H12", "H13", "H14"},
 }
 

@@ -42,7 +42,7 @@ def test_the_model_cannot_change_while_a_program_runs() -> None:
 
 
 @pytest.mark.parametrize("name, value", [("mode", "collect"), ("strict", False),
-                                         ("distinct_processors", False), ("fast_path", False),
+                                         ("distinct_processors", True), ("fast_path", False),
                                          ("observer", None)])
 def test_no_rule_of_the_machine_changes_mid_run(name: str, value: object) -> None:
     m = Machine("erew")
@@ -247,6 +247,82 @@ def test_no_attribute_path_reaches_an_arrays_cells(reach: Callable[[Any], Any]) 
     with pytest.raises(AttributeError, match="'Array' object has no attribute '_"):
         reach(a)
     assert a.to_numpy().tolist() == [7] * N
+
+
+def test_no_module_of_pram_but_held_names_an_accessor_publicly() -> None:
+    """``import pram.trace; pram.trace.cells_of(a)`` (or ``pram.loop.raw_of(x)``,
+    ``pram.engine.core.put_cells``) read and wrote a sealed array's cells and a register's raw
+    values without naming the private module ``pram._held``: every module of pram that uses
+    the accessors holds them under private names only, which ``pram lint`` flags."""
+    import importlib
+    import pkgutil
+
+    from pram import _held
+
+    accessors = {id(getattr(_held, name)): name for name in _held.__all__
+                 if not name.startswith("Held")}
+    assert {"raw_of", "put_raw", "cells_of", "put_cells", "defined_of"} <= set(accessors.values())
+    found, walked = [], 0
+    for info in pkgutil.walk_packages(pram.__path__, "pram."):
+        module = importlib.import_module(info.name)
+        if module is _held:
+            continue
+        walked += 1
+        found += [f"{info.name}.{name}" for name, value in vars(module).items()
+                  if not name.startswith("_") and id(value) in accessors]
+    found += [f"pram.{name}" for name, value in vars(pram).items()
+              if not name.startswith("_") and id(value) in accessors]
+    assert walked > 40 and found == []
+    with pytest.raises(AttributeError):
+        pram.trace.cells_of  # type: ignore[attr-defined]  # noqa: B018
+
+
+@pytest.mark.parametrize("reach", [
+    lambda m: "{0._cost.work}".format(m),  # noqa: UP030, UP032  # the cheat as written (D46)
+    lambda m: "{0._cost.profile}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._violations}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._ledger}".format(m),  # noqa: UP030, UP032
+    lambda m: string.Formatter().get_field("0._cost", (m,), {}),
+    lambda m: string.Formatter().get_field("0._violations", (m,), {}),
+    lambda m: operator.attrgetter("_undefined_reads")(m),
+    lambda m: operator.attrgetter("_resolutions")(m),
+    lambda m: "{0._engine}".format(m),  # noqa: UP030, UP032  # a batch's ledgers are in it
+    lambda m: "{0._recorder}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._depths}".format(m),  # noqa: UP030, UP032
+    lambda m: "{0._failure}".format(m),  # noqa: UP030, UP032  # an overflow kept from it
+], ids=["work", "profile", "violations", "ledger view", "get_field ledger",
+        "get_field violations", "undefined reads", "resolutions", "engine", "trace recorder",
+        "depths", "failure"])
+def test_no_attribute_path_reaches_a_machines_ledger(reach: Callable[[Any], Any]) -> None:
+    """``"{0._cost.work}".format(m)`` read mid-run how many processors chose themselves by
+    data (no step taken), and ``get_field`` handed the program the ledger and the list of
+    violations themselves, to zero or clear: they sit in slots no name leads to
+    (pram._held.HeldRecord), during the run and after it; the view a running program gets
+    as m.cost keeps its ledger the same way, and a machine is neither pickled nor copied."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(N))
+    chosen = 3  # a[i] >= N - chosen: 3 processors chosen by data
+
+    def program():  # type: ignore[no-untyped-def]
+        pid = m.processors(N)
+        (x,) = yield Step(pid, reads=[Read(a, iota(N))])
+        keep = x >= N - chosen
+        yield Step(hold(pid, pid)[keep], reads=[Read(a, hold(pid, iota(N))[keep])])
+        yield Step(pid, reads=[Read(a, keep.astype(np.int64))])  # concurrent: a violation
+        with pytest.raises(AttributeError, match="'Machine' object has no attribute '_"):
+            reach(m)
+        with pytest.raises(HonestyError, match=r"m\.cost\._cost while a program runs"):
+            "{0.cost._cost.work}".format(m)  # noqa: UP030, UP032
+        yield Step(pid, reads=[Read(a, iota(N))])
+
+    m.run(program())
+    with pytest.raises(AttributeError, match="'Machine' object has no attribute '_"):
+        reach(m)
+    assert (m.cost.work, m.cost.time) == (3 * N + chosen, 4)
+    assert len(m.violations) > 0
+    for how in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(HonestyError, match=r"^pickling or copying a Machine"):
+            how(m)
 
 
 def test_a_trace_cannot_be_made_again_to_unseal_it() -> None:

@@ -171,8 +171,36 @@ def test_the_helpers_take_one_convention_and_refuse_the_wrong_kind() -> None:
             helper(3)
         with pytest.raises(pram.InputError, match="ran no program on the machine"):
             helper(lambda m: None)
-    with pytest.raises(pram.InputError, match="made another machine"):
+    with pytest.raises(pram.InputError, match="made or ran another machine"):
         weakest_model(lambda m: (m.run(merge_program(m)), Machine()))
+
+
+def test_weakest_model_refuses_steps_on_a_machine_made_before_the_call() -> None:
+    """A closure over a machine made beforehand ran the concurrent reads there, and nothing
+    concurrent on the machine classified: the run was called EREW. A machine whose run or
+    step starts during the call is seen as well as one made in it, so this is refused."""
+    outside = Machine("crcw-priority")
+
+    def cheat(m: Machine) -> None:
+        with outside.scope():  # the concurrent reads, on a machine not watched
+            outside.run(merge_program(outside))
+        a = m.array("a", values=np.arange(2))
+
+        def apart() -> Any:  # two processors, two cells: exclusive
+            yield Step(m.processors(2), reads=[Read(a, np.arange(2))])
+
+        m.run(apart())
+
+    def driven(m: Machine) -> None:
+        with outside.scope():
+            b = outside.array("b", values=np.arange(2))
+            outside.execute([Step(np.arange(2), reads=[Read(b, np.zeros(2, np.int64))])])
+        cheat(m)
+
+    for program in (cheat, driven):
+        with pytest.raises(pram.InputError, match="made or ran another machine"):
+            weakest_model(program)
+    assert weakest_model(merge_program).model == "crew"  # the same steps, on m: not EREW
 
 
 def merge_program(m: Machine) -> Any:

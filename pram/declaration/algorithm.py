@@ -202,7 +202,7 @@ class Algorithm:
         others = [m for m in made if m is not machine]
         if others:
             raise InputError(
-                f"the program of {self.name} made {len(others)} other machine"
+                f"the program of {self.name} made or ran {len(others)} other machine"
                 f"{'s' if len(others) != 1 else ''} while it ran on the one it was given; "
                 "what they computed is not counted: run every step on m"
             )

@@ -124,9 +124,9 @@ def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) ->
                 )
             machine = ran
     others = [m for m in made if m is not machine]
-    if others or (not given and not made):
-        said = (f"made {len(others)} machine{'s' if len(others) != 1 else ''} besides the "
-                "one measured" if others else "returned a machine made before the call")
+    if others or (not given and not any(m is machine for m in made.made)):
+        said = (f"made or ran {len(others)} machine{'s' if len(others) != 1 else ''} besides "
+                "the one measured" if others else "returned a machine made before the call")
         raise InputError(
             f"the builder {said} at n = {n}; a sweep measures one fresh machine per size, so "
             "run every phase on it: take the machine from the sweep, def builder(m, n): ..."
@@ -150,7 +150,8 @@ def sweep(
     Generator seeded by ``seed``) that runs its program on the fresh machine ``m`` the sweep
     gives it (under ``model``, EREW by default), or a function of ``n`` (or ``n, rng``)
     that makes its machine, runs and returns it; a builder that makes any other machine
-    during the call is refused, since its work would not be counted.
+    during the call, or runs steps on one made before it, is refused, since its work would
+    not be counted.
     ``bounds`` (``{"work": "n log2(n)"}``) add to or replace the declaration's. Returns the
     laws of work, time, rounds and round work and each bound's :class:`pram.Check`
     (``bounds={"rounds": "log2(n)"}`` takes a verdict on rounds).

@@ -62,7 +62,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import cells_of, defined_of, owners_of, put_cells, put_defined, raw_of
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import defined_of as _defined_of
+from pram._held import owners_of as _owners_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_defined as _put_defined
+from pram._held import raw_of as _raw_of
+from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, rounds, validate
 from pram.engine.checks import Checks
@@ -133,7 +140,7 @@ class BatchEngine(Checks):
         """Execute one global step of every instance taking steps; see
         :meth:`pram.Machine.execute`."""
         host = self.host
-        number = host._cost.time + 1
+        number = _cost_of(host).time + 1
         alive = self.alive
         memo = StepMemo()
         # 0. The fast path: the usual step, shared indices (idle instances left untouched).
@@ -202,8 +209,8 @@ class BatchEngine(Checks):
             for i, outcome in settled.items():
                 if outcome is not None:
                     cells, values = outcome
-                    cells_of(array)[i, cells] = values
-                    flags = defined_of(array)
+                    _cells_of(array)[i, cells] = values
+                    flags = _defined_of(array)
                     if flags is not None:
                         flags[i, cells] = True
         # 5. Account.
@@ -250,10 +257,10 @@ class BatchEngine(Checks):
                 if type(write) is not Write or write.where is not None or not _shared(
                         write.index, n):
                     return None
-                value, held = write.value, cells_of(write.array).dtype
+                value, held = write.value, _cells_of(write.array).dtype
                 if type(value) is Register:
-                    if owners_of(value) is not who or value._run is not token \
-                            or raw_of(value).dtype != held:
+                    if _owners_of(value) is not who or value._run is not token \
+                            or _raw_of(value).dtype != held:
                         return None
                 elif not (validate.word_constant(value) and held is WORD) and not (
                         type(value) is np.ndarray and value.dtype == held
@@ -297,7 +304,7 @@ class BatchEngine(Checks):
                 array = read.array
                 index = read.index if type(read.index) is not int else np.full(
                     len(step.processors), read.index, np.int64)
-                if defined_of(array) is not None:
+                if _defined_of(array) is not None:
                     known = _columns(array, "_defined").take(index, axis=0)
                     if not (known.all() if alive is None else known[:, alive].all()):
                         return None  # the general path reports the undefined cells
@@ -315,7 +322,7 @@ class BatchEngine(Checks):
             for write in step.writes:
                 columns = _columns(write.array, "_cells")
                 value = write.value
-                raw = raw_of(value) if type(value) is Register else value
+                raw = _raw_of(value) if type(value) is Register else value
                 if live is not None:  # only the rows of the instances taking steps
                     if type(raw) is np.ndarray and raw.ndim == 2:
                         raw = raw[live]
@@ -326,7 +333,7 @@ class BatchEngine(Checks):
                     target = write.index
                 columns[target] = raw.T if type(raw) is np.ndarray and raw.ndim == 2 \
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
-                if defined_of(write.array) is not None:
+                if _defined_of(write.array) is not None:
                     _columns(write.array, "_defined")[target] = True
         actors = [len(s.processors) for s in steps]
         self._account(steps, actors,  # type: ignore[arg-type]
@@ -342,12 +349,12 @@ class BatchEngine(Checks):
         """The values read, one row per instance (0 where a processor does not act)."""
         array, index, where = port.array, port.index, port.where
         if array.size == 0:  # nothing can be read (an access would have been refused)
-            values = np.zeros((self.batch, len(port.pid)), dtype=cells_of(array).dtype)
+            values = np.zeros((self.batch, len(port.pid)), dtype=_cells_of(array).dtype)
             return Register(values, port.step.processors, self.host._token)  # type: ignore[arg-type]
         if where is not None:
             index = np.where(where, index, 0)  # a processor that does not act reads nothing
         values = self._gather(_columns(array, "_cells"), index)
-        if defined_of(array) is not None:
+        if _defined_of(array) is not None:
             known = self._gather(_columns(array, "_defined"), index)
             unknown = ~known if where is None else ~known & where
             if unknown.any():
@@ -382,7 +389,7 @@ class BatchEngine(Checks):
                         record.message, step=record.step, array=record.array,
                         index=record.index, processor=record.processor, instance=i,
                     )
-                host._undefined_reads.append(record)
+                _undefined_reads_of(host).append(record)
 
     def _store(self, port: BatchPort, settled: dict[int, Any] | None) -> None:
         """Write ``port``'s values in every instance whose writes to the array were not
@@ -428,7 +435,7 @@ class BatchEngine(Checks):
                                           members)
         self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
                             {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
-        self.host._cost.time += 1
+        _cost_of(self.host).time += 1
 
 
 
@@ -436,7 +443,7 @@ def _columns(array: Array, part: str) -> Any:
     """An array's cells (``part="_cells"``) or flags of which hold a value (``"_defined"``)
     as the ``(size, batch)`` memory they are (see :func:`pram.memory.rows`), a view that
     writes reach; a batch's array in another layout is put in this one first."""
-    get, put = (cells_of, put_cells) if part == "_cells" else (defined_of, put_defined)
+    get, put = (_cells_of, _put_cells) if part == "_cells" else (_defined_of, _put_defined)
     rows = get(array)
     if rows is None:
         return None

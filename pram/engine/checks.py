@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import cells_of, owners_of, raw_of
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
 from pram.engine.passes import Passes
@@ -85,7 +90,7 @@ class Checks(Passes):
             # Words of the step's own processors written to reals stay words until stored,
             # as on a single machine (pram.engine.validate.value): the model judges and records
             # the values written, 1 not 1.0.
-            words = (type(value) is Register and owners_of(value) is pid) or \
+            words = (type(value) is Register and _owners_of(value) is pid) or \
                 type(value) is np.ndarray
             value, held = self._operand(value, pid, plain, "the value written to", array,
                                         number)
@@ -109,7 +114,7 @@ class Checks(Passes):
         """A port's values as the array's dtype: int64 words (reals refused, never cut) or
         float64 reals (integers taken as the reals they are; int64 words given as a register
         of the step's processors or a plain array, ``words``, kept as words until stored)."""
-        real = cells_of(array).dtype == np.float64
+        real = _cells_of(array).dtype == np.float64
         if isinstance(value, np.ndarray):
             if value.dtype.kind == "f" and not real:
                 refusals.reals_into_words(value, number, array)
@@ -123,7 +128,7 @@ class Checks(Passes):
                 )
             if real and words and value.dtype == WORD:
                 return value
-            return value.astype(cells_of(array).dtype, copy=False)
+            return value.astype(_cells_of(array).dtype, copy=False)
         if isinstance(value, float):
             if not real:
                 refusals.reals_into_words(value, number, array)
@@ -151,17 +156,17 @@ class Checks(Passes):
         """An index, value or mask as raw values (and, for a register of another selection of
         the step's processors, the flags of who holds it)."""
         if type(x) is Register:
-            owners = owners_of(x)
+            owners = _owners_of(x)
             if owners is pid:
-                return raw_of(x), None
+                return _raw_of(x), None
             if (chosen_rows(owners) is not None and chosen_rows(pid) is not None \
                     and root(owners) is root(pid)) or (
                         chosen_rows(owners) is not None and chosen_rows(pid) is not None
                         and same_choice(root(owners), root(pid))):
-                return raw_of(x), chosen_rows(owners)
+                return _raw_of(x), chosen_rows(owners)
             if type(owners) is not Chosen and type(pid) is not Chosen \
                     and same_processors(owners, pid):
-                return raw_of(x), None
+                return _raw_of(x), None
             raise HonestyError(
                 f"{what} {array.name} in step {number} is a register of other processors than "
                 f"the step's (or in another order); {THROUGH_MEMORY}"
@@ -177,7 +182,7 @@ class Checks(Passes):
                     number,
                 )
             return x, None
-        if isinstance(x, float | np.floating) and cells_of(array).dtype == np.float64 \
+        if isinstance(x, float | np.floating) and _cells_of(array).dtype == np.float64 \
                 and what == "the value written to":
             return float(x), None
         if isinstance(x, int | np.integer) and not isinstance(x, bool):
@@ -291,12 +296,12 @@ class Checks(Passes):
                     Draw(self, i), resolutions)
             except ConflictError as error:
                 tagged = of_instance(error.violation, i)
-                host._violations.append(tagged)
+                _violations_of(host).append(tagged)
                 raise ConflictError(tagged) from None
             if outcome is not None:  # else every write lands as written
                 settled[i] = outcome
-            host._violations.extend(of_instance(v, i) for v in found)
-            host._resolutions.extend(of_instance(r, i) for r in resolutions)
+            _violations_of(host).extend(of_instance(v, i) for v in found)
+            _resolutions_of(host).extend(of_instance(r, i) for r in resolutions)
         return settled
 
     def _resolve_together(self, group: list[BatchPort], met: Flags, steps: Sequence[Step]
@@ -315,14 +320,14 @@ class Checks(Passes):
         try:
             outcome = conflicts.resolve(
                 ports,  # type: ignore[arg-type]
-                host._cost.time + 1, steps, host.model, host.mode == "raise", found,
+                _cost_of(host).time + 1, steps, host.model, host.mode == "raise", found,
                 no_choice, resolutions)
         except ConflictError as error:
             tagged = apart(error.violation, rows, size, self.ledgers)
-            host._violations.append(tagged)
+            _violations_of(host).append(tagged)
             raise ConflictError(tagged) from None
-        host._violations.extend(apart(v, rows, size, self.ledgers) for v in found)
-        host._resolutions.extend(apart(r, rows, size, self.ledgers) for r in resolutions)
+        _violations_of(host).extend(apart(v, rows, size, self.ledgers) for v in found)
+        _resolutions_of(host).extend(apart(r, rows, size, self.ledgers) for r in resolutions)
         settled: dict[int, tuple[Words, Words] | None] = {}
         if outcome is None:
             return settled

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from pram._held import cells_of
+from pram._held import cells_of as _cells_of
 from pram._numpy import np
 from pram.engine.memo import RANKS_MAX, Ranks, Scratch, StepMemo, ascending, disjoint
 from pram.engine.validate import Port
@@ -229,7 +229,7 @@ def resolve(
     if len(starts) == len(writes.cells):
         return None
     cells = writes.cells[starts]
-    values, keep = model.settle(writes.values, starts, random(), cells_of(group[0].array)[cells])
+    values, keep = model.settle(writes.values, starts, random(), _cells_of(group[0].array)[cells])
     if model.resolution is not None and resolutions is not None:
         _settled(group[0].array, number, steps, model, writes, starts, values, keep,
                  resolutions)

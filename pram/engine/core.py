@@ -51,9 +51,16 @@ one gather and one comparison of ranks (a Python set for at most 24 processors).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from pram._held import cells_of, put_cells, put_defined
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_defined as _put_defined
+from pram._held import recorder_of as _recorder_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
@@ -69,15 +76,12 @@ from pram.registers import Register
 from pram.registers.ids import Chosen
 from pram.run import Run
 from pram.step import Step, Values
-from pram.violations import Resolution, UndefinedRead, Violation
-
-if TYPE_CHECKING:
-    from pram.trace import Recorder
-
+from pram.violations import UndefinedRead
 
 
 class Host(Protocol):
-    """What the engine reads of the machine it runs for (:class:`pram.Machine`)."""
+    """What the engine reads of the machine it runs for (:class:`pram.Machine`); its ledger
+    and records sit in slots no name reaches (:class:`pram._held.HeldRecord`)."""
 
     model: Model
     mode: Literal["collect", "raise"]
@@ -85,13 +89,7 @@ class Host(Protocol):
     distinct_processors: bool
     fast_path: bool
     arrays: dict[str, Array]
-    _violations: list[Violation]
-    _resolutions: list[Resolution]
-    _undefined_reads: list[UndefinedRead]
-    _cost: Cost
     _seed: int
-    #: The trace's recorder while tracing (:mod:`pram.trace`), else None.
-    _recorder: Recorder | None
     _token: Run | None
 
 
@@ -119,8 +117,8 @@ class Engine(FastPath):
 
     def release(self, array: Array) -> None:
         """Release the cells of ``array``, just freed."""
-        put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-        put_defined(array, None)
+        _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+        _put_defined(array, None)
 
     def costs(self, cost: Cost) -> tuple[Cost, ...]:
         """Every instance's ledger: the machine's one."""
@@ -142,7 +140,7 @@ class Engine(FastPath):
     def charge_local(self, token: Run) -> None:
         """Charge the elementwise register operations done since the previous step (the
         ledger's ``local``: their total, and the most between two steps), and count afresh."""
-        cost = self.host._cost
+        cost = _cost_of(self.host)
         local = token._operations
         token._operations = 0
         token._charged = local  # the next step's phases take their share (phase_shares)
@@ -157,9 +155,9 @@ class Engine(FastPath):
         """Execute one global step made of ``steps`` (one per parallel branch); see
         :meth:`pram.Machine.execute`."""
         host = self.host
-        number = host._cost.time + 1
+        number = _cost_of(host).time + 1
         memo = StepMemo()
-        recorder = host._recorder
+        recorder = _recorder_of(host)
         # 0. The fast path: the usual step, with the first-branch tests of the phases below
         # (off while tracing: the recorder reads the ports phase 1 normalises).
         if host.fast_path and recorder is None:
@@ -172,7 +170,7 @@ class Engine(FastPath):
         for branch, step in enumerate(steps):
             ranked = self._ports(step, branch, ranked, number, ports, memo)
         if recorder is not None:  # refused here above the trace's ceiling, before any change
-            recorder.begin(number, steps, ports, len(host._violations))
+            recorder.begin(number, steps, ports, len(_violations_of(host)))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
             conflicts.check_processors(steps, ranked, number, memo, self.scratch)
@@ -217,9 +215,9 @@ class Engine(FastPath):
         for branch, step in enumerate(steps):
             if is_test(step):  # a loop test: the program learns one bit, and it is counted
                 answers[branch] = answer(step, answers[branch])  # type: ignore[arg-type]
-                host._cost.loop_tests += 1
+                _cost_of(host).loop_tests += 1
         if recorder is not None:
-            recorder.end(host._cost, host._violations)
+            recorder.end(_cost_of(host), _violations_of(host))
         return answers
 
     # ---- 1. normalise ports ---------------------------------------------------------------
@@ -325,8 +323,8 @@ class Engine(FastPath):
         if distinct:
             return None
         return conflicts.resolve(
-            group, number, steps, host.model, host.mode == "raise", host._violations,
-            self._generator, host._resolutions,
+            group, number, steps, host.model, host.mode == "raise", _violations_of(host),
+            self._generator, _resolutions_of(host),
         )
 
     def _generator(self) -> np.random.Generator:
@@ -344,7 +342,7 @@ class Engine(FastPath):
         known = undefined(array, index)
         if known is not None:
             self._undefined(port, known, number)
-        values: Words = cells_of(array).take(index)
+        values: Words = _cells_of(array).take(index)
         if port.where is not None:
             full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values
@@ -369,7 +367,7 @@ class Engine(FastPath):
                     index=record.index,
                     processor=record.processor,
                 )
-            self.host._undefined_reads.append(record)
+            _undefined_reads_of(self.host).append(record)
 
 
 def _held(where: Flags | None, held: Flags | None) -> Flags | None:

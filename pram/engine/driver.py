@@ -13,6 +13,20 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pram._held import cost_of as _cost_of
+from pram._held import depths_of as _depths_of
+from pram._held import engine_of as _engine_of
+from pram._held import failure_of as _failure_of
+from pram._held import put_cost as _put_cost
+from pram._held import put_failure as _put_failure
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
+from pram._held import recorder_of as _recorder_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Ledger
 from pram.engine.validate import acting
@@ -29,25 +43,26 @@ __all__ = ["drive", "run", "seal"]
 
 def run(machine: Machine, program: Program[Any]) -> Any:
     """Run ``program`` on ``machine`` (checked by :meth:`pram.Machine.run`) to its end."""
-    engine = machine._engine
-    if machine._recorder is not None:
-        machine._recorder.start(machine.arrays, machine._cost.time)
+    engine = _engine_of(machine)
+    recorder, depths = _recorder_of(machine), _depths_of(machine)
+    if recorder is not None:
+        recorder.start(machine.arrays, _cost_of(machine).time)
     observer = machine.observer
-    if machine._depths is not None:  # the depth recorder sees the run beside the observer
+    if depths is not None:  # the depth recorder sees the run beside the observer
         from pram.circuits.oblivious import Tee
 
-        observer = machine._depths if observer is None else Tee(machine._depths, observer)
+        observer = depths if observer is None else Tee(depths, observer)
     token, end = begin(machine, observer)
     machine._token = token
     # Fresh objects for everything the run changes: an alias of the ledger, of its lists,
     # of the violations or of the undefined reads taken before the run sees none of it.
-    machine._cost = machine._cost.fresh()
-    machine._ledger = Ledger(machine._cost)
-    machine._violations = list(machine._violations)
-    machine._resolutions = list(machine._resolutions)
-    machine._undefined_reads = list(machine._undefined_reads)
+    _put_cost(machine, _cost_of(machine).fresh())
+    _put_ledger(machine, Ledger(_cost_of(machine)))
+    _put_violations(machine, list(_violations_of(machine)))
+    _put_resolutions(machine, list(_resolutions_of(machine)))
+    _put_undefined_reads(machine, list(_undefined_reads_of(machine)))
     machine._running += 1
-    machine._failure = None
+    _put_failure(machine, None)
     machine._modular = 0
     machine._results = ()
     seal(machine, True)
@@ -57,11 +72,11 @@ def run(machine: Machine, program: Program[Any]) -> Any:
         return value
     finally:
         engine.settle()
-        if machine._depths is not None:
-            machine._depths.finished()
+        if depths is not None:
+            depths.finished()
         machine._running -= 1
         machine._token = None
-        machine._failure = None  # raised above, or the program's own error goes first
+        _put_failure(machine, None)  # raised above, or the program's own error goes first
         end()
         if not machine._running:
             seal(machine, False)
@@ -70,8 +85,8 @@ def run(machine: Machine, program: Program[Any]) -> Any:
 def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     """One pass of :func:`run`: drive ``program`` to its end, and charge the local work done
     after its last step."""
-    cost = machine._cost
-    engine = machine._engine
+    cost = _cost_of(machine)
+    engine = _engine_of(machine)
     execute = engine.execute
     engine.opened = None  # a round never spans two runs, nor two passes of a batch
     made_before, executed = token._made, 0
@@ -99,16 +114,18 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                     token._made = counted  # its copies replace steps the program made
                     break
             executed += len(steps)
-            if machine._failure is not None:
-                raise machine._failure  # in the machine, not in the program: it cannot catch it
+            failure = _failure_of(machine)
+            if failure is not None:
+                raise failure  # in the machine, not in the program: it cannot catch it
             engine.charge_local(token)
             replies = execute(steps)
             token.step(cost.time, steps, replies)
             reply: Values | list[Values] = replies[0] if type(request) is not Bundle else replies
             request = program.send(reply)
     except StopIteration as stop:
-        if machine._failure is not None:
-            raise machine._failure from None  # the work after the last step overflowed
+        failure = _failure_of(machine)
+        if failure is not None:
+            raise failure from None  # the work after the last step overflowed
         _unyielded(token._made - made_before - executed)
         return stop.value
     finally:
@@ -133,7 +150,8 @@ def seal(machine: Machine, sealed: bool) -> None:
         if sealed:
             array.begin()
         array._sealed = sealed
-    if machine._recorder is not None:
-        machine._recorder.trace._sealed = sealed
-    if machine._depths is not None:
-        machine._depths._sealed = sealed
+    recorder, depths = _recorder_of(machine), _depths_of(machine)
+    if recorder is not None:
+        recorder.trace._sealed = sealed
+    if depths is not None:
+        depths._sealed = sealed

@@ -13,7 +13,10 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pram._held import cells_of, defined_of, raw_of
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import defined_of as _defined_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts, rounds
@@ -120,7 +123,7 @@ class FastPath:
                 array, index = read.array, words_of(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
-                values.append(Register(cells_of(array).take(index), pid, token))
+                values.append(Register(_cells_of(array).take(index), pid, token))
             replies.append(tuple(values))
         for branch, step in enumerate(steps):
             if replies[branch]:
@@ -199,14 +202,14 @@ class FastPath:
         values = []
         for read, index in zip(reads, read_cells, strict=True):
             array = read.array
-            if defined_of(array) is not None and undefined(array, index) is not None:
+            if _defined_of(array) is not None and undefined(array, index) is not None:
                 return None  # the general path reports the undefined cells
-            values.append(Register(cells_of(array).take(index), pid, token))
+            values.append(Register(_cells_of(array).take(index), pid, token))
         if values and pid.flags.writeable:
             pid.flags.writeable = False  # bound(pid): registers are bound to it now
         for array, index, written in stores:
-            cells_of(array)[index] = written
-            flags = defined_of(array)
+            _cells_of(array)[index] = written
+            flags = _defined_of(array)
             if flags is not None:
                 flags[index] = True
         self._account_one(step, n, n * len(reads), n * len(writes))
@@ -218,7 +221,7 @@ class FastPath:
         """Charge one unit of time and the step's processors, reads and writes (``tallies``,
         one per branch) to the ledger, and to the phase of each branch and the phases around
         it."""
-        cost = self.host._cost
+        cost = _cost_of(self.host)
         active = reads = writes = 0
         for n, r, w in tallies:
             active += n
@@ -249,7 +252,7 @@ class FastPath:
 
     def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
         """:meth:`_account` for a global step of one step (of ``n`` processors)."""
-        cost = self.host._cost
+        cost = _cost_of(self.host)
         phase = step.phase
         around = prefixes(phase)
         joined, self.opened = rounds.take_one(self.opened, step, around)
@@ -322,7 +325,7 @@ def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
 
 def undefined(array: Array, index: Words) -> Flags | None:
     """Which of the cells read are defined, if any is not; None when all are."""
-    flags = defined_of(array)
+    flags = _defined_of(array)
     if flags is None:
         return None
     known = flags.take(index)
@@ -339,8 +342,8 @@ def bound(pid: Words) -> Words:
 
 def store(array: Array, cells: Words, values: Words | int) -> None:
     """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
-    cells_of(array)[cells] = values
-    flags = defined_of(array)
+    _cells_of(array)[cells] = values
+    flags = _defined_of(array)
     if flags is not None:
         flags[cells] = True
 
@@ -349,5 +352,5 @@ def words_of(x: object) -> Words:
     """The words of a fast step's index or value (checked by
     :func:`pram.engine.validate.as_words`)."""
     if type(x) is Register:
-        return raw_of(x)
+        return _raw_of(x)
     return x  # type: ignore[return-value]

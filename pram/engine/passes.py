@@ -14,7 +14,21 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
-from pram._held import cells_of, defined_of, put_cells, put_defined, raw_of
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import defined_of as _defined_of
+from pram._held import put_cells as _put_cells
+from pram._held import put_cost as _put_cost
+from pram._held import put_defined as _put_defined
+from pram._held import put_failure as _put_failure
+from pram._held import put_ledger as _put_ledger
+from pram._held import put_resolutions as _put_resolutions
+from pram._held import put_undefined_reads as _put_undefined_reads
+from pram._held import put_violations as _put_violations
+from pram._held import raw_of as _raw_of
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
 from pram.engine import rounds
@@ -118,19 +132,19 @@ class Passes:
         host.arrays = dict(start.arrays)
         for array, cells, defined in start.cells:
             array._freed, array._sealed = False, True
-            cells_of(array)[group] = cells[group]
-            flags = defined_of(array)
+            _cells_of(array)[group] = cells[group]
+            flags = _defined_of(array)
             if defined is not None and flags is not None:
                 flags[group] = defined[group]
-        host._cost = start.cost.fresh()
-        host._ledger = Ledger(host._cost)
+        _put_cost(host, start.cost.fresh())
+        _put_ledger(host, Ledger(_cost_of(host)))
         kept = start.records
-        host._violations = records_of(host._violations, kept[0], group)
-        host._resolutions = records_of(host._resolutions, kept[1], group)
-        host._undefined_reads = records_of(host._undefined_reads, kept[2], group)
+        _put_violations(host, records_of(_violations_of(host), kept[0], group))
+        _put_resolutions(host, records_of(_resolutions_of(host), kept[1], group))
+        _put_undefined_reads(host, records_of(_undefined_reads_of(host), kept[2], group))
         host._next_processor = start.processors
         host._alive_cells = start.alive_cells
-        host._failure = None
+        _put_failure(host, None)
         host._modular = 0
         for i in np.flatnonzero(group).tolist():
             if i in start.random:  # else the run drew nothing for it: its generator as found
@@ -164,15 +178,15 @@ class Passes:
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
-                array.size, array.shape, array.dtype) or cells_of(earlier).shape != \
-                cells_of(array).shape:
+                array.size, array.shape, array.dtype) or _cells_of(earlier).shape != \
+                _cells_of(array).shape:
             return array
-        cells_of(earlier)[group] = cells_of(array)[group]
-        flags, kept = defined_of(array), defined_of(earlier)
+        _cells_of(earlier)[group] = _cells_of(array)[group]
+        flags, kept = _defined_of(array), _defined_of(earlier)
         if flags is not None:
             if kept is None:
-                kept = np.ones(cells_of(earlier).shape, np.bool_, order="F")
-                put_defined(earlier, kept)
+                kept = np.ones(_cells_of(earlier).shape, np.bool_, order="F")
+                _put_defined(earlier, kept)
             kept[group] = flags[group]
         elif kept is not None:
             kept[group] = True
@@ -194,7 +208,7 @@ class Passes:
             f"{described(earlier)}: a batch holds one array per name for all its "
             "instances; size the array from the inputs (the largest size any instance may "
             "need), give it a name per size, or run one machine per instance",
-            self.host._cost.time)
+            _cost_of(self.host).time)
 
     def end(self) -> None:
         """The run's last pass ended: one set of ledgers from every pass's, each instance's
@@ -205,8 +219,8 @@ class Passes:
             self.ledgers = Ledgers.merged(
                 self.batch, [(p.finished, p.ledgers) for p in passes], start.steps)
             first = passes[0]
-            host._cost = first.cost
-            host._ledger = Ledger(first.cost)
+            _put_cost(host, first.cost)
+            _put_ledger(host, Ledger(first.cost))
             host._next_processor = max(p.processors for p in passes)
             arrays = dict(first.arrays)
             for later in passes[1:]:
@@ -223,7 +237,7 @@ class Passes:
                 peak[p.finished] = p.cost.peak_cells
             self.sizes = self._sizes(start, memory, peak)
         elif start.sizes is not None:
-            cost = host._cost
+            cost = _cost_of(host)
             self.sizes = self._sizes(start, np.full(self.batch, cost.memory_cells, np.int64),
                                      np.full(self.batch, cost.peak_cells, np.int64))
         self.settle()
@@ -245,8 +259,8 @@ class Passes:
         arrays it freed."""
         for array in self.freed:
             if array.freed:
-                put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-                put_defined(array, None)
+                _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+                _put_defined(array, None)
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
@@ -277,8 +291,8 @@ class Passes:
         if self.host._running:
             self.freed.append(array)
         else:
-            put_cells(array, np.zeros(0, dtype=cells_of(array).dtype))
-            put_defined(array, None)
+            _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
+            _put_defined(array, None)
 
     def cost(self, cost: Cost) -> Cost:
         """The ledger ``m.cost`` shows: the instances' one, when the same for all."""
@@ -330,7 +344,7 @@ class Passes:
         bits = self._answer(tests, values, alive)
         if self._remake is None:  # no later pass: nothing to retrace
             return bits
-        step = (self.host._cost.time, tuple(bits))
+        step = (_cost_of(self.host).time, tuple(bits))
         k = len(self.path)
         self.path.append(step)
         if k < len(self.expected) and self.expected[k] != step:
@@ -353,7 +367,7 @@ class Passes:
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
-            held = np.broadcast_to(raw_of(read), (batch, raw_of(read).shape[-1])) == step.value
+            held = np.broadcast_to(_raw_of(read), (batch, _raw_of(read).shape[-1])) == step.value
             chosen = chosen_rows(step.processors)
             if chosen is not None:  # only the processors that chose themselves, per instance
                 held = held | ~chosen  # (none chosen: every cell read holds it, vacuously)
@@ -384,7 +398,7 @@ class Passes:
             return flags
 
         going = taking(followed)
-        time = self.host._cost.time
+        time = _cost_of(self.host).time
         for path in sorted(paths - {followed}):
             if self._remake is None or self.host.observer is not None:
                 self._refuse(tests[0], taking(path), going)
@@ -402,7 +416,7 @@ class Passes:
         leaving = np.flatnonzero(self.group).tolist()
         named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
         depart, _ = self.expected[-1]
-        number = self.host._cost.time
+        number = _cost_of(self.host).time
         if how == "ended":
             what = (f"the program made again for them ended at step {number}, after "
                     f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
@@ -424,7 +438,7 @@ class Passes:
             "m.run(program(m, ...)), or run one machine per instance", number)
 
     def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
-        number = self.host._cost.time
+        number = _cost_of(self.host).time
 
         def named(flags: Flags) -> str:
             found = np.flatnonzero(flags).tolist()

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy.typing as npt
 
-from pram._held import owners_of, raw_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.registers import Register
@@ -46,13 +47,13 @@ def merge_rows(passes: Sequence[tuple[Any, Flags | None]], first: Any) -> Any:
 
 
 def _merged_register(passes: Sequence[tuple[Any, Flags | None]], first: Register) -> Any:
-    pids = [owners_of(value) for value, _ in passes]
+    pids = [_owners_of(value) for value, _ in passes]
     if any(type(p) is Chosen or not same_processors(p, pids[0]) for p in pids):
         return first  # processors chosen by data: each pass's register is its own
     batch = next(len(mine) for _, mine in passes if mine is not None)
     rows: npt.NDArray[Any] | None = None
     for value, mine in passes:
-        held = raw_of(value)
+        held = _raw_of(value)
         if held.ndim == pids[0].ndim:  # one row shared by every instance: values from sizes
             held = np.broadcast_to(held, (batch, *held.shape))
         if rows is None:

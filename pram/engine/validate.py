@@ -15,7 +15,8 @@ from typing import Any, cast
 
 import numpy.typing as npt
 
-from pram._held import owners_of, raw_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.engine.refusals import (
     INT64_MAX,
@@ -88,9 +89,9 @@ def as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | No
     word array of shape ``(n,)``, or a register of exactly these processors, of this run
     ``token`` or of none, holding one), else None."""
     if type(x) is Register:
-        if owners_of(x) is not pid or (x._run is not token and x._run is not None):
+        if _owners_of(x) is not pid or (x._run is not token and x._run is not None):
             return None
-        x = raw_of(x)
+        x = _raw_of(x)
     if type(x) is not np.ndarray or x.dtype is not WORD or x.shape != (n,):
         return None
     return x
@@ -133,9 +134,9 @@ def presence(step_ports: Sequence[Any], pid: Words) -> Flags | None:
         return None
     held: Flags | None = None
     for x in _spread(step_ports):
-        if type(x) is not Register or owners_of(x) is pid:
+        if type(x) is not Register or _owners_of(x) is pid:
             continue
-        owners = owners_of(x)
+        owners = _owners_of(x)
         if type(owners) is not Chosen or np.array_equal(owners.mask, pid.mask) \
                 or not same_choice(owners.parent, pid.parent) \
                 or owners.mask.shape != pid.mask.shape:
@@ -330,8 +331,8 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
                     f"the processors of step {number} are a register of another run; "
                     "select the processors that act from hold(pid, pid) in this run"
                 )
-            owners = owners_of(who)
-            held = raw_of(who)
+            owners = _owners_of(who)
+            held = _raw_of(who)
             # hold(pid, pid)[mask] holds its ids as a plain view of them: the same memory
             if held is not owners and not same_memory(held, owners) \
                     and not np.array_equal(held, owners):
@@ -364,16 +365,16 @@ def own_register(register: Register, pid: Words, number: int, what: str, array: 
     computed apart) is taken aligned with the step's processors, nothing compared in a way
     the program could observe: a processor that does not hold it makes no such access
     (:func:`presence`)."""
-    owners = owners_of(register)
+    owners = _owners_of(register)
     if type(owners) is Chosen and type(pid) is Chosen and owners is not pid \
             and owners.mask.shape == pid.mask.shape and same_choice(owners.parent, pid.parent):
         if np.array_equal(owners.mask, pid.mask):
-            return raw_of(register)
+            return _raw_of(register)
         # Another selection of the same processors: each processor of the step's selection
         # that holds the register takes its own value; the others make no such access
         # (presence() masks them), so their entry is 0.
-        spread = np.zeros(owners.mask.shape, raw_of(register).dtype)
-        spread[owners.mask] = raw_of(register)
+        spread = np.zeros(owners.mask.shape, _raw_of(register).dtype)
+        spread[owners.mask] = _raw_of(register)
         return spread[pid.mask]
     if owners is not pid and (type(owners) is Chosen or type(pid) is Chosen
                               or not same_processors(owners, pid)):
@@ -381,4 +382,4 @@ def own_register(register: Register, pid: Words, number: int, what: str, array: 
             f"{what} {array.name} in step {number} is a register of other processors than the "
             f"step's (or in another order); {THROUGH_MEMORY}"
         )
-    return raw_of(register)
+    return _raw_of(register)

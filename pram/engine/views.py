@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import HeldCells, cells_of, defined_of, put_cells
+from pram._held import HeldCells
+from pram._held import cells_of as _cells_of
+from pram._held import cost_of as _cost_of
+from pram._held import defined_of as _defined_of
+from pram._held import put_cells as _put_cells
+from pram._held import resolutions_of as _resolutions_of
+from pram._held import undefined_reads_of as _undefined_reads_of
+from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.memory import Array, Flags, Words
 from pram.step import Step
@@ -85,7 +92,7 @@ class InstanceRow(HeldCells):
     def __init__(self, array: Array, i: int) -> None:
         self.name, self.size, self._array = array.name, array.size, array
         self.shape = getattr(array, "shape", (array.size,))
-        put_cells(self, cells_of(array)[i])
+        _put_cells(self, _cells_of(array)[i])
 
     def cell(self, index: int) -> str:
         """Cell ``index`` by name, as the array names it (for messages)."""
@@ -131,11 +138,11 @@ class Together(HeldCells):
         self._array, self.rows, self.name = array, rows, array.name
         self.shape = getattr(array, "shape", (array.size,))
         self.size = array.size * len(rows)
-        put_cells(self, self)  # indexed by cell: see __getitem__
+        _put_cells(self, self)  # indexed by cell: see __getitem__
 
     def __getitem__(self, cells: Words) -> Any:
         size = self._array.size
-        return cells_of(self._array)[self.rows[cells // size], cells % size]
+        return _cells_of(self._array)[self.rows[cells // size], cells % size]
 
 
 def no_choice() -> np.random.Generator:
@@ -178,13 +185,13 @@ class Start:
     def __init__(self, host: Machine, engine: Passes, copied: bool) -> None:
         self.arrays = dict(host.arrays)
         # (no copy of memory for a program that cannot be made again: no pass restores it)
-        self.cells = [(array, cells_of(array).copy(order="K"), _copied(defined_of(array)))
+        self.cells = [(array, _cells_of(array).copy(order="K"), _copied(_defined_of(array)))
                       for array in self.arrays.values()] if copied else []
         self.ledgers = engine.ledgers.copy()  # the list of steps shared: it only grows
         self.steps = len(engine.ledgers.steps)
-        self.cost = host._cost.fresh()
-        self.records = (len(host._violations), len(host._resolutions),
-                        len(host._undefined_reads))
+        self.cost = _cost_of(host).fresh()
+        self.records = (len(_violations_of(host)), len(_resolutions_of(host)),
+                        len(_undefined_reads_of(host)))
         self.processors = host._next_processor
         self.alive_cells = host._alive_cells
         #: Each instance's generator as the run found it, kept at its first draw of the
@@ -207,5 +214,5 @@ class Pass:
 
     def __init__(self, finished: Flags, engine: Passes) -> None:
         host = engine.host
-        self.finished, self.ledgers, self.cost = finished, engine.ledgers, host._cost
+        self.finished, self.ledgers, self.cost = finished, engine.ledgers, _cost_of(host)
         self.arrays, self.processors = dict(host.arrays), host._next_processor

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
-from pram._held import owners_of, raw_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
@@ -128,8 +129,8 @@ def _lookup(kind: type[Register], args: Sequence[Any], kwargs: dict[str, Any],
                f"or 'clip'; values of other processors move through memory: {THROUGH_MEMORY}")
     if index._run is not run and index._run is not None:
         refuse("np.choose on a register of another run", ANOTHER_RUN)
-    values = np.take(table, raw_of(index), mode=mode)
-    found: Register = made(kind, "choose", (index, table), values, owners_of(index), run)
+    values = np.take(table, _raw_of(index), mode=mode)
+    found: Register = made(kind, "choose", (index, table), values, _owners_of(index), run)
     return found
 
 
@@ -156,9 +157,9 @@ def _against(name: str, x: Register, table: npt.NDArray[Any], operands: tuple[An
     if x._run is not run and x._run is not None:
         refuse(f"np.{name} on a register of another run", ANOTHER_RUN)
     with np.errstate(all="ignore"):
-        values = compute(raw_of(x))
+        values = compute(_raw_of(x))
     run._operations += len(table) - 1
-    found: Register = made(type(x), name, operands, values, owners_of(x), run)
+    found: Register = made(type(x), name, operands, values, _owners_of(x), run)
     return found
 
 
@@ -182,16 +183,16 @@ def _where(kind: type[Register], args: Sequence[Any]) -> Any:
     first = next((x for x in args if type(x) is kind), None)
     if first is None:
         return None
-    owners, run = owners_of(first), first._run
+    owners, run = _owners_of(first), first._run
     if run is None or not run._active:
         return None
     raw = []
     for x in args:
         given = type(x)
         if given is kind:
-            if owners_of(x) is not owners or x._run is not run:
+            if _owners_of(x) is not owners or x._run is not run:
                 return None
-            raw.append(raw_of(x))
+            raw.append(_raw_of(x))
         elif given is int or given is bool or given is float:
             raw.append(x)
         else:
@@ -202,8 +203,8 @@ def _where(kind: type[Register], args: Sequence[Any]) -> Any:
 def _per_instance(register: Register) -> npt.NDArray[Any]:
     """A register's values as one instance sees them: a batch's register by its first row
     (sizes and dtype, the same in every row)."""
-    values = raw_of(register)
-    return values[0] if values.ndim > owners_of(register).ndim else values
+    values = _raw_of(register)
+    return values[0] if values.ndim > _owners_of(register).ndim else values
 
 
 __all__ = ["array_function"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pram._held import owners_of, raw_of
+from pram._held import owners_of as _owners_of
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
@@ -30,7 +31,7 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     run = current()
     if type(processors) is Register:  # processors that decided to act: their own ids
         run = processors._run if processors._run is not None else run
-        ids: Any = owners_of(processors)
+        ids: Any = _owners_of(processors)
     elif type(processors) is np.ndarray and processors.dtype.kind in "iu":
         ids = freeze(processors)
     else:
@@ -43,9 +44,9 @@ def hold(processors: Ids | Register, values: Any = 0) -> Register:
     elif type(values) is Register:
         if values._run is not None and run is not None and values._run is not run:
             refuse("hold with a register of another run", ANOTHER_RUN)
-        if owners_of(values) is not ids and not same(owners_of(values), ids):
+        if _owners_of(values) is not ids and not same(_owners_of(values), ids):
             refuse("hold with a register of other processors", THROUGH_MEMORY)
-        result = Register(raw_of(values).copy(), ids, values._run or run)
+        result = Register(_raw_of(values).copy(), ids, values._run or run)
     else:
         data = operand(Register, values, "hold", type(ids) is Chosen)
         if type(data) is np.ndarray and data.ndim:
@@ -65,21 +66,21 @@ def widen(register: Register, fill: Any = 0) -> Register:
     one holding its own value, every other ``fill``. No value moves: a processor that did not
     choose itself holds a constant. For a register whose processors were not chosen by data,
     a copy of it."""
-    chosen = owners_of(register)
+    chosen = _owners_of(register)
     if type(chosen) is not Chosen:
         return register.copy()
     rows = getattr(chosen, "rows", None)
     if rows is not None:  # a batch's selection keeps the full width: fill the others
         fill = operand(Register, fill, "widen", False)
-        values = raw_of(register)
+        values = _raw_of(register)
         data = np.where(rows, values, np.asarray(fill).astype(
             np.result_type(values.dtype, np.min_scalar_type(fill))))
         filled: Register = made(Register, "widen", (register, fill), data, chosen.parent,
                                 register._run)
         return filled
     data = np.full(chosen.parent.shape, operand(Register, fill, "widen", False),
-                   dtype=np.result_type(raw_of(register).dtype, np.min_scalar_type(fill)))
-    data[raw_of(chosen.key)] = raw_of(register)
+                   dtype=np.result_type(_raw_of(register).dtype, np.min_scalar_type(fill)))
+    data[_raw_of(chosen.key)] = _raw_of(register)
     widened: Register = made(Register, "widen", (register, fill), data, chosen.parent,
                              register._run)
     return widened
@@ -88,7 +89,7 @@ def widen(register: Register, fill: Any = 0) -> Register:
 def narrow(register: Register, like: Register) -> Register:
     """The entries of ``register`` for the processors ``like`` belongs to, when those were
     chosen from ``register``'s processors by data (the same mask selects them again)."""
-    chosen = owners_of(like)
+    chosen = _owners_of(like)
     if type(chosen) is not Chosen:
         refuse("narrow like a register whose processors were not chosen by data",
                "select with a plain key instead")
@@ -98,7 +99,7 @@ def narrow(register: Register, like: Register) -> Register:
 def chosen(register: Register) -> bool:
     """Whether ``register``'s processors chose themselves by their data (a selection by a
     register mask): a fact about how it was made, not about data."""
-    return type(owners_of(register)) is Chosen
+    return type(_owners_of(register)) is Chosen
 
 
 def run_of(register: Register) -> Run | None:

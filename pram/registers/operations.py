@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy.typing as npt
 
-from pram._held import owners_of, put_raw, put_selections, raw_of
+from pram._held import engine_or_none as _engine_or_none
+from pram._held import owners_of as _owners_of
+from pram._held import put_raw as _put_raw
+from pram._held import put_selections as _put_selections
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
@@ -58,7 +62,7 @@ def host(kind: type[Register], func: Callable[..., Any], args: Sequence[Any],
 
     def plain(x: Any) -> Any:
         if type(x) is kind:
-            return raw_of(x)
+            return _raw_of(x)
         if type(x) in (list, tuple):
             return type(x)(plain(y) for y in x)
         return x
@@ -105,7 +109,7 @@ def unwrap(kind: type[Register], name: str, operands: Sequence[Any],
     owners: Any = None
     for x in operands:
         if type(x) is kind:
-            ids = owners_of(x)
+            ids = _owners_of(x)
             if owners is None:
                 owners = ids
             elif ids is not owners and not same(ids, owners):
@@ -121,7 +125,7 @@ def unwrap(kind: type[Register], name: str, operands: Sequence[Any],
     raw: list[Any] = []
     for x in operands:
         if type(x) is kind:
-            raw.append(raw_of(x))
+            raw.append(_raw_of(x))
         elif x is None or isinstance(x, np.dtype):
             raw.append(x)
         else:
@@ -198,7 +202,7 @@ def kept(run: Run | None, before: Any, after: Any) -> Any:
     later rounds leaves their registers as they were, as in their single runs."""
     if run is None:
         return after
-    engine = getattr(run._machine, "_engine", None)
+    engine = _engine_or_none(run._machine)
     alive = None if engine is None else engine.alive
     if alive is None or after.ndim < 2 or after.shape[0] != len(alive):
         return after
@@ -225,27 +229,27 @@ def into(kind: type[Register], name: str, operands: tuple[Any, ...], result: Any
     results = result if type(result) is tuple else (result,)
     mask = where
     if type(where) is kind:
-        if not same(owners_of(where), owners) or where.dtype != np.bool_:
+        if not same(_owners_of(where), owners) or where.dtype != np.bool_:
             refuse(f"np.{name}(..., where=...) with a mask of other processors", THROUGH_MEMORY)
-        mask = raw_of(where)
+        mask = _raw_of(where)
     elif where is not True:
         refuse(f"np.{name}(..., where=...) with a plain mask", "use a register mask of the "
                "same processors, or np.where")
     for target, values in zip(targets, results, strict=True):
-        if type(target) is not kind or not same(owners_of(target), owners) \
+        if type(target) is not kind or not same(_owners_of(target), owners) \
                 or target._run is not run:
             refuse(f"np.{name}(..., out=...) into something else than a register of the same "
                    "processors", "writes into memory outside the processors' registers; use "
                    "the result of the operation instead")
         if values.shape != owners.shape:
             _bound(kind, name, values, owners, run)
-        masked = values if mask is True else np.where(mask, values, raw_of(target))
-        if not np.can_cast(masked.dtype, raw_of(target).dtype, "same_kind"):
+        masked = values if mask is True else np.where(mask, values, _raw_of(target))
+        if not np.can_cast(masked.dtype, _raw_of(target).dtype, "same_kind"):
             raise TypeError(f"np.{name}(..., out=...) cannot cast {masked.dtype} to "
-                            f"{raw_of(target).dtype}")
-        put_raw(target, kept(run, raw_of(target),
-                             masked.astype(raw_of(target).dtype, copy=False)))
-        put_selections(target, None)
+                            f"{_raw_of(target).dtype}")
+        _put_raw(target, kept(run, _raw_of(target),
+                             masked.astype(_raw_of(target).dtype, copy=False)))
+        _put_selections(target, None)
     run._operations += 1
     if run._observer is not None:
         run.operation(name, operands, out)

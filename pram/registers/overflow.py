@@ -11,6 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pram._held import cost_of as _cost_of
+from pram._held import engine_of as _engine_of
+from pram._held import engine_or_none as _engine_or_none
+from pram._held import failure_of as _failure_of
+from pram._held import put_failure as _put_failure
 from pram._numpy import np
 from pram.errors import IntegerOverflowError
 from pram.memory import WORD as _WORD
@@ -82,7 +87,7 @@ def _live(owners: Ids, run: Run, shape: tuple[int, ...]) -> Any:
     processor that acts in an instance taking steps: not those a selection by data left
     out (a batch keeps its full width) nor those of an instance idling in a loop it ended;
     None when every entry does."""
-    engine = getattr(run._machine, "_engine", None)
+    engine: Any = _engine_or_none(run._machine)
     if engine is None or len(shape) <= owners.ndim:
         return None
     rows = getattr(owners, "rows", None) if type(owners) is Chosen else None
@@ -103,9 +108,9 @@ def _who(first: int, owners: Ids, result: Any, machine: Any) -> tuple[int | None
     n = int(owners.size) or 1
     if result.ndim > owners.ndim:
         i = first // n
-        engine = machine._engine
+        engine: Any = _engine_of(machine)  # a batch's: its ledgers
         return i, int(owners.reshape(-1)[first % n]), engine.ledgers.time(i) + 1
-    return None, int(owners.reshape(-1)[first]), int(machine._cost.time) + 1
+    return None, int(owners.reshape(-1)[first]), int(_cost_of(machine).time) + 1
 
 
 def _in(instance: int | None) -> str:
@@ -185,7 +190,7 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
     if not wrong.any():
         return
     machine = run._machine
-    if getattr(machine, "_failure", None) is not None:
+    if _failure_of(machine) is not None:
         return  # the run has failed already: the first overflow is the one reported
     first = int(np.flatnonzero(wrong)[0])
     values = tuple(int(np.broadcast_to(np.asarray(x), result.shape).reshape(-1)[first])
@@ -200,12 +205,12 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
     else:
         shown = f"{values[0]} {symbol} {values[-1]}"
     instance, processor, step = _who(first, owners, result, machine)
-    machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
+    _put_failure(machine, IntegerOverflowError(
         f"{_in(instance)}int64 overflow in {name}: processor {processor} computed {shown}, beyond "
         f"the int64 range, in the work before step {step}; use dtype=float for reals, or reduce "
         "modulo a bound (np.remainder) before the values outgrow 2**63 - 1",
         operation=name, processor=processor, operands=values, step=step, instance=instance,
-    )
+    ))
 
 
 def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
@@ -232,7 +237,7 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
     if not wrong.any():
         return
     machine = run._machine
-    if getattr(machine, "_failure", None) is not None:
+    if _failure_of(machine) is not None:
         return
     first = int(np.flatnonzero(wrong)[0])
     instance, processor, step = _who(first, owners, result, machine)
@@ -249,10 +254,10 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
                 f"converted {value} from {source.dtype} to {result.dtype}, outside {limits.min} to "
                 f"{limits.max}, in the work before step {step} (numpy would wrap it); keep "
                 f"the values {source.dtype}, or clip them into that range first (np.clip)")
-    machine._failure = IntegerOverflowError(  # type: ignore[attr-defined]
+    _put_failure(machine, IntegerOverflowError(
         what, operation="astype", processor=processor, operands=(), step=step,
         instance=instance,
-    )
+    ))
 
 
 #: The int64 operations :func:`checked` asks about, by ufunc.

@@ -14,7 +14,12 @@ from typing import Any
 import numpy.typing as npt
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
-from pram._held import Held, owners_of, put_owners, put_raw, put_selections, raw_of
+from pram._held import Held
+from pram._held import owners_of as _owners_of
+from pram._held import put_owners as _put_owners
+from pram._held import put_raw as _put_raw
+from pram._held import put_selections as _put_selections
+from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.errors import HonestyError
 from pram.registers import allowed, overflow
@@ -54,34 +59,34 @@ def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
 
     def forward(self: Register, other: Any) -> Any:
         run = self._run
-        if run is not None and run._active and raw_of(self).dtype.kind in "biu":
+        if run is not None and run._active and _raw_of(self).dtype.kind in "biu":
             kind = type(other)
             if kind is Register:
-                if (not loud and other._run is run and raw_of(other).dtype.kind in "biu"
-                        and (owners_of(other) is owners_of(self)
-                             or same(owners_of(other), owners_of(self)))):
-                    values = ufunc(raw_of(self), raw_of(other))
+                if (not loud and other._run is run and _raw_of(other).dtype.kind in "biu"
+                        and (_owners_of(other) is _owners_of(self)
+                             or same(_owners_of(other), _owners_of(self)))):
+                    values = ufunc(_raw_of(self), _raw_of(other))
                     if overflows:
-                        overflow.checked(name, (raw_of(self), raw_of(other)), values,
-                                         owners_of(self), run)
-                    return made(Register, name, (self, other), values, owners_of(self), run)
+                        overflow.checked(name, (_raw_of(self), _raw_of(other)), values,
+                                         _owners_of(self), run)
+                    return made(Register, name, (self, other), values, _owners_of(self), run)
             elif (kind is int or kind is bool) and (not loud or (divides and other > 0)):
-                values = ufunc(raw_of(self), other)
+                values = ufunc(_raw_of(self), other)
                 if overflows:
-                    overflow.checked(name, (raw_of(self), other), values, owners_of(self),
+                    overflow.checked(name, (_raw_of(self), other), values, _owners_of(self),
                                      run)
-                return made(Register, name, (self, other), values, owners_of(self), run)
+                return made(Register, name, (self, other), values, _owners_of(self), run)
         return ufunc(self, other)
 
     def reflected(self: Register, other: Any) -> Any:
         run = self._run
         kind = type(other)
         if (run is not None and run._active and not loud and (kind is int or kind is bool)
-                and raw_of(self).dtype.kind in "biu"):
-            values = ufunc(other, raw_of(self))
+                and _raw_of(self).dtype.kind in "biu"):
+            values = ufunc(other, _raw_of(self))
             if overflows:
-                overflow.checked(name, (other, raw_of(self)), values, owners_of(self), run)
-            return made(Register, name, (other, self), values, owners_of(self), run)
+                overflow.checked(name, (other, _raw_of(self)), values, _owners_of(self), run)
+            return made(Register, name, (other, self), values, _owners_of(self), run)
         return ufunc(other, self)
 
     return forward, reflected
@@ -92,18 +97,18 @@ def _inplace(ufunc: np.ufunc) -> Callable[..., Any]:
 
     def apply(self: Register, other: Any) -> Register:
         result = ufunc(self, other)
-        values = raw_of(result) if type(result) is Register else np.asarray(result)
-        if type(result) is Register and owners_of(result) is not owners_of(self) \
-                and not same_processors(owners_of(result), owners_of(self)):
+        values = _raw_of(result) if type(result) is Register else np.asarray(result)
+        if type(result) is Register and _owners_of(result) is not _owners_of(self) \
+                and not same_processors(_owners_of(result), _owners_of(self)):
             refuse(f"register {ufunc.__name__}= a register of other processors", THROUGH_MEMORY)
-        if not np.can_cast(values.dtype, raw_of(self).dtype, "same_kind"):
+        if not np.can_cast(values.dtype, _raw_of(self).dtype, "same_kind"):
             raise TypeError(
-                f"{ufunc.__name__}= would turn a register of {raw_of(self).dtype} into "
+                f"{ufunc.__name__}= would turn a register of {_raw_of(self).dtype} into "
                 f"{values.dtype}; write register = register {ufunc.__name__} other instead"
             )
-        put_raw(self, kept(self._run, raw_of(self),
-                           values.astype(raw_of(self).dtype, copy=False)))
-        put_selections(self, None)
+        _put_raw(self, kept(self._run, _raw_of(self),
+                           values.astype(_raw_of(self).dtype, copy=False)))
+        _put_selections(self, None)
         run = self._run
         if run is not None and run._observer is not None and type(result) is Register:
             run.operation("copy", (result,), self)  # the observer sees self hold the result
@@ -132,12 +137,12 @@ class Register(Held, NDArrayOperatorsMixin):
                 f"a Register holds a numeric numpy array (got {type(values).__name__}); "
                 "make registers with pram.hold"
             )
-        put_raw(self, values)
-        put_owners(self, processors)
+        _put_raw(self, values)
+        _put_owners(self, processors)
         self._run = run
         #: The processors this register selects when it is the mask (see
         #: pram.registers.selection).
-        put_selections(self, None)
+        _put_selections(self, None)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("pram.Register is final: a subclass could hide values from the checks")
@@ -147,7 +152,7 @@ class Register(Held, NDArrayOperatorsMixin):
         return run is not None and run._active
 
     def _sized(self, what: str) -> None:
-        if type(owners_of(self)) is Chosen and self._sealed():
+        if type(_owners_of(self)) is Chosen and self._sealed():
             refuse(what, allowed.SIZE)
 
     # ---- sizes, which are not data (unless the processors chose themselves) ------------
@@ -155,39 +160,39 @@ class Register(Held, NDArrayOperatorsMixin):
     @property
     def shape(self) -> tuple[int, ...]:
         self._sized("the shape of a register of processors chosen by data")
-        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
-            return owners_of(self).shape  # a batch's register: one row per instance
-        return raw_of(self).shape
+        if _raw_of(self).ndim > _owners_of(self).ndim and self._sealed():
+            return _owners_of(self).shape  # a batch's register: one row per instance
+        return _raw_of(self).shape
 
     @property
     def ndim(self) -> int:
-        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
-            return owners_of(self).ndim
-        return raw_of(self).ndim
+        if _raw_of(self).ndim > _owners_of(self).ndim and self._sealed():
+            return _owners_of(self).ndim
+        return _raw_of(self).ndim
 
     @property
     def size(self) -> int:
         self._sized("the size of a register of processors chosen by data")
-        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
-            return owners_of(self).size
-        return raw_of(self).size
+        if _raw_of(self).ndim > _owners_of(self).ndim and self._sealed():
+            return _owners_of(self).size
+        return _raw_of(self).size
 
     @property
     def dtype(self) -> np.dtype[Any]:
-        return raw_of(self).dtype
+        return _raw_of(self).dtype
 
     def __len__(self) -> int:
         self._sized("len() of a register of processors chosen by data")
-        if raw_of(self).ndim > owners_of(self).ndim and self._sealed():
-            return len(owners_of(self))
-        return len(raw_of(self))
+        if _raw_of(self).ndim > _owners_of(self).ndim and self._sealed():
+            return len(_owners_of(self))
+        return len(_raw_of(self))
 
     def __repr__(self) -> str:
         if self._sealed():
-            if type(owners_of(self)) is Chosen:
+            if type(_owners_of(self)) is Chosen:
                 return f"Register(processors chosen by data, dtype={self.dtype})"
             return f"Register(shape={self.shape}, dtype={self.dtype})"
-        return f"Register({raw_of(self).tolist()!r})"
+        return f"Register({_raw_of(self).tolist()!r})"
 
     __str__ = __repr__
 
@@ -275,9 +280,9 @@ class Register(Held, NDArrayOperatorsMixin):
 
     def __invert__(self) -> Any:
         run = self._run
-        if run is not None and run._active and raw_of(self).dtype.kind in "biu":
+        if run is not None and run._active and _raw_of(self).dtype.kind in "biu":
             # what np.invert(self) does on bools and integers, without numpy's dispatch
-            return made(Register, "invert", (self,), np.invert(raw_of(self)), owners_of(self),
+            return made(Register, "invert", (self,), np.invert(_raw_of(self)), _owners_of(self),
                         run)
         return np.invert(self)
 
@@ -291,19 +296,19 @@ class Register(Held, NDArrayOperatorsMixin):
         """The values converted to ``dtype``, still bound to the same processors."""
         run = self._run
         if run is None or not run._active:
-            return Register(raw_of(self).astype(dtype, *args, **kwargs), owners_of(self), run)
+            return Register(_raw_of(self).astype(dtype, *args, **kwargs), _owners_of(self), run)
         dtype = numeric_dtype(dtype, "register.astype")
         if args or set(kwargs) - {"copy"}:
             refuse("register.astype with order=, casting= or subok=", "takes dtype (and copy)")
         with np.errstate(all="ignore"):
-            values = raw_of(self).astype(dtype)
-        overflow.checked_cast(raw_of(self), values, owners_of(self), run)
-        return made(Register, "astype", (self, dtype), values, owners_of(self), run)
+            values = _raw_of(self).astype(dtype)
+        overflow.checked_cast(_raw_of(self), values, _owners_of(self), run)
+        return made(Register, "astype", (self, dtype), values, _owners_of(self), run)
 
     def copy(self) -> Register:
         """A register of the same processors holding the same values."""
-        copied: Register = made(Register, "copy", (self,), raw_of(self).copy(),
-                                owners_of(self), self._run)
+        copied: Register = made(Register, "copy", (self,), _raw_of(self).copy(),
+                                _owners_of(self), self._run)
         return copied
 
     __copy__ = copy
@@ -314,11 +319,11 @@ class Register(Held, NDArrayOperatorsMixin):
     def view(self, dtype: Any) -> Register:
         """The same bits read as ``dtype`` of the same itemsize (one value per processor)."""
         dtype = numeric_dtype(dtype, "register.view")
-        if dtype.itemsize != raw_of(self).dtype.itemsize:
+        if dtype.itemsize != _raw_of(self).dtype.itemsize:
             refuse(f"register.view({dtype}) of another itemsize", "spreads values over "
                    f"other processors' entries; use astype, or {THROUGH_MEMORY}")
-        viewed: Register = made(Register, "view", (self, dtype), raw_of(self).view(dtype),
-                                owners_of(self), self._run)
+        viewed: Register = made(Register, "view", (self, dtype), _raw_of(self).view(dtype),
+                                _owners_of(self), self._run)
         return viewed
 
     # ---- selecting processors, which keeps each value with its own -------------------------
@@ -333,12 +338,12 @@ class Register(Held, NDArrayOperatorsMixin):
     def __iter__(self) -> Any:
         if self._sealed():
             refuse("iterating over a register", allowed.HOST)
-        return iter(raw_of(self).tolist())
+        return iter(_raw_of(self).tolist())
 
     def __contains__(self, item: Any) -> bool:
         if self._sealed():
             refuse("`in` on a register", allowed.REASONS["searchsorted"])
-        return item in raw_of(self)
+        return item in _raw_of(self)
 
     def __bool__(self) -> bool:
         if self._sealed():
@@ -347,44 +352,44 @@ class Register(Held, NDArrayOperatorsMixin):
                    "value, not a number)", "would turn data into host control flow; decide "
                    "per processor with np.where(x > 3, a, b) or where= masks, end a loop on "
                    "data with a loop test (pram.Until), or read the value after the run")
-        return bool(raw_of(self))
+        return bool(_raw_of(self))
 
     def __int__(self) -> int:
         if self._sealed():
             refuse("int() of a register", allowed.HOST)
-        return int(raw_of(self))
+        return int(_raw_of(self))
 
     def __float__(self) -> float:
         if self._sealed():
             refuse("float() of a register", allowed.HOST)
-        return float(raw_of(self))
+        return float(_raw_of(self))
 
     def __complex__(self) -> complex:
         if self._sealed():
             refuse("complex() of a register", allowed.HOST)
-        return complex(raw_of(self))
+        return complex(_raw_of(self))
 
     def __index__(self) -> int:
         if self._sealed():
             refuse("using a register as a Python index (__index__)", allowed.HOST)
-        return raw_of(self).__index__()
+        return _raw_of(self).__index__()
 
     def __format__(self, spec: str) -> str:
         if self._sealed():
             if spec:
                 refuse("formatting a register's values", allowed.HOST)
             return repr(self)
-        return format(raw_of(self), spec) if spec else repr(self)
+        return format(_raw_of(self), spec) if spec else repr(self)
 
     def tolist(self) -> Any:
         if self._sealed():
             refuse("register.tolist()", allowed.HOST)
-        return raw_of(self).tolist()
+        return _raw_of(self).tolist()
 
     def item(self, *args: Any) -> Any:
         if self._sealed():
             refuse("register.item()", allowed.HOST)
-        return raw_of(self).item(*args)
+        return _raw_of(self).item(*args)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if self._sealed():
@@ -394,7 +399,7 @@ class Register(Held, NDArrayOperatorsMixin):
                    "make it a register of the same processors first: hold(pid, i)[mask]; a "
                    "lookup in a constant table (np.take(table, x), table[x]) is "
                    "np.choose(x, table)")
-        values = raw_of(self) if dtype is None else raw_of(self).astype(dtype)
+        values = _raw_of(self) if dtype is None else _raw_of(self).astype(dtype)
         return values.copy() if copy is not False else values
 
     def __getattr__(self, name: str) -> Any:
@@ -403,14 +408,14 @@ class Register(Held, NDArrayOperatorsMixin):
         if reason is None or name.startswith("_"):
             raise AttributeError(f"a Register has no attribute {name!r}")
         if not self._sealed():
-            return getattr(raw_of(self), name)  # output, after the run
+            return getattr(_raw_of(self), name)  # output, after the run
         refuse(f"register.{name}", reason)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         if self._sealed():
             refuse("pickling a register (sending it to another process or thread)",
                    allowed.ESCAPE)
-        return (np.array, (raw_of(self),))
+        return (np.array, (_raw_of(self),))
 
     def __reduce__(self) -> Any:
         return self.__reduce_ex__(2)
@@ -425,14 +430,14 @@ def contents(register: Register) -> npt.NDArray[Any]:
     run = register._run
     if run is not None and run._active and not run._observing:
         refuse("pram.registers.contents of a register", allowed.ESCAPE)
-    return raw_of(register)
+    return _raw_of(register)
 
 
 def processors(register: Register) -> Ids:
     """The ids of the processors ``register`` belongs to, entry by entry (refused while the
     run is active when they were chosen by data: their number is data)."""
     run = register._run
-    ids = owners_of(register)
+    ids = _owners_of(register)
     if type(ids) is Chosen:
         if run is not None and run._active and not run._observing:
             refuse("the processors of a register chosen by data", allowed.SIZE)
@@ -440,7 +445,7 @@ def processors(register: Register) -> Ids:
         # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would
         # rename the register's processors, so the register is bound to a frozen copy first.
         ids = freeze(ids)
-        put_owners(register, ids)
+        _put_owners(register, ids)
     return ids
 
 

@@ -13,7 +13,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy.typing as npt
 
-from pram._held import owners_of, put_raw, put_selections, raw_of, selections_of
+from pram._held import owners_of as _owners_of
+from pram._held import put_raw as _put_raw
+from pram._held import put_selections as _put_selections
+from pram._held import raw_of as _raw_of
+from pram._held import selections_of as _selections_of
 from pram._numpy import np
 from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
@@ -30,14 +34,14 @@ def getitem(self: Register, key: Any) -> Any:
     kind = type(self)  # pram.Register, which is final
     run = self._run
     if (type(key) is int or isinstance(key, np.integer)) and not self._sealed():
-        return raw_of(self)[key]  # output, after the run: the value itself
+        return _raw_of(self)[key]  # output, after the run: the value itself
     raw, owners = _key(self, key, "reading")
     if getattr(owners, "rows", None) is not None:  # a batch's selection: full width kept
-        values = owners if raw_of(self) is owners_of(self) else raw_of(self)
-    elif raw_of(self).ndim > owners_of(self).ndim:  # a batch's register, by a plain key
-        values = raw_of(self)[_in_rows(raw)]
+        values = owners if _raw_of(self) is _owners_of(self) else _raw_of(self)
+    elif _raw_of(self).ndim > _owners_of(self).ndim:  # a batch's register, by a plain key
+        values = _raw_of(self)[_in_rows(raw)]
     else:
-        values = owners if raw_of(self) is owners_of(self) else raw_of(self)[raw]
+        values = owners if _raw_of(self) is _owners_of(self) else _raw_of(self)[raw]
     if type(owners) is Chosen and type(values) is not np.ndarray:
         values = values.view(np.ndarray)
     result = kind(values, owners, run)
@@ -60,19 +64,19 @@ def setitem(self: Register, key: Any, value: Any) -> None:
     if type(value) is kind:
         if value._run is not run and value._run is not None and run is not None:
             refuse("register[key] = a register of another run", ANOTHER_RUN)
-        chosen = owners_of(value)
+        chosen = _owners_of(value)
         if chosen is not target and type(chosen) is Chosen and type(target) is Chosen \
                 and type(key) is kind and chosen.parent is not None \
-                and same(chosen.parent, owners_of(self)):
+                and same(chosen.parent, _owners_of(self)):
             # y[mask] = z[other mask] over the same processors (masks computed apart, as
             # in y[x > 5] = z[x > 5]): each processor chosen by both masks takes its own
             # value of z; comparing the masks would tell the program about data, so
             # nothing is compared and nothing refused.
             both = raw & chosen.mask
             if getattr(chosen, "rows", None) is not None:  # a batch: full width kept
-                given = raw_of(value)
+                given = _raw_of(value)
             else:
-                given = raw_of(value)[both[chosen.mask]]
+                given = _raw_of(value)[both[chosen.mask]]
             raw = both
         elif chosen is not target and not same(chosen, target):
             refuse(
@@ -80,31 +84,31 @@ def setitem(self: Register, key: Any, value: Any) -> None:
                 f"a register holds each processor's own values; {THROUGH_MEMORY}",
             )
         else:
-            given = raw_of(value)
+            given = _raw_of(value)
     else:
         given = operand(kind, value, "register[key] = value", type(target) is Chosen)
-    _cast_into(raw_of(self).dtype, given)
-    before = kind(raw_of(self), owners_of(self), run)
-    if getattr(target, "rows", None) is not None or raw_of(self).ndim > \
-            owners_of(self).ndim or (type(value) is kind and raw_of(value).ndim
-                                     > owners_of(value).ndim):
-        put_raw(self, kept(run, raw_of(self), _batched_set(
-            raw_of(self), owners_of(self), raw, given,
-            getattr(target, "rows", None) is not None, batch_of(run) or len(raw_of(self)))))
-        put_selections(self, None)
+    _cast_into(_raw_of(self).dtype, given)
+    before = kind(_raw_of(self), _owners_of(self), run)
+    if getattr(target, "rows", None) is not None or _raw_of(self).ndim > \
+            _owners_of(self).ndim or (type(value) is kind and _raw_of(value).ndim
+                                     > _owners_of(value).ndim):
+        _put_raw(self, kept(run, _raw_of(self), _batched_set(
+            _raw_of(self), _owners_of(self), raw, given,
+            getattr(target, "rows", None) is not None, batch_of(run) or len(_raw_of(self)))))
+        _put_selections(self, None)
         if run is not None:
             run._operations += 1
             if run._observer is not None:
                 run.operation("setitem", (before, key, value), self)
         return
-    values = raw_of(self).copy()
+    values = _raw_of(self).copy()
     if values.dtype.kind in "biu" and not inexact((given,)):
         values[raw] = given
     else:
         with np.errstate(all="ignore"):
             values[raw] = given  # a cast that overflows reports nothing
-    put_raw(self, values)
-    put_selections(self, None)
+    _put_raw(self, values)
+    _put_selections(self, None)
     if run is not None:
         run._operations += 1
         if run._observer is not None:
@@ -116,10 +120,10 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
     (by size; refused on processors chosen by data, whose number it would have to know), or a
     boolean register of the same processors (each deciding whether it is selected)."""
     kind = type(register)
-    owners = owners_of(register)
+    owners = _owners_of(register)
     sealed = register._sealed()
     if type(key) is kind:
-        if key.dtype != np.bool_ or not same(owners_of(key), owners):
+        if key.dtype != np.bool_ or not same(_owners_of(key), owners):
             refuse(
                 f"{verb} register[index] with an index that is a register",
                 "(fancy indexing by data) moves values between processors; a processor may "
@@ -131,8 +135,8 @@ def _key(register: Register, key: Any, verb: str) -> tuple[Any, Ids]:
             chosen = _choose_rows(owners, key, batch)  # every instance's own selection
             return chosen.rows, chosen  # type: ignore[attr-defined]
         if not sealed and not key._sealed():
-            return raw_of(key), owners[raw_of(key)]
-        return raw_of(key), _chosen(owners, key)
+            return _raw_of(key), owners[_raw_of(key)]
+        return _raw_of(key), _chosen(owners, key)
     if type(owners) is Chosen and sealed and not (type(key) is slice and key == slice(None)):
         refuse(f"{verb} a register of processors chosen by data with a plain key",
                allowed.SIZE)
@@ -161,10 +165,10 @@ def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
     """The processors of ``owners`` that boolean register ``key`` selects, in a batch of
     ``batch`` instances: the full width of ``owners`` with one row of flags per instance
     (``rows``), so every instance keeps its own selection. Nested selections AND their flags."""
-    chosen = selections_of(key)
+    chosen = _selections_of(key)
     if chosen is not None:
         return chosen
-    flags = np.broadcast_to(raw_of(key), (batch, *owners.shape))
+    flags = np.broadcast_to(_raw_of(key), (batch, *owners.shape))
     above = getattr(owners, "rows", None) if type(owners) is Chosen else None
     rows = flags.copy() if above is None else flags & above
     rows.flags.writeable = False
@@ -175,7 +179,7 @@ def _choose_rows(owners: Any, key: Register, batch: int) -> Chosen:
     made.key = key
     made.mask = rows
     setattr(made, "rows", rows)  # noqa: B010  (the batch's flags, beside the mask)
-    put_selections(key, made)
+    _put_selections(key, made)
     return cast(Chosen, made)
 
 
@@ -183,15 +187,15 @@ def _chosen(owners: Ids, key: Register) -> Chosen:
     """The processors of ``owners`` that ``key`` selects: one array per mask register (every
     register it may select from has its processors), so registers selected alike compare by
     identity (never by value, which is data)."""
-    chosen = selections_of(key)
+    chosen = _selections_of(key)
     if chosen is not None:
         return chosen
-    chosen = owners[raw_of(key)].view(Chosen)
+    chosen = owners[_raw_of(key)].view(Chosen)
     chosen.flags.writeable = False
     chosen.parent = owners
     chosen.key = key
-    chosen.mask = raw_of(key).copy()  # the choice as made, for the machine's own comparison
-    put_selections(key, chosen)
+    chosen.mask = _raw_of(key).copy()  # the choice as made, for the machine's own comparison
+    _put_selections(key, chosen)
     return chosen  # type: ignore[no-any-return]
 
 
