@@ -76,12 +76,12 @@ class Cost(CostDisplay):
         """A copy of this ledger that shares no mutable part with it (the profile, the phase
         labels, the phases): what a run counts into, so an alias of the ledger (or of its
         lists) taken before the run sees none of the run."""
-        return attrs.evolve(
-            self,
-            profile=list(self.profile),
-            step_phases=list(self.step_phases),
-            phases={label: attrs.evolve(share) for label, share in self.phases.items()},
-        )
+        values = {field.name: getattr(self, field.name) for field in attrs.fields(Cost)}
+        return Cost(**values | {
+            "profile": list(self.profile),
+            "step_phases": list(self.step_phases),
+            "phases": {label: attrs.evolve(share) for label, share in self.phases.items()},
+        })
 
     def brent(self, p: int) -> int:
         """Time on ``p`` processors: the sum over steps of max(1, ceil(active / p)).
@@ -113,6 +113,45 @@ class Cost(CostDisplay):
             "rounds": self.rounds,
             "round_work": self.round_work,
         }
+
+
+class Counted(Cost):
+    """What ``m.cost`` is after a run: a copy of the machine's ledger that refuses to be
+    rewritten. Were it the ledger itself, a sweep builder could run n^2 work and then set
+    ``m.cost.work = n`` before the sweep read it; the copy leaves the machine's own counts
+    alone, and assigning a field says so. ``fresh()`` gives a plain :class:`Cost` to change.
+    Equal to any :class:`Cost` with the same counts."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise HonestyError(
+            f"m.cost.{name} = ... would rewrite the machine's ledger; only the machine counts "
+            "(a sweep or a report reads the machine's own): for numbers of your own take "
+            "m.cost.fresh(), a copy you may change"
+        )
+
+    def __delattr__(self, name: str) -> None:
+        self.__setattr__(name, None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cost):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in attrs.fields(Cost))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self.fresh())  # it reads as the ledger it copies
+
+
+def counted(cost: Cost) -> Counted:
+    """A read-only copy of ``cost`` (:class:`Counted`), sharing no mutable part with it."""
+    copy = Counted.__new__(Counted)
+    fresh = cost.fresh()
+    for field in attrs.fields(Cost):
+        object.__setattr__(copy, field.name, getattr(fresh, field.name))
+    return copy
 
 
 def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int,

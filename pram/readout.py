@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any, cast
 from pram._held import cost_of as _cost_of
 from pram._held import engine_of as _engine_of
 from pram._held import ledger_of as _ledger_of
-from pram._held import put_cost as _put_cost
-from pram._held import put_ledger as _put_ledger
 from pram._held import put_resolutions as _put_resolutions
 from pram._held import put_undefined_reads as _put_undefined_reads
 from pram._held import put_violations as _put_violations
@@ -23,7 +21,7 @@ from pram._held import recorder_of as _recorder_of
 from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
-from pram.cost import Cost, Ledger
+from pram.cost import Cost, counted
 from pram.errors import HonestyError, InputError
 
 if TYPE_CHECKING:
@@ -92,7 +90,7 @@ class Readout:
         """
         if self._running:
             return cast(Cost, _ledger_of(self))
-        return _engine_of(self).cost(_cost_of(self))
+        return counted(_engine_of(self).cost(_cost_of(self)))
 
     @cost.setter
     def cost(self, cost: Cost) -> None:
@@ -101,9 +99,10 @@ class Readout:
                 "m.cost = ... while a program runs replaces the ledger; only the machine "
                 "counts: run steps, and read m.cost after the run"
             )
-        _engine_of(self).replace(cost)
-        _put_cost(self, cost)
-        _put_ledger(self, Ledger(cost))
+        raise HonestyError(
+            "m.cost = ... after a run replaces the ledger; only the machine counts: make a "
+            "fresh Machine to count afresh, or take m.cost.fresh() for numbers of your own"
+        )
 
     @property
     def costs(self) -> tuple[Cost, ...]:
@@ -111,7 +110,7 @@ class Readout:
         :class:`pram.Cost` per instance on a batched one (each equal to a single run's on the
         instance's input); refused while a program runs."""
         self._closed("m.costs")
-        return _engine_of(self).costs(_cost_of(self))
+        return tuple(counted(cost) for cost in _engine_of(self).costs(_cost_of(self)))
 
     @property
     def results(self) -> tuple[Any, ...]:

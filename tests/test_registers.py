@@ -394,8 +394,12 @@ def test_memory_and_ledger_open_before_and_after_a_run() -> None:
     x = m.run(program())
     assert a.to_numpy().tolist() == [6, 3] and a.values.tolist() == [6, 3]
     assert x.tolist() == [7, 4] and np.asarray(x).tolist() == [7, 4]
-    m.cost.work = 0  # after the run the ledger is the host's own copy
-    assert m.cost.work == 0
+    with pytest.raises(HonestyError, match=r"m.cost.work = ... would rewrite the machine's "
+                       r"ledger; .* take m.cost.fresh\(\)"):
+        m.cost.work = 0  # after the run the ledger is still the machine's
+    mine = m.cost.fresh()
+    mine.work = 0  # a copy of one's own may change
+    assert (mine.work, m.cost.work) == (0, 2)
 
 
 def test_the_ledger_reads_live_time_during_a_run_and_refuses_the_rest() -> None:

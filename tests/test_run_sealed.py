@@ -5,6 +5,7 @@ and the public API)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import operator
 import pickle
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 import pram
-from pram import HonestyError, Machine, Read, Step, Until, Write, hold, iota
+from pram import Cost, HonestyError, Machine, Program, Read, Step, Until, Write, hold, iota
 from pram.run import current
 from tests.helpers import D16, N16, read_all
 
@@ -384,3 +385,26 @@ def test_aliases_of_the_logs_and_the_ledger_taken_before_the_run_see_none_of_it(
     m.run(program())
     assert seen == [(0, 0, 0, [], {})]
     assert m.violations and m.undefined_reads and m.cost.work == 2 * N16
+
+
+def test_the_ledger_after_a_run_is_not_the_programs_to_rewrite() -> None:
+    """A sweep builder ran n^2 work, then set m.cost.work = n (or replaced m.cost): the sweep
+    said O(n) "holds, tight". After a run m.cost is a copy that refuses assignment, and the
+    ledger cannot be replaced; the sweep reads the machine's own counts."""
+
+    def builder(m: Machine, n: int) -> None:
+        a = m.array("a", values=np.arange(n))
+
+        def program(m: Machine) -> Program[None]:
+            for _ in range(n):
+                yield Step(m.processors(n), reads=[Read(a, iota(n))])
+
+        m.run(program(m))
+        for cheat in (lambda: setattr(m.cost, "work", n), lambda: setattr(m, "cost", Cost()),
+                      lambda: m.cost.profile.clear(), lambda: delattr(m.cost, "time")):
+            with contextlib.suppress(HonestyError):
+                cheat()
+
+    swept = pram.sweep(builder, [16, 32, 64, 128, 256], bounds={"work": "n"})
+    assert [p.cost.work for p in swept.points] == [n * n for n in (16, 32, 64, 128, 256)]
+    assert swept.checks["work"].verdict == "exceeded"

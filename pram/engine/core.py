@@ -128,9 +128,6 @@ class Engine(FastPath):
         """The ledger ``m.cost`` shows after a run: the machine's one."""
         return cost
 
-    def replace(self, cost: Cost) -> None:
-        """``m.cost = cost`` between runs: a single machine's ledger may be replaced."""
-
     def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
         """Drive ``program`` (with ``drive``, the machine's loop over its requests) to its
         end: its value, and the value of every instance (one)."""

@@ -304,13 +304,6 @@ class Passes:
             )
         return costs[0]
 
-    def replace(self, cost: Cost) -> None:
-        """Refuse ``m.cost = ...``: a batch's ledgers are counted per instance."""
-        raise InputError(
-            "m.cost = ... on a batched machine: its ledgers are counted per instance "
-            "(m.costs); make a fresh Machine(batch=...) to count from zero"
-        )
-
     def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
         """Drive ``program`` with ``drive`` once per pass (one per distinct sequence of
         loop-test answers): the value, registers put together row by row from the passes,
