@@ -143,10 +143,10 @@ failure_of: Callable[[object], PRAMError | None] = _RECORD["_failure"].__get__
 put_failure: Callable[[object, PRAMError | None], None] = _RECORD["_failure"].__set__
 
 
-def engine_or_none(machine: object) -> Engine | BatchEngine | None:
+def engine_or_none(machine: object, _engine_of: Any = engine_of) -> Engine | BatchEngine | None:
     """The engine of ``machine`` (a run's machine), or None for anything that holds none."""
     try:
-        return engine_of(machine)
+        return _engine_of(machine)  # type: ignore[no-any-return]
     except (AttributeError, TypeError):
         return None
 
@@ -166,3 +166,19 @@ __all__ = ["Held", "HeldCells", "HeldCost", "HeldRecord", "cells_of", "cost_of",
            "put_selections", "put_undefined_reads", "put_viewed", "put_violations", "raw_of",
            "recorder_of", "resolutions_of", "selections_of", "undefined_reads_of", "viewed_of",
            "violations_of"]
+
+#: The accessors, by name (what :func:`seal` takes off this module, and what ``pram lint``
+#: flags by name).
+ACCESSORS = tuple(name for name in __all__ if not name.startswith("Held"))
+
+
+def seal() -> None:
+    """Take every accessor, and the descriptors they come from, off this module, once each
+    module of pram that uses one holds it under a private name of its own: ``pram``'s
+    ``__init__`` calls this last, after every such module is imported. Then no attribute path
+    leads to them from here, not ``pram._held.raw_of`` nor ``sys.modules["pram._held"]``,
+    ``importlib`` or ``pydoc.locate`` (a reload makes new slots that fit no live object)."""
+    namespace = globals()
+    for name in (*ACCESSORS, "_SLOT", "_IDS", "_SELECTIONS", "_CELLS", "_DEFINED", "_RECORD",
+                 "_VIEWED"):
+        namespace.pop(name, None)

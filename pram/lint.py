@@ -181,7 +181,7 @@ def _own(owner: ast.AST) -> bool:
 
 #: The machine's accessors of the slots no attribute path reaches (:mod:`pram._held`), by name
 #: wherever they are imported from: the machine's own modules use them.
-ACCESSORS = frozenset(name for name in _held.__all__ if not name.startswith("Held"))
+ACCESSORS = frozenset(_held.ACCESSORS)
 
 #: Calls that take attribute names as strings, as getattr does.
 NAMED = frozenset({"attrgetter", "methodcaller"})

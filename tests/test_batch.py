@@ -32,11 +32,13 @@ from pram import (
     Write,
     hold,
 )
-from pram._held import defined_of, owners_of, raw_of
 from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
 from pram.batch import run_instances
+from pram.engine.batched import _defined_of as defined_of
+from pram.engine.batched import _owners_of as owners_of
+from pram.engine.batched import _raw_of as raw_of
 from pram.testing import check_batch
 
 Factory = Callable[..., Any]

@@ -35,7 +35,8 @@ from pram import (
     parallel,
     phase,
 )
-from pram._held import owners_of, raw_of
+from pram.engine.batched import _owners_of as owners_of
+from pram.engine.batched import _raw_of as raw_of
 from pram.registers import Register
 from pram.testing import check_batch
 

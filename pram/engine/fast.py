@@ -31,8 +31,7 @@ from pram.step import Read, Step, Values, Write
 if TYPE_CHECKING:
     from pram.engine.core import Host
 
-__all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined",
-           "words_of"]
+__all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined"]
 
 
 class FastPath:
@@ -120,7 +119,7 @@ class FastPath:
             pid = step.processors  # type: ignore[assignment]
             values = []
             for read in step.reads:
-                array, index = read.array, words_of(read.index)
+                array, index = read.array, _words_of(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
                 values.append(Register(_cells_of(array).take(index), pid, token))
@@ -129,7 +128,7 @@ class FastPath:
             if replies[branch]:
                 bound(step.processors)  # type: ignore[arg-type]
             for write in step.writes:
-                store(write.array, words_of(write.index), words_of(write.value))
+                store(write.array, _words_of(write.index), _words_of(write.value))
         if len(steps) == 1:
             n = len(pid)
             self._account_one(step, n, n * len(step.reads), n * len(step.writes))
@@ -348,7 +347,7 @@ def store(array: Array, cells: Words, values: Words | int) -> None:
         flags[cells] = True
 
 
-def words_of(x: object) -> Words:
+def _words_of(x: object) -> Words:
     """The words of a fast step's index or value (checked by
     :func:`pram.engine.validate.as_words`)."""
     if type(x) is Register:
