@@ -46,6 +46,7 @@ from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
 from pram.run import Observer, Run, machine_made, machine_used
+from pram.settings import CHECKS
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 
@@ -55,25 +56,10 @@ T = TypeVar("T")
 
 
 #: The settings that make a machine's rules: fixed while a program runs (Machine.__setattr__).
-_RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path", "observer"})
+_RULES = frozenset(CHECKS)
 
 #: The settings fixed once the machine is made, with the refusal of changing each.
 _FIXED = {"batch": batched.RESIZED}
-
-
-def _distinct(value: object) -> bool:
-    """The one setting of ``distinct_processors`` a machine takes: True (the check of ids
-    listed twice in a step, always on). Off, one processor id listed n times in one step
-    read n cells and wrote one cell n times, its writes reduced to its last and checked
-    against no one: an n-way combine by one "processor" in one step, which no model allows
-    and the ledger charged as one step."""
-    if value is not True and value is not np.True_:
-        raise InputError(
-            f"distinct_processors must be True (got {value!r}): without the check one "
-            f"processor id listed n times in a step combines n values in one step, "
-            f"uncharged; drop distinct_processors=False (or --no-distinct-processors), the "
-            f"check is on by default")
-    return True
 
 
 class Machine(HeldRecord, MachineDisplay, Readout):
@@ -157,8 +143,6 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         instances = batched.instances(batch, trace, depth)
         if not isinstance(depth, bool):
             raise InputError(f"depth must be True or False (got {depth!r})")
-        if mode not in ("collect", "raise"):
-            raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
             raise InputError(f"seed must be a non-negative integer (got {seed!r})")
         if isinstance(trace_cells, bool) or not isinstance(trace_cells, int | np.integer) or (
@@ -174,7 +158,7 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         _put_depths(self, Depths() if depth else None)
         self.mode = mode
         self.strict = strict
-        self.distinct_processors = _distinct(distinct_processors)
+        self.distinct_processors = distinct_processors
         self.fast_path = fast_path
         _put_cost(self, Cost())
         _put_ledger(self, Ledger(_cost_of(self)))
@@ -311,10 +295,15 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
             raise InputError(f"number of processors must be a non-negative integer (got {n!r})")
         first = self._next_processor
+        try:
+            # In immutable memory: registers are bound to these ids, and a step listing
+            # exactly them needs no test that they are distinct (pram.engine.memo.ascending).
+            ids = handed_out(first, int(n))
+        except (MemoryError, ValueError, OverflowError):  # too many to hold: an input
+            raise InputError(f"{int(n):,} processors cannot be allocated on this machine; "
+                             "ask for fewer") from None
         self._next_processor += int(n)
-        # In immutable memory: registers are bound to these ids, and a step listing exactly
-        # them needs no test that they are distinct (see pram.engine.memo.ascending).
-        return handed_out(first, int(n))
+        return ids
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse changing the machine's rules (its model, mode, strictness, checks, observer)
@@ -323,8 +312,8 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
         if name in _FIXED and name in self.__dict__:
             raise HonestyError(_FIXED[name])
-        if name == "distinct_processors":
-            value = _distinct(value)
+        if name in CHECKS:
+            value = CHECKS[name](value)
         if name in _RULES and self.__dict__.get("_running"):
             raise HonestyError(
                 f"m.{name} = ... while a program runs changes the machine's rules in the middle "

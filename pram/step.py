@@ -312,4 +312,8 @@ def iota(n: int) -> Words:
     whole = type(n) is int or (isinstance(n, np.integer) and not isinstance(n, bool))
     if not whole or n < 0:
         raise InputError(f"iota takes a non-negative whole number of ranks (got {n!r})")
-    return np.arange(n, dtype=np.int64)
+    try:
+        return np.arange(n, dtype=np.int64)
+    except (MemoryError, ValueError):  # too many to hold: an input, not a bug
+        raise InputError(f"iota({n:,}): {n:,} ranks cannot be allocated on this machine; "
+                         "ask for fewer") from None

@@ -152,6 +152,10 @@ def test_batch_is_validated() -> None:
     """batch must be a positive integer."""
     with pytest.raises(InputError, match="batch must be a positive integer"):
         Machine(batch=0)
+    for huge in (10**9, 10**12):  # it took minutes, or ran out of memory
+        with pytest.raises(InputError, match=f"batch={huge:,} instances is more than one "
+                           "machine holds"):
+            Machine(batch=huge)
     with pytest.raises(InputError, match=r"shape \(2, size\), one row per instance of the "
                        r"batch of 2 \(got shape \(3, 4\)\)"):
         Machine(batch=2).array("a", values=np.zeros((3, 4), dtype=np.int64))

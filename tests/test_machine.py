@@ -3,6 +3,7 @@ refusal of bad input, and the two modes of reporting violations."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -1090,3 +1091,29 @@ def test_a_step_made_but_not_yielded_is_reported_when_the_run_ends() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", StepNotYieldedWarning)
         m.run(honest(m))
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda: Machine(observer=5), "observer must be None or an object with methods step"),
+    (lambda: Machine(mode="fast"), "mode must be 'collect' or 'raise' (got 'fast')"),
+    (lambda: Machine(strict=3), "strict must be True or False (got 3)"),
+    (lambda: Machine(fast_path="no"), "fast_path must be True or False (got 'no')"),
+    (lambda: setattr(Machine(), "model", "crcw"), "model must be one of erew, crew"),
+    (lambda: setattr(Machine(), "observer", object()), "observer must be None or an object"),
+    (lambda: Machine().processors(2**62), "4,611,686,018,427,387,904 processors cannot be "
+     "allocated on this machine; ask for fewer"),
+    (lambda: iota(2**62), "ranks cannot be allocated on this machine; ask for fewer"),
+])
+def test_a_setting_or_size_that_cannot_work_is_refused_where_it_is_given(
+    make: Callable[[], object], words: str
+) -> None:
+    """Each was accepted and failed later (an int observer at the first step, a model name
+    assigned as a string inside a step) or leaked numpy's "array is too big"."""
+    with pytest.raises(InputError, match=re.escape(words)):
+        make()
+
+
+def test_a_model_assigned_by_name_before_a_run_is_that_model() -> None:
+    m = Machine()
+    m.model = "crcw-priority"  # type: ignore[assignment]
+    assert m.model.name == "CRCW-priority"

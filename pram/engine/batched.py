@@ -96,6 +96,12 @@ Counts = npt.NDArray[np.int64]
 __all__ = ["RESIZED", "BatchEngine", "engine_for", "instances"]
 
 
+#: The most instances one batched machine takes (about a second to set up, a few hundred MB
+#: of bookkeeping before any array): beyond it, machines of 10**9 instances took minutes to
+#: make and 10**12 ran out of memory.
+MAX_BATCH = 1 << 24
+
+
 def instances(batch: Any, trace: bool, depth: object) -> int | None:
     """The instances ``Machine(batch=...)`` asks for, checked: a positive integer, or None for
     a single machine. A batched machine keeps neither a trace nor cell depths (one instance's
@@ -106,6 +112,12 @@ def instances(batch: Any, trace: bool, depth: object) -> int | None:
         raise InputError(
             f"batch must be a positive integer number of instances, or None for one "
             f"(got {batch!r})"
+        )
+    if batch > MAX_BATCH:
+        raise InputError(
+            f"batch={int(batch):,} instances is more than one machine holds (at most "
+            f"{MAX_BATCH:,}: each keeps a ledger and a row of every array); run them on "
+            "several machines, a batch each"
         )
     if trace:
         raise InputError(

@@ -1,0 +1,67 @@
+"""The rules of a machine's settings: each value :class:`pram.Machine` takes for its model,
+mode, strictness, processor check, fast path and observer, checked where it is set (made
+with the machine or assigned before a run), so a wrong one is refused naming the fix rather
+than failing later inside a step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pram._numpy import np
+from pram.errors import InputError
+from pram.models import model
+
+
+def _distinct(value: object) -> bool:
+    """The one setting of ``distinct_processors`` a machine takes: True (the check of ids
+    listed twice in a step, always on). Off, one processor id listed n times in one step
+    read n cells and wrote one cell n times, its writes reduced to its last and checked
+    against no one: an n-way combine by one "processor" in one step, which no model allows
+    and the ledger charged as one step."""
+    if value is not True and value is not np.True_:
+        raise InputError(
+            f"distinct_processors must be True (got {value!r}): without the check one "
+            f"processor id listed n times in a step combines n values in one step, "
+            f"uncharged; drop distinct_processors=False (or --no-distinct-processors), the "
+            f"check is on by default")
+    return True
+
+
+def _mode(value: object) -> str:
+    if value not in ("collect", "raise"):
+        raise InputError(f"mode must be 'collect' or 'raise' (got {value!r})")
+    return str(value)
+
+
+def _switch(name: str) -> Callable[[object], bool]:
+    def checked(value: object) -> bool:
+        if value is not True and value is not False and not isinstance(value, np.bool_):
+            raise InputError(f"{name} must be True or False (got {value!r})")
+        return bool(value)
+
+    return checked
+
+
+def _observer(value: object) -> object:
+    """None, or an object with the :class:`pram.Observer` methods ``step`` and
+    ``operation``: a number given as the observer failed at the first step."""
+    if value is not None and not all(callable(getattr(value, hook, None))
+                                     for hook in ("step", "operation")):
+        raise InputError(
+            f"observer must be None or an object with methods step(number, steps, replies) "
+            f"and operation(name, operands, result), as pram.Observer says (got {value!r})"
+        )
+    return value
+
+
+#: Each setting's check, by attribute name; it returns the value the machine keeps (a model
+#: name becomes its :class:`pram.Model`).
+CHECKS: dict[str, Callable[[Any], Any]] = {
+    "model": model,
+    "mode": _mode,
+    "strict": _switch("strict"),
+    "distinct_processors": _distinct,
+    "fast_path": _switch("fast_path"),
+    "observer": _observer,
+}
