@@ -166,3 +166,10 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise InputError(f"plots need matplotlib, which is not installed; {INSTALL}") from None
+    except ValueError as error:  # a setting it refuses as it starts, e.g. MPLBACKEND=bogus
+        given = os.environ.get("MPLBACKEND")
+        setting = f"MPLBACKEND={given!r}" if given is not None else "a matplotlibrc setting"
+        raise InputError(
+            f"matplotlib refused to start ({str(error).split(';')[0]}): {setting}; unset "
+            "MPLBACKEND or set MPLBACKEND=agg (the plots are files, any backend draws them)"
+        ) from None

@@ -333,3 +333,19 @@ def test_a_bound_of_zero_at_the_run_and_an_empty_input_are_one_line(
     loads = _module(tmp_path, GOOD.replace("bounds=", "load=np.load, bounds="), "loads.py")
     line = one_line_error(capsys, "run", "--module", loads, "double", "--input", str(empty))
     assert f"--input {str(empty)!r} holds no values (n = 0)" in line
+
+
+def test_a_backend_matplotlib_refuses_is_one_line(
+    good: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MPLBACKEND=bogus was matplotlib's ValueError traceback (in a fresh process, where
+    matplotlib starts under the command)."""
+    pytest.importorskip("matplotlib")
+    done = subprocess.run(
+        [sys.executable, "-m", "pram.reports.cli", "sweep", "--module", good, "double", "--n",
+         "8,16,32,64", "--plot", str(tmp_path / "p.png")],
+        capture_output=True, text=True, env=os.environ | {"MPLBACKEND": "bogus"}, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "matplotlib refused to start" in done.stderr and "MPLBACKEND='bogus'" in done.stderr
+    assert not (tmp_path / "p.png").exists()
