@@ -291,22 +291,8 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
     ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
     machine, its reference, model, bounds and tolerance, and size ``n``."""
 
-    def positive(n: int, where: str, fix: str) -> None:
-        """Refuse, before the run, a size at which a declared bound is not positive (its
-        ratio divides by it) or an empty input."""
-        if n < 1:
-            raise InputError(f"{where} holds no values (n = {n}); {fix}")
-        for key, formula in declaration.bounds.items():
-            value = formula({"n": float(n)})
-            if not value > 0:
-                raise InputError(
-                    f"the {key} bound {formula.text} of declaration {declaration.name!r} is "
-                    f"{value:g} at n = {n} ({where}); the run's ratio divides by it, so {fix}"
-                )
-
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        positive(n, f"--n {n}", "give a larger --n, or fix the bound")
         built = _users(lambda: declaration.build(n, rng),
                        f"the build of declaration {declaration.name!r}", f"at n = {n}",
                        "fix its build(n, rng) so that it returns the inputs")
@@ -318,9 +304,7 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
         inputs = _users(lambda: declaration.read(path),
                         f"the load of declaration {declaration.name!r}", f"reading {path!r}",
                         "fix its load(path), or give another file")
-        n = len(next(iter(inputs.values())))
-        positive(n, f"--input {path!r}", "give an input with more values, or fix the bound")
-        return Instance(inputs, {"n": n})
+        return Instance(inputs, {"n": len(next(iter(inputs.values())))})
 
     def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
         answer = _users(lambda: declaration.solve(machine, instance.data),

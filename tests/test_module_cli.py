@@ -316,25 +316,6 @@ def test_lint_of_a_deeply_nested_expression_says_so(
     assert status == 1 and "nested too deeply to parse" in out
 
 
-def test_a_bound_of_zero_at_the_run_and_an_empty_input_are_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """They were ZeroDivisionError tracebacks (the run's ratio divides by the bound), with
-    --instances too; now refused before the run, naming the bound, the size and the fix."""
-    path = _module(tmp_path, GOOD.replace('"work": "n"', '"work": "n - 64"'))
-    for extra in ([], ["--instances", "3", "--json"]):
-        line = one_line_error(capsys, "run", "--module", path, "double", "--n", "64", *extra)
-        assert "the work bound n - 64 of declaration 'double' is 0 at n = 64" in line
-        assert "give a larger --n" in line
-    status, _, _ = call(capsys, "run", "--module", path, "double", "--n", "65")
-    assert status == 0
-    empty = tmp_path / "empty.npy"
-    np.save(empty, np.zeros(0, dtype=np.int64))
-    loads = _module(tmp_path, GOOD.replace("bounds=", "load=np.load, bounds="), "loads.py")
-    line = one_line_error(capsys, "run", "--module", loads, "double", "--input", str(empty))
-    assert f"--input {str(empty)!r} holds no values (n = 0)" in line
-
-
 def test_a_backend_matplotlib_refuses_is_one_line(
     good: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch
