@@ -171,7 +171,8 @@ def _bound(text: str) -> tuple[str, Any]:
     try:
         return measure, formula(written)
     except InputError as error:
-        raise argparse.ArgumentTypeError(f"invalid bound {text!r}: {error}") from None
+        # the formula's error shows (the start of) its text; the whole may be long
+        raise argparse.ArgumentTypeError(f"invalid bound of {measure}: {error}") from None
 
 
 def _workers(text: str) -> int:

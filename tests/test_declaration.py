@@ -335,6 +335,37 @@ def test_a_formula_that_is_not_one_is_refused(text: str) -> None:
         pram.formula(text)
 
 
+@pytest.mark.parametrize(("text", "limit"), [
+    ("+".join(["n"] * 3000), "over the limit of 1000"),    # too long to read
+    ("+".join(["n"] * 400), "more than 100 deep"),         # short enough, too deep
+    ("-" * 900 + "n", "more than 100 deep"),
+])
+def test_a_formula_too_long_or_too_deep_is_refused_naming_the_limit(text: str, limit: str) -> None:
+    """A text past the limits is refused as such, never a RecursionError; a shallow one of
+    the same terms still reads."""
+    with pytest.raises(InputError, match=limit):
+        pram.formula(text)
+    assert pram.formula("+".join(["n"] * 50))({"n": 3}) == 150
+
+
+def test_a_formula_is_evaluated_only_at_numbers_of_every_size_it_names() -> None:
+    """No sizes, sizes as keywords, a missing size, a string or a bool for a number: each
+    is refused naming what was wrong; a string "8" is never read as 8."""
+    f = pram.formula("n log2(n)")
+    assert f({"n": 8}) == 24.0 and f({"n": np.int64(8)}) == 24.0
+    for call_it, words in [
+        (lambda: f(), "got nothing"),
+        (lambda: f(8), "got 8, a int"),
+        (lambda: f(n=8), "got the keywords n"),
+        (lambda: f({"n": "8"}), "size 'n' = '8' \\(str\\)"),
+        (lambda: f({"n": True}), "size 'n' = True"),
+        (lambda: f({"m": 8}), "needs the size 'n'"),
+        (lambda: pram.Formula("N", lambda s: s["N"])({"n": 8}), "needs the size 'N'"),
+    ]:
+        with pytest.raises(InputError, match=words):
+            call_it()
+
+
 @settings(max_examples=40, deadline=None)
 @given(got=st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=6),
        tolerance=st.sampled_from([None, 0.0, 1e-9, 1e-3]), seed=st.integers(0, 9))

@@ -22,6 +22,7 @@ the law's leading order is the formula's, loose (and by how much) when it is low
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
@@ -44,12 +45,23 @@ class Formula:
     text: str
     evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
 
-    def __call__(self, sizes: Sizes) -> float:
-        """The formula's value at ``sizes``; one that is undefined there (a division by zero,
-        the root of a negative number) or too large for a float is refused, naming both."""
+    def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
+        """The formula's value at ``sizes``, a mapping of each size's name to a number
+        (``f({"n": 64})``); anything else is refused naming the value and the call. One that
+        is undefined there (a division by zero, the root of a negative number) or too large
+        for a float is refused, naming both."""
+        _check_sizes(self.text, sizes, named)
+        assert sizes is not None
         try:
             value = float(self.evaluate(sizes))
             why = None if math.isfinite(value) else f"it is {value}"
+        except InputError:
+            raise
+        except KeyError as error:
+            raise InputError(
+                f"formula {self.text} needs the size {error.args[0]!r} (given {sorted(sizes)}); "
+                "pass every size it names"
+            ) from None
         except (ArithmeticError, ValueError) as error:
             why = ("a division by zero" if isinstance(error, ZeroDivisionError) else
                    "too large for a float" if isinstance(error, OverflowError) else
@@ -61,6 +73,41 @@ class Formula:
                 "defined at every size of the sweep, or sizes where it is"
             )
         return value
+
+
+def _is_formula(formula: object, who: str) -> None:
+    """Refuse a formula that is not a :class:`Formula` (its text alone, say), naming the call
+    that makes one."""
+    if not isinstance(formula, Formula):
+        made = (f"pram.formula({formula!r})" if isinstance(formula, str)
+                else "pram.formula('n log2(n)')")
+        raise InputError(
+            f"{who} takes a pram.Formula (got {formula!r}, a {type(formula).__name__}); make "
+            f"one from its text with {made}"
+        )
+
+
+def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
+    """Refuse what a formula cannot be evaluated at: no mapping, names that are not text,
+    values that are not real numbers (a string ``"8"`` is refused, never read as 8)."""
+    example = f"f({{'n': 64}}) for the formula {text}"
+    if named:
+        raise InputError(
+            f"a formula takes its sizes as one mapping (got the keywords "
+            f"{', '.join(named)}); call {example}"
+        )
+    if not isinstance(sizes, Mapping):
+        got = "nothing" if sizes is None else f"{sizes!r}, a {type(sizes).__name__}"
+        raise InputError(
+            f"a formula is evaluated at its sizes, a mapping (got {got}); call {example}"
+        )
+    for key, value in sizes.items():
+        if not isinstance(key, str) or isinstance(value, bool) or not isinstance(
+                value, numbers.Real):
+            raise InputError(
+                f"size {key!r} = {value!r} ({type(value).__name__}): a formula's sizes map "
+                f"names to numbers; call {example}"
+            )
 
 
 @attrs.frozen
@@ -186,6 +233,7 @@ def check(
 ) -> Check:
     """Check ``measured`` against ``formula(sizes)`` over ``points`` of a sweep (see the module
     doc). ``limit``, if given, also caps measured / formula at every point."""
+    _is_formula(formula, "check")
     if len(points) < 2:
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
@@ -316,6 +364,7 @@ def mean_check(
     unknown. The band is in the evidence (``Evidence.band``); counts the same in every
     instance are checked as by :func:`check`.
     """
+    _is_formula(formula, "mean_check")
     means, halves, counts = [], [], []
     for _, values in points:
         k = len(values)
