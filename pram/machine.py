@@ -50,6 +50,14 @@ _RULES = frozenset({"model", "mode", "strict", "distinct_processors", "fast_path
 _FIXED = {"batch": batched.RESIZED}
 
 
+
+def seed_of(seed: object) -> int:
+    """``seed`` as the int every random draw of a run takes, or a refusal naming it: a
+    non-negative integer (numpy's generators take no negative seed, nor a float or a bool)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be a non-negative integer (got {seed!r})")
+    return int(seed)
+
 class Machine(MachineDisplay, Readout):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
@@ -133,8 +141,7 @@ class Machine(MachineDisplay, Readout):
             raise InputError(f"depth must be True or False (got {depth!r})")
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise InputError(f"seed must be a non-negative integer (got {seed!r})")
+        seed = seed_of(seed)
         if isinstance(trace_cells, bool) or not isinstance(trace_cells, int | np.integer) or (
             trace_cells < 1
         ):

@@ -389,12 +389,36 @@ def test_a_tolerance_allows_exactly_that_error(
     ({"tolerance": -1}, "tolerance must be a number >= 0"),
     ({"program": 3}, "program must be a function"),
     ({"n": 0}, "n must be a positive integer"),
+    ({"n": 8.5}, "n must be a positive integer"),
+    ({"sizes": [16, 0]}, r"sizes must hold positive integers, .*\(got 0 in \[16, 0\]\)"),
+    ({"sizes": [16, 32.5]}, r"sizes must hold positive integers, .*\(got 32.5 in"),
+    ({"sizes": "816"}, r"sizes must be a list of positive integers, .*\(got '816', a str\)"),
 ])
 def test_a_declaration_that_cannot_run_is_refused(fields: dict[str, object], words: str) -> None:
     base: dict[str, object] = {"name": "d", "build": DOUBLING.build, "program": doubled,
                                "reference": DOUBLING.reference}
     with pytest.raises(InputError, match=words):
         pram.Algorithm(**(base | fields))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("call_it", "words"), [
+    (lambda: pram.sweep(DOUBLING, "816"), r"sizes must be a list .*\(got '816', a str\)"),
+    (lambda: pram.sweep(DOUBLING, [8.5, 16]), r"sizes must hold positive integers, .*got 8.5"),
+    (lambda: pram.sweep(DOUBLING, [8.0, 16]), r"sizes must hold positive integers, .*got 8.0"),
+    (lambda: pram.sweep(DOUBLING, [8, 16], seed=-1), r"seed must be a non-negative integer"),
+    (lambda: pram.sweep(DOUBLING, [8, 16], seed=1.5), r"seed must be a non-negative integer"),
+    (lambda: DOUBLING.instance(-1), r"n must be a positive integer, .*\(got -1\)"),
+    (lambda: DOUBLING.instance(8.5), r"n must be a positive integer, .*\(got 8.5\)"),
+    (lambda: DOUBLING.instance(8, -1), r"seed must be a non-negative integer \(got -1\)"),
+])
+def test_sizes_and_seeds_from_python_are_refused_never_truncated_or_iterated(
+        call_it: Any, words: str) -> None:
+    """A string of sizes is not its characters, a float size is not truncated, and a
+    negative seed is refused by the machine's own rule before numpy sees it."""
+    with pytest.raises(InputError, match=words):
+        call_it()
+    assert pram.sweep(DOUBLING, np.array([4, 8])).sizes == (4, 8)
+    assert pram.sweep(DOUBLING, range(4, 9, 4)).sizes == (4, 8)
 
 
 def test_one_module_object_per_file_from_the_checkout() -> None:

@@ -6,7 +6,7 @@ a machine that owns its data (see :mod:`pram.declaration`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -15,7 +15,7 @@ from pram._numpy import np
 from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
-from pram.machine import Machine
+from pram.machine import Machine, seed_of
 from pram.memory import Array
 from pram.models import MODELS
 from pram.run import watching
@@ -46,14 +46,34 @@ def _tolerance(value: float | None) -> float | None:
 
 
 def size_of(value: int) -> int:
+    """``value`` as the size ``n`` a run uses: a positive integer (8.5 or "8" is refused,
+    never truncated or read)."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise InputError(f"n must be a positive integer, the size run uses (got {value!r})")
     return int(value)
 
 
+def sizes_of(values: Sequence[int], field: str = "sizes") -> tuple[int, ...]:
+    """``values`` as sizes: a sequence (never a string, which would be its characters) of
+    positive integers; refused naming ``field`` and the first bad size."""
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise InputError(
+            f"{field} must be a list of positive integers, e.g. {field}=[16, 32, 64] (got "
+            f"{values!r}, a {type(values).__name__})"
+        )
+    given = list(values)
+    for value in given:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise InputError(
+                f"{field} must hold positive integers, the sizes a sweep runs (got {value!r} "
+                f"in {given!r}); e.g. {field}=[16, 32, 64]"
+            )
+    return tuple(int(v) for v in given)
+
+
 def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
     """The sizes of a sweep: positive integers, at least one (a report of no size is empty)."""
-    sizes = tuple(size_of(v) for v in values)
+    sizes = sizes_of(values)
     if not sizes:
         raise InputError(
             "sizes must hold at least one size, the sizes pram report sweeps (got an empty "
@@ -147,7 +167,7 @@ class Algorithm:
         runs). Refused while a declared program runs: a program that draws its own input
         again holds it on the host, past the machine."""
         _not_solving(self.name, "instance")
-        return self.inputs(self.build(int(n), np.random.default_rng(seed)), "build")
+        return self.inputs(self.build(size_of(n), np.random.default_rng(seed_of(seed))), "build")
 
     def read(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
         """The inputs ``load`` reads from ``path`` (``--input``); refused while a declared
@@ -353,4 +373,7 @@ def declare(
     return wrap
 
 
-__all__ = ["ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "size_of", "sweep_sizes"]
+__all__ = [
+    "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "size_of", "sizes_of",
+    "sweep_sizes",
+]

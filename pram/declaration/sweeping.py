@@ -12,13 +12,13 @@ import attrs
 
 from pram._numpy import np
 from pram.cost import Cost
-from pram.declaration.algorithm import Algorithm, size_of
+from pram.declaration.algorithm import Algorithm, sizes_of
 from pram.declaration.formulas import MEASURES, bounds_of
 from pram.errors import InputError
 from pram.laws.bounds import Check, Formula, check
 from pram.laws.fitting import fit
 from pram.laws.law import Law
-from pram.machine import Machine
+from pram.machine import Machine, seed_of
 from pram.run import watching
 
 
@@ -161,8 +161,9 @@ def sweep(
             f"pram.sweep takes a pram.Algorithm or a function of n that returns the machine it "
             f"ran on (got {type(subject).__name__})"
         )
-    chosen = tuple(int(s) for s in (sizes if sizes is not None else (
-        declared.sizes if declared is not None else ())))
+    seed = seed_of(seed)
+    chosen = sizes_of(sizes) if sizes is not None else (
+        declared.sizes if declared is not None else ())
     if len(set(chosen)) < 2:
         raise InputError(
             f"a sweep needs at least 2 different sizes to find a law (got {list(chosen)}); "
@@ -172,7 +173,6 @@ def sweep(
     points: list[Point] = []
     ran_under = ""
     for n in chosen:
-        size_of(n)
         if declared is not None:
             inputs = declared.instance(n, seed)
             machine = Machine(model or declared.model, seed=seed)
