@@ -393,6 +393,10 @@ def test_a_tolerance_allows_exactly_that_error(
     ({"sizes": [16, 0]}, r"sizes must hold positive integers, .*\(got 0 in \[16, 0\]\)"),
     ({"sizes": [16, 32.5]}, r"sizes must hold positive integers, .*\(got 32.5 in"),
     ({"sizes": "816"}, r"sizes must be a list of positive integers, .*\(got '816', a str\)"),
+    ({"build": lambda n: np.arange(n)}, r"build is <lambda>\(n\), but the framework calls "
+                                        r"build\(n, rng\)"),
+    ({"build": lambda n, rng, k: k}, r"build is <lambda>\(n, rng, k\)"),
+    ({"load": lambda: 0}, r"load is <lambda>\(\), but the framework calls load\(path\)"),
 ])
 def test_a_declaration_that_cannot_run_is_refused(fields: dict[str, object], words: str) -> None:
     base: dict[str, object] = {"name": "d", "build": DOUBLING.build, "program": doubled,
@@ -419,6 +423,17 @@ def test_sizes_and_seeds_from_python_are_refused_never_truncated_or_iterated(
         call_it()
     assert pram.sweep(DOUBLING, np.array([4, 8])).sizes == (4, 8)
     assert pram.sweep(DOUBLING, range(4, 9, 4)).sizes == (4, 8)
+
+
+@pytest.mark.parametrize("builder", [lambda: None, lambda a, b, c, d: None,
+                                     lambda m, n, rng, extra: None, lambda *, n: None])
+def test_a_builder_a_sweep_cannot_call_is_refused_naming_its_signature(builder: Any) -> None:
+    """Refused before it runs, naming the builder's signature and the four the sweep calls;
+    a builder with defaults or *args beyond them still runs."""
+    with pytest.raises(InputError, match=r"the builder <lambda>\(.*\) cannot be called as a "
+                                         r"sweep calls it; .*\(m, n\) or \(m, n, rng\)"):
+        pram.sweep(builder, [4, 8])
+    assert pram.sweep(lambda m, n, rng=None, extra=1: None, [4, 8]).sizes == (4, 8)
 
 
 def test_one_module_object_per_file_from_the_checkout() -> None:

@@ -5,6 +5,7 @@ a machine that owns its data (see :mod:`pram.declaration`).
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
@@ -85,6 +86,20 @@ def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
 Inputs = Mapping[str, np.ndarray[Any, Any]]
 
 
+def wrong_arity(function: Callable[..., Any], count: int) -> str | None:
+    """None when ``function`` can be called with ``count`` positional arguments (or its
+    signature cannot be read), else its name and signature as written, e.g. ``f(n)``, for a
+    refusal naming the call the framework makes."""
+    try:
+        signature = inspect.signature(function)
+        signature.bind(*([None] * count))
+    except ValueError:  # a builtin without a signature: the call itself will tell
+        return None
+    except TypeError:
+        return f"{getattr(function, '__name__', type(function).__name__)}{signature}"
+    return None
+
+
 @attrs.frozen
 class Algorithm:
     """The declaration of an algorithm of yours: what the command line and :func:`sweep`
@@ -141,6 +156,16 @@ class Algorithm:
                 )
         if self.load is not None and not callable(self.load):
             raise InputError(f"Algorithm {self.name!r}: load must be a function or None")
+        for field, count, call in (("build", 2, "build(n, rng), the size and a numpy "
+                                    "Generator"), ("load", 1, "load(path)")):
+            function = getattr(self, field)
+            written = None if function is None else wrong_arity(function, count)
+            if written is not None:
+                raise InputError(
+                    f"Algorithm {self.name!r}: {field} is {written}, but the framework calls "
+                    f"{call}; give it that signature, e.g. def {call.split(',')[0]}"
+                    f"{', rng)' if count == 2 else ''}: ..."
+                )
 
     @property
     def shown(self) -> str:
@@ -375,5 +400,5 @@ def declare(
 
 __all__ = [
     "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "size_of", "sizes_of",
-    "sweep_sizes",
+    "sweep_sizes", "wrong_arity",
 ]

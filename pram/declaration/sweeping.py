@@ -12,7 +12,7 @@ import attrs
 
 from pram._numpy import np
 from pram.cost import Cost
-from pram.declaration.algorithm import Algorithm, sizes_of
+from pram.declaration.algorithm import Algorithm, sizes_of, wrong_arity
 from pram.declaration.formulas import MEASURES, bounds_of
 from pram.errors import InputError
 from pram.laws.bounds import Check, Formula, check
@@ -103,6 +103,15 @@ def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) ->
     names = _parameters(builder)
     rng = np.random.default_rng(seed)
     given = names is not None and bool(names) and names[0] in _MACHINE_NAMES
+    count = (2 if names is not None and len(names) == 2 else 3) if given else (
+        1 if names is not None and len(names) == 1 else 2)
+    written = wrong_arity(builder, count)
+    if written is not None:
+        raise InputError(
+            f"the builder {written} cannot be called as a sweep calls it; give it one of the "
+            "signatures (m, n) or (m, n, rng), to run on the machine the sweep gives it, or "
+            "(n) or (n, rng), to return the machine it made"
+        )
     with watching() as made:
         if given:
             machine = Machine(model or "erew", seed=seed)
