@@ -54,12 +54,7 @@ def register(entry: Algorithm) -> Algorithm:
     A built-in name is refused (rename the declaration); a second declaration of one name
     replaces the first (the same module loaded again).
     """
-    if entry.name in BUILT_IN:
-        raise InputError(
-            f"the declaration {entry.name!r} has the name of a built-in algorithm; give it "
-            "another name (name=... in pram.Algorithm or pram.declare)"
-        )
-    ALGORITHMS[entry.name] = entry
+    ALGORITHMS[declaration.algorithm.not_built_in(entry.name)] = entry
     return entry
 
 

@@ -252,6 +252,29 @@ def test_a_declaration_may_not_take_a_built_in_name(
     assert "the name of a built-in algorithm; give it another name" in line
 
 
+def test_the_built_in_names_a_declaration_may_not_take_are_the_command_lines() -> None:
+    """The machine's floor keeps the names it refuses; they are exactly the table's built-in
+    entries, so a new algorithm in the catalogue cannot be shadowed from Python."""
+    from pram.reports import entries
+
+    assert pram.declaration.algorithm.BUILT_IN == entries.BUILT_IN
+    for name in sorted(entries.BUILT_IN):
+        with pytest.raises(InputError, match=f"the declaration '{name}' has the name of a "
+                                             "built-in algorithm"):
+            pram.Algorithm(name=name, build=DOUBLING.build, program=doubled,
+                           reference=DOUBLING.reference)
+    with pytest.raises(InputError, match="the name of a built-in algorithm"):
+        pram.declare(build=DOUBLING.build, reference=DOUBLING.reference)(_sort_named)
+
+
+def _sort_named(m: Machine, a: pram.Array) -> pram.Program:
+    """A program whose function name is a built-in's: ``@pram.declare`` names it so."""
+    return doubled(m, a)
+
+
+_sort_named.__name__ = "sort"
+
+
 # ---- from Python -------------------------------------------------------------------------
 
 

@@ -25,6 +25,27 @@ from pram.step import Program
 #: The name of the input when ``build`` or ``load`` returns one array (passed positionally).
 ONE = "input"
 
+#: The names of the project's own algorithms, the built-in entries of the command line's table
+#: (``pram.reports.entries``, whose test holds the two equal): a declaration may not take
+#: one, since ``pram run NAME`` means the built-in.
+BUILT_IN = frozenset({
+    "compaction", "components", "euler-tour", "list-ranking", "list-ranking-random",
+    "matrix-multiply", "max", "max-cascading", "max-loglog", "merge", "mqar",
+    "mqar-allpairs", "mqar-sequential", "pbs", "pbs-naive", "prefix-sums", "rank-sort",
+    "selection", "sort", "tree-contraction",
+})
+
+
+def not_built_in(name: str) -> str:
+    """``name``, or a refusal when it is the name of a built-in algorithm (:data:`BUILT_IN`)."""
+    if name in BUILT_IN:
+        raise InputError(
+            f"the declaration {name!r} has the name of a built-in algorithm; give it another "
+            "name (name=... in pram.Algorithm or pram.declare)"
+        )
+    return name
+
+
 #: The sizes a sweep and ``pram report --module`` use when none are given.
 SIZES = (16, 32, 64, 128, 256)
 
@@ -148,6 +169,7 @@ class Algorithm:
                 f"Algorithm(name={self.name!r}): a name is a word of letters, digits, '-', "
                 "'_' or '.', starting with a letter, e.g. name='matvec'"
             )
+        not_built_in(self.name)
         for field in ("build", "program", "reference"):
             if not callable(getattr(self, field)):
                 raise InputError(
@@ -399,6 +421,6 @@ def declare(
 
 
 __all__ = [
-    "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "size_of", "sizes_of",
-    "sweep_sizes", "wrong_arity",
+    "BUILT_IN", "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "not_built_in",
+    "size_of", "sizes_of", "sweep_sizes", "wrong_arity",
 ]
