@@ -259,6 +259,28 @@ def test_the_command_ends_after_its_output_though_user_threads_remain(
     assert "1 thread the code run started" in done.stderr
 
 
+def test_a_module_that_breaks_numpy_changes_neither_what_is_read_nor_what_is_written(
+    tmp_path: Path,
+) -> None:
+    """``np.save = None`` (and ``np.load``, ``np.savez``) at a module's import made writing
+    --output a traceback: the command's reader and writer use numpy as pram found it."""
+    source = GOOD.replace(
+        "import numpy as np\n",
+        "import numpy as np\nnp.save = np.savez = np.load = None\n", 1).replace(
+        "@pram.declare(build=build,", "@pram.declare(build=build, load=lambda p: np.arange(6),")
+    path = _module(tmp_path, source)
+    data, out = tmp_path / "in.npy", tmp_path / "out.npy"
+    np.save(data, np.arange(6))
+    done = _pram("run", "--module", path, "double", "--output", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["correct"] is True and "Traceback" not in done.stderr
+    assert np.load(out).size == 64  # the declaration's default n
+    # the declaration's own load gives the input; the answer is still written whole
+    done = _pram("run", "--module", path, "double", "--input", str(data), "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    assert np.load(out).tolist() == [0, 2, 4, 6, 8, 10]
+
+
 def test_help_to_a_full_disk_is_not_a_success() -> None:
     """argparse swallowed the failed write: --help > /dev/full exited 0."""
     with open("/dev/full", "w") as full:
