@@ -122,6 +122,26 @@ def test_a_load_that_raises_and_a_fifo_are_one_line(
     assert "(bad file)" in line
 
 
+@pytest.mark.parametrize(("loaded", "what"), [
+    ("np.array([], dtype=np.int64)", "returned no entries as its first array 'input' (shape (0,))"),
+    ("np.array(5)", "returned a scalar as its first array 'input' (shape ())"),
+    ("{'a': np.array(5), 'b': np.arange(3)}",
+     "returned a scalar as its first array 'a' (shape ())"),
+])
+def test_a_load_that_gives_no_size_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], loaded: str, what: str
+) -> None:
+    """n is the length of the first array load returns: an empty one was a ZeroDivisionError
+    traceback (a bound's ratio at n = 0), a 0-d one a TypeError (len() of unsized object)."""
+    path = _module(tmp_path, _declared("double", reference=f"lambda x: 2 * x, load=lambda p: "
+                                                           f"{loaded}, bounds={{'work': 'n'}}"))
+    data = tmp_path / "d.npy"
+    np.save(data, np.arange(4))
+    line = one_line_error(capsys, "run", "--module", path, "bad", "--input", str(data), "--json")
+    assert f"the load of bad {what} reading {str(data)!r}; the run's n is that array's length" \
+        in line, line
+
+
 def test_prints_go_to_stderr_and_json_stays_one_object(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -225,7 +225,16 @@ class Algorithm:
                 f"--input does not apply to {self.name}: its declaration has no load; add "
                 "load=... to it, or leave --input out"
             )
-        return self.inputs(self.load(path), "load")
+        data = self.inputs(self.load(path), "load")
+        name, first = next(iter(data.items()))
+        if first.ndim == 0 or len(first) == 0:  # n is its length: at least one entry
+            what = "a scalar" if first.ndim == 0 else "no entries"
+            raise InputError(
+                f"the load of {self.name} returned {what} as its first array {name!r} (shape "
+                f"{first.shape}) reading {path!r}; the run's n is that array's length, so give "
+                "a file with data (or make load return an array of at least one entry first)"
+            )
+        return data
 
     def inputs(self, made: Any, by: str) -> dict[str, np.ndarray[Any, Any]]:
         """``made`` (what ``build`` or ``load`` returned) as input arrays by name."""
