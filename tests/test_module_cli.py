@@ -142,6 +142,21 @@ def test_a_load_that_gives_no_size_is_one_line(
         in line, line
 
 
+@pytest.mark.parametrize("extra", [[], ["--instances", "2"]])
+def test_a_bound_not_positive_at_the_run_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    """A declared bound of 0 at the run's n was a ZeroDivisionError traceback (measured /
+    formula); refused as a sweep refuses it, and the run at an n where it is positive goes."""
+    path = _module(tmp_path, GOOD.replace('{"work": "n", "time": "1"}',
+                                          '{"work": "n - 8", "time": "1"}'))
+    line = one_line_error(capsys, "run", "--module", path, "double", "--n", "8", *extra)
+    assert line.endswith("formula n - 8 is 0 at n=8; a bound check divides by it, so run at "
+                         "sizes where it is positive (or declare a bound that is)"), line
+    status, obj = run_json(capsys, "run", "--module", path, "double", "--n", "16", *extra)
+    assert status == 0 and obj["bounds"]["work"]["formula"] == "n - 8"
+
+
 def test_prints_go_to_stderr_and_json_stays_one_object(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -74,6 +74,19 @@ class Formula:
             )
         return value
 
+    def positive(self, sizes: Sizes, fix: str = "start the sweep at sizes where it is positive"
+                 ) -> float:
+        """The formula's value at ``sizes``, refused unless positive: measured / formula (a
+        bound check's ratio, a run's) divides by it. ``fix`` ends the refusal."""
+        value = self(sizes)
+        if not value > 0:
+            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
+            raise InputError(
+                f"formula {self.text} is {value:g} at {shown}; a bound check divides by it, so "
+                f"{fix}"
+            )
+        return value
+
 
 def _is_formula(formula: object, who: str) -> None:
     """Refuse a formula that is not a :class:`Formula` (its text alone, say), naming the call
@@ -238,14 +251,7 @@ def check(
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
     measured = tuple(float(m) for _, m in points)
-    bounds = tuple(formula(s) for s in sizes)
-    for s, b in zip(sizes, bounds, strict=True):
-        if not b > 0:
-            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(s.items()))
-            raise InputError(
-                f"formula {formula.text} is {b:g} at {shown}; a bound check divides by it, so "
-                "start the sweep at sizes where it is positive"
-            )
+    bounds = tuple(formula.positive(s) for s in sizes)
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
     along = _along(measure, formula, sizes, measured, bounds)
     verdict, tight, reason, deciding = _combine(along)
