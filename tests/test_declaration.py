@@ -371,6 +371,14 @@ def test_a_formula_too_long_or_too_deep_is_refused_naming_the_limit(text: str, l
     assert pram.formula("+".join(["n"] * 50))({"n": 3}) == 150
 
 
+@pytest.mark.parametrize("sizes", ["nm", 3, [1]])
+def test_a_formulas_sizes_are_names_never_the_letters_of_a_string(sizes: Any) -> None:
+    """sizes="nm" was read as the sizes n and m."""
+    with pytest.raises(InputError, match="the sizes of a formula are a list of names"):
+        pram.formula("n m", sizes=sizes)
+    assert pram.formula("n m", sizes=("n", "m"))({"n": 2, "m": 3}) == 6
+
+
 def test_a_formula_is_evaluated_only_at_numbers_of_every_size_it_names() -> None:
     """No sizes, sizes as keywords, a missing size, a string or a bool for a number: each
     is refused naming what was wrong; a string "8" is never read as 8."""
@@ -407,6 +415,7 @@ def test_a_tolerance_allows_exactly_that_error(
 @pytest.mark.parametrize(("fields", "words"), [
     ({"name": "two words"}, "a name is a word"),
     ({"model": "crcw"}, "model must be one of"),
+    ({"model": ["erew"]}, r"model must be one of .* \(got \['erew'\]\)"),
     ({"bounds": {"depth": "n"}}, "a bound constrains work, time, rounds or round_work"),
     ({"bounds": {"work": "n +"}}, "cannot be read"),
     ({"tolerance": -1}, "tolerance must be a number >= 0"),

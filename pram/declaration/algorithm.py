@@ -51,7 +51,7 @@ SIZES = (16, 32, 64, 128, 256)
 
 
 def _model(name: str) -> str:
-    if name not in MODELS:
+    if not isinstance(name, str) or name not in MODELS:  # (a list is unhashable)
         raise InputError(f"model must be one of {', '.join(MODELS)} (got {name!r})")
     return name
 

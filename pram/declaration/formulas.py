@@ -39,6 +39,11 @@ def formula(text: str, sizes: Sequence[str] = ("n",)) -> Formula:
 
     Anything else is refused naming the part and the fix; nothing is evaluated by ``eval``.
     """
+    if isinstance(sizes, str) or not isinstance(sizes, Sequence) or not all(
+            isinstance(name, str) for name in sizes):
+        raise InputError(
+            f"the sizes of a formula are a list of names, e.g. sizes=('n', 'm') (got {sizes!r})"
+        )
     if not isinstance(text, str) or not text.strip():
         raise InputError(
             f"a bound's formula must be text in the sizes, e.g. 'n log2(n)' (got {text!r})"

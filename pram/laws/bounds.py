@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
+from pram._numpy import np
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
 from pram.laws.law import Law, bound_order, order_text
@@ -100,6 +101,44 @@ def _is_formula(formula: object, who: str) -> None:
         )
 
 
+def _real(value: object) -> bool:
+    """Whether ``value`` is a real number (a bool or a string of digits is not)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+def _arguments(who: str, measure: object, points: object, limit: object, *, many: bool) -> None:
+    """Refuse a check's arguments unless the measure is a name, every point a pair of the
+    sizes (names to numbers) and the count (or, ``many``, the counts of the instances), and
+    the limit a number: nothing is read as a number that is not one (``"8"`` stays refused)."""
+    if not isinstance(measure, str):
+        raise InputError(f"{who}'s measure is a name, e.g. 'work' (got {measure!r})")
+    if limit is not None and not _real(limit):
+        raise InputError(f"{who}'s limit is a number or None, e.g. limit=4.0 (got {limit!r})")
+    count = "[count, ...]" if many else "count"
+    example = f"[({{'n': 16}}, {count}), ({{'n': 32}}, {count}), ...]"
+    if isinstance(points, str | bytes | Mapping) or not isinstance(points, Sequence):
+        raise InputError(f"{who}'s points are a list of (sizes, {count}) pairs, e.g. {example} "
+                         f"(got {type(points).__name__})")
+    def counts(counted: object) -> bool:
+        if not many:
+            return _real(counted)
+        return isinstance(counted, Sequence | np.ndarray) and not isinstance(
+            counted, str) and all(_real(c) for c in counted)
+
+    for point in points:
+        ok = isinstance(point, Sequence) and not isinstance(point, str) and len(point) == 2
+        if ok:
+            sizes, counted = point
+            ok = isinstance(sizes, Mapping) and all(
+                isinstance(k, str) and _real(v) for k, v in sizes.items()) and counts(counted)
+        if not ok:
+            raise InputError(
+                f"{who}: the point {point!r} is not a pair of sizes (names to numbers) and "
+                f"{'the counts of the instances' if many else 'a count'}; give points such as "
+                f"{example}"
+            )
+
+
 def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
     """Refuse what a formula cannot be evaluated at: no mapping, names that are not text,
     values that are not real numbers (a string ``"8"`` is refused, never read as 8)."""
@@ -115,8 +154,7 @@ def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
             f"a formula is evaluated at its sizes, a mapping (got {got}); call {example}"
         )
     for key, value in sizes.items():
-        if not isinstance(key, str) or isinstance(value, bool) or not isinstance(
-                value, numbers.Real):
+        if not isinstance(key, str) or not _real(value):
             raise InputError(
                 f"size {key!r} = {value!r} ({type(value).__name__}): a formula's sizes map "
                 f"names to numbers; call {example}"
@@ -247,6 +285,7 @@ def check(
     """Check ``measured`` against ``formula(sizes)`` over ``points`` of a sweep (see the module
     doc). ``limit``, if given, also caps measured / formula at every point."""
     _is_formula(formula, "check")
+    _arguments("check", measure, points, limit, many=False)
     if len(points) < 2:
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
@@ -371,6 +410,7 @@ def mean_check(
     instance are checked as by :func:`check`.
     """
     _is_formula(formula, "mean_check")
+    _arguments("mean_check", measure, points, None, many=True)
     means, halves, counts = [], [], []
     for _, values in points:
         k = len(values)
