@@ -77,6 +77,20 @@ def test_an_import_that_fails_is_one_line_naming_the_file_and_line(
     assert words in line, line
 
 
+def test_a_null_byte_and_an_empty_module_are_named_without_line_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A null byte in the module was "a syntax error at line None of mine.py"; --module ''
+    was read as a file named ':NAME'."""
+    path = _module(tmp_path, "x = 1\x00\n")
+    line = one_line_error(capsys, "run", "--module", path, "x")
+    assert f"--module {path!r} has a syntax error: " in line and "null bytes; fix the file" in line
+    for empty in ("", " "):
+        line = one_line_error(capsys, "run", "--module", empty, "double")
+        assert line.endswith(f"--module {empty!r} names no file or module; give the path of a "
+                             "Python file that declares the algorithm (or package.module:NAME)")
+
+
 @pytest.mark.parametrize(("parts", "words"), [
     ({"build": "lambda n, rng: (_ for _ in ()).throw(KeyboardInterrupt)", "body": "double"},
      "the build of declaration 'bad' raised KeyboardInterrupt in mine.py:"),
