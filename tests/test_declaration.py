@@ -397,6 +397,15 @@ def test_a_formula_is_evaluated_only_at_numbers_of_every_size_it_names() -> None
             call_it()
 
 
+def test_mismatch_compares_numbers_only() -> None:
+    """An object array (None) was an AttributeError from inside the comparison."""
+    for got, expected, side in ((np.array([None]), np.array([1]), "answer"),
+                                (np.array([1]), np.array(["1"]), "reference")):
+        with pytest.raises(InputError, match=f"but the {side} holds (object|<U1) values"):
+            pram.declaration.mismatch(got, expected)
+    assert pram.declaration.mismatch(np.array([1.0, np.nan]), np.array([1, np.nan])) is None
+
+
 @settings(max_examples=40, deadline=None)
 @given(got=st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=6),
        tolerance=st.sampled_from([None, 0.0, 1e-9, 1e-3]), seed=st.integers(0, 9))

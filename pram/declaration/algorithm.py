@@ -375,6 +375,12 @@ def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | N
     times each reference entry's magnitude, at least 1; NaN equals NaN at the same place),
     else a sentence naming the first differing entry."""
     got, expected = np.asarray(got), np.asarray(expected)
+    for side, values in (("answer", got), ("reference", expected)):
+        if values.dtype.kind not in "biuf":
+            raise InputError(
+                f"mismatch compares numbers, integers or reals, but the {side} holds "
+                f"{values.dtype} values; pass numeric arrays"
+            )
     if got.shape != expected.shape:
         return (f"the answer has shape {got.shape} but the reference has shape "
                 f"{expected.shape}")
