@@ -136,9 +136,13 @@ class Machine(MachineDisplay, Readout):
         batch: int | None = None,
         depth: bool = False,
     ) -> None:
+        for name, flag in (("strict", strict), ("distinct_processors", distinct_processors),
+                           ("fast_path", fast_path), ("trace", trace), ("depth", depth)):
+            if not isinstance(flag, bool | np.bool_):  # trace="no" would be truthy: a trace
+                raise InputError(f"{name} must be True or False (got {flag!r})")
+        strict, distinct_processors, fast_path, trace, depth = (
+            bool(strict), bool(distinct_processors), bool(fast_path), bool(trace), bool(depth))
         instances = batched.instances(batch, trace, depth)
-        if not isinstance(depth, bool):
-            raise InputError(f"depth must be True or False (got {depth!r})")
         if mode not in ("collect", "raise"):
             raise InputError(f"mode must be 'collect' or 'raise' (got {mode!r})")
         seed = seed_of(seed)
