@@ -201,8 +201,8 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
     declared = {k: v for k, v in vars(module).items()
                 if isinstance(v, declaration.Algorithm) and not k.startswith("_")}
     found = getattr(module, attribute, None)
-    if found is None:
-        found = next((v for v in declared.values() if v.name == attribute), None)
+    if not isinstance(found, declaration.Algorithm):  # a program `double` declared as "double"
+        found = next((v for v in declared.values() if v.name == attribute), found)
     if found is None:
         listed = ", ".join(sorted(declared)) or "none"
         raise InputError(

@@ -91,6 +91,21 @@ def test_a_null_byte_and_an_empty_module_are_named_without_line_none(
                              "Python file that declares the algorithm (or package.module:NAME)")
 
 
+def test_a_declaration_is_found_by_its_name_past_its_programs_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program function ``twice`` declared as ``TWICE = pram.Algorithm(name="twice", ...)``:
+    the NAME twice was refused as "a function, not a pram.Algorithm"."""
+    source = GOOD + ("\ndef twice(m, x):\n    return (yield from double.program(m, x))\n\n"
+                     "TWICE = pram.Algorithm(name='twice', build=build, program=twice, "
+                     "reference=lambda x: 2 * x)\n")
+    path = _module(tmp_path, source)
+    status, obj = run_json(capsys, "run", "--module", path, "twice", "--n", "8")
+    assert (status, obj["algorithm"], obj["correct"], obj["work"]) == (0, "twice", True, 16)
+    line = one_line_error(capsys, "run", "--module", path, "build")
+    assert "'build' is a function, not a pram.Algorithm" in line
+
+
 @pytest.mark.parametrize(("parts", "words"), [
     ({"build": "lambda n, rng: (_ for _ in ()).throw(KeyboardInterrupt)", "body": "double"},
      "the build of declaration 'bad' raised KeyboardInterrupt in mine.py:"),
