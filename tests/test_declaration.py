@@ -466,6 +466,30 @@ def test_sizes_and_seeds_from_python_are_refused_never_truncated_or_iterated(
     assert pram.sweep(DOUBLING, range(4, 9, 4)).sizes == (4, 8)
 
 
+def test_a_program_or_reference_that_cannot_take_the_inputs_is_refused_naming_the_call() -> None:
+    """A program of (m) for one input, or one that misses an input's name, was a raw
+    TypeError from inside the framework; keyword catch-alls still run."""
+    two = {"x": np.arange(4), "y": np.arange(4)}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"program": lambda m: iter(())}, r"the program of d is <lambda>\(m\), but the "
+                                          r"framework calls program\(m, input\)"),
+        ({"reference": lambda: 0}, r"the reference of d is <lambda>\(\), but the framework "
+                                   r"calls reference\(input\)"),
+        ({"build": lambda n, rng: two, "program": lambda m, x: doubled(m, x)},
+         r"the program of d is <lambda>\(m, x\), but the framework calls program\(m, x=\.\.\., "
+         r"y=\.\.\.\)"),
+    ]
+    for fields, words in cases:
+        declared = pram.Algorithm(**({"name": "d", "build": DOUBLING.build, "program": doubled,
+                                      "reference": DOUBLING.reference} | fields))
+        with pytest.raises(InputError, match=words):
+            pram.sweep(declared, [4, 8])
+    fine = pram.Algorithm(name="d", build=lambda n, rng: two,
+                          program=lambda m, **a: doubled(m, a["x"]),
+                          reference=lambda **a: 2 * a["x"])
+    assert pram.sweep(fine, [4, 8]).ok
+
+
 @pytest.mark.parametrize("builder", [lambda: None, lambda a, b, c, d: None,
                                      lambda m, n, rng, extra: None, lambda *, n: None])
 def test_a_builder_a_sweep_cannot_call_is_refused_naming_its_signature(builder: Any) -> None:

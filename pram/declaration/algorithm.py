@@ -107,13 +107,14 @@ def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
 Inputs = Mapping[str, np.ndarray[Any, Any]]
 
 
-def wrong_arity(function: Callable[..., Any], count: int) -> str | None:
-    """None when ``function`` can be called with ``count`` positional arguments (or its
-    signature cannot be read), else its name and signature as written, e.g. ``f(n)``, for a
-    refusal naming the call the framework makes."""
+def wrong_arity(function: Callable[..., Any], count: int, names: Sequence[str] = ()
+                ) -> str | None:
+    """None when ``function`` can be called with ``count`` positional arguments and the
+    keywords ``names`` (or its signature cannot be read), else its name and signature as
+    written, e.g. ``f(n)``, for a refusal naming the call the framework makes."""
     try:
         signature = inspect.signature(function)
-        signature.bind(*([None] * count))
+        signature.bind(*([None] * count), **dict.fromkeys(names))
     except ValueError:  # a builtin without a signature: the call itself will tell
         return None
     except TypeError:
@@ -294,6 +295,7 @@ class Algorithm:
 
     def _driven(self, machine: Machine, arrays: dict[str, Array]) -> Program[Any]:
         """The program made and driven inside the run: memory is sealed from its first line."""
+        _callable_as(self.name, "program", self.program, ["m"], list(arrays))
         try:
             if list(arrays) == [ONE]:  # one array: passed positionally
                 made = self.program(machine, arrays[ONE])
@@ -318,6 +320,7 @@ class Algorithm:
     def expected(self, inputs: Inputs | np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """The reference answer for ``inputs`` (given copies of them)."""
         copies = _copies(self.inputs(inputs, "the reference's inputs"))
+        _callable_as(self.name, "reference", self.reference, [], list(copies))
         if list(copies) == [ONE]:
             answer = np.asarray(self.reference(copies[ONE]))
         else:
@@ -334,6 +337,22 @@ class Algorithm:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
         naming the first differing entry."""
         return mismatch(got, expected, self.tolerance)
+
+
+def _callable_as(name: str, field: str, function: Callable[..., Any], leading: list[str],
+                 inputs: list[str]) -> None:
+    """Refuse, naming its signature and the call, a program or reference that cannot take
+    the inputs as the framework passes them: after ``leading`` (the machine ``m`` of a
+    program), one input positionally, or several by name."""
+    positional = [*leading, *(inputs if inputs == [ONE] else [])]
+    keywords = [] if inputs == [ONE] else inputs
+    written = wrong_arity(function, len(positional), keywords)
+    if written is not None:
+        call = ", ".join([*positional, *(f"{k}=..." for k in keywords)])
+        raise InputError(
+            f"the {field} of {name} is {written}, but the framework calls {field}({call}); "
+            "give it that signature (the inputs named as build or load returns them)"
+        )
 
 
 #: The declarations whose program runs now (any thread): while one does, no declaration
