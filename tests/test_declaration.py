@@ -490,6 +490,19 @@ def test_a_program_or_reference_that_cannot_take_the_inputs_is_refused_naming_th
     assert pram.sweep(fine, [4, 8]).ok
 
 
+def test_a_model_for_a_builder_that_makes_its_own_machine_is_refused_not_ignored() -> None:
+    """model="erew" for a builder of n (its machine CREW) was dropped silently."""
+    def own(n: int) -> Machine:
+        m = Machine("crew")
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+        return m
+
+    with pytest.raises(InputError, match=r"model='erew' applies to a builder that takes the "
+                                         r"machine, def builder\(m, n\)"):
+        pram.sweep(own, [4, 8], model="erew")
+    assert pram.sweep(own, [4, 8]).model == "CREW"
+
+
 @pytest.mark.parametrize("builder", [lambda: None, lambda a, b, c, d: None,
                                      lambda m, n, rng, extra: None, lambda *, n: None])
 def test_a_builder_a_sweep_cannot_call_is_refused_naming_its_signature(builder: Any) -> None:

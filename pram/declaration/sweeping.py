@@ -124,6 +124,12 @@ def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) ->
                     "nothing (or m)"
                 )
         else:
+            if model is not None:  # it would be ignored: the builder makes its own machine
+                raise InputError(
+                    f"model={model!r} applies to a builder that takes the machine, def "
+                    "builder(m, n): ...; this one makes its own, so choose the model there "
+                    "(Machine(...)) and leave model out"
+                )
             ran = builder(n) if names is not None and len(names) == 1 else builder(n, rng)
             if not isinstance(ran, Machine):
                 raise InputError(
@@ -158,8 +164,9 @@ def sweep(
     the reference), or a builder: a function of ``(m, n)`` (or ``(m, n, rng)``, a numpy
     Generator seeded by ``seed``) that runs its program on the fresh machine ``m`` the sweep
     gives it (under ``model``, EREW by default), or a function of ``n`` (or ``n, rng``)
-    that makes its machine, runs and returns it; a builder that makes any other machine
-    during the call is refused, since its work would not be counted.
+    that makes its machine, runs and returns it (``model`` is then refused: the builder
+    chose it); a builder that makes any other machine during the call is refused, since its
+    work would not be counted.
     ``bounds`` (``{"work": "n log2(n)"}``) add to or replace the declaration's. Returns the
     laws of work, time, rounds and round work and each bound's :class:`pram.Check`
     (``bounds={"rounds": "log2(n)"}`` takes a verdict on rounds).
