@@ -46,7 +46,7 @@ from pram.memory import Array, Words, allocation, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
 from pram.run import Observer, Run, machine_made, machine_used
-from pram.settings import CHECKS
+from pram.settings import CHECKS, seed_of, switch
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 
@@ -140,11 +140,10 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         batch: int | None = None,
         depth: bool = False,
     ) -> None:
+        # trace="no" would be truthy (a trace); the settings are checked as they are set
+        trace, depth = switch("trace", trace), switch("depth", depth)
         instances = batched.instances(batch, trace, depth)
-        if not isinstance(depth, bool):
-            raise InputError(f"depth must be True or False (got {depth!r})")
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise InputError(f"seed must be a non-negative integer (got {seed!r})")
+        seed = seed_of(seed)
         if isinstance(trace_cells, bool) or not isinstance(trace_cells, int | np.integer) or (
             trace_cells < 1
         ):

@@ -34,13 +34,20 @@ def _mode(value: object) -> str:
     return str(value)
 
 
-def _switch(name: str) -> Callable[[object], bool]:
-    def checked(value: object) -> bool:
-        if value is not True and value is not False and not isinstance(value, np.bool_):
-            raise InputError(f"{name} must be True or False (got {value!r})")
-        return bool(value)
+def switch(name: str, value: object) -> bool:
+    """``value`` of the on-or-off setting ``name``, as a bool: True or False only (a string
+    ``"no"`` would be truthy and switch it on)."""
+    if value is not True and value is not False and not isinstance(value, np.bool_):
+        raise InputError(f"{name} must be True or False (got {value!r})")
+    return bool(value)
 
-    return checked
+
+def seed_of(seed: object) -> int:
+    """``seed`` as the int every random draw of a run takes, or a refusal naming it: a
+    non-negative integer (numpy's generators take no negative seed, nor a float or a bool)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be a non-negative integer (got {seed!r})")
+    return int(seed)
 
 
 def _observer(value: object) -> object:
@@ -60,8 +67,8 @@ def _observer(value: object) -> object:
 CHECKS: dict[str, Callable[[Any], Any]] = {
     "model": model,
     "mode": _mode,
-    "strict": _switch("strict"),
+    "strict": lambda value: switch("strict", value),
     "distinct_processors": _distinct,
-    "fast_path": _switch("fast_path"),
+    "fast_path": lambda value: switch("fast_path", value),
     "observer": _observer,
 }

@@ -35,6 +35,7 @@ from pram.reports.options import (
     Options,
     add_arguments,
     from_arguments,
+    whole,
 )
 from pram.reports.parallel import WorkerDied
 from pram.reports.preflight import matplotlib_home, require_matplotlib, writable_dir
@@ -106,23 +107,15 @@ def _number(text: str) -> bool:
     return True
 
 
-def _whole(text: str) -> int | None:
-    """``text`` as a whole number written plainly (without a plus sign), or None."""
-    try:
-        return None if str(text).strip().startswith("+") else int(text)
-    except ValueError:
-        return None
-
-
 def _size(text: str) -> int:
-    value = _whole(text)
+    value = whole(text)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(f"invalid size {text!r}; give a positive integer")
     return value
 
 
 def _seed(text: str) -> int:
-    value = _whole(text)
+    value = whole(text)
     if value is None or value < 0:
         raise argparse.ArgumentTypeError(f"invalid seed {text!r}; give a non-negative integer")
     return value
@@ -131,7 +124,7 @@ def _seed(text: str) -> int:
 def _depth(text: str) -> int | None:
     if text == "all":
         return None
-    value = _whole(text)
+    value = whole(text)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid depth {text!r}; give a positive integer or 'all'"
@@ -143,7 +136,7 @@ def _sizes(text: str) -> list[int]:
     parts = [p.strip() for p in text.split(",")]
     out = []
     for part in parts:
-        value = _whole(part)
+        value = whole(part)
         if value is None or value < 1:
             raise argparse.ArgumentTypeError(
                 f"invalid size {part!r} in {text!r}; give positive integers separated by "
@@ -171,11 +164,12 @@ def _bound(text: str) -> tuple[str, Any]:
     try:
         return measure, formula(written)
     except InputError as error:
-        raise argparse.ArgumentTypeError(f"invalid bound {text!r}: {error}") from None
+        # the formula's error shows (the start of) its text; the whole may be long
+        raise argparse.ArgumentTypeError(f"invalid bound of {measure}: {error}") from None
 
 
 def _workers(text: str) -> int:
-    value = _whole(text)
+    value = whole(text)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid worker count {text!r}; give a positive integer, e.g. 2"

@@ -54,12 +54,7 @@ def register(entry: Algorithm) -> Algorithm:
     A built-in name is refused (rename the declaration); a second declaration of one name
     replaces the first (the same module loaded again).
     """
-    if entry.name in BUILT_IN:
-        raise InputError(
-            f"the declaration {entry.name!r} has the name of a built-in algorithm; give it "
-            "another name (name=... in pram.Algorithm or pram.declare)"
-        )
-    ALGORITHMS[entry.name] = entry
+    ALGORITHMS[declaration.algorithm.not_built_in(entry.name)] = entry
     return entry
 
 
@@ -75,6 +70,11 @@ def split_spec(module: str, name: str | None) -> tuple[str, str]:
             f"the name once: --module {where} {attribute} or --module {where}:{attribute}"
         )
     attribute = attribute or (name or "")
+    if not where.strip():
+        raise InputError(
+            f"--module {module!r} names no file or module; give the path of a Python file "
+            "that declares the algorithm (or package.module:NAME)"
+        )
     if not attribute:
         raise InputError(
             f"--module {module!r} names no algorithm; give the declaration's name after it "
@@ -167,11 +167,12 @@ def _import_error(where: str, error: BaseException, path: Path | None) -> BaseEx
         return error
     if isinstance(error, SyntaxError):
         file = Path(error.filename).name if error.filename else Path(where).name
-        own = path is not None and error.filename is not None and (
-            Path(error.filename).resolve() == path.resolve())
+        own = path is not None and (error.filename is None  # (a null byte: no file named)
+                                    or Path(error.filename).resolve() == path.resolve())
         which = "" if own else f" of {file}"
+        at_line = f" at line {error.lineno}" if error.lineno else ""  # (none for a null byte)
         return InputError(
-            f"--module {where!r} has a syntax error at line {error.lineno}{which}: "
+            f"--module {where!r} has a syntax error{at_line}{which}: "
             f"{error.msg}; fix {'the file' if own else file} (python -m py_compile "
             f"{error.filename or where} shows it)"
         )
@@ -200,8 +201,8 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
     declared = {k: v for k, v in vars(module).items()
                 if isinstance(v, declaration.Algorithm) and not k.startswith("_")}
     found = getattr(module, attribute, None)
-    if found is None:
-        found = next((v for v in declared.values() if v.name == attribute), None)
+    if not isinstance(found, declaration.Algorithm):  # a program `double` declared as "double"
+        found = next((v for v in declared.values() if v.name == attribute), found)
     if found is None:
         listed = ", ".join(sorted(declared)) or "none"
         raise InputError(

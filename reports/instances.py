@@ -19,7 +19,15 @@ from pram import InputError
 from pram.models import model as model_named
 from pram.reports.options import Options, json_fields
 from pram.reports.registry import Algorithm
-from pram.reports.runs import SHOWN_VIOLATIONS, Job, Run, measure_of, prepare, refuse
+from pram.reports.runs import (
+    RUN_AT_POSITIVE,
+    SHOWN_VIOLATIONS,
+    Job,
+    Run,
+    measure_of,
+    prepare,
+    refuse,
+)
 from pram.reports.tasks import Batch, Runner, ordered
 from pram.reports.trials import Trial
 
@@ -123,7 +131,8 @@ class Summary:
         for key, bound in self.algorithm.bounds.items():
             if not bound.applies(self.options):
                 continue
-            ratios = [t.counts[measure_of(key)] / bound.formula(t.bound_sizes)
+            ratios = [t.counts[measure_of(key)] / bound.formula.positive(t.bound_sizes,
+                                                                         RUN_AT_POSITIVE)
                       for t in self.trials]
             out[key] = {"formula": bound.formula.text, "ratio": summary_stats(ratios)}
         return out

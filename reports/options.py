@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import numbers
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -118,9 +119,18 @@ def _keys_text(options: Options) -> str:
     return f"bit keys ({options.comparator} comparator)"
 
 
+def whole(text: str) -> int | None:
+    """``text`` as a whole number written plainly, ASCII digits with an optional minus sign
+    (``1_024``, ``+8``, ``²`` and other scripts' digits are not), or None: every whole number
+    of the command line is read by this one rule."""
+    written = str(text).strip()
+    return int(written) if re.fullmatch(r"-?[0-9]+", written) else None
+
+
 def _rank(text: str) -> int:
     """``--k``: a non-negative whole number (the rank is checked against n with the input)."""
-    value = int(text) if text.strip().isdigit() else -1
+    value = whole(text)
+    value = -1 if value is None else value
     if value < 0:
         raise argparse.ArgumentTypeError(
             f"invalid rank {text!r}; give a non-negative integer (0 is the smallest)")
@@ -135,7 +145,7 @@ MAX_INSTANCES = 1_000_000
 def _instances(text: str) -> int:
     """``--instances``: how many random instances to run, a positive whole number, at most
     :data:`MAX_INSTANCES`."""
-    value = int(text) if text.strip().isdigit() else 0
+    value = whole(text) or 0
     if value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid instance count {text!r}; give a positive integer, e.g. --instances 100")

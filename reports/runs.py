@@ -346,10 +346,14 @@ def measure_of(key: str) -> str:
     return key.split()[0]
 
 
+#: The end of the refusal of a bound that is not positive at a run's sizes.
+RUN_AT_POSITIVE = "run at sizes where it is positive (or declare a bound that is)"
+
+
 def _evaluate(
     key: str, bound: Bound, sizes: Mapping[str, float], measured: Mapping[str, float]
 ) -> BoundResult:
-    value = bound.formula(sizes)
+    value = bound.formula.positive(sizes, RUN_AT_POSITIVE)
     return BoundResult(key, bound.formula.text, value, measured[measure_of(key)], None)
 
 

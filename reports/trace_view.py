@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pram import InputError
+from pram.reports.options import whole
 from pram.trace import Trace, TracedStep
 
 __all__ = ["ROWS", "parse_steps", "step_table", "tables"]
@@ -32,13 +33,12 @@ def parse_steps(text: str, last: int) -> list[int]:
     numbers: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
-        try:
-            first, final = int(lo), int(hi or lo)
-        except ValueError:
+        first, final = whole(lo), whole(hi or lo)  # the command line's one rule of numbers
+        if first is None or final is None:
             raise InputError(
                 f"--steps {text!r} is not a list of steps; give numbers and ranges such as "
                 f"1-5 or 2,7,9-11 (the run has steps 1 to {last})"
-            ) from None
+            )
         if not 1 <= first <= final <= last:
             raise InputError(
                 f"--steps {text!r} asks for steps outside the run, which has steps 1 to "

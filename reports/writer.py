@@ -33,6 +33,10 @@ from typing import IO, Any
 
 from pram import InputError
 
+# numpy as it was when pram was imported: a user's module that rebinds np.save (or breaks it,
+# np.save = None) changes neither what is written nor whether the write works
+from pram._numpy import np
+
 #: The errors of a full disk (or of a quota reached): named as such, never "give a path".
 FULL = (errno.ENOSPC, errno.EDQUOT)
 
@@ -224,15 +228,11 @@ def _remove(temporary: str) -> None:
 
 def save_array(path: str | Path, array: Any, flag: str | None = None) -> Path:
     """``array`` as a ``.npy`` at exactly ``path`` (numpy adds no suffix to an open file)."""
-    import numpy as np
-
     return write(path, lambda file: np.save(file, array), flag)
 
 
 def save_arrays(path: str | Path, flag: str | None = None, **arrays: Any) -> Path:
     """``arrays`` as an ``.npz`` at exactly ``path``."""
-    import numpy as np
-
     return write(path, lambda file: np.savez(file, **arrays), flag)
 
 

@@ -541,3 +541,12 @@ def test_the_pram_script_runs_and_refuses_in_one_line(tmp_path: Path) -> None:
     assert bad.returncode == 2 and bad.stdout == ""
     assert re.fullmatch(r"pram run: argument --n: invalid size '-3'; give a positive integer\n",
                         bad.stderr)
+
+
+def test_a_bound_too_long_to_read_is_one_short_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A formula of 3000 terms is refused naming the length limit, without a RecursionError
+    and without echoing its 6000 characters."""
+    err = one_line_error(capsys, "sweep", "sort", "--n", "8,16,32,64", "--bound",
+                         "work=" + "+".join(["n"] * 3000))
+    assert "invalid bound of work" in err and "over the limit of 1000" in err
+    assert len(err) < 300

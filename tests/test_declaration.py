@@ -252,6 +252,29 @@ def test_a_declaration_may_not_take_a_built_in_name(
     assert "the name of a built-in algorithm; give it another name" in line
 
 
+def test_the_built_in_names_a_declaration_may_not_take_are_the_command_lines() -> None:
+    """The machine's floor keeps the names it refuses; they are exactly the table's built-in
+    entries, so a new algorithm in the catalogue cannot be shadowed from Python."""
+    from pram.reports import entries
+
+    assert pram.declaration.algorithm.BUILT_IN == entries.BUILT_IN
+    for name in sorted(entries.BUILT_IN):
+        with pytest.raises(InputError, match=f"the declaration '{name}' has the name of a "
+                                             "built-in algorithm"):
+            pram.Algorithm(name=name, build=DOUBLING.build, program=doubled,
+                           reference=DOUBLING.reference)
+    with pytest.raises(InputError, match="the name of a built-in algorithm"):
+        pram.declare(build=DOUBLING.build, reference=DOUBLING.reference)(_sort_named)
+
+
+def _sort_named(m: Machine, a: pram.Array) -> pram.Program:
+    """A program whose function name is a built-in's: ``@pram.declare`` names it so."""
+    return doubled(m, a)
+
+
+_sort_named.__name__ = "sort"
+
+
 # ---- from Python -------------------------------------------------------------------------
 
 
@@ -335,6 +358,54 @@ def test_a_formula_that_is_not_one_is_refused(text: str) -> None:
         pram.formula(text)
 
 
+@pytest.mark.parametrize(("text", "limit"), [
+    ("+".join(["n"] * 3000), "over the limit of 1000"),    # too long to read
+    ("+".join(["n"] * 400), "more than 100 deep"),         # short enough, too deep
+    ("-" * 900 + "n", "more than 100 deep"),
+])
+def test_a_formula_too_long_or_too_deep_is_refused_naming_the_limit(text: str, limit: str) -> None:
+    """A text past the limits is refused as such, never a RecursionError; a shallow one of
+    the same terms still reads."""
+    with pytest.raises(InputError, match=limit):
+        pram.formula(text)
+    assert pram.formula("+".join(["n"] * 50))({"n": 3}) == 150
+
+
+@pytest.mark.parametrize("sizes", ["nm", 3, [1]])
+def test_a_formulas_sizes_are_names_never_the_letters_of_a_string(sizes: Any) -> None:
+    """sizes="nm" was read as the sizes n and m."""
+    with pytest.raises(InputError, match="the sizes of a formula are a list of names"):
+        pram.formula("n m", sizes=sizes)
+    assert pram.formula("n m", sizes=("n", "m"))({"n": 2, "m": 3}) == 6
+
+
+def test_a_formula_is_evaluated_only_at_numbers_of_every_size_it_names() -> None:
+    """No sizes, sizes as keywords, a missing size, a string or a bool for a number: each
+    is refused naming what was wrong; a string "8" is never read as 8."""
+    f = pram.formula("n log2(n)")
+    assert f({"n": 8}) == 24.0 and f({"n": np.int64(8)}) == 24.0
+    for call_it, words in [
+        (lambda: f(), "got nothing"),
+        (lambda: f(8), "got 8, a int"),
+        (lambda: f(n=8), "got the keywords n"),
+        (lambda: f({"n": "8"}), "size 'n' = '8' \\(str\\)"),
+        (lambda: f({"n": True}), "size 'n' = True"),
+        (lambda: f({"m": 8}), "needs the size 'n'"),
+        (lambda: pram.Formula("N", lambda s: s["N"])({"n": 8}), "needs the size 'N'"),
+    ]:
+        with pytest.raises(InputError, match=words):
+            call_it()
+
+
+def test_mismatch_compares_numbers_only() -> None:
+    """An object array (None) was an AttributeError from inside the comparison."""
+    for got, expected, side in ((np.array([None]), np.array([1]), "answer"),
+                                (np.array([1]), np.array(["1"]), "reference")):
+        with pytest.raises(InputError, match=f"but the {side} holds (object|<U1) values"):
+            pram.declaration.mismatch(got, expected)
+    assert pram.declaration.mismatch(np.array([1.0, np.nan]), np.array([1, np.nan])) is None
+
+
 @settings(max_examples=40, deadline=None)
 @given(got=st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=6),
        tolerance=st.sampled_from([None, 0.0, 1e-9, 1e-3]), seed=st.integers(0, 9))
@@ -366,17 +437,94 @@ def test_a_tolerance_lets_no_answer_through_an_infinity() -> None:
 @pytest.mark.parametrize(("fields", "words"), [
     ({"name": "two words"}, "a name is a word"),
     ({"model": "crcw"}, "model must be one of"),
+    ({"model": ["erew"]}, r"model must be one of .* \(got \['erew'\]\)"),
     ({"bounds": {"depth": "n"}}, "a bound constrains work, time, rounds or round_work"),
     ({"bounds": {"work": "n +"}}, "cannot be read"),
     ({"tolerance": -1}, "tolerance must be a number >= 0"),
     ({"program": 3}, "program must be a function"),
     ({"n": 0}, "n must be a positive integer"),
+    ({"n": 8.5}, "n must be a positive integer"),
+    ({"sizes": [16, 0]}, r"sizes must hold positive integers, .*\(got 0 in \[16, 0\]\)"),
+    ({"sizes": [16, 32.5]}, r"sizes must hold positive integers, .*\(got 32.5 in"),
+    ({"sizes": "816"}, r"sizes must be a list of positive integers, .*\(got '816', a str\)"),
+    ({"build": lambda n: np.arange(n)}, r"build is <lambda>\(n\), but the framework calls "
+                                        r"build\(n, rng\)"),
+    ({"build": lambda n, rng, k: k}, r"build is <lambda>\(n, rng, k\)"),
+    ({"load": lambda: 0}, r"load is <lambda>\(\), but the framework calls load\(path\)"),
 ])
 def test_a_declaration_that_cannot_run_is_refused(fields: dict[str, object], words: str) -> None:
     base: dict[str, object] = {"name": "d", "build": DOUBLING.build, "program": doubled,
                                "reference": DOUBLING.reference}
     with pytest.raises(InputError, match=words):
         pram.Algorithm(**(base | fields))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("call_it", "words"), [
+    (lambda: pram.sweep(DOUBLING, "816"), r"sizes must be a list .*\(got '816', a str\)"),
+    (lambda: pram.sweep(DOUBLING, [8.5, 16]), r"sizes must hold positive integers, .*got 8.5"),
+    (lambda: pram.sweep(DOUBLING, [8.0, 16]), r"sizes must hold positive integers, .*got 8.0"),
+    (lambda: pram.sweep(DOUBLING, [8, 16], seed=-1), r"seed must be a non-negative integer"),
+    (lambda: pram.sweep(DOUBLING, [8, 16], seed=1.5), r"seed must be a non-negative integer"),
+    (lambda: DOUBLING.instance(-1), r"n must be a positive integer, .*\(got -1\)"),
+    (lambda: DOUBLING.instance(8.5), r"n must be a positive integer, .*\(got 8.5\)"),
+    (lambda: DOUBLING.instance(8, -1), r"seed must be a non-negative integer \(got -1\)"),
+])
+def test_sizes_and_seeds_from_python_are_refused_never_truncated_or_iterated(
+        call_it: Any, words: str) -> None:
+    """A string of sizes is not its characters, a float size is not truncated, and a
+    negative seed is refused by the machine's own rule before numpy sees it."""
+    with pytest.raises(InputError, match=words):
+        call_it()
+    assert pram.sweep(DOUBLING, np.array([4, 8])).sizes == (4, 8)
+    assert pram.sweep(DOUBLING, range(4, 9, 4)).sizes == (4, 8)
+
+
+def test_a_program_or_reference_that_cannot_take_the_inputs_is_refused_naming_the_call() -> None:
+    """A program of (m) for one input, or one that misses an input's name, was a raw
+    TypeError from inside the framework; keyword catch-alls still run."""
+    two = {"x": np.arange(4), "y": np.arange(4)}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"program": lambda m: iter(())}, r"the program of d is <lambda>\(m\), but the "
+                                          r"framework calls program\(m, input\)"),
+        ({"reference": lambda: 0}, r"the reference of d is <lambda>\(\), but the framework "
+                                   r"calls reference\(input\)"),
+        ({"build": lambda n, rng: two, "program": lambda m, x: doubled(m, x)},
+         r"the program of d is <lambda>\(m, x\), but the framework calls program\(m, x=\.\.\., "
+         r"y=\.\.\.\)"),
+    ]
+    for fields, words in cases:
+        declared = pram.Algorithm(**({"name": "d", "build": DOUBLING.build, "program": doubled,
+                                      "reference": DOUBLING.reference} | fields))
+        with pytest.raises(InputError, match=words):
+            pram.sweep(declared, [4, 8])
+    fine = pram.Algorithm(name="d", build=lambda n, rng: two,
+                          program=lambda m, **a: doubled(m, a["x"]),
+                          reference=lambda **a: 2 * a["x"])
+    assert pram.sweep(fine, [4, 8]).ok
+
+
+def test_a_model_for_a_builder_that_makes_its_own_machine_is_refused_not_ignored() -> None:
+    """model="erew" for a builder of n (its machine CREW) was dropped silently."""
+    def own(n: int) -> Machine:
+        m = Machine("crew")
+        m.run(doubled(m, m.array("a", values=np.arange(n))))
+        return m
+
+    with pytest.raises(InputError, match=r"model='erew' applies to a builder that takes the "
+                                         r"machine, def builder\(m, n\)"):
+        pram.sweep(own, [4, 8], model="erew")
+    assert pram.sweep(own, [4, 8]).model == "CREW"
+
+
+@pytest.mark.parametrize("builder", [lambda: None, lambda a, b, c, d: None,
+                                     lambda m, n, rng, extra: None, lambda *, n: None])
+def test_a_builder_a_sweep_cannot_call_is_refused_naming_its_signature(builder: Any) -> None:
+    """Refused before it runs, naming the builder's signature and the four the sweep calls;
+    a builder with defaults or *args beyond them still runs."""
+    with pytest.raises(InputError, match=r"the builder <lambda>\(.*\) cannot be called as a "
+                                         r"sweep calls it; .*\(m, n\) or \(m, n, rng\)"):
+        pram.sweep(builder, [4, 8])
+    assert pram.sweep(lambda m, n, rng=None, extra=1: None, [4, 8]).sizes == (4, 8)
 
 
 def test_one_module_object_per_file_from_the_checkout() -> None:

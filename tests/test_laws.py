@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pram import Formula, check
+from pram import Formula, InputError, check, mean_check
 from pram.laws.fitting import fit
 from pram.laws.law import LOGLOG, Scale, order_of
 
@@ -541,3 +542,34 @@ def test_an_exact_law_in_the_size_alone_decides_where_the_log_barely_moves() -> 
     assert same.law.exact and same.law.text == "7 n + 9"
     with_log = check("work", N_LOG_N, sweep(lambda n: 4 * n * (n.bit_length() - 1) + n, sizes))
     assert with_log.verdict == "undetermined" and not with_log.law.exact
+
+
+@pytest.mark.parametrize("check_it", [check, mean_check])
+def test_a_bound_check_refuses_a_formula_that_is_not_a_formula(check_it: Any) -> None:
+    """The text of a formula, or a number, is refused naming the call that makes one."""
+    points: list[Any] = [({"n": 8}, 8), ({"n": 16}, 16)] if check_it is check else [
+        ({"n": 8}, [8]), ({"n": 16}, [16])]
+    with pytest.raises(InputError, match=r"make one from its text with pram\.formula\('n'\)"):
+        check_it("work", "n", points)
+    with pytest.raises(InputError, match=r"takes a pram\.Formula \(got 3, a int\)"):
+        check_it("work", 3, points)
+
+
+@pytest.mark.parametrize(("points", "options", "words"), [
+    ([({"n": "8"}, 8), ({"n": 16}, 16)], {}, r"the point \(\{'n': '8'\}, 8\) is not a pair"),
+    ([({"n": 8}, "8"), ({"n": 16}, 16)], {}, r"the point \(\{'n': 8\}, '8'\) is not a pair"),
+    ([(8, 8), (16, 16)], {}, r"the point \(8, 8\) is not a pair of sizes"),
+    ("n", {}, r"points are a list of \(sizes, count\) pairs"),
+    ([({"n": 8}, 8), ({"n": 16}, 16)], {"limit": "2"}, r"limit is a number or None"),
+    ([({"n": 8}, 8), ({"n": 16}, 16)], {"measure": 3}, r"measure is a name"),
+])
+def test_a_bound_check_reads_no_number_from_what_is_not_one(
+        points: Any, options: dict[str, Any], words: str) -> None:
+    """A size or count of "8" was read as 8, a point that is no pair an AttributeError, a
+    limit of "2" a TypeError: each is refused naming it."""
+    measure = options.pop("measure", "work")
+    with pytest.raises(InputError, match=words):
+        check(measure, Formula("n", lambda s: s["n"]), points, **options)
+    with pytest.raises(InputError, match=r"the point \(\{'n': 8\}, '88'\) is not a pair .* "
+                                         r"the counts of the instances"):
+        mean_check("work", Formula("n", lambda s: s["n"]), [({"n": 8}, "88"), ({"n": 16}, [1])])

@@ -558,6 +558,13 @@ def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Ma
         ),
         (lambda: Machine(mode="panic"), "mode must be 'collect' or 'raise' (got 'panic')"),  # type: ignore[arg-type]
         (lambda: Machine(seed=-3), "seed must be a non-negative integer (got -3)"),
+        (lambda: Machine(trace="no"), "trace must be True or False (got 'no')"),  # type: ignore[arg-type]
+        (lambda: Machine(strict="yes"), "strict must be True or False (got 'yes')"),  # type: ignore[arg-type]
+        (lambda: Machine(fast_path=0), "fast_path must be True or False (got 0)"),  # type: ignore[arg-type]
+        (
+            lambda: Machine(distinct_processors=None),  # type: ignore[arg-type]
+            "distinct_processors must be True or False (got None)",
+        ),
         (
             lambda: Machine().array("a", size=-1),
             "size of array 'a' must be a non-negative integer (got -1)",

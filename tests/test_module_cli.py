@@ -77,6 +77,35 @@ def test_an_import_that_fails_is_one_line_naming_the_file_and_line(
     assert words in line, line
 
 
+def test_a_null_byte_and_an_empty_module_are_named_without_line_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A null byte in the module was "a syntax error at line None of mine.py"; --module ''
+    was read as a file named ':NAME'."""
+    path = _module(tmp_path, "x = 1\x00\n")
+    line = one_line_error(capsys, "run", "--module", path, "x")
+    assert f"--module {path!r} has a syntax error: " in line and "null bytes; fix the file" in line
+    for empty in ("", " "):
+        line = one_line_error(capsys, "run", "--module", empty, "double")
+        assert line.endswith(f"--module {empty!r} names no file or module; give the path of a "
+                             "Python file that declares the algorithm (or package.module:NAME)")
+
+
+def test_a_declaration_is_found_by_its_name_past_its_programs_function(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A program function ``twice`` declared as ``TWICE = pram.Algorithm(name="twice", ...)``:
+    the NAME twice was refused as "a function, not a pram.Algorithm"."""
+    source = GOOD + ("\ndef twice(m, x):\n    return (yield from double.program(m, x))\n\n"
+                     "TWICE = pram.Algorithm(name='twice', build=build, program=twice, "
+                     "reference=lambda x: 2 * x)\n")
+    path = _module(tmp_path, source)
+    status, obj = run_json(capsys, "run", "--module", path, "twice", "--n", "8")
+    assert (status, obj["algorithm"], obj["correct"], obj["work"]) == (0, "twice", True, 16)
+    line = one_line_error(capsys, "run", "--module", path, "build")
+    assert "'build' is a function, not a pram.Algorithm" in line
+
+
 @pytest.mark.parametrize(("parts", "words"), [
     ({"build": "lambda n, rng: (_ for _ in ()).throw(KeyboardInterrupt)", "body": "double"},
      "the build of declaration 'bad' raised KeyboardInterrupt in mine.py:"),
@@ -120,6 +149,41 @@ def test_a_load_that_raises_and_a_fifo_are_one_line(
     line = one_line_error(capsys, "run", "--module", path, "bad", "--input", str(data))
     assert "the load of declaration 'bad' raised ValueError in mine.py:" in line
     assert "(bad file)" in line
+
+
+@pytest.mark.parametrize(("loaded", "what"), [
+    ("np.array([], dtype=np.int64)", "returned no entries as its first array 'input' (shape (0,))"),
+    ("np.array(5)", "returned a scalar as its first array 'input' (shape ())"),
+    ("{'a': np.array(5), 'b': np.arange(3)}",
+     "returned a scalar as its first array 'a' (shape ())"),
+])
+def test_a_load_that_gives_no_size_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], loaded: str, what: str
+) -> None:
+    """n is the length of the first array load returns: an empty one was a ZeroDivisionError
+    traceback (a bound's ratio at n = 0), a 0-d one a TypeError (len() of unsized object)."""
+    path = _module(tmp_path, _declared("double", reference=f"lambda x: 2 * x, load=lambda p: "
+                                                           f"{loaded}, bounds={{'work': 'n'}}"))
+    data = tmp_path / "d.npy"
+    np.save(data, np.arange(4))
+    line = one_line_error(capsys, "run", "--module", path, "bad", "--input", str(data), "--json")
+    assert f"the load of bad {what} reading {str(data)!r}; the run's n is that array's length" \
+        in line, line
+
+
+@pytest.mark.parametrize("extra", [[], ["--instances", "2"]])
+def test_a_bound_not_positive_at_the_run_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    """A declared bound of 0 at the run's n was a ZeroDivisionError traceback (measured /
+    formula); refused as a sweep refuses it, and the run at an n where it is positive goes."""
+    path = _module(tmp_path, GOOD.replace('{"work": "n", "time": "1"}',
+                                          '{"work": "n - 8", "time": "1"}'))
+    line = one_line_error(capsys, "run", "--module", path, "double", "--n", "8", *extra)
+    assert line.endswith("formula n - 8 is 0 at n=8; a bound check divides by it, so run at "
+                         "sizes where it is positive (or declare a bound that is)"), line
+    status, obj = run_json(capsys, "run", "--module", path, "double", "--n", "16", *extra)
+    assert status == 0 and obj["bounds"]["work"]["formula"] == "n - 8"
 
 
 def test_prints_go_to_stderr_and_json_stays_one_object(
@@ -257,6 +321,28 @@ def test_the_command_ends_after_its_output_though_user_threads_remain(
     done = _pram("run", "--module", path, "double", "--json")
     assert done.returncode == 0 and json.loads(done.stdout)["correct"] is True
     assert "1 thread the code run started" in done.stderr
+
+
+def test_a_module_that_breaks_numpy_changes_neither_what_is_read_nor_what_is_written(
+    tmp_path: Path,
+) -> None:
+    """``np.save = None`` (and ``np.load``, ``np.savez``) at a module's import made writing
+    --output a traceback: the command's reader and writer use numpy as pram found it."""
+    source = GOOD.replace(
+        "import numpy as np\n",
+        "import numpy as np\nnp.save = np.savez = np.load = None\n", 1).replace(
+        "@pram.declare(build=build,", "@pram.declare(build=build, load=lambda p: np.arange(6),")
+    path = _module(tmp_path, source)
+    data, out = tmp_path / "in.npy", tmp_path / "out.npy"
+    np.save(data, np.arange(6))
+    done = _pram("run", "--module", path, "double", "--output", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["correct"] is True and "Traceback" not in done.stderr
+    assert np.load(out).size == 64  # the declaration's default n
+    # the declaration's own load gives the input; the answer is still written whole
+    done = _pram("run", "--module", path, "double", "--input", str(data), "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    assert np.load(out).tolist() == [0, 2, 4, 6, 8, 10]
 
 
 def test_help_to_a_full_disk_is_not_a_success() -> None:

@@ -9,7 +9,7 @@ import pytest
 from pram import InputError
 from pram.reports.cli import build_parser
 from pram.reports.entries import algorithm
-from pram.reports.options import OPTIONS, Options, json_fields, setting_parts, used_by
+from pram.reports.options import OPTIONS, Options, json_fields, setting_parts, used_by, whole
 from pram.reports.preflight import refuse_inapplicable
 from tests.commands import one_line_error
 
@@ -80,3 +80,26 @@ def test_an_option_given_at_its_default_is_refused_where_it_does_not_apply(
     """It passed unseen: only a value other than the default counted as given."""
     line = one_line_error(capsys, "run", *argv)
     assert f"{argv[3]} {argv[4]} does not apply to {argv[0]}" in line and "leave it out" in line
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "sort", "--n", "1_024"], ["run", "sort", "--n", "\uff18"],
+    ["run", "sort", "--n", "+8"], ["run", "sort", "--n", "8", "--seed", "1_0"],
+    ["run", "sort", "--n", "8", "--instances", "\u00b2"],
+    ["run", "selection", "--n", "8", "--k", "\u00b2"], ["sweep", "sort", "--n", "8,1_6"],
+    ["trace", "sort", "--n", "8", "--steps", "1_0"],
+    ["trace", "sort", "--n", "8", "--steps", "\uff13"],
+])
+def test_every_whole_number_of_the_command_line_is_plain_ascii_digits(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """One rule for --n, --seed, --instances, --k, --steps: ``1_024`` and a fullwidth 8 were
+    read by int() for --n and --seed but refused by --instances, and a superscript 2 for
+    --instances or --k was argparse's "invalid _instances value" with no fix named."""
+    from pram.reports.cli import main
+
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert ("give" in err) and ("_value" not in err), err
+    assert [whole(t) for t in ("8", " 008 ", "-1", "1_0", "+8", "\uff18", "\u00b2", "")] == [
+        8, 8, -1, None, None, None, None, None]

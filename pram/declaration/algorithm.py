@@ -5,8 +5,9 @@ a machine that owns its data (see :mod:`pram.declaration`).
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -16,6 +17,7 @@ from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
 from pram.machine import Machine
+from pram.settings import seed_of
 from pram.memory import Array
 from pram.models import MODELS
 from pram.run import watching
@@ -24,12 +26,33 @@ from pram.step import Program
 #: The name of the input when ``build`` or ``load`` returns one array (passed positionally).
 ONE = "input"
 
+#: The names of the project's own algorithms, the built-in entries of the command line's table
+#: (``pram.reports.entries``, whose test holds the two equal): a declaration may not take
+#: one, since ``pram run NAME`` means the built-in.
+BUILT_IN = frozenset({
+    "compaction", "components", "euler-tour", "list-ranking", "list-ranking-random",
+    "matrix-multiply", "max", "max-cascading", "max-loglog", "merge", "mqar",
+    "mqar-allpairs", "mqar-sequential", "pbs", "pbs-naive", "prefix-sums", "rank-sort",
+    "selection", "sort", "tree-contraction",
+})
+
+
+def not_built_in(name: str) -> str:
+    """``name``, or a refusal when it is the name of a built-in algorithm (:data:`BUILT_IN`)."""
+    if name in BUILT_IN:
+        raise InputError(
+            f"the declaration {name!r} has the name of a built-in algorithm; give it another "
+            "name (name=... in pram.Algorithm or pram.declare)"
+        )
+    return name
+
+
 #: The sizes a sweep and ``pram report --module`` use when none are given.
 SIZES = (16, 32, 64, 128, 256)
 
 
 def _model(name: str) -> str:
-    if name not in MODELS:
+    if not isinstance(name, str) or name not in MODELS:  # (a list is unhashable)
         raise InputError(f"model must be one of {', '.join(MODELS)} (got {name!r})")
     return name
 
@@ -47,14 +70,34 @@ def _tolerance(value: float | None) -> float | None:
 
 
 def size_of(value: int) -> int:
+    """``value`` as the size ``n`` a run uses: a positive integer (8.5 or "8" is refused,
+    never truncated or read)."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise InputError(f"n must be a positive integer, the size run uses (got {value!r})")
     return int(value)
 
 
+def sizes_of(values: Sequence[int], field: str = "sizes") -> tuple[int, ...]:
+    """``values`` as sizes: a sequence (never a string, which would be its characters) of
+    positive integers; refused naming ``field`` and the first bad size."""
+    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
+        raise InputError(
+            f"{field} must be a list of positive integers, e.g. {field}=[16, 32, 64] (got "
+            f"{values!r}, a {type(values).__name__})"
+        )
+    given = list(values)
+    for value in given:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise InputError(
+                f"{field} must hold positive integers, the sizes a sweep runs (got {value!r} "
+                f"in {given!r}); e.g. {field}=[16, 32, 64]"
+            )
+    return tuple(int(v) for v in given)
+
+
 def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
     """The sizes of a sweep: positive integers, at least one (a report of no size is empty)."""
-    sizes = tuple(size_of(v) for v in values)
+    sizes = sizes_of(values)
     if not sizes:
         raise InputError(
             "sizes must hold at least one size, the sizes pram report sweeps (got an empty "
@@ -64,6 +107,21 @@ def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
 
 
 Inputs = Mapping[str, np.ndarray[Any, Any]]
+
+
+def wrong_arity(function: Callable[..., Any], count: int, names: Sequence[str] = ()
+                ) -> str | None:
+    """None when ``function`` can be called with ``count`` positional arguments and the
+    keywords ``names`` (or its signature cannot be read), else its name and signature as
+    written, e.g. ``f(n)``, for a refusal naming the call the framework makes."""
+    try:
+        signature = inspect.signature(function)
+        signature.bind(*([None] * count), **dict.fromkeys(names))
+    except ValueError:  # a builtin without a signature: the call itself will tell
+        return None
+    except TypeError:
+        return f"{getattr(function, '__name__', type(function).__name__)}{signature}"
+    return None
 
 
 @attrs.frozen
@@ -114,6 +172,7 @@ class Algorithm:
                 f"Algorithm(name={self.name!r}): a name is a word of letters, digits, '-', "
                 "'_' or '.', starting with a letter, e.g. name='matvec'"
             )
+        not_built_in(self.name)
         for field in ("build", "program", "reference"):
             if not callable(getattr(self, field)):
                 raise InputError(
@@ -122,6 +181,16 @@ class Algorithm:
                 )
         if self.load is not None and not callable(self.load):
             raise InputError(f"Algorithm {self.name!r}: load must be a function or None")
+        for field, count, call in (("build", 2, "build(n, rng), the size and a numpy "
+                                    "Generator"), ("load", 1, "load(path)")):
+            function = getattr(self, field)
+            written = None if function is None else wrong_arity(function, count)
+            if written is not None:
+                raise InputError(
+                    f"Algorithm {self.name!r}: {field} is {written}, but the framework calls "
+                    f"{call}; give it that signature, e.g. def {call.split(',')[0]}"
+                    f"{', rng)' if count == 2 else ''}: ..."
+                )
 
     @property
     def shown(self) -> str:
@@ -148,7 +217,7 @@ class Algorithm:
         runs). Refused while a declared program runs: a program that draws its own input
         again holds it on the host, past the machine."""
         _not_solving(self.name, "instance")
-        return self.inputs(self.build(int(n), np.random.default_rng(seed)), "build")
+        return self.inputs(self.build(size_of(n), np.random.default_rng(seed_of(seed))), "build")
 
     def read(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
         """The inputs ``load`` reads from ``path`` (``--input``); refused while a declared
@@ -159,7 +228,16 @@ class Algorithm:
                 f"--input does not apply to {self.name}: its declaration has no load; add "
                 "load=... to it, or leave --input out"
             )
-        return self.inputs(self.load(path), "load")
+        data = self.inputs(self.load(path), "load")
+        name, first = next(iter(data.items()))
+        if first.ndim == 0 or len(first) == 0:  # n is its length: at least one entry
+            what = "a scalar" if first.ndim == 0 else "no entries"
+            raise InputError(
+                f"the load of {self.name} returned {what} as its first array {name!r} (shape "
+                f"{first.shape}) reading {path!r}; the run's n is that array's length, so give "
+                "a file with data (or make load return an array of at least one entry first)"
+            )
+        return data
 
     def inputs(self, made: Any, by: str) -> dict[str, np.ndarray[Any, Any]]:
         """``made`` (what ``build`` or ``load`` returned) as input arrays by name."""
@@ -219,6 +297,7 @@ class Algorithm:
 
     def _driven(self, machine: Machine, arrays: dict[str, Array]) -> Program[Any]:
         """The program made and driven inside the run: memory is sealed from its first line."""
+        _callable_as(self.name, "program", self.program, ["m"], list(arrays))
         try:
             if list(arrays) == [ONE]:  # one array: passed positionally
                 made = self.program(machine, arrays[ONE])
@@ -243,6 +322,7 @@ class Algorithm:
     def expected(self, inputs: Inputs | np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
         """The reference answer for ``inputs`` (given copies of them)."""
         copies = _copies(self.inputs(inputs, "the reference's inputs"))
+        _callable_as(self.name, "reference", self.reference, [], list(copies))
         if list(copies) == [ONE]:
             answer = np.asarray(self.reference(copies[ONE]))
         else:
@@ -259,6 +339,22 @@ class Algorithm:
         """None when ``got`` equals ``expected`` (within the tolerance), else a sentence
         naming the first differing entry."""
         return mismatch(got, expected, self.tolerance)
+
+
+def _callable_as(name: str, field: str, function: Callable[..., Any], leading: list[str],
+                 inputs: list[str]) -> None:
+    """Refuse, naming its signature and the call, a program or reference that cannot take
+    the inputs as the framework passes them: after ``leading`` (the machine ``m`` of a
+    program), one input positionally, or several by name."""
+    positional = [*leading, *(inputs if inputs == [ONE] else [])]
+    keywords = [] if inputs == [ONE] else inputs
+    written = wrong_arity(function, len(positional), keywords)
+    if written is not None:
+        call = ", ".join([*positional, *(f"{k}=..." for k in keywords)])
+        raise InputError(
+            f"the {field} of {name} is {written}, but the framework calls {field}({call}); "
+            "give it that signature (the inputs named as build or load returns them)"
+        )
 
 
 #: The declarations whose program runs now (any thread): while one does, no declaration
@@ -300,6 +396,12 @@ def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | N
     times each reference entry's magnitude, at least 1; NaN equals NaN at the same place),
     else a sentence naming the first differing entry."""
     got, expected = np.asarray(got), np.asarray(expected)
+    for side, values in (("answer", got), ("reference", expected)):
+        if values.dtype.kind not in "biuf":
+            raise InputError(
+                f"mismatch compares numbers, integers or reals, but the {side} holds "
+                f"{values.dtype} values; pass numeric arrays"
+            )
     if got.shape != expected.shape:
         return (f"the answer has shape {got.shape} but the reference has shape "
                 f"{expected.shape}")
@@ -356,4 +458,7 @@ def declare(
     return wrap
 
 
-__all__ = ["ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "size_of", "sweep_sizes"]
+__all__ = [
+    "BUILT_IN", "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "not_built_in",
+    "size_of", "sizes_of", "sweep_sizes", "wrong_arity",
+]

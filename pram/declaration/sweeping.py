@@ -12,13 +12,14 @@ import attrs
 
 from pram._numpy import np
 from pram.cost import Cost
-from pram.declaration.algorithm import Algorithm, size_of
+from pram.declaration.algorithm import Algorithm, sizes_of, wrong_arity
 from pram.declaration.formulas import MEASURES, bounds_of
 from pram.errors import InputError
 from pram.laws.bounds import Check, Formula, check
 from pram.laws.fitting import fit
 from pram.laws.law import Law
 from pram.machine import Machine
+from pram.settings import seed_of
 from pram.run import watching
 
 
@@ -103,6 +104,15 @@ def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) ->
     names = _parameters(builder)
     rng = np.random.default_rng(seed)
     given = names is not None and bool(names) and names[0] in _MACHINE_NAMES
+    count = (2 if names is not None and len(names) == 2 else 3) if given else (
+        1 if names is not None and len(names) == 1 else 2)
+    written = wrong_arity(builder, count)
+    if written is not None:
+        raise InputError(
+            f"the builder {written} cannot be called as a sweep calls it; give it one of the "
+            "signatures (m, n) or (m, n, rng), to run on the machine the sweep gives it, or "
+            "(n) or (n, rng), to return the machine it made"
+        )
     with watching() as made:
         if given:
             machine = Machine(model or "erew", seed=seed)
@@ -115,6 +125,12 @@ def _build(builder: Callable[..., Any], n: int, seed: int, model: str | None) ->
                     "nothing (or m)"
                 )
         else:
+            if model is not None:  # it would be ignored: the builder makes its own machine
+                raise InputError(
+                    f"model={model!r} applies to a builder that takes the machine, def "
+                    "builder(m, n): ...; this one makes its own, so choose the model there "
+                    "(Machine(...)) and leave model out"
+                )
             ran = builder(n) if names is not None and len(names) == 1 else builder(n, rng)
             if not isinstance(ran, Machine):
                 raise InputError(
@@ -149,9 +165,9 @@ def sweep(
     the reference), or a builder: a function of ``(m, n)`` (or ``(m, n, rng)``, a numpy
     Generator seeded by ``seed``) that runs its program on the fresh machine ``m`` the sweep
     gives it (under ``model``, EREW by default), or a function of ``n`` (or ``n, rng``)
-    that makes its machine, runs and returns it; a builder that makes any other machine
-    during the call, or runs steps on one made before it, is refused, since its work would
-    not be counted.
+    that makes its machine, runs and returns it (``model`` is then refused: the builder
+    chose it); a builder that makes any other machine during the call, or runs steps on one
+    made before it, is refused, since its work would not be counted.
     ``bounds`` (``{"work": "n log2(n)"}``) add to or replace the declaration's. Returns the
     laws of work, time, rounds and round work and each bound's :class:`pram.Check`
     (``bounds={"rounds": "log2(n)"}`` takes a verdict on rounds).
@@ -162,8 +178,9 @@ def sweep(
             f"pram.sweep takes a pram.Algorithm or a function of n that returns the machine it "
             f"ran on (got {type(subject).__name__})"
         )
-    chosen = tuple(int(s) for s in (sizes if sizes is not None else (
-        declared.sizes if declared is not None else ())))
+    seed = seed_of(seed)
+    chosen = sizes_of(sizes) if sizes is not None else (
+        declared.sizes if declared is not None else ())
     if len(set(chosen)) < 2:
         raise InputError(
             f"a sweep needs at least 2 different sizes to find a law (got {list(chosen)}); "
@@ -173,7 +190,6 @@ def sweep(
     points: list[Point] = []
     ran_under = ""
     for n in chosen:
-        size_of(n)
         if declared is not None:
             inputs = declared.instance(n, seed)
             machine = Machine(model or declared.model, seed=seed)

@@ -22,10 +22,12 @@ the law's leading order is the formula's, loose (and by how much) when it is low
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
+from pram._numpy import np
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
 from pram.laws.law import Law, bound_order, order_text
@@ -44,12 +46,23 @@ class Formula:
     text: str
     evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
 
-    def __call__(self, sizes: Sizes) -> float:
-        """The formula's value at ``sizes``; one that is undefined there (a division by zero,
-        the root of a negative number) or too large for a float is refused, naming both."""
+    def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
+        """The formula's value at ``sizes``, a mapping of each size's name to a number
+        (``f({"n": 64})``); anything else is refused naming the value and the call. One that
+        is undefined there (a division by zero, the root of a negative number) or too large
+        for a float is refused, naming both."""
+        _check_sizes(self.text, sizes, named)
+        assert sizes is not None
         try:
             value = float(self.evaluate(sizes))
             why = None if math.isfinite(value) else f"it is {value}"
+        except InputError:
+            raise
+        except KeyError as error:
+            raise InputError(
+                f"formula {self.text} needs the size {error.args[0]!r} (given {sorted(sizes)}); "
+                "pass every size it names"
+            ) from None
         except (ArithmeticError, ValueError) as error:
             why = ("a division by zero" if isinstance(error, ZeroDivisionError) else
                    "too large for a float" if isinstance(error, OverflowError) else
@@ -61,6 +74,91 @@ class Formula:
                 "defined at every size of the sweep, or sizes where it is"
             )
         return value
+
+    def positive(self, sizes: Sizes, fix: str = "start the sweep at sizes where it is positive"
+                 ) -> float:
+        """The formula's value at ``sizes``, refused unless positive: measured / formula (a
+        bound check's ratio, a run's) divides by it. ``fix`` ends the refusal."""
+        value = self(sizes)
+        if not value > 0:
+            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
+            raise InputError(
+                f"formula {self.text} is {value:g} at {shown}; a bound check divides by it, so "
+                f"{fix}"
+            )
+        return value
+
+
+def _is_formula(formula: object, who: str) -> None:
+    """Refuse a formula that is not a :class:`Formula` (its text alone, say), naming the call
+    that makes one."""
+    if not isinstance(formula, Formula):
+        made = (f"pram.formula({formula!r})" if isinstance(formula, str)
+                else "pram.formula('n log2(n)')")
+        raise InputError(
+            f"{who} takes a pram.Formula (got {formula!r}, a {type(formula).__name__}); make "
+            f"one from its text with {made}"
+        )
+
+
+def _real(value: object) -> bool:
+    """Whether ``value`` is a real number (a bool or a string of digits is not)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+def _arguments(who: str, measure: object, points: object, limit: object, *, many: bool) -> None:
+    """Refuse a check's arguments unless the measure is a name, every point a pair of the
+    sizes (names to numbers) and the count (or, ``many``, the counts of the instances), and
+    the limit a number: nothing is read as a number that is not one (``"8"`` stays refused)."""
+    if not isinstance(measure, str):
+        raise InputError(f"{who}'s measure is a name, e.g. 'work' (got {measure!r})")
+    if limit is not None and not _real(limit):
+        raise InputError(f"{who}'s limit is a number or None, e.g. limit=4.0 (got {limit!r})")
+    count = "[count, ...]" if many else "count"
+    example = f"[({{'n': 16}}, {count}), ({{'n': 32}}, {count}), ...]"
+    if isinstance(points, str | bytes | Mapping) or not isinstance(points, Sequence):
+        raise InputError(f"{who}'s points are a list of (sizes, {count}) pairs, e.g. {example} "
+                         f"(got {type(points).__name__})")
+    def counts(counted: object) -> bool:
+        if not many:
+            return _real(counted)
+        return isinstance(counted, Sequence | np.ndarray) and not isinstance(
+            counted, str) and all(_real(c) for c in counted)
+
+    for point in points:
+        ok = isinstance(point, Sequence) and not isinstance(point, str) and len(point) == 2
+        if ok:
+            sizes, counted = point
+            ok = isinstance(sizes, Mapping) and all(
+                isinstance(k, str) and _real(v) for k, v in sizes.items()) and counts(counted)
+        if not ok:
+            raise InputError(
+                f"{who}: the point {point!r} is not a pair of sizes (names to numbers) and "
+                f"{'the counts of the instances' if many else 'a count'}; give points such as "
+                f"{example}"
+            )
+
+
+def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
+    """Refuse what a formula cannot be evaluated at: no mapping, names that are not text,
+    values that are not real numbers (a string ``"8"`` is refused, never read as 8)."""
+    example = f"f({{'n': 64}}) for the formula {text}"
+    if named:
+        raise InputError(
+            f"a formula takes its sizes as one mapping (got the keywords "
+            f"{', '.join(named)}); call {example}"
+        )
+    if not isinstance(sizes, Mapping):
+        got = "nothing" if sizes is None else f"{sizes!r}, a {type(sizes).__name__}"
+        raise InputError(
+            f"a formula is evaluated at its sizes, a mapping (got {got}); call {example}"
+        )
+    for key, value in sizes.items():
+        if not isinstance(key, str) or not _real(value):
+            raise InputError(
+                f"size {key!r} = {value!r} ({type(value).__name__}): a formula's sizes map "
+                f"names to numbers; call {example}"
+            )
 
 
 @attrs.frozen
@@ -186,18 +284,13 @@ def check(
 ) -> Check:
     """Check ``measured`` against ``formula(sizes)`` over ``points`` of a sweep (see the module
     doc). ``limit``, if given, also caps measured / formula at every point."""
+    _is_formula(formula, "check")
+    _arguments("check", measure, points, limit, many=False)
     if len(points) < 2:
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
     measured = tuple(float(m) for _, m in points)
-    bounds = tuple(formula(s) for s in sizes)
-    for s, b in zip(sizes, bounds, strict=True):
-        if not b > 0:
-            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(s.items()))
-            raise InputError(
-                f"formula {formula.text} is {b:g} at {shown}; a bound check divides by it, so "
-                "start the sweep at sizes where it is positive"
-            )
+    bounds = tuple(formula.positive(s) for s in sizes)
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
     along = _along(measure, formula, sizes, measured, bounds)
     verdict, tight, reason, deciding = _combine(along)
@@ -316,6 +409,8 @@ def mean_check(
     unknown. The band is in the evidence (``Evidence.band``); counts the same in every
     instance are checked as by :func:`check`.
     """
+    _is_formula(formula, "mean_check")
+    _arguments("mean_check", measure, points, None, many=True)
     means, halves, counts = [], [], []
     for _, values in points:
         k = len(values)
