@@ -17,10 +17,10 @@ from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
 from pram.machine import Machine
-from pram.settings import seed_of
 from pram.memory import Array
 from pram.models import MODELS
 from pram.run import watching
+from pram.settings import seed_of
 from pram.step import Program
 
 #: The name of the input when ``build`` or ``load`` returns one array (passed positionally).

@@ -19,8 +19,8 @@ from pram.laws.bounds import Check, Formula, check
 from pram.laws.fitting import fit
 from pram.laws.law import Law
 from pram.machine import Machine
-from pram.settings import seed_of
 from pram.run import watching
+from pram.settings import seed_of
 
 
 @attrs.frozen
