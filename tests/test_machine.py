@@ -563,7 +563,9 @@ def test_a_masked_out_of_range_index_is_not_an_access(run_steps: RunSteps, m: Ma
         (lambda: Machine(fast_path=0), "fast_path must be True or False (got 0)"),  # type: ignore[arg-type]
         (
             lambda: Machine(distinct_processors=None),  # type: ignore[arg-type]
-            "distinct_processors must be True or False (got None)",
+            "distinct_processors must be True (got None): without the check one processor id "
+            "listed n times in a step combines n values in one step, uncharged; drop "
+            "distinct_processors=False (or --no-distinct-processors), the check is on by default",
         ),
         (
             lambda: Machine().array("a", size=-1),
