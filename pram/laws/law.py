@@ -196,9 +196,11 @@ def term_text(order: Order, size: str, loglog: str = "log") -> str:
         parts.append(size if a == 1 else f"{size}^{a:g}")
     if b:
         parts.append("L" if b == 1 else f"L^{b:g}")
-    if c:
-        factor = "log2(L)" if loglog == "log" else f"{loglog}(log2(L))"
+    factor = "log2(L)" if loglog == "log" else f"{loglog}(log2(L))"
+    if c > 0:
         parts.append(factor if c == 1 else f"{factor}^{c:g}")
+    if c < 0:  # divided by a log log: n L / log2(L)
+        return f"{' '.join(parts) or '1'} / {factor if c == -1 else f'{factor}^{-c:g}'}"
     return " ".join(parts) or "1"
 
 
