@@ -195,7 +195,8 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
     established: tight only if the power of the size is lower than the bound's (then it is not
     tight whatever the log), and no loose-by factor. Where the bound or the law has a log log
     factor, log2(L) must vary by LOG_SPAN too for a tight claim or a loose-by factor (a law
-    below the bound by a power of S or L, log logs aside, stays loose, unnamed); and a
+    without a log log below the bound by a power of S or L, the bound's log log aside, stays
+    loose, unnamed); and a
     least-squares loose-by factor is never one with a log log in it (a fitted log log and a
     constant differ too little on any sweep to name the factor), nor one under a fitted law
     led by a negative power of L (S^a / L and S^(a - e) differ too little to name it).
@@ -215,10 +216,12 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
     loglogs = log_parts(bound[1])[1] or log_parts(law.leading[1])[1]
     if loglogs and (tight is not None or by is not None):
         twice = _loglog_span(law, xs)
-        # below the bound by a power of S or of L with the log logs set aside (5 n + 7
-        # against n L / log2(L)), the law is loose whatever the log log does
-        plain = (law.leading[0], log_parts(law.leading[1])[0]) < (bound[0],
-                                                                  log_parts(bound[1])[0])
+        # a law with no log log below the bound by a power of S or of L with the bound's log
+        # log set aside (5 n + 7 against n L / log2(L)) is loose whatever that log log does;
+        # not a law with one (3 ceil(log2 L) - 1 may be another step function, isqrt(L),
+        # which is not below L^0.5)
+        plain = not log_parts(law.leading[1])[1] and (law.leading[0], law.leading[1]) < (
+            bound[0], log_parts(bound[1])[0])
         if twice < LOG_SPAN:
             tight, by = (None if tight is True or not (lower or plain) else tight), None
             notes.append(f"log2(L) varies only by a factor {twice:.3g} over the sweep (under "
