@@ -597,3 +597,15 @@ def test_a_count_of_n_log_over_loglog_is_never_tight_against_n_log() -> None:
     own = check("work", N_LOG_OVER_LOGLOG, counts)
     assert own.holds, own.reason
     assert own.law.leading == (1.0, 1.0 - LOGLOG), own.law.describe()
+
+
+def test_a_staircase_law_is_not_called_loose_where_log2_l_barely_moves() -> None:
+    """3 isqrt(floor(log2 n)) + 2 on 2^4..2^13 is read exactly as 3 ceil(log2 L) - 1; against
+    log^0.5 n (its true order) that law is not called loose: log2(L) varies by 1.6 only, and a
+    law with a log log of its own may be another step function. A law without one, 5 n + 7,
+    stays loose against n L / log2(L) on the same kind of span."""
+    sizes = [2**k for k in range(4, 14)]
+    result = check("time", Formula("log2(n)^0.5", lambda s: math.log2(s["n"]) ** 0.5),
+                   sweep(lambda n: 3 * math.isqrt(n.bit_length() - 1) + 2, sizes))
+    assert result.tight is not False, result.reason
+    assert check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 5 * n + 7, sizes)).tight is False
