@@ -228,8 +228,9 @@ def test_guard_families_are_right_or_undetermined_and_tight_only_where_clean() -
     over = {g.kind: g for g in graded if g.family == "n L / log2 L" and g.bound == (1, 1, 0)}
     assert over["2^k"].verdict == "holds" and over["2^k"].tight is not True
     assert sum(g.grade == "RIGHT" for g in graded) >= len(graded) * 2 // 3
-    # floor(n^1.1) on primes against n log n: its law n L + ... shows a largest residual of
-    # 1.3%, so it is not called tight (it was, on the rule's score of 0.19% alone)
+    # floor(n^1.1) on primes against n log n: the residual its law shows is the one the tight
+    # rule reads (beyond a unit; it showed 1.3%, a miss of 0.21 at a count of 5, beside a tight
+    # claim the rule read as 0.19%)
     steep = calibration.GUARDS[1][0]
     primes = calibration.grade(steep, "primes", calibration.GUARD_SWEEPS["primes"], (1, 1))
-    assert primes.tight is not True and primes.verdict != "exceeded", primes.reason
+    assert primes.verdict != "exceeded" and not (primes.tight and primes.residual > CLEAN)

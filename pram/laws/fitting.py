@@ -286,7 +286,8 @@ def _fit_scale(
         residual = np.abs(fitted - y)
         law = Law(measure, scale, tuple(terms[j] for j in model_idx),
                   tuple(float(v) for v in coefficients_i), False, k, float(np.max(residual)),
-                  float(np.max(residual * w)), leading_z=z_i, start=start, loglog=loglog)
+                  float(np.max(np.maximum(residual - 1.0, 0.0) * w)), leading_z=z_i,
+                  start=start, loglog=loglog)
         out.append(Candidate(law, score_i, z_i, share, mass_i,
                              tuple(fewest[int(model_idx[0])]), needed_by))
     return out

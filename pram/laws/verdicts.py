@@ -32,8 +32,8 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   every plausible order, in all readings, is the bound's,
   its leading coefficient is 4 standard errors from 0, its term makes at least half the count
   at the largest size, the sweep has 7 sizes or more, the last counts are 64 or more and the
-  best law misses by 0.5% at most (by its score and by the largest residual its description
-  shows); loose only when every plausible order is lower and the best
+  best law misses by 0.5% at most beyond a unit of each count (the largest residual its
+  description shows); loose only when every plausible order is lower and the best
   law led by the bound's order (more than a sliver) misses by over OUTFITS times the best's
   (the lower order established, not merely a little better), by a factor only when every
   plausible order is one and the same lower order. The law shown is the best-scoring
