@@ -304,11 +304,21 @@ KINDS = ("1..n", "2..n", "2^k", "3*2^k", "4^k", "few", "irregular", "2^k-1", "5*
 # ---- bounds and grading -----------------------------------------------------------------------
 
 
-def bound_formula(order: tuple[float, float]) -> Formula:
-    """``n^a log2(n)^b`` (log2 at least 1) as a Formula."""
-    a, b = order
-    text = f"n^{a:g} log2(n)^{b:g}"
-    return Formula(text, lambda s: s["n"] ** a * max(math.log2(s["n"]), 1.0) ** b)
+#: A bound's order: ``(a, b)`` for ``n^a log^b n``, or ``(a, b, c)`` with ``(log log n)^c``.
+Bound = tuple[float, ...]
+
+
+def bound_formula(order: Bound) -> Formula:
+    """``n^a log2(n)^b`` (log2 at least 1), times ``log2(log2(n))^c`` for an order ``(a, b,
+    c)`` (log2 log2 at least 1), as a Formula."""
+    a, b = order[0], order[1]
+    c = order[2] if len(order) > 2 else 0.0
+    if not c:
+        return Formula(f"n^{a:g} log2(n)^{b:g}",
+                       lambda s: s["n"] ** a * max(math.log2(s["n"]), 1.0) ** b)
+    return Formula(f"n^{a:g} log2(n)^{b:g} log2(log2(n))^{c:g}",
+                   lambda s: s["n"] ** a * max(math.log2(s["n"]), 1.0) ** b
+                   * max(math.log2(max(math.log2(s["n"]), 1.0)), 1.0) ** c)
 
 
 def bounds_for(truth: Truth, rng: random.Random) -> list[tuple[float, float]]:
@@ -325,10 +335,10 @@ def bounds_for(truth: Truth, rng: random.Random) -> list[tuple[float, float]]:
     return out
 
 
-def expected(truth: Truth, bound: tuple[float, float]) -> tuple[str, bool]:
+def expected(truth: Truth, bound: Bound) -> tuple[str, bool]:
     """The true verdict and tightness of a bound against a family's order."""
     t = (truth[0], truth[1], truth[2])
-    f = (bound[0], bound[1], 0.0)
+    f = (bound[0], bound[1], bound[2] if len(bound) > 2 else 0.0)
     if t > f:
         return "exceeded", False
     return "holds", t == f
@@ -341,7 +351,7 @@ class Graded:
     family: str
     kind: str
     sizes: tuple[int, ...]
-    bound: tuple[float, float]
+    bound: Bound
     truth: str
     truly_tight: bool
     verdict: str
@@ -350,9 +360,11 @@ class Graded:
     wrong_tightness: bool
     marginal: bool
     reason: str
+    #: The largest relative residual the law shows (0 for an exact law).
+    residual: float = 0.0
 
 
-def marginal(family: Family, sizes: list[int], counts: list[int], bound: tuple[float, float],
+def marginal(family: Family, sizes: list[int], counts: list[int], bound: Bound,
              truth: str) -> bool:
     """Whether the sweep can hardly show the truth: a regime switch too near its end, or an
     excess that moves count / bound by less than a factor 1.5 after its first size, or a leading
@@ -378,7 +390,7 @@ def marginal(family: Family, sizes: list[int], counts: list[int], bound: tuple[f
     return False
 
 
-def grade(family: Family, kind: str, sizes: list[int], bound: tuple[float, float]) -> Graded:
+def grade(family: Family, kind: str, sizes: list[int], bound: Bound) -> Graded:
     """Check ``family`` on ``sizes`` against ``bound`` and grade the verdict."""
     counts = [family.count(n) for n in sizes]
     truth, truly_tight = expected(family.truth, bound)
@@ -395,7 +407,8 @@ def grade(family: Family, kind: str, sizes: list[int], bound: tuple[float, float
     lookalike = result.law.exact and (*result.law.leading, 0.0) != tuple(family.truth)
     return Graded(family.name, kind, tuple(sizes), bound, truth, truly_tight, result.verdict,
                   result.tight, g, wrong_tight,
-                  lookalike or marginal(family, sizes, counts, bound, truth), result.reason)
+                  lookalike or marginal(family, sizes, counts, bound, truth), result.reason,
+                  0.0 if result.law.exact else result.law.max_relative_residual)
 
 
 def battery(seed: int, per_kind: int, bounds: int = 3) -> list[Graded]:
@@ -410,5 +423,66 @@ def battery(seed: int, per_kind: int, bounds: int = 3) -> list[Graded]:
             orders = bounds_for(family.truth, rng)
             chosen = orders[:1] + rng.sample(orders[1:], min(bounds - 1, len(orders) - 1))
             for bound in chosen:
+                out.append(grade(family, kind, sizes, bound))
+    return out
+
+
+# ---- guards: families the method once got wrong or could not decide, on fixed sweeps ---------
+
+
+def _brent(n: int) -> tuple[int, int]:
+    """A Brent-scheduled sum of n numbers: p = ceil(n / L) processors (L = floor(log2 n), at
+    least 1) each add a block of ceil(n / p) sequentially, then a tree of ceil(log2 p) levels
+    adds their p sums: (p, time), time about 2 log2 n and work p * time about 2 n."""
+    big_l = max(1, _floor_log(n))
+    p = -(-n // big_l)
+    return p, -(-n // p) - 1 + _ceil_log(p)
+
+
+def _n_log_over_loglog(n: int) -> int:
+    return math.floor(n * _log2(n) / math.log2(_log2(n)))
+
+
+#: Each guard family with the sweeps it is checked on: non-half powers of n (n^0.9, n^1.1,
+#: where a least-squares law of half powers may not fit), integer roots on short and prime
+#: sweeps, Brent's schedule (time with a floor(log2 L) staircase, work p * time), and counts
+#: at, above and below a bound divided by a log log.
+GUARDS: tuple[tuple[Family, tuple[str, ...]], ...] = (
+    (Family("n^0.9", lambda n: math.floor(n**0.9) + 1, (0.9, 0, 0)), ("2^k", "2..20", "primes")),
+    (Family("n^1.1", lambda n: math.floor(n**1.1), (1.1, 0, 0)), ("2^k", "2^k+1", "primes")),
+    (Family("isqrt(n)", math.isqrt, (0.5, 0, 0)), ("2..20",)),
+    (Family("n isqrt(n)", lambda n: n * math.isqrt(n), (1.5, 0, 0)), ("primes",)),
+    (Family("Brent sum, time", lambda n: _brent(n)[1], (0, 1, 0)), ("2^k", "4^k long")),
+    (Family("Brent sum, work", lambda n: _brent(n)[0] * _brent(n)[1], (1, 0, 0)),
+     ("2^k", "4^k long")),
+    (Family("n L / log2 L", _n_log_over_loglog, (1, 1, -1)), ("2^k", "4^k long")),
+    (Family("3 n L + n", lambda n: 3 * n * _floor_log(n) + n, (1, 1, 0)), ("2^k", "4^k long")),
+)
+GUARD_SWEEPS: dict[str, list[int]] = {
+    "2^k": [2**k for k in range(4, 15)],
+    "4^k long": [2**k for k in range(4, 21, 2)],
+    "2^k+1": [2**k + 1 for k in range(3, 14)],
+    "2..20": list(range(2, 21)),
+    "primes": [2, 3, 5, 11, 23, 47, 97, 197, 397, 797, 1597, 3203, 6421],
+}
+
+
+def guard_bounds(truth: Truth) -> list[Bound]:
+    """A guard family's bounds: its own order, one a log higher, half a power of n higher,
+    one a log lower, and its order times and divided by a log log."""
+    a, b, c = truth
+    return [(a, b, c), (a, b + 1, c), (a + 0.5, b, c), (a, b - 1, c), (a, b, c - 1),
+            (a, b, c + 1)]
+
+
+def guards() -> list[Graded]:
+    """Every guard family on each of its sweeps against each of its bounds (sizes where the
+    log log is defined, n >= 4, for the orders with one)."""
+    out: list[Graded] = []
+    for family, kinds in GUARDS:
+        for bound in guard_bounds(family.truth):
+            for kind in kinds:
+                sizes = [n for n in GUARD_SWEEPS[kind]
+                         if n >= 4 or not (family.truth[2] or bound[2])]
                 out.append(grade(family, kind, sizes, bound))
     return out

@@ -17,6 +17,7 @@ import pytest
 
 from pram import Formula, Machine, Read, Step, Write, check, iota
 from pram.algorithms.catalogue import matrix_multiply
+from pram.laws.readings import CLEAN
 from pram.testing import assert_bound
 from tests import calibration
 
@@ -197,3 +198,39 @@ def test_an_adversarial_battery_gets_no_verdict_wrong() -> None:
     assert not bad, bad[:3]
     decided = [g for g in graded if not g.marginal and g.grade == "RIGHT"]
     assert len(decided) >= len(graded) * 2 // 3
+
+
+# ---- guards: non-half powers, integer roots, Brent's schedule, bounds divided by a log log ----
+
+
+def test_guard_families_are_right_or_undetermined_and_tight_only_where_clean() -> None:
+    """n^0.9 and n^1.1 (no half power of n fits them), isqrt(n) on 2..20, n isqrt(n) on
+    primes, a Brent-scheduled sum's time and work, n L / log2 L and 3 n L + n, each against
+    its own order, a log and half a power of n above and a log below it, and its order times
+    and divided by a log log: no wrong verdict or tightness claim where the sweep can decide,
+    no least-squares "tight" whose law shows a residual over the 0.5% a tight claim needs, and
+    the checks against a bound divided by a log log decided (they were all undetermined)."""
+    graded = calibration.guards()
+    bad = [g for g in graded if not g.marginal and (g.grade == "WRONG" or g.wrong_tightness)]
+    assert not bad, [(g.family, g.kind, g.bound, g.verdict, g.tight, g.reason) for g in bad]
+    dirty = [g for g in graded if g.tight and g.residual > CLEAN]
+    assert not dirty, [(g.family, g.kind, g.bound, g.residual) for g in dirty]
+    divided = [g for g in graded if len(g.bound) > 2 and g.bound[2] < 0 and not g.marginal]
+    decided = [g for g in divided if g.grade == "RIGHT"]
+    # 15 of 23 decided (5 before a bound divided by a log log was an order of its own)
+    assert len(decided) >= len(divided) * 3 // 5, [(g.family, g.kind, g.reason)
+                                                   for g in divided if g.grade != "RIGHT"]
+    own = {(g.family, g.kind): g for g in graded if g.bound == (1, 1, -1)}
+    assert own[("3 n L + n", "2^k")].verdict == "exceeded"
+    assert own[("n L / log2 L", "4^k long")].verdict == "holds"
+    plain = [g for g in graded if g.family == "n L / log2 L" and g.bound == (1, 2, -1)]
+    assert all(g.verdict == "holds" for g in plain if g.kind == "2^k"), plain
+    over = {g.kind: g for g in graded if g.family == "n L / log2 L" and g.bound == (1, 1, 0)}
+    assert over["2^k"].verdict == "holds" and over["2^k"].tight is not True
+    assert sum(g.grade == "RIGHT" for g in graded) >= len(graded) * 2 // 3
+    # floor(n^1.1) on primes against n log n: the residual its law shows is the one the tight
+    # rule reads (beyond a unit; it showed 1.3%, a miss of 0.21 at a count of 5, beside a tight
+    # claim the rule read as 0.19%)
+    steep = calibration.GUARDS[1][0]
+    primes = calibration.grade(steep, "primes", calibration.GUARD_SWEEPS["primes"], (1, 1))
+    assert primes.verdict != "exceeded" and not (primes.tight and primes.residual > CLEAN)

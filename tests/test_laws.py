@@ -573,3 +573,71 @@ def test_a_bound_check_reads_no_number_from_what_is_not_one(
     with pytest.raises(InputError, match=r"the point \(\{'n': 8\}, '88'\) is not a pair .* "
                                          r"the counts of the instances"):
         mean_check("work", Formula("n", lambda s: s["n"]), [({"n": 8}, "88"), ({"n": 16}, [1])])
+
+
+# ---- bounds divided by a log log: judged against their own order ---------------------------
+
+N_LOG_OVER_LOGLOG = Formula("n log2(n) / log2(log2(n))",
+                            lambda s: s["n"] * math.log2(s["n"]) / math.log2(math.log2(s["n"])))
+
+
+def _n_log_over_loglog(n: int) -> int:
+    """n log2(n) / log2(log2(n)) as a program would count it: floored to an integer."""
+    big_l = math.log2(n)
+    return math.floor(n * big_l / math.log2(big_l))
+
+
+def test_a_count_at_the_plain_order_of_a_bound_divided_by_a_log_log_exceeds_it() -> None:
+    """3 n L + n (exact) against n log n / log log n: the ratio grows like log2(L), so the
+    count exceeds the bound (it was undetermined: the bound was judged by its plain n log n);
+    the same with a jitter no exact law holds, by least squares. Where count / bound does not
+    grow on the sweep (n L + 1000 n, whose ratio falls from 502 to 276), no excess is called."""
+    sizes = [2**k for k in range(4, 15)]
+    exact_law = check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 3 * n * math.log2(n) + n,
+                                                        sizes))
+    assert exact_law.law.exact and exact_law.verdict == "exceeded", exact_law.reason
+    jitter = check("work", N_LOG_OVER_LOGLOG, sweep(
+        lambda n: 3 * n * (n.bit_length() - 1) + n * ((n.bit_length() - 1) % 3) // 4, sizes))
+    assert not jitter.law.exact and jitter.verdict == "exceeded", jitter.reason
+    flat = check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: n * math.log2(n) + 1000 * n, sizes))
+    assert flat.verdict == "undetermined", flat.reason
+    assert flat.advice is not None and flat.advice.startswith("add sizes above")
+
+
+def test_a_count_below_a_bound_divided_by_a_log_log_holds_loose() -> None:
+    """5 n + 7 and floor(n sqrt(L)) are below n log n / log log n by a power of L: holds,
+    loose (the factor log / loglog needs log2(L) to double over the sweep to be named)."""
+    sizes = [2**k for k in range(4, 15)]
+    linear = check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 5 * n + 7, sizes))
+    assert linear.holds and linear.tight is False, linear.reason
+    root = check("work", N_LOG_OVER_LOGLOG,
+                 sweep(lambda n: math.floor(n * math.sqrt(math.log2(n))), sizes))
+    assert root.holds and root.tight is False, root.reason
+    wide = check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 5 * n + 7,
+                                                  [2**k for k in range(4, 33, 2)]))
+    assert wide.summary == "holds, loose by log/loglog", wide.summary
+
+
+def test_a_count_of_n_log_over_loglog_is_never_tight_against_n_log() -> None:
+    """floor(n L / log2(L)) on n = 2^4..2^14 against n log n was "holds, tight" (fitted as
+    0.1657 n L + 1.359 n - ...): its order is below the bound's by a log log, so it holds,
+    never tight; against its own formula it holds (it was undetermined)."""
+    sizes = [2**k for k in range(4, 15)]
+    counts = sweep(_n_log_over_loglog, sizes)
+    plain = check("work", N_LOG_N, counts)
+    assert plain.holds and plain.tight is not True, plain.summary
+    own = check("work", N_LOG_OVER_LOGLOG, counts)
+    assert own.holds, own.reason
+    assert own.law.leading == (1.0, 1.0 - LOGLOG), own.law.describe()
+
+
+def test_a_staircase_law_is_not_called_loose_where_log2_l_barely_moves() -> None:
+    """3 isqrt(floor(log2 n)) + 2 on 2^4..2^13 is read exactly as 3 ceil(log2 L) - 1; against
+    log^0.5 n (its true order) that law is not called loose: log2(L) varies by 1.6 only, and a
+    law with a log log of its own may be another step function. A law without one, 5 n + 7,
+    stays loose against n L / log2(L) on the same kind of span."""
+    sizes = [2**k for k in range(4, 14)]
+    result = check("time", Formula("log2(n)^0.5", lambda s: math.log2(s["n"]) ** 0.5),
+                   sweep(lambda n: 3 * math.isqrt(n.bit_length() - 1) + 2, sizes))
+    assert result.tight is not False, result.reason
+    assert check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 5 * n + 7, sizes)).tight is False

@@ -100,6 +100,10 @@ def _models(order: Order, lower: Sequence[Order]) -> list[tuple[Order, ...]]:
     (a large lower-order term that dominates the sweep, such as ``n + 10^4 L^2``)."""
     a, b = order
     whole, loglog = log_parts(b)
+    if loglog < 0:
+        # divided by a log log (n L / log2(L), a bound's own order): the plain order's models
+        # with the leading term divided, every lower term below it as for the plain order
+        return [((a, b), *m[1:]) for m in _models((a, whole), lower)]
     if loglog:
         # a log log factor on the leading term only, over a plain law (n L log2(L) + 3 n L -
         # n, or + a large lower term): lower terms carrying the log log too would let such a
@@ -282,7 +286,8 @@ def _fit_scale(
         residual = np.abs(fitted - y)
         law = Law(measure, scale, tuple(terms[j] for j in model_idx),
                   tuple(float(v) for v in coefficients_i), False, k, float(np.max(residual)),
-                  float(np.max(residual * w)), leading_z=z_i, start=start, loglog=loglog)
+                  float(np.max(np.maximum(residual - 1.0, 0.0) * w)), leading_z=z_i,
+                  start=start, loglog=loglog)
         out.append(Candidate(law, score_i, z_i, share, mass_i,
                              tuple(fewest[int(model_idx[0])]), needed_by))
     return out
@@ -304,7 +309,7 @@ def _candidates(
         start = float(s[0]) if not use[0] else None
         # a log log term read as log2(L), and as the staircases ceil and floor of it (the
         # depth of a recursion on L steps: Valiant's maximum squares floor(log2 L) times)
-        stairs = tuple(o for o in orders if log_parts(o[1])[1]) if steps else ()
+        stairs = tuple(o for o in orders if log_parts(o[1])[1] > 0) if steps else ()
         fitted = [c for kind, these in (("log", orders), *((k, stairs) for k in STAIRS))
                   if these for c in _fit_scale(measure, scale, these, s, big_l, y, start, kind)]
         for cand in fitted:

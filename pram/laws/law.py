@@ -196,9 +196,11 @@ def term_text(order: Order, size: str, loglog: str = "log") -> str:
         parts.append(size if a == 1 else f"{size}^{a:g}")
     if b:
         parts.append("L" if b == 1 else f"L^{b:g}")
-    if c:
-        factor = "log2(L)" if loglog == "log" else f"{loglog}(log2(L))"
+    factor = "log2(L)" if loglog == "log" else f"{loglog}(log2(L))"
+    if c > 0:
         parts.append(factor if c == 1 else f"{factor}^{c:g}")
+    if c < 0:  # divided by a log log: n L / log2(L)
+        return f"{' '.join(parts) or '1'} / {factor if c == -1 else f'{factor}^{-c:g}'}"
     return " ".join(parts) or "1"
 
 
@@ -215,7 +217,9 @@ class Law:
     sizes: int
     #: Largest |count - law| over those sizes (0 for an exact law).
     max_residual: float
-    #: Largest |count - law| / count over those sizes.
+    #: Largest relative miss over those sizes beyond the unit every integer count may miss
+    #: by, as the verdicts' score reads it: max(|count - law| - 1, 0) / count (counts under 16
+    #: as 16): the figure a tight claim needs within 0.5%.
     max_relative_residual: float = 0.0
     #: The leading coefficient over its standard error (infinite for an exact law).
     leading_z: float = math.inf
@@ -309,7 +313,7 @@ class Law:
             how = (
                 f"least squares on {self.sizes} sizes{start}, leading term "
                 f"{term_text(self.leading, self.size, self.loglog)}, largest residual "
-                f"{self.max_residual:.4g} ({100 * self.max_relative_residual:.2g}%)"
+                f"{self.max_residual:.4g} ({100 * self.max_relative_residual:.2g}% beyond a unit)"
             )
         if self.twin is not None:
             how += f"; {self.twin.text} gives the same L on these sizes"
