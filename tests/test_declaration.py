@@ -719,3 +719,10 @@ def test_a_program_cannot_draw_its_own_input_again() -> None:
                        "program of sort_again runs"):
         sort_again.solve(pram.Machine("erew"), sort_again.instance(8, 0))
     assert sort_again.instance(8, 0)["a"].shape == (8,)  # after the run: as before
+
+
+def test_a_size_too_large_for_a_float_is_refused_naming_its_digits() -> None:
+    """formula('n')({'n': 10**400}) was an OverflowError from formatting the refusal itself."""
+    with pytest.raises(InputError, match=r"cannot be evaluated at n=a number of 401 digits "
+                       r"\(too large for a float\)"):
+        pram.formula("n")({"n": 10**400})

@@ -39,6 +39,18 @@ Sizes = Mapping[str, float]
 VERDICTS = ("holds", "exceeded", "undetermined")
 
 
+def _sizes_text(sizes: Sizes) -> str:
+    """``n=64, m=8``: the sizes a refusal names (an int too large for a float by its digits)."""
+
+    def one(value: float) -> str:
+        try:
+            return f"{value:g}"
+        except OverflowError:
+            return f"a number of {len(str(abs(int(value))))} digits"
+
+    return ", ".join(f"{k}={one(v)}" for k, v in sorted(sizes.items()))
+
+
 @attrs.frozen
 class Formula:
     """A bound's formula in the sizes, e.g. ``N d log2(N)^2``, with its text for reports."""
@@ -68,7 +80,7 @@ class Formula:
                    "too large for a float" if isinstance(error, OverflowError) else
                    str(error) or type(error).__name__)
         if why is not None:
-            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
+            shown = _sizes_text(sizes)
             raise InputError(
                 f"formula {self.text} cannot be evaluated at {shown} ({why}); give a formula "
                 "defined at every size of the sweep, or sizes where it is"
@@ -81,7 +93,7 @@ class Formula:
         bound check's ratio, a run's) divides by it. ``fix`` ends the refusal."""
         value = self(sizes)
         if not value > 0:
-            shown = ", ".join(f"{k}={v:g}" for k, v in sorted(sizes.items()))
+            shown = _sizes_text(sizes)
             raise InputError(
                 f"formula {self.text} is {value:g} at {shown}; a bound check divides by it, so "
                 f"{fix}"
