@@ -1,10 +1,14 @@
-"""Cases of the outside edge battery (493 cases on --module, --instances, JSON, traces, inputs,
-files, signals and environments, written from the docs by a tester who had not seen the code)
-that failed before this round's fixes: each now one line and exit 2, or handled quietly."""
+"""Cases of the outside edge batteries (493, then 496 cases on --module, --instances, JSON,
+traces, inputs, files, signals, environments and the Python API, written from the docs by
+testers who had not seen the code) that failed before their rounds' fixes: each now one line
+and exit 2 (an InputError in Python), or handled quietly. Cases another test module already
+holds (the writer's link check in test_faults, a default option refused for a built-in in
+test_options, a formula over its length limit in test_declaration, ...) are not repeated."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import pram
+from pram import InputError, Read, Step, Write, iota
 from tests.commands import call, one_line_error
 
 #: The installed command (its start-up handles a signal from its first line on).
@@ -136,3 +142,76 @@ def test_a_home_this_user_cannot_look_in_gives_matplotlib_a_folder(
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     preflight.matplotlib_home()
     assert os.environ["MPLCONFIGDIR"] and Path(os.environ["MPLCONFIGDIR"]).is_dir()
+
+
+@pytest.mark.parametrize(("name", "argv"), [
+    ("o.npy", ["run", "--module", "m.py", "copy", "--n", "8", "--output", "o.npy"]),
+    ("t.html", ["trace", "--module", "m.py", "copy", "--n", "4", "--html", "t.html"]),
+    ("p.png", ["sweep", "--module", "m.py", "copy", "--n", "8,16", "--plot", "p.png"]),
+])
+def test_an_output_linking_to_the_module_is_refused_and_the_module_kept(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        name: str, argv: list[str]) -> None:
+    """`ln -s m.py o.npy; pram run --module m.py copy --output o.npy` wrote the answers over
+    the module (the writer follows a link, and the module was not counted as an input); so did
+    trace --html and sweep --plot. Each is refused before the run, naming the option."""
+    monkeypatch.chdir(tmp_path)
+    source = MODULE.replace("BOUND", "n")
+    (tmp_path / "m.py").write_text(source)
+    (tmp_path / name).symlink_to(tmp_path / "m.py")
+    line = one_line_error(capsys, *argv)
+    option = argv[-2]
+    assert f"{option} {name!r} is a link to" in line and f"give {option} the path" in line
+    assert (tmp_path / "m.py").read_text() == source
+
+
+@pytest.mark.parametrize("option", [
+    ["--keys", "word"], ["--network", "bitonic"], ["--comparator", "serial"],
+    ["--sort", "merge-tree"], ["--search", "pbs"]])
+def test_an_option_at_its_default_does_not_apply_to_a_declaration(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, option: list[str]) -> None:
+    """`pram run --module m.py copy --keys word` (the default value) passed unseen, while
+    --keys bits was refused."""
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace("BOUND", "n"))
+    line = one_line_error(capsys, "run", "--module", str(module), "copy", "--n", "8", *option)
+    assert f"{option[0]} {option[1]} does not apply to copy: it applies only to " in line
+    assert line.endswith("; leave it out")
+
+
+def _copy_program(m: pram.Machine, a: pram.Array) -> pram.Program:
+    n = a.size
+    pid = m.processors(n)
+    (x,) = yield Step(pid, reads=[Read(a, iota(n))])
+    out = m.array("out", n)
+    yield Step(pid, writes=[Write(out, iota(n), x)])
+    return out
+
+
+#: The battery's one-input copy declaration, from Python.
+COPY = pram.Algorithm(name="copy", build=lambda n, rng: {"a": rng.integers(0, 100, n)},
+                      program=_copy_program, reference=lambda a: a.copy(),
+                      bounds={"work": "n", "time": "1"})
+
+
+@pytest.mark.parametrize(("call_it", "words"), [
+    (lambda: pram.sweep(COPY, [float("nan")]), "sizes must hold positive integers, the sizes a "
+     "sweep runs (got nan in [nan])"),
+    (lambda: pram.sweep(COPY, [True, 16]), "sizes must hold positive integers, the sizes a "
+     "sweep runs (got True in [True, 16])"),
+    (lambda: pram.sweep(COPY, [8, 16], seed="a"), "seed must be a non-negative integer (got 'a')"),
+    (lambda: pram.Machine(batch=10**12), "batch=1,000,000,000,000 instances is more than one "
+     "machine holds (at most "),
+    (lambda: pram.Machine(batch=10**9), "batch=1,000,000,000 instances is more than one "
+     "machine holds (at most "),
+    (lambda: COPY.solve(pram.Machine(), {"zz": np.arange(4)}), "but the framework calls "
+     "program(m, zz=...); give it that signature"),
+])
+def test_a_python_value_that_cannot_work_is_refused_naming_it(call_it: object,
+                                                               words: str) -> None:
+    """From the Python API: a NaN size was numpy's ValueError, True was taken as size 1, a
+    text seed numpy's TypeError, batch=10**12 a bare MemoryError and batch=10**9 a hang, and
+    an input name the program does not take a TypeError from inside the framework."""
+    assert callable(call_it)
+    with pytest.raises(InputError, match=re.escape(words)):
+        call_it()
