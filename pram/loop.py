@@ -83,6 +83,9 @@ class Until(Step):
     ) -> None:
         if isinstance(value, bool) or not isinstance(value, int | np.integer):
             raise InputError(f"value of Until must be an integer word (got {value!r})")
+        if not -(1 << 63) <= int(value) < 1 << 63:  # no cell holds it: the test is never True
+            raise InputError(f"value of Until must be an integer word (got {value!r}, beyond "
+                             "int64, which no cell holds)")
         who = _control(processors)
         self.__attrs_init__(who, (Read(array, index),), (), phase, int(value))
 

@@ -38,7 +38,12 @@ from pram.reports.options import (
     whole,
 )
 from pram.reports.parallel import WorkerDied
-from pram.reports.preflight import matplotlib_home, require_matplotlib, writable_dir
+from pram.reports.preflight import (
+    matplotlib_home,
+    require_matplotlib,
+    writable_dir,
+    writable_file,
+)
 from pram.reports.trace_command import HELP
 
 #: Exit status: everything checked holds / something checked failed / invalid input.
@@ -587,7 +592,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     if options.instances is not None or args.workers is not None or args.dask is not None:
         return _run_instances(args, options, out, err)
     output = (
-        writer.check_output(args.output, "--output", (".npy",), [("--input", args.input)])
+        writable_file(args.output, "--output", (".npy",), options)
         if args.output is not None else None
     )
     run = execute(args.algorithm, options)
@@ -633,7 +638,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.reports.sweeps import refuse_sweep, sweep
 
     options = _options(args, n=None, d=None)
-    plot = (writer.check_output(args.plot, "--plot", (".png", ".svg"))
+    plot = (writable_file(args.plot, "--plot", (".png", ".svg"), options)
             if args.plot is not None else None)
     if plot is not None:
         require_matplotlib()

@@ -19,7 +19,6 @@ each in one place so that a new option or algorithm plugs in:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 
 from pram import InputError
@@ -88,7 +87,9 @@ def matplotlib_home() -> None:
     home = Path(os.path.expanduser("~"))
     config = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "matplotlib"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "matplotlib"
-    if all(_writable(folder) for folder in (config, cache)):
+    # a HOME that does not exist is no place to make matplotlib's folders in (as root it
+    # would be made; on a read-only root it fails, with a warning), whatever its parents
+    if home.is_dir() and all(_writable(folder) for folder in (config, cache)):
         return
     import atexit
     import shutil
@@ -112,6 +113,7 @@ def _writable(folder: Path) -> bool:
 
 __all__ = [
     "available_memory",
+    "inputs_of",
     "matplotlib_home",
     "parse_memory",
     "refuse_inapplicable",
@@ -126,12 +128,19 @@ __all__ = [
 # ---- outputs ----------------------------------------------------------------------------------
 
 
-def writable_file(
-    path: str, flag: str, suffixes: tuple[str, ...], inputs: Iterable[str | None] = ()
-) -> Path:
+def inputs_of(options: Options) -> list[tuple[str, str | None]]:
+    """The files a command reads, by flag: ``--input`` and the ``--module`` file (a package
+    module is no file given), so that no output of it is, or links to, one of them."""
+    module = options.module
+    where = module.rpartition(":")[0] if module is not None else ""
+    return [("--input", options.input), ("--module", where if where.endswith(".py") else None)]
+
+
+def writable_file(path: str, flag: str, suffixes: tuple[str, ...], options: Options) -> Path:
     """``path`` checked before a run (:func:`pram.reports.writer.check_output`): right suffix,
-    folder exists and is writable, a regular file if it exists, not one of ``inputs``."""
-    return check_output(path, flag, suffixes, [("--input", given) for given in inputs])
+    folder exists and is writable, a regular file if it exists, not one of the command's
+    inputs (:func:`inputs_of`)."""
+    return check_output(path, flag, suffixes, inputs_of(options))
 
 
 def writable_dir(path: str, flag: str) -> Path:

@@ -261,8 +261,15 @@ def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
     try:
         with users_code():
             return call()
-    except (InputError, PRAMError, Stopped):
+    except Stopped:
         raise
+    except (InputError, PRAMError) as error:
+        frames = traceback.extract_tb(error.__traceback__)
+        if not frames or _ours(frames[-1].filename):  # the machine's own: it names itself
+            raise
+        # one the user's code raised itself: located like any other error of its
+        raise InputError(f"{what} raised {raised(error)} in {user_line(error)} {where} "
+                         f"({str(error).strip() or 'no message'}); {fix}") from None
     except BaseException as error:
         text = str(error).strip() if not isinstance(error, SystemExit | Exited) else ""
         first = text.splitlines()[0] if text else "no message"

@@ -50,7 +50,7 @@ def trace(
             f"{name} runs off the machine (the program counts its own operations), so it has no "
             "steps to trace; trace an algorithm that runs on the machine, e.g. mqar"
         )
-    target = writable_file(html, "--html", (".html",), [options.input]) if html else None
+    target = writable_file(html, "--html", (".html",), options) if html else None
     ceiling = CEILING if trace_cells is None else trace_cells
     try:
         run = execute(name, options, trace_cells=ceiling)

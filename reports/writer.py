@@ -109,6 +109,11 @@ def check_output(
             f"{' or '.join(suffixes)} file; writing there would overwrite it, so give {flag} "
             "the path of a regular file or a new name"
         )
+    if target != Path(os.path.abspath(file)) and not target.parent.is_dir():  # a dangling link
+        raise InputError(
+            f"{flag} {path!r} is a link to {str(target)!r}, whose directory does not exist; "
+            "create it first, or give another path"
+        )
     folder = file.parent
     if not folder.exists():
         raise InputError(

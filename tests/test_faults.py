@@ -83,6 +83,17 @@ def test_an_output_linking_to_a_file_of_another_kind_is_refused(
     assert len(np.load(tmp_path / "real.npy")) == 48
 
 
+def test_a_dangling_link_as_output_names_the_link_and_the_missing_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """It named a temporary file of the writer's ('.x.npy.XXXX.partial': Not a directory)."""
+    link = tmp_path / "dl.npy"
+    link.symlink_to(tmp_path / "nowhere" / "x.npy")
+    line = refusal(capsys, "example", "tokens", str(link), "--n", "48")
+    assert f"{str(link)!r} is a link to" in line and "whose directory does not exist" in line
+    assert "partial" not in line
+
+
 def test_exact_output_name_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An upper-case suffix is written exactly as given: numpy adds no '.npy' to it."""
     assert main(["example", "tokens", str(tmp_path / "T.NPY"), "--n", "48"]) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -560,7 +561,8 @@ def test_a_bound_check_refuses_a_formula_that_is_not_a_formula(check_it: Any) ->
     ([({"n": 8}, "8"), ({"n": 16}, 16)], {}, r"the point \(\{'n': 8\}, '8'\) is not a pair"),
     ([(8, 8), (16, 16)], {}, r"the point \(8, 8\) is not a pair of sizes"),
     ("n", {}, r"points are a list of \(sizes, count\) pairs"),
-    ([({"n": 8}, 8), ({"n": 16}, 16)], {"limit": "2"}, r"limit is a number or None"),
+    ([({"n": 8}, 8), ({"n": 16}, 16)], {"limit": "2"},
+     r"limit is a positive finite number or None"),
     ([({"n": 8}, 8), ({"n": 16}, 16)], {"measure": 3}, r"measure is a name"),
 ])
 def test_a_bound_check_reads_no_number_from_what_is_not_one(
@@ -641,3 +643,19 @@ def test_a_staircase_law_is_not_called_loose_where_log2_l_barely_moves() -> None
                    sweep(lambda n: 3 * math.isqrt(n.bit_length() - 1) + 2, sizes))
     assert result.tight is not False, result.reason
     assert check("work", N_LOG_OVER_LOGLOG, sweep(lambda n: 5 * n + 7, sizes)).tight is False
+
+
+@pytest.mark.parametrize(("points", "options", "words"), [
+    ([({"n": n}, n) for n in (16, 32, 64, 128, 256)], {"limit": float("nan")},
+     "limit is a positive finite number or None"),
+    ([({"n": n}, n) for n in (16, 32, 64, 128, 256)], {"limit": -1},
+     "limit is a positive finite number or None"),
+    ([({"n": 16}, 16), ({"n": 32}, float("nan")), ({"n": 64}, 64)], {}, "a count (finite)"),
+    ([({"n": 16}, 16), ({"n": float("inf")}, 32), ({"n": 64}, 64)], {}, "finite numbers"),
+])
+def test_a_check_takes_finite_counts_and_a_positive_limit(
+    points: list[tuple[dict[str, float], float]], options: dict[str, float], words: str
+) -> None:
+    """A NaN limit said "holds, tight", -1 "exceeded"; a NaN count leaked numpy's warning."""
+    with pytest.raises(InputError, match=re.escape(words)):
+        check("work", Formula("n", lambda s: s["n"]), points, **options)

@@ -127,3 +127,6 @@ def test_a_value_that_is_not_a_word_is_refused() -> None:
     flag = m.array("flag", values=np.array([1]))
     with pytest.raises(InputError, match=r"value of Until must be an integer word \(got 1.5\)"):
         Until(flag, 0, 0, value=1.5)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"\(got 1180591620717411303424, beyond int64, which "
+                       r"no cell holds\)"):
+        Until(flag, 0, 0, value=2**70)  # it was taken, and the test never answered True

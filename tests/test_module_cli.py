@@ -365,6 +365,49 @@ def test_matplotlib_is_quiet_with_a_read_only_home(tmp_path: Path, good: str) ->
     assert "".join(done.stderr.split()) == f"wrote{tmp_path / 'p.png'}"  # (folded at 80)
 
 
+def test_matplotlib_is_quiet_with_a_home_that_does_not_exist(tmp_path: Path, good: str) -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")} | {
+        "HOME": str(tmp_path / "nowhere")}
+    done = _pram("sweep", "--module", good, "double", "--n", "8,16,32", "--plot",
+                 str(tmp_path / "p.png"), env=env)
+    assert done.returncode == 0 and not (tmp_path / "nowhere").exists()
+    assert "".join(done.stderr.split()) == f"wrote{tmp_path / 'p.png'}"
+
+
+def test_a_pram_error_the_users_code_raises_itself_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A build or reference that raised pram.InputError itself was "pram run: error: mine",
+    with no part, file or line, unlike any other error of the user's code."""
+    source = GOOD.replace("    return rng.integers(0, 100, n)",
+                          "    raise pram.InputError('mine')")
+    line = one_line_error(capsys, "run", "--module", _module(tmp_path, source), "double",
+                          "--n", "8")
+    assert "the build of declaration 'double' raised InputError in mine.py:" in line
+    assert "at n = 8 (mine); fix its build(n, rng)" in line
+    wrong = GOOD.replace("reference=lambda x: 2 * x",
+                         "reference=lambda x: (_ for _ in ()).throw(pram.InputError('ref'))")
+    line = one_line_error(capsys, "run", "--module", _module(tmp_path, wrong, "ref.py"),
+                          "double", "--n", "8")
+    assert "the reference of declaration 'double' raised InputError in ref.py:" in line
+
+
+def test_no_output_is_the_module_by_a_hard_link(
+    tmp_path: Path, good: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = Path(good).read_bytes()
+    for flag, name, command in (("--html", "hl.html", "trace"), ("--output", "hl.npy", "run"),
+                                ("--plot", "hl.png", "sweep")):
+        link = tmp_path / name
+        os.link(good, link)
+        sizes = ["--n", "8,16,32,64"] if command == "sweep" else ["--n", "8"]
+        line = one_line_error(capsys, command, "--module", good, "double", *sizes, flag,
+                              str(link))
+        assert f"{flag} {str(link)!r} is the file given as --module" in line
+    assert Path(good).read_bytes() == before
+
+
 @pytest.mark.parametrize(("header", "body"), [
     (b"# -*- coding: latin-1 -*-\n", "x = '\xe9'\n".encode("latin-1")),
     (b"\xef\xbb\xbf", "x = '\xe9'\n".encode()),

@@ -161,7 +161,8 @@ def test_an_output_linking_to_the_module_is_refused_and_the_module_kept(
     (tmp_path / name).symlink_to(tmp_path / "m.py")
     line = one_line_error(capsys, *argv)
     option = argv[-2]
-    assert f"{option} {name!r} is a link to" in line and f"give {option} the path" in line
+    assert f"{option} {name!r} is the file given as --module 'm.py'" in line
+    assert f"give {option} another name" in line
     assert (tmp_path / "m.py").read_text() == source
 
 

@@ -118,14 +118,21 @@ def _real(value: object) -> bool:
     return not isinstance(value, bool) and isinstance(value, numbers.Real)
 
 
+def _finite(value: object) -> bool:
+    """Whether ``value`` is a finite real number: a count or a size of NaN or infinity says
+    nothing a law can fit."""
+    return _real(value) and math.isfinite(value)  # type: ignore[arg-type]
+
+
 def _arguments(who: str, measure: object, points: object, limit: object, *, many: bool) -> None:
     """Refuse a check's arguments unless the measure is a name, every point a pair of the
     sizes (names to numbers) and the count (or, ``many``, the counts of the instances), and
     the limit a number: nothing is read as a number that is not one (``"8"`` stays refused)."""
     if not isinstance(measure, str):
         raise InputError(f"{who}'s measure is a name, e.g. 'work' (got {measure!r})")
-    if limit is not None and not _real(limit):
-        raise InputError(f"{who}'s limit is a number or None, e.g. limit=4.0 (got {limit!r})")
+    if limit is not None and not (_finite(limit) and limit > 0):  # type: ignore[operator]
+        raise InputError(f"{who}'s limit is a positive finite number or None, e.g. limit=4.0 "
+                         f"(got {limit!r})")
     count = "[count, ...]" if many else "count"
     example = f"[({{'n': 16}}, {count}), ({{'n': 32}}, {count}), ...]"
     if isinstance(points, str | bytes | Mapping) or not isinstance(points, Sequence):
@@ -133,20 +140,21 @@ def _arguments(who: str, measure: object, points: object, limit: object, *, many
                          f"(got {type(points).__name__})")
     def counts(counted: object) -> bool:
         if not many:
-            return _real(counted)
+            return _finite(counted)
         return isinstance(counted, Sequence | np.ndarray) and not isinstance(
-            counted, str) and all(_real(c) for c in counted)
+            counted, str) and all(_finite(c) for c in counted)
 
     for point in points:
         ok = isinstance(point, Sequence) and not isinstance(point, str) and len(point) == 2
         if ok:
             sizes, counted = point
             ok = isinstance(sizes, Mapping) and all(
-                isinstance(k, str) and _real(v) for k, v in sizes.items()) and counts(counted)
+                isinstance(k, str) and _finite(v) for k, v in sizes.items()) and counts(counted)
         if not ok:
             raise InputError(
-                f"{who}: the point {point!r} is not a pair of sizes (names to numbers) and "
-                f"{'the counts of the instances' if many else 'a count'}; give points such as "
+                f"{who}: the point {point!r} is not a pair of sizes (names to finite numbers) "
+                f"and {'the counts of the instances' if many else 'a count'} (finite); give "
+                "points such as "
                 f"{example}"
             )
 
