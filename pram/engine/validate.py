@@ -28,6 +28,7 @@ from pram.engine.refusals import (
     refuse_index,
     refuse_key,
     refuse_mask,
+    refuse_per_processor,
     too_wide,
     too_wide_index,
 )
@@ -168,12 +169,8 @@ def _converted_index(
         return np.full(n, int(index), dtype=np.int64)
     if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
         refuse_index(index, n, number, array)
-    if index.dtype is not WORD:
-        if index.dtype == np.uint64:
-            fits(index, f"index into {array.name}", number, where,
-                 f"{array.name} has {cells(array)}")
-        index = index.astype(np.int64)
-    return cast(Words, index)
+    return _words(index, f"index into {array.name}", number, where,
+                  f"{array.name} has {cells(array)}")
 
 
 def value(
@@ -204,17 +201,21 @@ def _converted_value(
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype.kind == "f":
         reals_into_words(value, number, array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
-        raise StepError(
-            f"value written to {array.name} in step {number} must be an integer array of shape "
-            f"({n},) or one integer (got {describe(value)})",
-            number,
-        )
-    if value.dtype is not WORD:
-        if value.dtype == np.uint64:
-            fits(value, f"value written to {array.name}", number, where,
-                 "use values below 2**63")
-        value = value.astype(np.int64)
-    return cast(Words, value)
+        refuse_per_processor(f"value written to {array.name}", number, "an integer", n,
+                             " or one integer", value)
+    return _words(value, f"value written to {array.name}", number, where,
+                  "use values below 2**63")
+
+
+def _words(x: npt.NDArray[Any], subject: str, number: int, where: Flags | None,
+           fix: str) -> Words:
+    """Integers ``x`` of one step (an index or values written) as int64 words: unsigned ones
+    above 2**63 - 1 refused as ``subject`` (naming the ``fix``) where ``where`` selects."""
+    if x.dtype is WORD:
+        return cast(Words, x)
+    if x.dtype == np.uint64:
+        fits(x, subject, number, where, fix)
+    return x.astype(np.int64)
 
 
 def _converted_real(
@@ -227,11 +228,8 @@ def _converted_real(
     if isinstance(value, Register):
         value = own_register(value, pid, number, "the value written to", array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iuf":
-        raise StepError(
-            f"value written to {array.name} in step {number} must be a numeric array of shape "
-            f"({n},) or one number (got {describe(value)})",
-            number,
-        )
+        refuse_per_processor(f"value written to {array.name}", number, "a numeric", n,
+                             " or one number", value)
     return value.astype(np.float64, copy=False)
 
 
