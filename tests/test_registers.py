@@ -241,6 +241,15 @@ def test_processors_given_as_a_register_of_values_are_refused() -> None:
 # ---- honest counterparts -------------------------------------------------------------------
 
 
+def ran(program: Callable[[Machine, Array], Program[None]],
+        values: list[int]) -> tuple[Machine, Array]:
+    """A machine that ran ``program`` on an array ``a`` of ``values``, and the array."""
+    m = Machine()
+    a = m.array("a", values=np.array(values))
+    m.run(program(m, a))
+    return m, a
+
+
 def elementwise(m: Machine, a: Array) -> Program[None]:
     """Each processor replaces its value by an np.where of it, with a register mask."""
     pid, x = yield from read_all(m, a, a.size)
@@ -252,9 +261,7 @@ def elementwise(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_elementwise_work_and_register_masks_run(values: list[int]) -> None:
     """np.where, astype, clip and a where mask computed from registers give the brute force."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(elementwise(m, a))
+    m, a = ran(elementwise, values)
     expected = [v if v == 3 else min(max(v - 1 if v > 4 else v + 1, 0), 6) for v in values]
     assert a.to_numpy().tolist() == expected
     assert (m.cost.time, m.cost.work, m.cost.reads) == (2, 2 * len(values), len(values))
@@ -272,9 +279,7 @@ def reverse(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_movement_through_memory_runs(values: list[int]) -> None:
     """Values move between processors by a write and a later read: a reversal."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(reverse(m, a))
+    m, a = ran(reverse, values)
     assert a.to_numpy().tolist() == values[::-1]
     assert (m.cost.time, m.cost.work) == (2, 2 * len(values))
 
@@ -331,9 +336,7 @@ def acting(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_processors_that_decide_to_act_are_the_only_ones_counted(values: list[int]) -> None:
     """A step of the processors that selected themselves counts exactly them as work."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(acting(m, a))
+    m, a = ran(acting, values)
     assert a.to_numpy().tolist() == [v * 10 if v > 4 else v for v in values]
     assert m.cost.work == len(values) + sum(v > 4 for v in values)
 
