@@ -106,8 +106,7 @@ def word_constant(x: Any) -> bool:
 def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     """The ``where`` mask of a port into ``array`` as ``n`` flags."""
     opaque(where, pid, number, "the where mask of an access to", array)
-    if isinstance(where, Register):
-        where = own_register(where, pid, number, "the where mask of an access to", array)
+    where = _owned(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
         refuse_mask(where, n, number, array)
     return where
@@ -161,9 +160,10 @@ def index(
 def _converted_index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(index, Register):
-        index = own_register(index, pid, number, "the index into", array)
-    elif isinstance(index, int | np.integer) and not isinstance(index, bool):
+    """An index that needs converting (a register, one integer, an array of another integer
+    dtype) as one word per processor, or its refusal."""
+    index = _owned(index, pid, number, "the index into", array)
+    if isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not INT64_MIN <= int(index) <= INT64_MAX:
             too_wide_index(int(index), number, array)
         return np.full(n, int(index), dtype=np.int64)
@@ -196,8 +196,10 @@ def value(
 def _converted_value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(value, Register):
-        value = own_register(value, pid, number, "the value written to", array)
+    """Values written to an int64 array that need converting (a register, an array of another
+    integer dtype or of bools) as one word per processor, or the refusal (reals included:
+    they are never truncated into words)."""
+    value = _owned(value, pid, number, "the value written to", array)
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype.kind == "f":
         reals_into_words(value, number, array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
@@ -225,8 +227,7 @@ def _converted_real(
     register or array of numbers of one per processor (integers taken as the reals they are)."""
     if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
         return np.full(n, float(value), dtype=np.float64)
-    if isinstance(value, Register):
-        value = own_register(value, pid, number, "the value written to", array)
+    value = _owned(value, pid, number, "the value written to", array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iuf":
         refuse_per_processor(f"value written to {array.name}", number, "a numeric", n,
                              " or one number", value)
@@ -354,6 +355,12 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
                 )
         result.append(step)
     return result
+
+
+def _owned(x: Any, pid: Words, number: int, what: str, array: Array) -> Any:
+    """``x`` itself, or if it is a register its contents, refused unless it belongs to the
+    step's processors (:func:`own_register`)."""
+    return own_register(x, pid, number, what, array) if isinstance(x, Register) else x
 
 
 def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
