@@ -99,21 +99,13 @@ class Cost(CostDisplay):
         return np.asarray(self.profile, dtype=np.int64)
 
     def as_dict(self) -> dict[str, int]:
-        """The scalar counts, for JSON."""
-        return {
-            "time": self.time,
-            "work": self.work,
-            "reads": self.reads,
-            "writes": self.writes,
-            "max_processors": self.max_processors,
-            "memory_cells": self.memory_cells,
-            "peak_cells": self.peak_cells,
-            "local": self.local,
-            "max_local": self.max_local,
-            "rounds": self.rounds,
-            "round_work": self.round_work,
-        }
+        """The scalar counts, for JSON, in the order of :data:`SCALARS`."""
+        return {name: getattr(self, name) for name in SCALARS}
 
+
+#: The scalar counts of a ledger, in the order its JSON gives them (:meth:`Cost.as_dict`).
+SCALARS = ("time", "work", "reads", "writes", "max_processors", "memory_cells", "peak_cells",
+           "local", "max_local", "rounds", "round_work")
 
 class Counted(Cost):
     """What ``m.cost`` is after a run: a copy of the machine's ledger that refuses to be

@@ -28,6 +28,12 @@ class PRAMError(Exception):
     #: The instance of a batch the error is about; None on a single machine.
     instance: int | None = None
 
+    def __init__(self, *args: Any, instance: int | None = None) -> None:
+        """The builtin's ``args``, and the batch's ``instance`` kept when there is one."""
+        super().__init__(*args)
+        if instance is not None:
+            self.instance = instance
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as class, arguments and attributes, so the error crosses whole to another
         process (a sweep's worker raises it, the command line reports it)."""
@@ -50,10 +56,8 @@ class StepError(PRAMError, ValueError):
     """A program asked for a step the machine cannot execute (malformed or too many accesses)."""
 
     def __init__(self, message: str, step: int, *, instance: int | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, instance=instance)
         self.step = step
-        if instance is not None:
-            self.instance = instance
 
 
 class CellError(PRAMError):
@@ -61,13 +65,11 @@ class CellError(PRAMError):
 
     def __init__(self, message: str, *, step: int, array: str, index: int, processor: int,
                  instance: int | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message, instance=instance)
         self.step = step
         self.array = array
         self.index = index
         self.processor = processor
-        if instance is not None:
-            self.instance = instance
 
 
 class AddressError(CellError, IndexError):
@@ -87,10 +89,8 @@ class ConflictError(PRAMError):
     """A step broke the access model's exclusivity rule (raised in ``mode="raise"``)."""
 
     def __init__(self, violation: Violation) -> None:
-        super().__init__(violation.message)
+        super().__init__(violation.message, instance=violation.instance)
         self.violation = violation
-        if violation.instance is not None:
-            self.instance = violation.instance
 
 
 class IntegerOverflowError(PRAMError, OverflowError):
@@ -106,13 +106,11 @@ class IntegerOverflowError(PRAMError, OverflowError):
         self, message: str, *, operation: str, processor: int, operands: tuple[int, ...],
         step: int, instance: int | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, instance=instance)
         self.operation = operation
         self.processor = processor
         self.operands = operands
         self.step = step
-        if instance is not None:
-            self.instance = instance
 
 
 class BatchPathError(StepError):

@@ -35,6 +35,7 @@ from pram._held import put_undefined_reads as _put_undefined_reads
 from pram._held import put_violations as _put_violations
 from pram._held import recorder_of as _recorder_of
 from pram._numpy import np
+from pram.allocation import allocation, unused
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
 from pram.display import MachineDisplay
@@ -42,11 +43,11 @@ from pram.engine import batched, driver
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
 from pram.errors import HonestyError, InputError
-from pram.memory import Array, Words, allocation, dtype_of
+from pram.memory import Array, Words, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
 from pram.run import Observer, Run, machine_made, machine_used
-from pram.settings import CHECKS, seed_of, switch
+from pram.settings import assigned, seed_of, switch, trace_cells_of
 from pram.step import Program, Step, Values
 from pram.trace import CEILING, Recorder
 
@@ -54,9 +55,6 @@ __all__ = ["MAX_ACCESSES", "Machine"]
 
 T = TypeVar("T")
 
-
-#: The settings that make a machine's rules: fixed while a program runs (Machine.__setattr__).
-_RULES = frozenset(CHECKS)
 
 #: The settings fixed once the machine is made, with the refusal of changing each.
 _FIXED = {"batch": batched.RESIZED}
@@ -144,15 +142,9 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         trace, depth = switch("trace", trace), switch("depth", depth)
         instances = batched.instances(batch, trace, depth)
         seed = seed_of(seed)
-        if isinstance(trace_cells, bool) or not isinstance(trace_cells, int | np.integer) or (
-            trace_cells < 1
-        ):
-            raise InputError(
-                f"trace_cells must be a positive integer (got {trace_cells!r}), the most cells "
-                f"a trace records; the default is {CEILING:,}"
-            )
+        trace_cells = trace_cells_of(trace_cells)
         self.model = model(model_name)
-        _put_recorder(self, Recorder(int(trace_cells), self.model.name) if trace else None)
+        _put_recorder(self, Recorder(trace_cells, self.model.name) if trace else None)
         #: The depth of every cell (pram.depth), recorded while depth=True, else None.
         _put_depths(self, Depths() if depth else None)
         self.mode = mode
@@ -219,15 +211,7 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         pairs: ``Read(A, (i, j))``. Reals given for an int64 array are refused: pass
         ``dtype=float``, or round them explicitly (``np.rint(x).astype(np.int64)``).
         """
-        if not isinstance(name, str) or not name:
-            raise InputError(f"array name must be a non-empty string (got {name!r})")
-        if name in self.arrays:
-            raise InputError(
-                f"array {name!r} already exists on this machine (a program run before may "
-                f"have allocated it); free it first with m.free(m.arrays[{name!r}]), run the "
-                "program inside `with m.scope():` to free the arrays it allocates when the "
-                "block ends, or choose another name"
-            )
+        name = unused(name, self.arrays)
         cells, defined, dimensions = allocation(name, size, values, dtype_of(dtype, name),
                                                 shape, self.batch)
         array = _engine_of(self).allocated(name, Array(name, cells, defined, dimensions))
@@ -309,16 +293,7 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         while a program runs: an EREW program that switches to CRCW-sum for one step would
         sum in one step and record no violation. Set them before :meth:`run`. ``batch`` is
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
-        if name in _FIXED and name in self.__dict__:
-            raise HonestyError(_FIXED[name])
-        if name in CHECKS:
-            value = CHECKS[name](value)
-        if name in _RULES and self.__dict__.get("_running"):
-            raise HonestyError(
-                f"m.{name} = ... while a program runs changes the machine's rules in the middle "
-                f"of the run; set {name} before m.run (or make a Machine with it)"
-            )
-        object.__setattr__(self, name, value)
+        object.__setattr__(self, name, assigned(name, value, self.__dict__, _FIXED))
 
     # ---- running programs ------------------------------------------------------------------
 

@@ -9,7 +9,8 @@ answer here depends on how many instances the machine holds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 
 from pram._held import cost_of as _cost_of
 from pram._held import engine_of as _engine_of
@@ -30,6 +31,39 @@ if TYPE_CHECKING:
 
 __all__ = ["Readout"]
 
+R = TypeVar("R")
+
+
+class _Record(Generic[R]):
+    """A record the runs leave on a machine (its violations, resolutions or undefined reads):
+    the host reads or replaces it between runs; both are refused while a program runs, as
+    the record tells about data (the machine's own steps keep it, through ``get`` and
+    ``put``)."""
+
+    def __init__(self, get: Callable[[object], list[R]],
+                 put: Callable[[object, list[R]], None], doc: str) -> None:
+        self._get, self._put, self.__doc__ = get, put, doc
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, machine: None, owner: type | None = None) -> _Record[R]: ...
+
+    @overload
+    def __get__(self, machine: Readout, owner: type | None = None) -> list[R]: ...
+
+    def __get__(self, machine: Readout | None, owner: type | None = None) -> Any:
+        if machine is None:
+            return self
+        machine._closed(f"m.{self._name}")
+        return self._get(machine)
+
+    def __set__(self, machine: Readout, value: list[R]) -> None:
+        machine._closed(f"m.{self._name} = ...")
+        self._put(machine, value)
+
 
 class Readout:
     """The readouts of a machine after its runs (see :class:`pram.Machine`)."""
@@ -37,40 +71,17 @@ class Readout:
     _running: int
     _results: tuple[Any, ...]
 
-    @property
-    def violations(self) -> list[Violation]:
-        """Every forbidden access recorded (refused while a program runs: which processors
-        met at a cell is data)."""
-        self._closed("m.violations")
-        return _violations_of(self)
-
-    @violations.setter
-    def violations(self, value: list[Violation]) -> None:
-        self._closed("m.violations = ...")
-        _put_violations(self, value)
-
-    @property
-    def resolutions(self) -> list[Resolution]:
-        """Cells CRCW tolerant, collision or collision+ settled without a written value;
-        refused while a program runs (which cells collided is data)."""
-        self._closed("m.resolutions")
-        return _resolutions_of(self)
-
-    @resolutions.setter
-    def resolutions(self, value: list[Resolution]) -> None:
-        self._closed("m.resolutions = ...")
-        _put_resolutions(self, value)
-
-    @property
-    def undefined_reads(self) -> list[UndefinedRead]:
-        """Every read of an undefined cell recorded (refused while a program runs)."""
-        self._closed("m.undefined_reads")
-        return _undefined_reads_of(self)
-
-    @undefined_reads.setter
-    def undefined_reads(self, value: list[UndefinedRead]) -> None:
-        self._closed("m.undefined_reads = ...")
-        _put_undefined_reads(self, value)
+    violations: _Record[Violation] = _Record(
+        _violations_of, _put_violations,
+        "Every forbidden access recorded (refused while a program runs: which processors met "
+        "at a cell is data).")
+    resolutions: _Record[Resolution] = _Record(
+        _resolutions_of, _put_resolutions,
+        "Cells CRCW tolerant, collision or collision+ settled without a written value; refused "
+        "while a program runs (which cells collided is data).")
+    undefined_reads: _Record[UndefinedRead] = _Record(
+        _undefined_reads_of, _put_undefined_reads,
+        "Every read of an undefined cell recorded (refused while a program runs).")
 
     def _closed(self, what: str) -> None:
         if self._running:

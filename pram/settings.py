@@ -1,16 +1,17 @@
 """The rules of a machine's settings: each value :class:`pram.Machine` takes for its model,
-mode, strictness, processor check, fast path and observer, checked where it is set (made
-with the machine or assigned before a run), so a wrong one is refused naming the fix rather
-than failing later inside a step."""
+mode, strictness, processor check, fast path, observer and trace ceiling, checked where it is
+set (made with the machine or assigned before a run), so a wrong one is refused naming the fix
+rather than failing later inside a step."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pram._numpy import np
-from pram.errors import InputError
+from pram.errors import HonestyError, InputError
 from pram.models import model
+from pram.trace import CEILING
 
 
 def _distinct(value: object) -> bool:
@@ -50,6 +51,17 @@ def seed_of(seed: object) -> int:
     return int(seed)
 
 
+def trace_cells_of(value: object) -> int:
+    """``value`` as the most cells a trace records (``Machine(trace_cells=...)``), or a
+    refusal naming it and the default: a positive integer."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise InputError(
+            f"trace_cells must be a positive integer (got {value!r}), the most cells "
+            f"a trace records; the default is {CEILING:,}"
+        )
+    return int(value)
+
+
 def _observer(value: object) -> object:
     """None, or an object with the :class:`pram.Observer` methods ``step`` and
     ``operation``: a number given as the observer failed at the first step."""
@@ -72,3 +84,25 @@ CHECKS: dict[str, Callable[[Any], Any]] = {
     "fast_path": lambda value: switch("fast_path", value),
     "observer": _observer,
 }
+
+
+#: The settings that make a machine's rules: fixed while a program runs.
+RULES = frozenset(CHECKS)
+
+
+def assigned(name: str, value: object, state: Mapping[str, Any],
+             fixed: Mapping[str, str]) -> Any:
+    """The value ``m.<name> = value`` leaves on a machine whose attributes are ``state``: the
+    setting's check applied (:data:`CHECKS`), or a :class:`pram.HonestyError` for a ``fixed``
+    setting (by its refusal) once the machine is made, and for one of the :data:`RULES` while
+    a program runs (its rules changed in the middle of the run)."""
+    if name in fixed and name in state:
+        raise HonestyError(fixed[name])
+    if name in CHECKS:
+        value = CHECKS[name](value)
+    if name in RULES and state.get("_running"):
+        raise HonestyError(
+            f"m.{name} = ... while a program runs changes the machine's rules in the middle "
+            f"of the run; set {name} before m.run (or make a Machine with it)"
+        )
+    return value

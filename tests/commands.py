@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pram.reports.cli import main
@@ -42,3 +44,17 @@ def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     assert (status, out) == (2, "")
     assert len(err.strip().splitlines()) == 1, err
     return err.strip()
+
+
+def assert_answers_held_out(
+    capsys: pytest.CaptureFixture[str], name: str, model: str, path: Path, answer: np.ndarray,
+    output: Path, *extra: str,
+) -> None:
+    """``pram run name --input path --output output`` (and ``extra``) exits 0 under ``model``
+    with no violation and a correct answer, and writes ``answer`` as int64 words."""
+    status, run = run_json(capsys, "run", name, "--input", str(path), "--output", str(output),
+                           *extra)
+    assert (status, run["model"], run["violations"], run["correct"]) == (0, model, 0, True)
+    written = np.load(output)
+    assert written.dtype == np.int64
+    assert written.tolist() == answer.tolist()

@@ -1,6 +1,6 @@
 """Helpers shared by several test modules: a pattern matching one whole message, the step that
-reads an array into one register per processor, and whether the tests run against this
-checkout (an editable install) or a regular install."""
+reads an array into one register per processor, a random expression, and whether the tests
+run against this checkout (an editable install) or a regular install."""
 
 from __future__ import annotations
 
@@ -89,3 +89,14 @@ def bench_figures(
         "ratios": dict(zip(("64", "1024", "large_step", "large_step_random"), ratios,
                            strict=True)),
     }
+
+
+def random_expression(rng: np.random.Generator, leaves: int, digits: int) -> str:
+    """A random expression of ``leaves`` integers below ``digits``, ``+`` and ``*``, fully
+    bracketed (the input of the expression-tree programs)."""
+    if leaves == 1:
+        return str(int(rng.integers(0, digits)))
+    left = int(rng.integers(1, leaves))
+    op = "+*"[int(rng.integers(0, 2))]
+    return (f"({random_expression(rng, left, digits)} {op} "
+            f"{random_expression(rng, leaves - left, digits)})")

@@ -40,6 +40,7 @@ from pram.engine.batched import _defined_of as defined_of
 from pram.engine.batched import _owners_of as owners_of
 from pram.engine.batched import _raw_of as raw_of
 from pram.testing import check_batch
+from tests.helpers import random_expression
 
 Factory = Callable[..., Any]
 
@@ -557,7 +558,7 @@ CATALOGUE = [
      "crew", lambda r: (8, r.integers(0, 8, (6, 2)))),
     ("euler tour", "euler", "euler_tour", "erew", None, lambda r: (random_tree(r, 7),)),
     ("expression trees", "contraction", "evaluate", "erew", None,
-     lambda r: parse_expression(random_expression(r, 6))),
+     lambda r: parse_expression(random_expression(r, 6, 5))),
     ("pbs", "pbs", "search", "erew", None,
      lambda r: (np.sort(r.integers(0, 30, 8)), np.sort(r.integers(0, 30, 8)))),
     ("mqar, word keys", "mqar", "recall", "erew", None, lambda r: (r.integers(0, 6, 12),)),
@@ -569,16 +570,6 @@ CATALOGUE = [
     ("network, odd-even merge", "tests.test_batch", "network_merge", "erew", None,
      lambda r: (np.concatenate([np.sort(r.integers(0, 9, 8)), np.sort(r.integers(0, 9, 8))]),)),
 ]
-
-
-def random_expression(rng: np.random.Generator, leaves: int) -> str:
-    """A random expression of ``leaves`` integers, ``+`` and ``*``, fully bracketed."""
-    if leaves == 1:
-        return str(int(rng.integers(0, 5)))
-    left = int(rng.integers(1, leaves))
-    op = "+*"[int(rng.integers(0, 2))]
-    return (f"({random_expression(rng, left)} {op} "
-            f"{random_expression(rng, leaves - left)})")
 
 
 @pytest.mark.parametrize("entry", CATALOGUE, ids=[e[0] for e in CATALOGUE])

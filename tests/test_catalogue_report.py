@@ -22,7 +22,7 @@ from pram.reports.catalogue import (
 )
 from pram.reports.measure import Task, algorithm, run_all, sweep
 from pram.reports.registry import Options
-from tests.commands import one_line_error, run_json
+from tests.commands import assert_answers_held_out, one_line_error, run_json
 
 # ---- held-out inputs through --input and --output ------------------------------------------------
 
@@ -65,13 +65,7 @@ def test_each_entry_answers_a_held_out_file_under_its_own_model(
 ) -> None:
     """--input/--output: the answer equals numpy's, under the entry's own model, 0 violations."""
     path, answer = held_out(tmp_path)[name]
-    output = tmp_path / "answer.npy"
-    status, run = run_json(capsys, "run", name, "--input", str(path), "--output", str(output))
-    assert (status, run["model"], run["violations"], run["correct"]) == (
-        0, MODELS[name], 0, True)
-    written = np.load(output)
-    assert written.dtype == np.int64
-    assert written.tolist() == answer.tolist()
+    assert_answers_held_out(capsys, name, MODELS[name], path, answer, tmp_path / "answer.npy")
 
 
 @pytest.mark.parametrize("name", list(WEAKER))

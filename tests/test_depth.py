@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from pram import HonestyError, InputError, Machine, Read, Step, Write, hold, iota
+from pram import Array, HonestyError, InputError, Machine, Read, Step, Write, hold, iota
 from pram.algorithms.primitives import prefix_sums
 from pram.reports.cli import main
 from pram.reports.measure import execute
@@ -53,6 +54,15 @@ def test_a_tree_sum_leaves_every_cell_the_depth_derived_by_hand() -> None:
     assert m.depths.chain(a, 5)[0].depth == 0  # never written: an input, alone on its chain
 
 
+def copied(pid: Any, source: Array, target: Array, cells: Any) -> Generator[Any, Any, Any]:
+    """Processors ``pid`` read ``source`` at ``cells``, write each value + 0 to ``target``
+    there (depth 1) and read it back: the register read, of depth 1 (three steps)."""
+    (x,) = yield Step(pid, reads=[Read(source, cells)])
+    yield Step(pid, writes=[Write(target, cells, x + 0)])
+    (y,) = yield Step(pid, reads=[Read(target, cells)])
+    return y
+
+
 def test_a_value_read_at_an_address_made_from_data_depends_on_the_address() -> None:
     """Step 1 reads p[0] (an input); step 2 writes it + 0 to q[0] (depth 1); step 3 reads
     q[0]; step 4 reads v at the address q[0] holds (an input cell, depth 0, but the address
@@ -67,9 +77,7 @@ def test_a_value_read_at_an_address_made_from_data_depends_on_the_address() -> N
     def program() -> Program[None]:
         pid = m.processors(1)
         zero = iota(1)
-        (x,) = yield Step(pid, reads=[Read(p, zero)])
-        yield Step(pid, writes=[Write(q, zero, x + 0)])
-        (address,) = yield Step(pid, reads=[Read(q, zero)])
+        address = yield from copied(pid, p, q, zero)
         y, w = yield Step(pid, reads=[Read(v, address), Read(p, zero)])
         w += y
         yield Step(pid, writes=[Write(r, zero, w)])
@@ -198,9 +206,7 @@ def test_a_mask_made_from_data_and_the_processors_it_chooses_carry_its_depth() -
     def program() -> Program[None]:
         pid = m.processors(3)
         i = iota(3)
-        (x,) = yield Step(pid, reads=[Read(f, i)])
-        yield Step(pid, writes=[Write(g, i, x + 0)])
-        (flag,) = yield Step(pid, reads=[Read(g, i)])
+        flag = yield from copied(pid, f, g, i)
         chosen = flag == 1
         everyone = hold(pid, pid)
         yield Step(everyone[chosen], writes=[Write(h, hold(pid, i)[chosen], 7)])

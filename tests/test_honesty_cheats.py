@@ -14,7 +14,7 @@ import copy
 import pickle
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from pram.lint import findings
 from pram.registers import contents, processors
 from pram.registers.holding import widen
 from pram.run import current
+from tests.helpers import read_all
 
 INPUTS = (np.array([5, 3, 8, 1]), np.array([0, 9, 9, 2]))
 
@@ -33,16 +34,20 @@ INPUTS = (np.array([5, 3, 8, 1]), np.array([0, 9, 9, 2]))
 Cheat = Callable[[Machine, Any, Register, Register, Register, Any], Any]
 
 
+def _chosen(m: Machine, a: Any) -> Generator[Any, Any, tuple[Any, Register, Register, Register]]:
+    """Processors 0..3 read their cells of ``a`` and those whose value is above 4 choose
+    themselves: the ids, the register read, the ids chosen and their values."""
+    pid, x = yield from read_all(m, a, 4)
+    big = x > 4
+    return pid, x, hold(pid, pid)[big], x[big]
+
+
 def _run(values: Any, body: Cheat, observer: Any = None) -> Any:
     m = Machine(observer=observer)
     a = m.array("a", values=values)
 
     def program() -> Program[Any]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
-        mask = x > 4
-        who = hold(pid, pid)[mask]
-        mine = x[mask]
+        pid, x, who, mine = yield from _chosen(m, a)
         result = body(m, a, x, who, mine, pid)
         yield Step(pid)
         return result
@@ -477,11 +482,7 @@ def test_the_processors_that_chose_themselves_act_without_the_host_counting_them
     a = m.array("a", values=np.array([5, 3, 8, 1]))
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
-        big = x > 4
-        who = hold(pid, pid)[big]
-        mine = x[big]
+        pid, x, who, mine = yield from _chosen(m, a)
         mine += 100
         doubled = np.where(mine > 104, mine * 2, mine) + np.zeros_like(mine)
         yield Step(who, writes=[Write(a, who, doubled)])

@@ -36,6 +36,7 @@ from pram import (
 )
 from pram.engine.conflicts import _Flat
 from pram.registers import contents, processors
+from tests.helpers import read_all
 
 MOVE = (
     "values move between processors through memory: write them, then read them in a later step"
@@ -162,8 +163,7 @@ CHEATS: list[tuple[str, Cheat, str]] = [
 
 def cheat_program(m: Machine, a: Array, cheat: Cheat) -> Program[None]:
     """Read ``a`` (one processor per cell), then do what ``cheat`` does with the register."""
-    pid = m.processors(a.size)
-    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    pid, x = yield from read_all(m, a, a.size)
     cheat(m, a, x)
     yield Step(pid, writes=[Write(a, pid, x)])
 
@@ -194,8 +194,7 @@ def test_honesty_error_is_a_pram_error() -> None:
 
 def wrong_owner(m: Machine, a: Array, use: str) -> Program[None]:
     """Write (or index, or mask) with a register reversed: other processors' values."""
-    pid = m.processors(a.size)
-    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    pid, x = yield from read_all(m, a, a.size)
     other = x[::-1]
     if use == "value":
         yield Step(pid, writes=[Write(a, pid, other)])
@@ -228,8 +227,7 @@ def test_processors_given_as_a_register_of_values_are_refused() -> None:
     a = m.array("a", values=np.array([5, 3, 8, 1]))
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        _, x = yield from read_all(m, a, 4)
         yield Step(x)  # type: ignore[arg-type]
 
     message = (
@@ -243,10 +241,18 @@ def test_processors_given_as_a_register_of_values_are_refused() -> None:
 # ---- honest counterparts -------------------------------------------------------------------
 
 
+def ran(program: Callable[[Machine, Array], Program[None]],
+        values: list[int]) -> tuple[Machine, Array]:
+    """A machine that ran ``program`` on an array ``a`` of ``values``, and the array."""
+    m = Machine()
+    a = m.array("a", values=np.array(values))
+    m.run(program(m, a))
+    return m, a
+
+
 def elementwise(m: Machine, a: Array) -> Program[None]:
     """Each processor replaces its value by an np.where of it, with a register mask."""
-    pid = m.processors(a.size)
-    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    pid, x = yield from read_all(m, a, a.size)
     y = np.where(x > 4, x - 1, (x + 1).astype(np.int64))
     yield Step(pid, writes=[Write(a, pid, np.clip(y, 0, 6), where=x != 3)])
 
@@ -255,9 +261,7 @@ def elementwise(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_elementwise_work_and_register_masks_run(values: list[int]) -> None:
     """np.where, astype, clip and a where mask computed from registers give the brute force."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(elementwise(m, a))
+    m, a = ran(elementwise, values)
     expected = [v if v == 3 else min(max(v - 1 if v > 4 else v + 1, 0), 6) for v in values]
     assert a.to_numpy().tolist() == expected
     assert (m.cost.time, m.cost.work, m.cost.reads) == (2, 2 * len(values), len(values))
@@ -267,8 +271,7 @@ def test_elementwise_work_and_register_masks_run(values: list[int]) -> None:
 def reverse(m: Machine, a: Array) -> Program[None]:
     """Move every value to the mirrored cell: through memory, a read then a write."""
     n = a.size
-    pid = m.processors(n)
-    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    pid, x = yield from read_all(m, a, n)
     yield Step(pid, writes=[Write(a, n - 1 - pid, x)])
 
 
@@ -276,9 +279,7 @@ def reverse(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_movement_through_memory_runs(values: list[int]) -> None:
     """Values move between processors by a write and a later read: a reversal."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(reverse(m, a))
+    m, a = ran(reverse, values)
     assert a.to_numpy().tolist() == values[::-1]
     assert (m.cost.time, m.cost.work) == (2, 2 * len(values))
 
@@ -325,8 +326,7 @@ def test_pointer_jumping_with_own_addresses_runs(order: list[int]) -> None:
 
 def acting(m: Machine, a: Array) -> Program[None]:
     """Only the processors holding more than 4 act: they select themselves with a mask."""
-    pid = m.processors(a.size)
-    (x,) = yield Step(pid, reads=[Read(a, pid)])
+    pid, x = yield from read_all(m, a, a.size)
     wants = x > 4
     who = hold(pid, pid)[wants]
     yield Step(who, writes=[Write(a, hold(pid, pid)[wants], x[wants] * 10)])
@@ -336,9 +336,7 @@ def acting(m: Machine, a: Array) -> Program[None]:
 @settings(max_examples=30, deadline=None)
 def test_processors_that_decide_to_act_are_the_only_ones_counted(values: list[int]) -> None:
     """A step of the processors that selected themselves counts exactly them as work."""
-    m = Machine()
-    a = m.array("a", values=np.array(values))
-    m.run(acting(m, a))
+    m, a = ran(acting, values)
     assert a.to_numpy().tolist() == [v * 10 if v > 4 else v for v in values]
     assert m.cost.work == len(values) + sum(v > 4 for v in values)
 
@@ -365,8 +363,7 @@ def test_assigning_a_register_of_other_processors_is_refused() -> None:
     a = m.array("a", values=np.array([5, 3, 8, 1]))
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        _, x = yield from read_all(m, a, 4)
         x[:2] = x[2:]
 
     message = (
@@ -387,8 +384,7 @@ def test_memory_and_ledger_open_before_and_after_a_run() -> None:
     a.values[0] = 6  # host input before the run
 
     def program() -> Program[Register]:
-        pid = m.processors(2)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        _, x = yield from read_all(m, a, 2)
         return x + 1
 
     x = m.run(program())
@@ -492,13 +488,12 @@ def test_a_run_in_one_thread_leaves_other_threads_unsealed() -> None:
     output."""
     import threading
 
-    def read_all(m: Machine, a: Array) -> Program[Register]:
-        pid = m.processors(a.size)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+    def read_every_cell(m: Machine, a: Array) -> Program[Register]:
+        _, x = yield from read_all(m, a, a.size)
         return x
 
     host = Machine()
-    output = host.run(read_all(host, host.array("a", values=np.array([7, 8]))))
+    output = host.run(read_every_cell(host, host.array("a", values=np.array([7, 8]))))
     started, release = threading.Event(), threading.Event()
 
     def waiting(m: Machine) -> Program[None]:
@@ -530,8 +525,7 @@ def test_complex_into_a_real_register_is_refused_whatever_the_mask(
     caught: list[str] = []
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        pid, x = yield from read_all(m, a, 4)
         f, z = x.astype(float), x + 1j
         with pytest.raises(TypeError) as masked:
             f[x > threshold] = z[x > threshold]
@@ -575,8 +569,7 @@ def test_no_attribute_path_reaches_a_registers_values(path: str) -> None:
     kept: list[Register] = []
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        _, x = yield from read_all(m, a, 4)
         with pytest.raises(AttributeError, match="a Register has no attribute '_values'"):
             reach(x)
         assert f"{x}" == "Register(shape=(4,), dtype=int64)"
@@ -598,8 +591,7 @@ def test_no_attribute_path_reaches_the_processors_chosen_by_data(field: str) -> 
     a = m.array("a", values=np.array([5, 3, 8, 1]))
 
     def program() -> Program[None]:
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=[Read(a, pid)])
+        pid, x = yield from read_all(m, a, 4)
         mask = x > 4
         who = hold(pid, pid)[mask]
         with pytest.raises(AttributeError, match="a Register has no attribute '_"):

@@ -10,6 +10,7 @@ run's) and that no other count moved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,13 @@ def swap(m: Machine, a: Any) -> Program[None]:
     pid = m.processors(2)
     (x,) = yield Step(pid, reads=(Read(a, np.array([0, 1])),))
     yield Step(pid, writes=(Write(a, np.array([1, 0]), x),))
+
+
+def run_on_zeros(program: Callable[[Machine, Any], Program[None]], cells: int) -> Machine:
+    """An EREW machine that ran ``program`` on an array ``a`` of ``cells`` zeros."""
+    m = Machine("erew")
+    m.run(program(m, m.array("a", values=np.zeros(cells, dtype=np.int64))))
+    return m
 
 
 def test_a_swap_is_one_round_of_two_processors() -> None:
@@ -85,34 +93,26 @@ def test_the_segmented_scan_has_one_set_up_round(k: int) -> None:
     assert (m.cost.rounds, m.cost.time) == (1 + k, 1 + 2 * k)
 
 
-def test_writers_not_among_the_readers_join_and_add_to_the_work() -> None:
-    """Processors 0 and 1 read, 1 and 2 write: one round (a read step, then a write step),
-    whose work is the three processors active in it, processor 1 counted once; the steps'
-    work is 4 as before."""
+@pytest.mark.parametrize(("processors", "writers", "cells", "round_work"), [
+    # processors 0 and 1 read, 1 and 2 write: processor 1 counted once in the round
+    pytest.param(3, slice(1, None), [0, 1], 3, id="writers-not-among-the-readers-join"),
+    # two processors read, two others write: one round of four processors
+    pytest.param(4, slice(2, None), [2, 3], 4, id="writers-apart-from-the-readers"),
+])
+def test_writers_after_two_readers_make_one_round_of_both(
+    processors: int, writers: slice, cells: list[int], round_work: int
+) -> None:
+    """Processors 0 and 1 read, then ``writers`` write ``cells``: one round (a read step,
+    then a write step), whose work is the processors active in it, each counted once; the
+    steps' work is 4 as before."""
 
     def program(m: Machine, a: Any) -> Program[None]:
-        pid = m.processors(3)
+        pid = m.processors(processors)
         yield Step(pid[:2], reads=(Read(a, np.array([0, 1])),))
-        yield Step(pid[1:], writes=(Write(a, np.array([0, 1]), 9),))
+        yield Step(pid[writers], writes=(Write(a, np.array(cells), 9),))
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(2, dtype=np.int64))
-    m.run(program(m, a))
-    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 3, 2, 4)
-
-
-def test_writers_apart_from_the_readers_make_one_round_of_both() -> None:
-    """Two processors read, two others write: one round of four processors."""
-
-    def program(m: Machine, a: Any) -> Program[None]:
-        pid = m.processors(4)
-        yield Step(pid[:2], reads=(Read(a, np.array([0, 1])),))
-        yield Step(pid[2:], writes=(Write(a, np.array([2, 3]), 9),))
-
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(4, dtype=np.int64))
-    m.run(program(m, a))
-    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 4, 2, 4)
+    m = run_on_zeros(program, max(cells) + 1)
+    assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, round_work, 2, 4)
 
 
 def test_fewer_writers_than_readers_join_the_round() -> None:
@@ -124,9 +124,7 @@ def test_fewer_writers_than_readers_join_the_round() -> None:
         yield Step(pid, reads=(Read(a, iota(3)),))
         yield Step(np.array([pid[2], pid[0]]), writes=(Write(a, np.array([0, 1]), 4),))
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(3, dtype=np.int64))
-    m.run(program(m, a))
+    m = run_on_zeros(program, 3)
     assert (m.cost.rounds, m.cost.round_work, m.cost.time, m.cost.work) == (1, 3, 2, 5)
 
 
@@ -140,9 +138,7 @@ def test_a_step_that_reads_and_writes_is_a_round_by_itself() -> None:
         yield Step(pid, reads=(Read(a, iota(2)),), writes=(Write(a, iota(2) + 2, 1),))
         yield Step(pid, writes=(Write(a, iota(2), 3),))
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(4, dtype=np.int64))
-    m.run(program(m, a))
+    m = run_on_zeros(program, 4)
     assert (m.cost.rounds, m.cost.time) == (3, 3)
 
 
@@ -156,9 +152,7 @@ def test_two_reads_then_a_write_pair_the_last_read() -> None:
         yield Step(pid, writes=(Write(a, iota(2), 3),))
         yield Step(pid, writes=(Write(a, iota(2), 4),))  # a write after a write: alone
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(2, dtype=np.int64))
-    m.run(program(m, a))
+    m = run_on_zeros(program, 2)
     assert (m.cost.rounds, m.cost.round_work, m.cost.time) == (3, 6, 4)
 
 
@@ -203,9 +197,7 @@ def test_a_loop_test_opens_no_round() -> None:
         yield Until(a, 0, control)
         yield Step(control, writes=(Write(a, 0, 1),))
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(1, dtype=np.int64))
-    m.run(program(m, a))
+    m = run_on_zeros(program, 1)
     assert (m.cost.rounds, m.cost.time, m.cost.loop_tests) == (2, 2, 1)
 
 
@@ -225,22 +217,32 @@ def test_a_round_never_spans_two_runs() -> None:
     assert (m.cost.rounds, m.cost.time) == (2, 2)
 
 
+def choosing(
+    cells: int, *, readers_above: int, writers_above: int
+) -> Callable[[Machine, dict[str, Any]], Program[None]]:
+    """A batch's program on ``cells`` processors that choose themselves by data: each reads
+    its cell of ``a``, those whose value is above ``readers_above`` read it again, then those
+    above ``writers_above`` write 0 into it."""
+
+    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
+        a = arrays["a"]
+        pid = m.processors(cells)
+        (x,) = yield Step(pid, reads=(Read(a, iota(cells)),))
+        readers = hold(pid, pid)[x > readers_above]
+        yield Step(readers, reads=(Read(a, hold(readers, readers) - pid[0]),))
+        writers = hold(pid, pid)[x > writers_above]
+        yield Step(writers, writes=(Write(a, hold(writers, writers) - pid[0], 0),))
+
+    return make
+
+
 def test_a_batch_counts_every_instance_its_single_runs_rounds() -> None:
     """Processors that choose themselves by data: instance by instance, the writers are
     among the readers or not, and each instance's rounds and round work (the readers and
     the writers, each once) are its single run's."""
 
-    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
-        a = arrays["a"]
-        pid = m.processors(4)
-        (x,) = yield Step(pid, reads=(Read(a, iota(4)),))
-        readers = hold(pid, pid)[x > 4]
-        yield Step(readers, reads=(Read(a, hold(readers, readers) - pid[0]),))
-        writers = hold(pid, pid)[x > 2]
-        yield Step(writers, writes=(Write(a, hold(writers, writers) - pid[0], 0),))
-
     rows = np.array([[5, 6, 1, 1], [3, 6, 1, 1], [0, 0, 0, 0], [9, 9, 9, 9]])
-    m = same_as_singles(make, {"a": rows})
+    m = same_as_singles(choosing(4, readers_above=4, writers_above=2), {"a": rows})
     # Every instance: the first read alone (4 processors), then a read and a write joined;
     # the joined round's work, instance by instance: readers {0, 1} and writers {0, 1}: 2;
     # readers {1}, writers {0, 1}: 2 (processor 0 added); none and none: 0; all and all: 4.
@@ -302,21 +304,12 @@ def test_a_write_after_a_read_by_nobody() -> None:
         yield Step(pid[:0], reads=(Read(a, iota(0)),))
         yield Step(pid[:1], writes=(Write(a, 0, 1),))
 
-    m = Machine("erew")
-    a = m.array("a", values=np.zeros(2, dtype=np.int64))
-    m.run(program(m, a))
+    m = run_on_zeros(program, 2)
     assert (m.cost.rounds, m.cost.round_work, m.cost.time) == (1, 1, 2)
 
-    def make(m: Machine, arrays: dict[str, Any]) -> Program[None]:
-        a = arrays["a"]
-        pid = m.processors(2)
-        (x,) = yield Step(pid, reads=(Read(a, iota(2)),))
-        nobody = hold(pid, pid)[x > 100]
-        yield Step(nobody, reads=(Read(a, hold(nobody, nobody) - pid[0]),))
-        some = hold(pid, pid)[x > 4]
-        yield Step(some, writes=(Write(a, hold(some, some) - pid[0], 0),))
-
-    m = same_as_singles(make, {"a": np.array([[5, 1], [1, 1]])})
+    # nobody reads a second time (no value above 100), some write
+    m = same_as_singles(choosing(2, readers_above=100, writers_above=4),
+                        {"a": np.array([[5, 1], [1, 1]])})
     assert [(c.rounds, c.round_work) for c in m.costs] == [(2, 3), (2, 2)]
 
 

@@ -12,7 +12,8 @@ import pytest
 from pram.algorithms.contraction import parse_expression
 from pram.reports.catalogue import CONTROLS
 from pram.reports.techniques import CONTROLS as TECHNIQUE_CONTROLS
-from tests.commands import one_line_error, run_json
+from tests.commands import assert_answers_held_out, one_line_error, run_json
+from tests.helpers import random_expression
 
 MODELS = {"list-ranking-random": "erew", "euler-tour": "erew", "tree-contraction": "erew",
           "components": "crcw-arbitrary", "compaction": "erew", "max-loglog": "crcw-common",
@@ -66,16 +67,6 @@ def random_tree(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.array(edges, dtype=np.int64)[rng.permutation(n - 1)]
 
 
-def random_expression(rng: np.random.Generator, leaves: int) -> str:
-    """An expression of small integers, + and * with random brackets."""
-    if leaves == 1:
-        return str(int(rng.integers(0, 10)))
-    left = int(rng.integers(1, leaves))
-    op = "+*"[int(rng.integers(0, 2))]
-    return (f"({random_expression(rng, left)} {op} "
-            f"{random_expression(rng, leaves - left)})")
-
-
 def component_minima(n: int, edges: np.ndarray) -> list[int]:
     """Each vertex's smallest connected vertex, by breadth-first search from every vertex in
     increasing order."""
@@ -110,7 +101,7 @@ def held_out(tmp_path: Path) -> dict[str, tuple[Path, np.ndarray, tuple[str, ...
     tree = random_tree(rng, 200)
     np.save(tmp_path / "tree.npy", tree)
     files["euler-tour"] = (tmp_path / "tree.npy", np.array(tour_numbers(200, tree)), ())
-    text = random_expression(rng, 150)
+    text = random_expression(rng, 150, 10)
     left, right, op, value = parse_expression(text)
     np.savez(tmp_path / "expression.npz", left=left, right=right, op=op, value=value)
     answer = eval(text) % 2**64  # Python's own integers
@@ -142,14 +133,8 @@ def test_each_technique_answers_a_held_out_file_under_its_own_model(
     """--input/--output: the answer written equals the reference here, under the entry's own
     model, with no violation and exit 0."""
     path, answer, extra = held_out(tmp_path)[name]
-    output = tmp_path / "answer.npy"
-    status, run = run_json(capsys, "run", name, "--input", str(path), "--output", str(output),
-                           *extra)
-    assert (status, run["model"], run["violations"], run["correct"]) == (
-        0, MODELS[name], 0, True)
-    written = np.load(output)
-    assert written.dtype == np.int64
-    assert written.tolist() == answer.tolist()
+    assert_answers_held_out(capsys, name, MODELS[name], path, answer, tmp_path / "answer.npy",
+                            *extra)
 
 
 @pytest.mark.parametrize("name", list(MODELS))

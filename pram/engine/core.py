@@ -75,7 +75,7 @@ from pram.models import Model
 from pram.registers import Register
 from pram.registers.ids import Chosen
 from pram.run import Run
-from pram.step import Step, Values
+from pram.step import Read, Step, Values, Write
 from pram.violations import UndefinedRead
 
 
@@ -231,38 +231,40 @@ class Engine(FastPath):
         refusals.accesses(reads, writes, number)
         for read in reads:
             refusals.read_object(read, number)
-            array = read.array
-            if not self.owns(array):
-                refuse_array(array, number)
-            where = (
-                None if read.where is None else validate.mask(read.where, n, number, array, pid)
-            )
-            if type(pid) is Chosen:
-                where = _held(where, validate.presence((read.index, read.where), pid))
-            index = validate.address(read.index, n, number, array, where, pid, "read",
-                                      step.phase)
+            array, index, where = self._access(step, read, (read.index, read.where), pid,
+                                               number, "read")
             port = Port(step, branch, ranked, array, index, where, None)
             self._check_bounds(port, number, "read", memo)
             ports.append(port)
         for write in writes:
             refusals.write_object(write, number)
-            array = write.array
-            if not self.owns(array):
-                refuse_array(array, number)
-            where = (
-                None if write.where is None else validate.mask(write.where, n, number, array, pid)
-            )
-            if type(pid) is Chosen:
-                where = _held(
-                    where, validate.presence((write.index, write.value, write.where), pid)
-                )
-            index = validate.address(write.index, n, number, array, where, pid, "write",
-                                      step.phase)
+            array, index, where = self._access(
+                step, write, (write.index, write.value, write.where), pid, number, "write")
             value = validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
             self._check_bounds(port, number, "write", memo)
             ports.append(port)
         return ranked + n
+
+    def _access(
+        self, step: Step, access: Read | Write, operands: tuple[Any, ...], pid: Words,
+        number: int, verb: str,
+    ) -> tuple[Array, Words, Flags | None]:
+        """One read or write of ``step`` validated, as the same rules for both: its array
+        this machine's, its ``where`` mask, for processors chosen by data the processors that
+        hold all its ``operands``, and its indices (selected by the mask); returns the array,
+        the indices and the mask."""
+        n = len(pid)
+        array = access.array
+        if not self.owns(array):
+            refuse_array(array, number)
+        where = (
+            None if access.where is None else validate.mask(access.where, n, number, array, pid)
+        )
+        if type(pid) is Chosen:
+            where = _held(where, validate.presence(operands, pid))
+        index = validate.address(access.index, n, number, array, where, pid, verb, step.phase)
+        return array, index, where
 
     @staticmethod
     def _check_bounds(port: Port, number: int, verb: str, memo: StepMemo) -> None:

@@ -20,7 +20,7 @@ from pram.violations import when
 __all__ = [
     "INT64_MAX", "INT64_MIN", "MAX_ACCESSES", "ROUND", "accesses", "cells", "describe",
     "outside", "outside_shape", "read_object", "reals_into_words", "refuse_array",
-    "refuse_index", "refuse_key", "refuse_mask", "too_many", "too_wide",
+    "refuse_index", "refuse_key", "refuse_mask", "refuse_per_processor", "too_many", "too_wide",
     "too_wide_index", "write_object",
 ]
 
@@ -94,13 +94,27 @@ def refuse_array(array: object, number: int) -> NoReturn:
     )
 
 
-def refuse_mask(where: Any, n: int, number: int, array: Array) -> NoReturn:
-    """Refuse a ``where`` mask that is not a boolean for each processor."""
+def refuse_per_processor(subject: str, number: int, kind: str, n: int, each: str,
+                         got: Any) -> NoReturn:
+    """Refuse ``got`` as ``subject`` in step ``number``: it must be ``kind`` array of shape
+    ``(n,)``, ``each`` saying what else it may be (one per processor, or one for all)."""
     raise StepError(
-        f"where of an access to {array.name} in step {number} must be a boolean array of "
-        f"shape ({n},), one flag per processor (got {describe(where)})",
+        f"{subject} in step {number} must be {kind} array of shape ({n},){each} (got "
+        f"{describe(got)})",
         number,
     )
+
+
+def refuse_mask(where: Any, n: int, number: int, array: Array) -> NoReturn:
+    """Refuse a ``where`` mask that is not a boolean for each processor."""
+    refuse_per_processor(f"where of an access to {array.name}", number, "a boolean", n,
+                         ", one flag per processor", where)
+
+
+def refuse_index(index: Any, n: int, number: int, array: Array) -> NoReturn:
+    """Refuse an index that is not one integer, or an integer for each processor."""
+    refuse_per_processor(f"index into {array.name}", number, "an integer", n,
+                         ", one cell per processor", index)
 
 
 def refuse_key(array: Array, number: int) -> NoReturn:
@@ -117,15 +131,6 @@ def refuse_key(array: Array, number: int) -> NoReturn:
         f"{array.name} is two-dimensional, shape {array.shape}; pass a pair "
         f"Read({array.name}, (i, j)) of row and column indices (for a flat cell k, "
         f"(k // {columns}, k % {columns}))",
-        number,
-    )
-
-
-def refuse_index(index: Any, n: int, number: int, array: Array) -> NoReturn:
-    """Refuse an index that is not one integer, or an integer for each processor."""
-    raise StepError(
-        f"index into {array.name} in step {number} must be an integer array of shape ({n},), "
-        f"one cell per processor (got {describe(index)})",
         number,
     )
 

@@ -28,6 +28,7 @@ from pram.engine.refusals import (
     refuse_index,
     refuse_key,
     refuse_mask,
+    refuse_per_processor,
     too_wide,
     too_wide_index,
 )
@@ -105,8 +106,7 @@ def word_constant(x: Any) -> bool:
 def mask(where: Any, n: int, number: int, array: Array, pid: Words) -> Flags:
     """The ``where`` mask of a port into ``array`` as ``n`` flags."""
     opaque(where, pid, number, "the where mask of an access to", array)
-    if isinstance(where, Register):
-        where = own_register(where, pid, number, "the where mask of an access to", array)
+    where = _owned(where, pid, number, "the where mask of an access to", array)
     if not isinstance(where, np.ndarray) or where.dtype != np.bool_ or where.shape != (n,):
         refuse_mask(where, n, number, array)
     return where
@@ -160,20 +160,17 @@ def index(
 def _converted_index(
     index: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(index, Register):
-        index = own_register(index, pid, number, "the index into", array)
-    elif isinstance(index, int | np.integer) and not isinstance(index, bool):
+    """An index that needs converting (a register, one integer, an array of another integer
+    dtype) as one word per processor, or its refusal."""
+    index = _owned(index, pid, number, "the index into", array)
+    if isinstance(index, int | np.integer) and not isinstance(index, bool):
         if not INT64_MIN <= int(index) <= INT64_MAX:
             too_wide_index(int(index), number, array)
         return np.full(n, int(index), dtype=np.int64)
     if not isinstance(index, np.ndarray) or index.shape != (n,) or index.dtype.kind not in "iu":
         refuse_index(index, n, number, array)
-    if index.dtype is not WORD:
-        if index.dtype == np.uint64:
-            fits(index, f"index into {array.name}", number, where,
-                 f"{array.name} has {cells(array)}")
-        index = index.astype(np.int64)
-    return cast(Words, index)
+    return _words(index, f"index into {array.name}", number, where,
+                  f"{array.name} has {cells(array)}")
 
 
 def value(
@@ -199,22 +196,28 @@ def value(
 def _converted_value(
     value: Any, n: int, number: int, array: Array, where: Flags | None, pid: Words
 ) -> Words:
-    if isinstance(value, Register):
-        value = own_register(value, pid, number, "the value written to", array)
+    """Values written to an int64 array that need converting (a register, an array of another
+    integer dtype or of bools) as one word per processor, or the refusal (reals included:
+    they are never truncated into words)."""
+    value = _owned(value, pid, number, "the value written to", array)
     if isinstance(value, np.ndarray) and value.shape == (n,) and value.dtype.kind == "f":
         reals_into_words(value, number, array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iub":
-        raise StepError(
-            f"value written to {array.name} in step {number} must be an integer array of shape "
-            f"({n},) or one integer (got {describe(value)})",
-            number,
-        )
-    if value.dtype is not WORD:
-        if value.dtype == np.uint64:
-            fits(value, f"value written to {array.name}", number, where,
-                 "use values below 2**63")
-        value = value.astype(np.int64)
-    return cast(Words, value)
+        refuse_per_processor(f"value written to {array.name}", number, "an integer", n,
+                             " or one integer", value)
+    return _words(value, f"value written to {array.name}", number, where,
+                  "use values below 2**63")
+
+
+def _words(x: npt.NDArray[Any], subject: str, number: int, where: Flags | None,
+           fix: str) -> Words:
+    """Integers ``x`` of one step (an index or values written) as int64 words: unsigned ones
+    above 2**63 - 1 refused as ``subject`` (naming the ``fix``) where ``where`` selects."""
+    if x.dtype is WORD:
+        return cast(Words, x)
+    if x.dtype == np.uint64:
+        fits(x, subject, number, where, fix)
+    return x.astype(np.int64)
 
 
 def _converted_real(
@@ -224,14 +227,10 @@ def _converted_real(
     register or array of numbers of one per processor (integers taken as the reals they are)."""
     if isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool):
         return np.full(n, float(value), dtype=np.float64)
-    if isinstance(value, Register):
-        value = own_register(value, pid, number, "the value written to", array)
+    value = _owned(value, pid, number, "the value written to", array)
     if not isinstance(value, np.ndarray) or value.shape != (n,) or value.dtype.kind not in "iuf":
-        raise StepError(
-            f"value written to {array.name} in step {number} must be a numeric array of shape "
-            f"({n},) or one number (got {describe(value)})",
-            number,
-        )
+        refuse_per_processor(f"value written to {array.name}", number, "a numeric", n,
+                             " or one number", value)
     return value.astype(np.float64, copy=False)
 
 
@@ -356,6 +355,12 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
                 )
         result.append(step)
     return result
+
+
+def _owned(x: Any, pid: Words, number: int, what: str, array: Array) -> Any:
+    """``x`` itself, or if it is a register its contents, refused unless it belongs to the
+    step's processors (:func:`own_register`)."""
+    return own_register(x, pid, number, what, array) if isinstance(x, Register) else x
 
 
 def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:

@@ -151,6 +151,13 @@ class Register(Held, NDArrayOperatorsMixin):
         run = self._run
         return run is not None and run._active
 
+    def _host(self, what: str, why: str = allowed.HOST) -> npt.NDArray[Any]:
+        """The values, for the host after the run: ``what`` is refused (``why``) while the
+        register's run is active, as data turned into host control flow or moved."""
+        if self._sealed():
+            refuse(what, why)
+        return _raw_of(self)
+
     def _sized(self, what: str) -> None:
         if type(_owners_of(self)) is Chosen and self._sealed():
             refuse(what, allowed.SIZE)
@@ -336,14 +343,10 @@ class Register(Held, NDArrayOperatorsMixin):
     # After a run, a register is output, like Array.to_numpy(): the host may read it.
 
     def __iter__(self) -> Any:
-        if self._sealed():
-            refuse("iterating over a register", allowed.HOST)
-        return iter(_raw_of(self).tolist())
+        return iter(self._host("iterating over a register").tolist())
 
     def __contains__(self, item: Any) -> bool:
-        if self._sealed():
-            refuse("`in` on a register", allowed.REASONS["searchsorted"])
-        return item in _raw_of(self)
+        return item in self._host("`in` on a register", allowed.REASONS["searchsorted"])
 
     def __bool__(self) -> bool:
         if self._sealed():
@@ -355,24 +358,16 @@ class Register(Held, NDArrayOperatorsMixin):
         return bool(_raw_of(self))
 
     def __int__(self) -> int:
-        if self._sealed():
-            refuse("int() of a register", allowed.HOST)
-        return int(_raw_of(self))
+        return int(self._host("int() of a register"))
 
     def __float__(self) -> float:
-        if self._sealed():
-            refuse("float() of a register", allowed.HOST)
-        return float(_raw_of(self))
+        return float(self._host("float() of a register"))
 
     def __complex__(self) -> complex:
-        if self._sealed():
-            refuse("complex() of a register", allowed.HOST)
-        return complex(_raw_of(self))
+        return complex(self._host("complex() of a register"))
 
     def __index__(self) -> int:
-        if self._sealed():
-            refuse("using a register as a Python index (__index__)", allowed.HOST)
-        return _raw_of(self).__index__()
+        return int(self._host("using a register as a Python index (__index__)").__index__())
 
     def __format__(self, spec: str) -> str:
         if self._sealed():
@@ -382,14 +377,10 @@ class Register(Held, NDArrayOperatorsMixin):
         return format(_raw_of(self), spec) if spec else repr(self)
 
     def tolist(self) -> Any:
-        if self._sealed():
-            refuse("register.tolist()", allowed.HOST)
-        return _raw_of(self).tolist()
+        return self._host("register.tolist()").tolist()
 
     def item(self, *args: Any) -> Any:
-        if self._sealed():
-            refuse("register.item()", allowed.HOST)
-        return _raw_of(self).item(*args)
+        return self._host("register.item()").item(*args)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> npt.NDArray[Any]:
         if self._sealed():
