@@ -43,6 +43,7 @@ from pram.engine import batched, driver
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
 from pram.errors import HonestyError, InputError
+from pram.final import Final
 from pram.memory import Array, Words, dtype_of
 from pram.models import Model, model
 from pram.readout import Readout
@@ -60,7 +61,7 @@ T = TypeVar("T")
 _FIXED = {"batch": batched.RESIZED}
 
 
-class Machine(HeldRecord, MachineDisplay, Readout):
+class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
     """A PRAM: allocate arrays, then :meth:`run` programs on them.
 
     ``model`` is an access model name (``"erew"``, the default, ``"crew"``, ``"crcw-common"``,
@@ -293,7 +294,8 @@ class Machine(HeldRecord, MachineDisplay, Readout):
         while a program runs: an EREW program that switches to CRCW-sum for one step would
         sum in one step and record no violation. Set them before :meth:`run`. ``batch`` is
         fixed when the machine is made (its arrays and ledgers hold that many instances)."""
-        object.__setattr__(self, name, assigned(name, value, self.__dict__, _FIXED))
+        object.__setattr__(self, name, assigned(name, value, self.__dict__, _FIXED,
+                                                hasattr(type(self), name)))
 
     # ---- running programs ------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from pram._held import put_cells as _put_cells
 from pram._held import put_defined as _put_defined
 from pram._numpy import np
 from pram.errors import HonestyError, InputError
+from pram.final import Final
 
 Words = npt.NDArray[np.int64]
 Flags = npt.NDArray[np.bool_]
@@ -228,7 +229,7 @@ def batch_view(cells: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[A
     return cells.T.reshape(rows_, columns, cells.shape[0]).transpose(2, 0, 1)
 
 
-class Array(HeldCells):
+class Array(HeldCells, metaclass=Final):
     """A named array of ``size`` cells in a machine's shared memory: int64 words (the
     default) or float64 reals (:attr:`dtype`), flat or of two dimensions (:attr:`shape`).
 
@@ -426,6 +427,3 @@ class Array(HeldCells):
         if len(self.shape) == 1:
             return f"{self.name}[{index}]"
         return f"{self.name}[{index // self.shape[1]}, {index % self.shape[1]}]"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        raise TypeError("pram.Array is final: the machine takes its own arrays only")

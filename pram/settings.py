@@ -91,13 +91,22 @@ RULES = frozenset(CHECKS)
 
 
 def assigned(name: str, value: object, state: Mapping[str, Any],
-             fixed: Mapping[str, str]) -> Any:
+             fixed: Mapping[str, str], on_class: bool = False) -> Any:
     """The value ``m.<name> = value`` leaves on a machine whose attributes are ``state``: the
     setting's check applied (:data:`CHECKS`), or a :class:`pram.HonestyError` for a ``fixed``
     setting (by its refusal) once the machine is made, and for one of the :data:`RULES` while
-    a program runs (its rules changed in the middle of the run)."""
+    a program runs (its rules changed in the middle of the run); a new public name on a made
+    machine, neither set when it was made nor of its class (``on_class``), is refused as a
+    typo."""
     if name in fixed and name in state:
         raise HonestyError(fixed[name])
+    if ("_results" in state and not name.startswith("_") and name not in state
+            and not on_class):  # a made machine takes no new attribute: m.mdoe is a typo
+        raise InputError(
+            f"a Machine has no setting {name!r} (m.{name} = ... would be kept and read by "
+            f"nothing); its settings are {', '.join(sorted(CHECKS))}, set before a run, and "
+            "the rest is given when it is made (Machine(seed=..., batch=..., ...))"
+        )
     if name in CHECKS:
         value = CHECKS[name](value)
     if name in RULES and state.get("_running"):

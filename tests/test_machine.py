@@ -16,6 +16,8 @@ from pram import (
     Array,
     Bundle,
     ConflictError,
+    Cost,
+    HonestyError,
     InputError,
     Kind,
     Machine,
@@ -1126,3 +1128,24 @@ def test_a_model_assigned_by_name_before_a_run_is_that_model() -> None:
     m = Machine()
     m.model = "crcw-priority"  # type: ignore[assignment]
     assert m.model.name == "CRCW-priority"
+
+
+def test_a_made_machine_takes_no_new_setting_and_its_class_is_fixed() -> None:
+    """m.mdoe = 'raise' (a typo) and m.seed = 5 were kept and read by nothing; a subclass of
+    Machine told pram.sweep counts of its own (a cost property), and a module that set
+    pram.Machine.array caught a declaration's inputs as the framework allocated them."""
+    m = Machine()
+    for name in ("mdoe", "seed"):
+        with pytest.raises(InputError, match=f"a Machine has no setting '{name}'"):
+            setattr(m, name, 5)
+    m.mode = "raise"  # a setting, before a run
+    assert m.mode == "raise"
+    with pytest.raises(TypeError, match=r"pram\.Machine is final"):
+        type("Cheaper", (Machine,), {"cost": property(lambda self: Cost())})
+    with pytest.raises(TypeError, match=r"pram\.Array is final"):
+        type("Mine", (Array,), {})
+    for cls, name in ((Machine, "array"), (Machine, "run"), (Array, "to_numpy")):
+        with pytest.raises(HonestyError, match=f"pram.{cls.__name__}.{name} = ... replaces"):
+            setattr(cls, name, print)
+        with pytest.raises(HonestyError, match="replaces what every run calls"):
+            delattr(cls, name)
