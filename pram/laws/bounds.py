@@ -30,9 +30,9 @@ import attrs
 from pram._numpy import np
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
-from pram.laws.law import Law, bound_order, order_text
+from pram.laws.law import Law, bound_reading, order_text
 from pram.laws.readings import CLEAN
-from pram.laws.verdicts import Decision, Evidence, judge
+from pram.laws.verdicts import Decision, Evidence, judge, judge_outside
 
 Sizes = Mapping[str, float]
 
@@ -350,8 +350,12 @@ def _along(
             def along_size(v: float, fixed: dict[str, float] = fixed, name: str = name) -> float:
                 return formula({**fixed, name: v})
 
-            exponents, _ = bound_order(along_size)
-            law, decision = judge(measure, exponents, name, xs, ys)
+            reading = bound_reading(along_size)
+            if reading.outside:
+                law, decision = judge_outside(measure, reading.order, name, xs, ys,
+                                              [bounds[i] for i in idx], formula.text)
+            else:
+                law, decision = judge(measure, reading.order, name, xs, ys)
             out.append(Along(name, rest, law, decision))
     if not out:
         raise InputError("a bound check needs a sweep in which at least one size varies")

@@ -352,19 +352,39 @@ def _snap(x: float, denominators: int, within: float) -> float:
     return float(best) if abs(float(best) - x) <= within else round(x, 4)
 
 
-def bound_order(formula: Callable[[float], float]) -> tuple[Order, float]:
-    """The order of ``formula(S) ~ S^a log2(S)^b log2(log2 S)^c`` as ((a, b'), c), read off at
-    very large sizes, with b' the power of L carrying the log log power (``with_loglog(b, c)``:
-    see LOGLOG).
+#: A bound whose best reading misses log2 of its formula by more than this at very large sizes
+#: is outside S^a L^b log2(L)^c: 8 2^sqrt(log2 n) misses by 8e-4 in every reading, while a
+#: formula of that form misses by under 1e-5 in its own (lower terms and all).
+OUTSIDE = 1e-4
+
+
+@attrs.frozen
+class BoundReading:
+    """The order of a bound's formula (:func:`bound_reading`)."""
+
+    #: (a, b'), b' the power of L carrying the power of log log (see LOGLOG).
+    order: Order
+    #: The power of log2(log2 S).
+    loglog: float
+    #: Whether the formula is outside S^a L^b log2(L)^c (then ``order`` is only its nearest
+    #: reading at very large sizes, and says nothing the verdict may name).
+    outside: bool = False
+
+
+def bound_reading(formula: Callable[[float], float]) -> BoundReading:
+    """The order of ``formula(S) ~ S^a log2(S)^b log2(log2 S)^c``, read off at very large sizes.
 
     ``log2 formula(2^t)`` is fitted by ``a t + b log2 t`` plus a constant and terms in 1/t
     (the lower-order terms of the formula) at t up to 1000, or as far as floats reach, once
     for each log log power c in 0, 1, -1, 2, -2, 1/2, -1/2 (the term ``c log2 log2 t`` taken
-    as given). A log log factor read as a power of the log comes out as an unclean one (log2
-    log2 n reads as log^0.14 at these sizes), so c is 0 where that gives a clean b (within 0.05
-    of a quarter), else the c with a clean b and the smallest residual; with no clean reading,
-    c is 0 and b is snapped to a quarter. The exponent of S is kept exact: a fraction with a
-    denominator up to 12 when within 0.001 of one (``n^1.1`` stays 1.1, ``sqrt(n)`` is 1/2).
+    as given). A log log factor read as a power of the log comes out as an unclean b (log2
+    log2 n reads as log^0.14 at these sizes, its square as log^0.28, which is within a
+    quarter's rounding), so the reading that fits best is taken, c and all, where its b is
+    clean (within 0.05 of a quarter); else the best clean reading, else c = 0 with b snapped
+    to a quarter. Where even the best reading misses by more than OUTSIDE the formula is
+    outside that form (8 2^sqrt(log2 n)), and the reading says so. The exponent of S is kept
+    exact: a fraction with a denominator up to 12 when within 0.001 of one (``n^1.1`` stays
+    1.1, ``sqrt(n)`` is 1/2).
     """
     for top in (1000.0, 512.0, 256.0, 128.0, 64.0, 32.0):
         ts = np.linspace(top / 4, top, 9)
@@ -386,13 +406,20 @@ def bound_order(formula: Callable[[float], float]) -> tuple[Order, float]:
         def clean(b: float) -> bool:
             return abs(4 * b - round(4 * b)) <= 4 * 0.05
 
-        plain = readings[0]
-        chosen = plain if clean(plain[3]) else min(
-            (r for r in readings if clean(r[3])), default=plain)
+        best = min(readings)
+        chosen = best if clean(best[3]) else min(
+            (r for r in readings if clean(r[3])), default=readings[0])
         _, c, a_, b_ = chosen
         b = round(b_ * 4) / 4
-        return (_snap(a_, 12, 1e-3), with_loglog(b, c)), float(c)
-    return (0.0, 0.0), 0.0
+        return BoundReading((_snap(a_, 12, 1e-3), with_loglog(b, c)), float(c),
+                            best[0] > OUTSIDE)
+    return BoundReading((0.0, 0.0), 0.0)
+
+
+def bound_order(formula: Callable[[float], float]) -> tuple[Order, float]:
+    """The order of ``formula`` as ((a, b'), c): see :func:`bound_reading`."""
+    reading = bound_reading(formula)
+    return reading.order, reading.loglog
 
 
 def order_of(formula: Callable[[float], float]) -> Order:
@@ -427,7 +454,7 @@ def spelled(order: Order, size: str) -> str:
     return order_text(order, size, whole=True)
 
 
-__all__ = ["LOGLOG", "LOGLOG_POWERS", "STAIRS", "STAIR_STEPS", "Law", "Order", "Scale",
-           "bound_order",
+__all__ = ["LOGLOG", "LOGLOG_POWERS", "OUTSIDE", "STAIRS", "STAIR_STEPS", "BoundReading", "Law",
+           "Order", "Scale", "bound_order", "bound_reading",
            "log_columns", "log_parts", "log_term", "number_text", "order_of", "order_text",
            "power_base", "scales", "spelled", "stair", "term_text", "with_loglog"]

@@ -289,9 +289,9 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             return law, Decision(
                 "undetermined", None, None,
                 f"every law that fits leads above the bound's {spelled(bound, size)} "
-                f"(best: {term_text(law.leading, size)}), but count / bound does not grow from "
-                f"{size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to {high:.4g}): the excess "
-                f"lies beyond the sweep; {a}",
+                f"(best: {term_text(law.leading, size, law.loglog)}), but count / bound does "
+                f"not grow from {size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to "
+                f"{high:.4g}): the excess lies beyond the sweep; {a}",
                 attrs.evolve(evidence, advice=a))
         return law, Decision(
             "undetermined", None, None,
@@ -379,7 +379,7 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
     withheld = (tight is None and rival is not None and set(unsettled) == {False}
                 and len(xs) >= TIGHT_SIZES and clean)
     evidence = attrs.evolve(evidence, stable=tuple(passed))
-    term = term_text(law.leading, size)
+    term = term_text(law.leading, size, law.loglog)
     bound_words = spelled(bound, size)
     if main.verdict == "exceeded":
         return law, Decision(

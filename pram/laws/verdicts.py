@@ -237,6 +237,48 @@ def _established(decision: Decision, law: Law, xs: Sequence[float], bound: Order
                         reason="; ".join([decision.reason, *notes]))
 
 
+#: A bound outside S^a L^b log2(L)^c is tight on counts that follow its own formula to the
+#: unit only where the formula grows by this factor over the sweep (else a constant would).
+OWN_GROWTH = 2.0
+
+
+def judge_outside(measure: str, bound: Order, size: str, xs: Sequence[float],
+                  counts: Sequence[float], values: Sequence[float], text: str
+                  ) -> tuple[Law, Decision]:
+    """The verdict on a bound whose formula ``text`` (``values`` at ``xs``) is outside S^a L^b
+    log2(L)^c (8 2^sqrt(log2 n)), ``bound`` being only its nearest reading at very large sizes.
+
+    Counts that are a constant times the formula to the unit (the constant chosen without the
+    two largest sizes, predicting them), where it grows by OWN_GROWTH over the sweep, hold,
+    tight: the law of the counts is the bound's own formula. Otherwise the verdict is the
+    reading's, but no law's order is the formula's, so tightness is unknown (never loose),
+    and the reason names the formula, not the reading (n^0.0067 log^7.5 n says nothing).
+    """
+    law, decision = judge(measure, bound, size, xs, counts)
+    pairs = [(x, y, v) for x, y, v in zip(xs, counts, values, strict=True) if y]
+    shown_as = f"{text}, a formula outside {size}^a log^b loglog^c"
+    if len(pairs) >= 4 and pairs[-1][2] >= OWN_GROWTH * pairs[0][2]:
+        known = pairs[:-2]
+        c = sum(y * v for _, y, v in known) / sum(v * v for _, _, v in known)
+        if c > 0 and all(abs(y - c * v) <= 1.0 + 1e-9 * abs(y) for _, y, v in pairs):
+            held = ", ".join(f"{x:g}: {y:g}" for x, y, _ in pairs[-2:])
+            evidence = Evidence("exact", f"{measure} = {c:.4g} ({text}) to the unit on "
+                                f"{len(pairs)} sizes", start=law.start,
+                                stable=(f"chosen without the two largest sizes, it predicted "
+                                        f"their counts to the unit ({held})",))
+            return law, Decision(
+                "holds", True, None,
+                f"the counts are {c:.4g} times the bound's own formula ({shown_as}) to the "
+                f"unit on every size, the two largest held out", evidence)
+    words = spelled(bound, size)
+    reason = decision.reason.replace(words, shown_as)
+    if decision.verdict == "holds":
+        reason += ("; no law of the counts is the bound's own formula, so whether it is tight "
+                   "is not known")
+        return law, attrs.evolve(decision, tight=None, loose_by=None, reason=reason)
+    return law, attrs.evolve(decision, reason=reason)
+
+
 def judge(
     measure: str, bound: Order, size: str, xs: Sequence[float], counts: Sequence[float]
 ) -> tuple[Law, Decision]:
@@ -319,4 +361,4 @@ def _judge(
     return from_fits(measure, size, nonzero_x, nonzero_y, bound, start)
 
 
-__all__ = ["Decision", "Evidence", "advice", "judge"]
+__all__ = ["OWN_GROWTH", "Decision", "Evidence", "advice", "judge", "judge_outside"]
