@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import pram
-from pram import InputError, Read, Step, Write, iota
+from pram import InputError
 from tests.commands import call, one_line_error
 
 #: The installed command (its start-up handles a signal from its first line on).
@@ -180,19 +180,17 @@ def test_an_option_at_its_default_does_not_apply_to_a_declaration(
     assert line.endswith("; leave it out")
 
 
-def _copy_program(m: pram.Machine, a: pram.Array) -> pram.Program:
-    n = a.size
-    pid = m.processors(n)
-    (x,) = yield Step(pid, reads=[Read(a, iota(n))])
-    out = m.array("out", n)
-    yield Step(pid, writes=[Write(out, iota(n), x)])
-    return out
+def _declared(source: str) -> pram.Algorithm:
+    """The declaration ``copy`` of a module's ``source``, from Python."""
+    namespace: dict[str, object] = {}
+    exec(compile(source, "copy.py", "exec"), namespace)  # the battery's module
+    found = namespace["copy"]
+    assert isinstance(found, pram.Algorithm)
+    return found
 
 
 #: The battery's one-input copy declaration, from Python.
-COPY = pram.Algorithm(name="copy", build=lambda n, rng: {"a": rng.integers(0, 100, n)},
-                      program=_copy_program, reference=lambda a: a.copy(),
-                      bounds={"work": "n", "time": "1"})
+COPY = _declared(MODULE.replace("BOUND", "n"))
 
 
 @pytest.mark.parametrize(("call_it", "words"), [
