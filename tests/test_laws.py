@@ -741,3 +741,24 @@ def test_a_sweep_shows_the_law_its_checks_read() -> None:
         law = result.checks[measure].law
         assert result.laws[measure] == law
         assert law.describe() in text, (law.describe(), text)
+
+
+@pytest.mark.parametrize(("formula", "points"), [
+    # Brent's sum, p = n // floor(log2 n): time 4 L - 2 log2(L), read as L ceil(log2 L)
+    ("log2(n)", [(4, 4), (16, 10), (256, 24), (4096, 42), (65536, 54)]),
+    # its work p t <= 4 n, flat at 3.6 n over the last sizes, read as n L^0.5 (primes)
+    ("n", [(17, 48), (61, 216), (251, 910), (1021, 3616), (4093, 14880), (16381, 60480)]),
+    # p = n // L^2: an exact law n L / 32 + 57 n / 32 that breaks at n = 1024
+    ("n", [(16, 30), (32, 62), (64, 126), (128, 256), (256, 520), (512, 1056)]),
+])
+def test_an_excess_needs_count_over_bound_rising_to_the_sweeps_end(
+    formula: str, points: list[tuple[int, int]]
+) -> None:
+    """A fresh outside battery's three confident errors: Brent schedules called exceeded
+    against their own order. An excess the sweep decides must show count / bound highest at
+    the largest size and 5% above the middle one; else undetermined, saying so."""
+    import pram
+
+    found = check("work", pram.formula(formula), [({"n": float(n)}, float(c)) for n, c in points])
+    assert found.verdict == "undetermined", found.summary
+    assert "does not rise to the sweep's end" in found.reason

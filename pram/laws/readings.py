@@ -261,6 +261,25 @@ def grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
     return high > min(first, low) * (1.0 + jitter_of(ys))
 
 
+#: How much count / bound must grow from the sweep's middle size to its largest for an excess
+#: to be shown by the sweep itself (a law above the bound whose ratio grows less there is a
+#: lower term's bend, or a schedule's rounding, as often as it is an excess).
+EXCESS_GROWTH = 1.05
+
+
+def rises_to_the_end(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
+    """Whether count / bound is highest at the largest size of the sweep's second half (within
+    the jitter of integer counts) and at least :data:`EXCESS_GROWTH` times its value at the
+    middle size: what every excess the sweep decides must show. Brent's schedules fooled the
+    laws without it: a time of 4 L - 2 log2(L) read as L ceil(log2 L) (count / L 3.5 then
+    3.375 at the last two sizes), a work flat at 3.6 n read as n L^0.5."""
+    terms = _bound_values(bound, xs)
+    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
+    mid, last = len(ratios) // 2, ratios[-1]
+    return (last * (1.0 + jitter_of(ys)) >= max(ratios[mid:])
+            and last >= ratios[mid] * EXCESS_GROWTH)
+
+
 def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
                start: float | None) -> tuple[Law, Decision]:
     stairs = stair_steps(xs) >= STAIR_STEPS

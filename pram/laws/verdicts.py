@@ -81,7 +81,16 @@ from pram.laws.law import (
     stair,
     term_text,
 )
-from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four, grows
+from pram.laws.readings import (
+    DECIDING_SIZES,
+    EXCESS_GROWTH,
+    LOG_SPAN,
+    SPAN,
+    from_fits,
+    from_four,
+    grows,
+    rises_to_the_end,
+)
 
 #: An exact law in S alone tests the absence of a power of L only where L takes this many
 #: values over the sweep (as a term at a power of S with L beside it needs: one, and two to
@@ -293,7 +302,28 @@ def judge(
     used = [x for x in xs if law.start is None or x >= law.start]
     if log_parts(bound[1])[1] < 0 and decision.verdict == "exceeded" and law.exact:
         decision = _shown_excess(decision, bound, size, xs, counts)
+    if decision.verdict == "exceeded" and not (law.exact and all(b == 0 for _, b in law.terms)):
+        # (an exact law in the size alone, 7 n + 9, predicts past the sweep: it needs no rise)
+        decision = _rising_excess(decision, bound, xs, counts)
     return law, _established(decision, law, used, bound, size)
+
+
+def _rising_excess(decision: Decision, bound: Order, xs: Sequence[float],
+                   counts: Sequence[float]) -> Decision:
+    """An excess kept only where count / bound rises to the sweep's end
+    (:func:`pram.laws.readings.rises_to_the_end`), else undetermined, saying so."""
+    sx, sy, zeros = prepared(xs, counts)
+    sx, sy = sx[zeros:], sy[zeros:]
+    if rises_to_the_end(sx, sy, bound):
+        return decision
+    a = advice(sx)
+    return attrs.evolve(
+        decision, verdict="undetermined",
+        reason=f"{decision.reason}, but count / bound does not rise to the sweep's end (by "
+               f"{EXCESS_GROWTH - 1:.0%} from the middle size, highest at the largest): the "
+               f"excess is not shown by these sizes; {a}",
+        evidence=None if decision.evidence is None else attrs.evolve(decision.evidence,
+                                                                     advice=a))
 
 
 def _shown_excess(decision: Decision, bound: Order, size: str, xs: Sequence[float],
