@@ -75,19 +75,23 @@ class Run:
 
     def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
         """Tell the observer of one elementwise operation (the count is the caller's)."""
-        if self._observer is not None:
-            self._tell(self._observer.operation, name, operands, result)
+        observer = self._observer
+        if observer is None:
+            return
+        self._observing = True
+        try:
+            observer.operation(name, operands, result)
+        finally:
+            self._observing = False
 
     def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
         """Tell the observer of global step ``number``."""
-        if self._observer is not None:
-            self._tell(self._observer.step, number, steps, replies)
-
-    def _tell(self, hook: Callable[..., None], *arguments: Any) -> None:
-        """Call the observer's ``hook``, marked as observing while it runs."""
+        observer = self._observer
+        if observer is None:
+            return
         self._observing = True
         try:
-            hook(*arguments)
+            observer.step(number, steps, replies)
         finally:
             self._observing = False
 

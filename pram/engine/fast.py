@@ -18,7 +18,7 @@ from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import raw_of as _raw_of
 from pram._numpy import np
-from pram.cost import Cost, PhaseCost, charge, charge_local
+from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts, rounds
 from pram.engine.memo import Scratch, StepMemo, ascending
 from pram.engine.refusals import too_many
@@ -30,60 +30,8 @@ from pram.step import Read, Step, Values, Write
 
 if TYPE_CHECKING:
     from pram.engine.core import Host
-    from pram.run import Run
 
 __all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined"]
-
-
-def _unmasked(reads: Sequence[Read], writes: Sequence[Write]) -> bool:
-    """Whether every read is a :class:`Read` and every write a :class:`Write`, none with a
-    ``where`` mask: the accesses the fast path takes (the others, the general path)."""
-    for read in reads:
-        if type(read) is not Read or read.where is not None:
-            return False
-    return all(type(write) is Write and write.where is None for write in writes)
-
-
-def _flat_index(access: Read | Write, pid: Words, n: int, token: Run | None,
-                arrays: dict[str, Array], memo: StepMemo) -> Words | None:
-    """The cells ``access`` of a one-step global step reaches, if the fast path takes them:
-    word indices (no conversion) into a flat array of the machine's ``arrays``, ascending and
-    in range; None for anything else."""
-    array = access.array
-    index = as_words(access.index, pid, n, token)
-    if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-            or len(array.shape) != 1 or not in_range(index, array, memo):
-        return None
-    return index
-
-
-def _charge_phase(cost: Cost, label: str, joined: rounds.Joined | None, local: int,
-                  n: int, reads: int, writes: int) -> None:
-    """Charge phase ``label``'s share of ``cost`` for one step of its ``n`` processors, their
-    ``reads`` and ``writes`` and the ``local`` register operations before the step; a step
-    that ``joined`` the open round adds to the phase's round only if the phase was in it."""
-    share = cost.phases.get(label)
-    if share is None:
-        share = cost.phases[label] = PhaseCost()
-    if joined is None:
-        charge(share, n, reads, writes)
-    else:
-        within = joined.within(label)
-        charge(share, n, reads, writes, within is not None, int(within or 0))
-    if local:
-        charge_local(share, local)
-
-
-def _charge_run(cost: Cost, joined: rounds.Joined | None, labels: tuple[str, ...],
-                n: int, reads: int, writes: int) -> None:
-    """Charge the run's ledger ``cost`` for one step of ``n`` processors (``labels`` its
-    branches' phases), its round joined with the step before (``joined``) or its own."""
-    if joined is None:
-        charge(cost, n, reads, writes)
-    else:
-        charge(cost, n, reads, writes, True, int(joined.newcomers))
-    cost.profile.append(n)
-    cost.step_phases.append(labels)
 
 
 class FastPath:
@@ -130,8 +78,12 @@ class FastPath:
             if type(who) is Chosen or not word_ids(who) or not len(who) \
                     or too_many(reads, writes):
                 return None  # processors chosen by data: the general path's checks
-            if not _unmasked(reads, writes):
-                return None
+            for read in reads:
+                if type(read) is not Read or read.where is not None:
+                    return None
+            for write in writes:
+                if type(write) is not Write or write.where is not None:
+                    return None
         host = self.host
         if host.distinct_processors and not conflicts.ids_distinct(steps, memo):
             return None
@@ -197,8 +149,12 @@ class FastPath:
         n = len(pid)
         if not n or too_many(reads, writes):
             return None
-        if not _unmasked(reads, writes):
-            return None
+        for read in reads:
+            if type(read) is not Read or read.where is not None:
+                return None
+        for write in writes:
+            if type(write) is not Write or write.where is not None:
+                return None
         host = self.host
         if host.distinct_processors and n > 1 and not ascending(pid, memo):
             return None  # conflicts.ids_distinct of one step
@@ -209,8 +165,9 @@ class FastPath:
         read_cells: list[Words] = []
         for read in reads:
             array = read.array
-            index = _flat_index(read, pid, n, token, arrays, memo)
-            if index is None:
+            index = as_words(read.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             read_cells.append(index)
             if checks_reads:
@@ -218,8 +175,9 @@ class FastPath:
         stores: list[tuple[Array, Words, Words | int]] = []
         for write in writes:
             array = write.array
-            index = _flat_index(write, pid, n, token, arrays, memo)
-            if index is None:
+            index = as_words(write.index, pid, n, token)
+            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
+                    or len(array.shape) != 1 or not in_range(index, array, memo):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             checked.append((array, index))
             value = write.value
@@ -273,9 +231,23 @@ class FastPath:
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps])
         for label, (n, r, w) in shares.items():
+            share = cost.phases.get(label)
+            if share is None:
+                share = cost.phases[label] = PhaseCost()
             # The phase's own processors in this step, not those of other branches.
-            _charge_phase(cost, label, joined, local, n, r, w)
-        _charge_run(cost, joined, labels, active, reads, writes)
+            if joined is None:
+                charge(share, n, r, w)
+            else:
+                within = joined.within(label)
+                charge(share, n, r, w, within is not None, int(within or 0))
+            if local:
+                charge_local(share, local)
+        if joined is None:
+            charge(cost, active, reads, writes)
+        else:
+            charge(cost, active, reads, writes, True, int(joined.newcomers))
+        cost.profile.append(active)
+        cost.step_phases.append(labels)
 
     def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
         """:meth:`_account` for a global step of one step (of ``n`` processors)."""
@@ -284,10 +256,25 @@ class FastPath:
         around = prefixes(phase)
         joined, self.opened = rounds.take_one(self.opened, step, around)
         if phase:
+            phases = cost.phases
             local = self._local()
             for label in around:
-                _charge_phase(cost, label, joined, local, n, reads, writes)
-        _charge_run(cost, joined, (phase,), n, reads, writes)
+                share = phases.get(label)
+                if share is None:
+                    share = phases[label] = PhaseCost()
+                if joined is None:
+                    charge(share, n, reads, writes)
+                else:
+                    within = joined.within(label)
+                    charge(share, n, reads, writes, within is not None, int(within or 0))
+                if local:
+                    charge_local(share, local)
+        if joined is None:
+            charge(cost, n, reads, writes)
+        else:
+            charge(cost, n, reads, writes, True, int(joined.newcomers))
+        cost.profile.append(n)
+        cost.step_phases.append((phase,))
 
     def _local(self) -> int:
         """The register operations the machine charged before this step (taken once): what
