@@ -64,7 +64,7 @@ supports it, and it carries what it rests on (:class:`Evidence`):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -301,46 +301,35 @@ def judge(
     law, decision = _judge(measure, bound, size, xs, counts)
     used = [x for x in xs if law.start is None or x >= law.start]
     if log_parts(bound[1])[1] < 0 and decision.verdict == "exceeded" and law.exact:
-        decision = _shown_excess(decision, bound, size, xs, counts)
+        # a law led by the bound's plain part passes it by a log log alone, which lower terms
+        # can hide past the sweep's end (n L + 1000 n against n L / log2(L) on 2^4..2^14:
+        # the ratio falls from 502 to 276)
+        decision = _unless_shown(decision, xs, counts, lambda x, y: grows(x, y, bound),
+                                 "by a log log only, but count / bound does not grow over the "
+                                 "sweep: the excess lies beyond it")
     if decision.verdict == "exceeded" and not (law.exact and all(b == 0 for _, b in law.terms)):
         # (an exact law in the size alone, 7 n + 9, predicts past the sweep: it needs no rise)
-        decision = _rising_excess(decision, bound, xs, counts)
+        decision = _unless_shown(
+            decision, xs, counts, lambda x, y: rises_to_the_end(x, y, bound),
+            f"but count / bound does not rise to the sweep's end (by {EXCESS_GROWTH - 1:.0%} "
+            "from the middle size, highest at the largest): the excess is not shown by these "
+            "sizes")
     return law, _established(decision, law, used, bound, size)
 
 
-def _rising_excess(decision: Decision, bound: Order, xs: Sequence[float],
-                   counts: Sequence[float]) -> Decision:
-    """An excess kept only where count / bound rises to the sweep's end
-    (:func:`pram.laws.readings.rises_to_the_end`), else undetermined, saying so."""
+def _unless_shown(decision: Decision, xs: Sequence[float], counts: Sequence[float],
+                  shown: Callable[[list[float], list[float]], bool], why: str) -> Decision:
+    """The excess ``decision``, kept only where the sweep ``shown`` it (asked of the sizes and
+    counts from the first non-zero count on, as the law), else undetermined, its reason
+    gaining ``why`` and the advice (:func:`pram.laws.readings.grows`,
+    :func:`pram.laws.readings.rises_to_the_end`)."""
     sx, sy, zeros = prepared(xs, counts)
     sx, sy = sx[zeros:], sy[zeros:]
-    if rises_to_the_end(sx, sy, bound):
+    if shown(sx, sy):
         return decision
     a = advice(sx)
     return attrs.evolve(
-        decision, verdict="undetermined",
-        reason=f"{decision.reason}, but count / bound does not rise to the sweep's end (by "
-               f"{EXCESS_GROWTH - 1:.0%} from the middle size, highest at the largest): the "
-               f"excess is not shown by these sizes; {a}",
-        evidence=None if decision.evidence is None else attrs.evolve(decision.evidence,
-                                                                     advice=a))
-
-
-def _shown_excess(decision: Decision, bound: Order, size: str, xs: Sequence[float],
-                  counts: Sequence[float]) -> Decision:
-    """An exact law's excess over a bound divided by a log log, kept only where count / bound
-    grows over the sweep (as a fitted excess must): a law led by the bound's plain part
-    passes it by a log log alone, which lower terms can hide past the sweep's end (n L +
-    1000 n against n L / log2(L) on 2^4..2^14: the ratio falls from 502 to 276)."""
-    sx, sy, zeros = prepared(xs, counts)
-    sx, sy = sx[zeros:], sy[zeros:]  # from the first non-zero count on, as the law
-    if grows(sx, sy, bound):
-        return decision
-    a = advice(sx)
-    return attrs.evolve(
-        decision, verdict="undetermined",
-        reason=f"{decision.reason}, by a log log only, but count / bound does not grow over "
-               f"the sweep: the excess lies beyond it; {a}",
+        decision, verdict="undetermined", reason=f"{decision.reason}, {why}; {a}",
         evidence=None if decision.evidence is None else attrs.evolve(decision.evidence,
                                                                      advice=a))
 
