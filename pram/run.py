@@ -75,23 +75,19 @@ class Run:
 
     def operation(self, name: str, operands: tuple[Any, ...], result: Any) -> None:
         """Tell the observer of one elementwise operation (the count is the caller's)."""
-        observer = self._observer
-        if observer is None:
-            return
-        self._observing = True
-        try:
-            observer.operation(name, operands, result)
-        finally:
-            self._observing = False
+        if self._observer is not None:
+            self._tell(self._observer.operation, name, operands, result)
 
     def step(self, number: int, steps: Sequence[Step], replies: Sequence[Values]) -> None:
         """Tell the observer of global step ``number``."""
-        observer = self._observer
-        if observer is None:
-            return
+        if self._observer is not None:
+            self._tell(self._observer.step, number, steps, replies)
+
+    def _tell(self, hook: Callable[..., None], *arguments: Any) -> None:
+        """Call the observer's ``hook``, marked as observing while it runs."""
         self._observing = True
         try:
-            observer.step(number, steps, replies)
+            hook(*arguments)
         finally:
             self._observing = False
 
