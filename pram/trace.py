@@ -24,17 +24,16 @@ replays faithfully the runs of a machine whose memory only its steps change.
 >>> import numpy as np
 >>> from pram import Machine, Read, Step, Write, iota
 >>> m = Machine(trace=True)
->>> a = m.array("a", values=np.array([1, 2]))
->>> def swap(m, a):
-...     pid = m.processors(2)
-...     i = iota(2)  # each processor's rank: cells by rank, never by id
+>>> a = m.array("a", values=np.array([5, 6, 7]))
+>>> def shift(m, a):  # every cell but the last moved one to the right
+...     pid, i = m.processors(2), iota(2)
 ...     x, = yield Step(pid, reads=[Read(a, i)])
-...     yield Step(pid, writes=[Write(a, 1 - i, x)])
->>> m.run(swap(m, a))
+...     yield Step(pid, writes=[Write(a, i + 1, x)])
+>>> m.run(shift(m, a))
 >>> [(s.number, s.step_work, s.step_reads, s.step_writes, s.work) for s in m.trace.steps]
 [(1, 2, 2, 0, 2), (2, 2, 0, 2, 4)]
 >>> w = m.trace.steps[1].accesses[0]; w.cells.tolist(), w.before.tolist(), w.after.tolist()
-([1, 0], [2, 1], [1, 2])
+([1, 2], [6, 7], [5, 6])
 """
 
 from __future__ import annotations

@@ -36,30 +36,11 @@ from pram import (
 )
 from pram.engine.conflicts import _Flat
 from pram.registers import contents, processors
+from pram.registers.allowed import ESCAPE, HOST, REDUCE, SCAN, SEARCH, SORT, THROUGH_MEMORY
 from tests.helpers import read_all
 
-MOVE = (
-    "values move between processors through memory: write them, then read them in a later step"
-)
-SORT = "moves values between processors; sort with a network of machine steps, e.g. " \
-    "pram.algorithms.sorting"
-SEARCH = "searches across processors; search with machine steps, e.g. pram.algorithms.pbs"
-REDUCE = (
-    "folds the values of many processors into one; reduce with a tree of machine steps "
-    "(pram.algorithms.primitives shows the pattern)"
-)
-SCAN = (
-    "scans across processors; compute prefix sums with machine steps, e.g. "
-    "pram.algorithms.primitives.prefix_sums"
-)
-HOST = (
-    "turns register values into host control flow; a processor decides per value with "
-    "np.where and where= masks, and loop bounds come from sizes"
-)
-ESCAPE = (
-    "while a program runs lets data leave the processors; compute on the register "
-    "(elementwise), and read results with Array.to_numpy() after the run"
-)
+#: The fixes the refusals name, as the register machinery words them.
+MOVE = THROUGH_MEMORY
 SEALED = (
     "while a program runs reaches memory outside the machine's steps; read a with a Read in "
     "a step, or call to_numpy() after the run"

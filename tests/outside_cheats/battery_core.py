@@ -76,6 +76,15 @@ def steal(vals, grab, model="erew", **kw):
     m.run(prog())
     return reveals(box["got"], secret_of(vals)), f"ran; mid-run host got {box['s']!r}"
 
+def frame_spy(seen):
+    """A trace function that keeps every 8-cell integer array a returning frame held."""
+    def tracer(frame, event, arg):
+        if event == "return":
+            for v in list(frame.f_locals.values()) + [arg]:
+                if type(v) is np.ndarray and v.dtype.kind in "iu" and v.size == 8: seen.append(v.copy())
+        return tracer
+    return tracer
+
 def spied_run(vals, install, uninstall, seen):
     """install() spies at the start of the program (after the host set memory up); judge seen."""
     m, a = mk(vals); b = m.array("b", size=8); box = {}

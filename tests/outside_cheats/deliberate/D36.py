@@ -3,11 +3,7 @@ import threading, sys
 TITLE = "threading.settrace hook, the run made inside a new thread"
 def run(vals):
     seen = []
-    def tracer(frame, event, arg):
-        if event == "return":
-            for v in list(frame.f_locals.values()) + [arg]:
-                if type(v) is np.ndarray and v.dtype.kind in "iu" and v.size == 8: seen.append(v.copy())
-        return tracer
+    tracer = frame_spy(seen)
     res = {}
     def body():
         try: res["r"] = spied_run(vals, lambda: None, lambda: None, seen)
