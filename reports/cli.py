@@ -87,8 +87,33 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         """Remember the arguments, so that :meth:`error` can name an unknown option."""
-        self._argv = list(sys.argv[1:] if args is None else args)
-        return super().parse_known_args(args, namespace)
+        self._argv = self._joined(list(sys.argv[1:] if args is None else args))
+        return super().parse_known_args(self._argv, namespace)
+
+    def _joined(self, args: list[str]) -> list[str]:
+        """``args`` with a value that looks like an option joined to the option it follows
+        (``--max-memory -5G`` as ``--max-memory=-5G``), so that the value's own check names
+        it rather than argparse's "expected one argument"."""
+        known = self._option_string_actions
+        out: list[str] = []
+        rest = iter(args)
+        for arg in rest:
+            action = known.get(arg)
+            if arg == "--":
+                out += [arg, *rest]
+                break
+            if action is not None and action.nargs is None:
+                value = next(rest, None)
+                if value is None:
+                    out.append(arg)
+                elif value.startswith("-") and value != "--" and \
+                        value.split("=")[0] not in known and not _number(value):
+                    out.append(f"{arg}={value}")
+                else:
+                    out += [arg, value]
+                continue
+            out.append(arg)
+        return out
 
     def error(self, message: str) -> NoReturn:
         if message.startswith("the following arguments are required"):
@@ -548,8 +573,10 @@ def _short(text: str, keep: int = 60) -> str:
 
 
 def _say(err: Console, message: str) -> None:
-    """One line on standard error, whatever the message holds."""
-    err.print(" ".join(message.split()), markup=False, emoji=False, soft_wrap=True)
+    """One line on standard error, whatever the message holds; when standard error cannot take
+    it (a full disk, /dev/full) the exit status alone tells, as it would have anyway."""
+    with suppress(OSError):
+        err.print(" ".join(message.split()), markup=False, emoji=False, soft_wrap=True)
 
 
 _json = status.print_json
@@ -857,6 +884,10 @@ def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
     from pram.lint import lint, paths
 
     files = paths(args.paths)
+    for folder in args.paths:
+        if Path(folder).is_dir() and not paths([folder]):
+            raise InputError(f"the folder {folder!r} holds no Python file (*.py), so there is "
+                             "nothing to check; give a .py file or a folder that holds some")
     for file in files:  # a FIFO or a device is refused, not opened (it would block)
         writer.check_input(str(file), "pram lint", "a Python file or a folder of them")
     found = lint(files)

@@ -214,3 +214,31 @@ def test_a_python_value_that_cannot_work_is_refused_naming_it(call_it: object,
     assert callable(call_it)
     with pytest.raises(InputError, match=re.escape(words)):
         call_it()
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("-5G", "--max-memory '-5G' is not a size"), ("-1", "--max-memory '-1' is not a size")])
+def test_a_value_that_looks_like_an_option_is_checked_as_the_value(
+        capsys: pytest.CaptureFixture[str], value: str, says: str) -> None:
+    """``--max-memory -5G`` was argparse's "expected one argument", which names no value."""
+    line = one_line_error(capsys, "run", "sort", "--n", "8", "--max-memory", value)
+    assert says in line
+    assert "expected one argument" in one_line_error(capsys, "run", "sort", "--input", "--json")
+
+
+def test_lint_of_a_folder_without_python_files_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """It said "0 files: nothing that run time cannot stop" and exited 0: a wrong folder
+    passed as a clean one."""
+    (tmp_path / "notes.txt").write_text("no code here\n")
+    line = one_line_error(capsys, "lint", str(tmp_path))
+    assert "holds no Python file" in line and repr(str(tmp_path)) in line
+
+
+def test_an_error_standard_error_cannot_take_still_exits_2() -> None:
+    """With standard error on a full device the refusal of --n 0 exited 1 (rich's write
+    failed); the status alone must still say "bad input"."""
+    with open(os.devnull if not Path("/dev/full").exists() else "/dev/full", "w") as full:
+        done = subprocess.run([PRAM, "run", "sort", "--n", "0"], stderr=full,
+                              stdout=subprocess.PIPE, timeout=120)
+    assert (done.returncode, done.stdout) == (2, b"")
