@@ -298,19 +298,32 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
     ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
     machine, its reference, model, bounds and tolerance, and size ``n``."""
 
+    # build and load run in a child process (pram.declaration.apart), as the user's code
+    # there: nothing they keep in the module's globals reaches the program
+    def built(n: int, rng: np.random.Generator) -> dict[str, Words]:
+        made = _users(lambda: declaration.build(n, rng),
+                      f"the build of declaration {declaration.name!r}", f"at n = {n}",
+                      "fix its build(n, rng) so that it returns the inputs")
+        return declaration.inputs(made, "build")
+
+    def loaded(path: str) -> dict[str, Words]:
+        return _users(lambda: declaration.read(path),
+                      f"the load of declaration {declaration.name!r}", f"reading {path!r}",
+                      "fix its load(path), or give another file")
+
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        built = _users(lambda: declaration.build(n, rng),
-                       f"the build of declaration {declaration.name!r}", f"at n = {n}",
-                       "fix its build(n, rng) so that it returns the inputs")
-        return Instance(declaration.inputs(built, "build"), {"n": n})
+        inputs = declared.drawn(built, n, rng,
+                                what=f"the build of declaration {declaration.name!r} at n = {n}",
+                                fix="fix its build(n, rng) so that it returns the inputs")
+        return Instance(inputs, {"n": n})
 
     def load(path: str, options: Options) -> Instance:
         if declaration.load is not None:  # (without one, read says so)
             writer.check_input(path, "--input", f"a file the load of {declaration.name} reads")
-        inputs = _users(lambda: declaration.read(path),
-                        f"the load of declaration {declaration.name!r}", f"reading {path!r}",
-                        "fix its load(path), or give another file")
+        inputs = declared.drawn(loaded, path, what=f"the load of declaration "
+                                f"{declaration.name!r} reading {path!r}",
+                                fix="fix its load(path), or give another file")
         return Instance(inputs, {"n": len(next(iter(inputs.values())))})
 
     def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
