@@ -311,12 +311,14 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
                       f"the load of declaration {declaration.name!r}", f"reading {path!r}",
                       "fix its load(path), or give another file")
 
+    def drawn(n: int, rng: np.random.Generator) -> dict[str, Words]:
+        return declared.drawn(built, n, rng,  # type: ignore[no-any-return]
+                              what=f"the build of declaration {declaration.name!r} at n = {n}",
+                              fix="fix its build(n, rng) so that it returns the inputs")
+
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        inputs = declared.drawn(built, n, rng,
-                                what=f"the build of declaration {declaration.name!r} at n = {n}",
-                                fix="fix its build(n, rng) so that it returns the inputs")
-        return Instance(inputs, {"n": n})
+        return Instance(drawn(n, rng), {"n": n})
 
     def load(path: str, options: Options) -> Instance:
         if declaration.load is not None:  # (without one, read says so)
@@ -337,7 +339,7 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
                       f"the reference of declaration {declaration.name!r}",
                       f"at n = {instance.sizes['n']}", "fix the reference")
 
-    memory = _DeclaredMemory(declaration)
+    memory = _DeclaredMemory(lambda n: drawn(n, np.random.default_rng(0)))
     family = Family(
         name=declaration.name, defaults={"n": declaration.n}, build=build, load=load,
         reference=reference,
@@ -365,11 +367,12 @@ _PROBES = (16, 64)
 @attrs.define
 class _DeclaredMemory:
     """The size guard's model of a declaration: its inputs' bytes measured at two small sizes
-    (the declaration's own build, seed 0), grown to n as the power of n they show, times
-    :data:`DECLARED_FACTOR`; what ``--instances`` multiplies. 0 when the build cannot be
-    probed (then the run's own build reports its error)."""
+    (``draw(n)``: the declaration's own build, seed 0, in the child that draws its
+    instances), grown to n as the power of n they show, times :data:`DECLARED_FACTOR`; what
+    ``--instances`` multiplies. 0 when the build cannot be probed (then the run's own build
+    reports its error)."""
 
-    declaration: declared.Algorithm
+    draw: Callable[[int], Mapping[str, Words]] = attrs.field(eq=False)
     growth: tuple[float, float] | None = None
 
     def __call__(self, sizes: Mapping[str, int], options: Options) -> float:
@@ -384,8 +387,7 @@ class _DeclaredMemory:
             from pram.reports.signals import Stopped
 
             try:
-                with users_code():
-                    inputs = self.declaration.instance(n, 0)
+                inputs = self.draw(n)
             except Stopped:
                 raise
             except BaseException:  # the run's own build says what is wrong
