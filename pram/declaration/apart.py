@@ -196,6 +196,12 @@ def _serve(function: Callable[..., Any], source: int, sink: int) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _die_with_parent()
+    for name in ("__stdout__", "__stderr__"):  # fresh objects: a thread of the parent may
+        stream = getattr(sys, name)  # have held the old ones' locks when it forked
+        with contextlib.suppress(Exception):
+            setattr(sys, name, io.TextIOWrapper(
+                io.FileIO(stream.fileno(), "w", closefd=False), encoding=stream.encoding,
+                errors=stream.errors, line_buffering=True, write_through=True))
     while (arguments := _receive(source)) is not _CLOSED:
         printed: list[tuple[bool, str]] = []
         kept = sys.stdout, sys.stderr
