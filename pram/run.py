@@ -4,7 +4,9 @@
 and every register computed from them, carries that token, so whether a register is sealed is a
 property of the register, not of the thread asking: a thread pool, a process pool's feeder
 thread or a scratch :class:`pram.Machine` meet the same refusals as the program itself. When the
-run ends the token goes inactive and its registers become output, like ``Array.to_numpy()``.
+run ends the token goes inactive and its registers become output, like ``Array.to_numpy()``,
+until a later run goes on where they are met (:func:`live`): a register belongs to the run that
+made it, so one kept for a later run of its machine (or of this thread) is refused there.
 
 The token also counts the elementwise register operations the processors do between two steps
 (the ledger's ``local``), and passes them on to the run's :class:`Observer`.
@@ -136,6 +138,28 @@ def made(count: int = 1) -> None:
         run._made += count
 
 
+#: The refusal of a register of an ended run met while a later run goes on.
+ENDED = (
+    "a register of an earlier run is used while a later run goes on, which would carry the "
+    "earlier run's values into it without memory; a register belongs to the run that made "
+    "it: write its values to memory before that run ends, and read them in the next run"
+)
+
+
+def live(run: Run) -> bool:
+    """Whether the registers of ``run`` are sealed where they are met: True while ``run`` is
+    active; False once it has ended (they are output, like ``Array.to_numpy()``), unless a
+    later run goes on, of their machine (in any thread) or in this thread: then a use of
+    them is refused (:data:`ENDED`). The one place a register's run decides whether it may
+    be used: every way a register of an inactive run would be read as plain values asks it,
+    and a register of another run in a step is refused by the step's own token."""
+    if run._active:
+        return True
+    if _CURRENT.run is not None or getattr(run._machine, "_token", None) is not None:
+        raise HonestyError(ENDED)
+    return False
+
+
 def current() -> Run | None:
     """The run this thread drives (registers made by :func:`pram.hold` join it), or None."""
     return _CURRENT.run
@@ -199,5 +223,5 @@ def running() -> bool:
     return _CURRENT.run is not None
 
 
-__all__ = ["Observer", "Run", "Watched", "begin", "current", "machine_made", "machine_used", "made",
-           "running", "watching"]
+__all__ = ["ENDED", "Observer", "Run", "Watched", "begin", "current", "live", "machine_made",
+           "machine_used", "made", "running", "watching"]

@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from pram import InputError, PRAMError
+from pram.declaration import drawing
 from pram.errors import ConflictError, HonestyError, StepError
 from pram.reports import entries, guard, signals, status, writer
 from pram.reports.options import (
@@ -424,7 +425,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     threads = set(threading.enumerate())
     signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
     try:
-        status = _command(parser, argv, err)
+        with drawing():  # a declaration's instances: one child process per command
+            status = _command(parser, argv, err)
         from pram.reports.registry import run_at_exit
 
         failed = run_at_exit()  # a --module's atexit functions, as its other code runs

@@ -298,19 +298,34 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
     ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
     machine, its reference, model, bounds and tolerance, and size ``n``."""
 
+    # build and load run in a child process (pram.declaration.apart), as the user's code
+    # there: nothing they keep in the module's globals reaches the program
+    def built(n: int, rng: np.random.Generator) -> dict[str, Words]:
+        made = _users(lambda: declaration.build(n, rng),
+                      f"the build of declaration {declaration.name!r}", f"at n = {n}",
+                      "fix its build(n, rng) so that it returns the inputs")
+        return declaration.inputs(made, "build")
+
+    def loaded(path: str) -> dict[str, Words]:
+        return _users(lambda: declaration.read(path),
+                      f"the load of declaration {declaration.name!r}", f"reading {path!r}",
+                      "fix its load(path), or give another file")
+
+    def drawn(n: int, rng: np.random.Generator) -> dict[str, Words]:
+        return declared.drawn(built, n, rng,  # type: ignore[no-any-return]
+                              what=f"the build of declaration {declaration.name!r} at n = {n}",
+                              fix="fix its build(n, rng) so that it returns the inputs")
+
     def build(options: Options, rng: np.random.Generator) -> Instance:
         n = options.n or declaration.n
-        built = _users(lambda: declaration.build(n, rng),
-                       f"the build of declaration {declaration.name!r}", f"at n = {n}",
-                       "fix its build(n, rng) so that it returns the inputs")
-        return Instance(declaration.inputs(built, "build"), {"n": n})
+        return Instance(drawn(n, rng), {"n": n})
 
     def load(path: str, options: Options) -> Instance:
         if declaration.load is not None:  # (without one, read says so)
             writer.check_input(path, "--input", f"a file the load of {declaration.name} reads")
-        inputs = _users(lambda: declaration.read(path),
-                        f"the load of declaration {declaration.name!r}", f"reading {path!r}",
-                        "fix its load(path), or give another file")
+        inputs = declared.drawn(loaded, path, what=f"the load of declaration "
+                                f"{declaration.name!r} reading {path!r}",
+                                fix="fix its load(path), or give another file")
         return Instance(inputs, {"n": len(next(iter(inputs.values())))})
 
     def solve(machine: Machine, instance: Instance, options: Options) -> Solution:
@@ -324,7 +339,7 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
                       f"the reference of declaration {declaration.name!r}",
                       f"at n = {instance.sizes['n']}", "fix the reference")
 
-    memory = _DeclaredMemory(declaration)
+    memory = _DeclaredMemory(lambda n: drawn(n, np.random.default_rng(0)))
     family = Family(
         name=declaration.name, defaults={"n": declaration.n}, build=build, load=load,
         reference=reference,
@@ -352,11 +367,12 @@ _PROBES = (16, 64)
 @attrs.define
 class _DeclaredMemory:
     """The size guard's model of a declaration: its inputs' bytes measured at two small sizes
-    (the declaration's own build, seed 0), grown to n as the power of n they show, times
-    :data:`DECLARED_FACTOR`; what ``--instances`` multiplies. 0 when the build cannot be
-    probed (then the run's own build reports its error)."""
+    (``draw(n)``: the declaration's own build, seed 0, in the child that draws its
+    instances), grown to n as the power of n they show, times :data:`DECLARED_FACTOR`; what
+    ``--instances`` multiplies. 0 when the build cannot be probed (then the run's own build
+    reports its error)."""
 
-    declaration: declared.Algorithm
+    draw: Callable[[int], Mapping[str, Words]] = attrs.field(eq=False)
     growth: tuple[float, float] | None = None
 
     def __call__(self, sizes: Mapping[str, int], options: Options) -> float:
@@ -371,8 +387,7 @@ class _DeclaredMemory:
             from pram.reports.signals import Stopped
 
             try:
-                with users_code():
-                    inputs = self.declaration.instance(n, 0)
+                inputs = self.draw(n)
             except Stopped:
                 raise
             except BaseException:  # the run's own build says what is wrong

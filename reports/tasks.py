@@ -12,6 +12,7 @@ from typing import Any, Protocol, TypeAlias
 
 import attrs
 
+from pram.declaration import drawing
 from pram.reports.options import Options
 from pram.reports.runs import Job, Run, perform_job, prepare
 from pram.reports.trials import Trial, run_job_batch
@@ -152,8 +153,9 @@ def perform(task: Task) -> Run | tuple[Trial, ...]:
     """Do ``task`` here: a run, or for a :class:`Batch` its trials (with the task's job when
     it was prepared in this process, else one prepared now)."""
     job = task.job
-    if isinstance(task, Batch):
-        return run_job_batch(job or prepare(task.name, task.options), task.seeds,
-                             batched=task.batched)
-    return perform_job(job or prepare(task.name, task.options), checked=job is not None)
+    with drawing():  # a declaration's instances: one child process per task
+        if isinstance(task, Batch):
+            return run_job_batch(job or prepare(task.name, task.options), task.seeds,
+                                 batched=task.batched)
+        return perform_job(job or prepare(task.name, task.options), checked=job is not None)
 

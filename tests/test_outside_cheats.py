@@ -3,11 +3,12 @@ public API by a tester who had seen neither the code nor the tests): 109 plausib
 deliberate ones and 26 honest idioms, each run on two inputs, the deliberate ones linted.
 
 What it holds is the issue's bar, with the cases the project cannot stop named: of the
-plausible cheats only a declaration whose build keeps its instance in a module global (P93)
-and a batch whose program counts its passes in a module global (P98) pass, both documented
-(the declare how-to, the batches how-to); every deliberate cheat that passes is flagged by
-``pram lint``; the honest idioms refused are the three honesty.md lists as refused
-(``np.take`` of a register into a table, ``.real`` of a complex register, ``np.vectorize``).
+plausible cheats only a batch whose program counts its passes in a module global (P98)
+passes, documented (the batches how-to; a declaration whose build kept its instance in a
+module global, P93, is closed since build runs in a child process, issue 33); every
+deliberate cheat that passes is flagged by ``pram lint``; the honest idioms refused are the
+three honesty.md lists as refused (``np.take`` of a register into a table, ``.real`` of a
+complex register, ``np.vectorize``).
 A new pass or a new refusal changes these sets, and the test says which.
 
 A second battery (``outside_cheats/sealed.py``, 225 cases by another tester from the docs) is
@@ -25,7 +26,7 @@ from pathlib import Path
 BATTERY = Path(__file__).parent / "outside_cheats" / "battery.py"
 
 KNOWN = {
-    "plausible": {"P93", "P98"},
+    "plausible": {"P98"},
     # gc, ctypes, trace and profile hooks (format strings on the machine's ledger, D46, find
     # nothing: it sits in a slot no name reaches)
     "deliberate": {"D10", "D15", "D16", "D19", "D36", "D39"},
@@ -59,8 +60,10 @@ SEALED = Path(__file__).parent / "outside_cheats" / "sealed.py"
 #: ``from ... import``, ``vars``/``getattr`` with a built name, ``pydoc``, ``pkgutil``,
 #: ``operator.attrgetter``), ``pram._held`` through ``sys.modules`` or ``importlib``, the
 #: ledger rewritten after a run, machines made before a measured call (a sweep builder's, a
-#: weakest_model's), and ``distinct_processors=False`` hiding an EREW concurrent read. Each is
-#: now refused or learns nothing.
+#: weakest_model's), ``distinct_processors=False`` hiding an EREW concurrent read, and a
+#: register of run 1 kept for run 2 of the same machine (issue 33: a register belongs to its
+#: run), and a declaration's build keeping its instance in a module global (issue 33: build
+#: runs in a child process). Each is now refused or learns nothing.
 SEALED_CLOSED = {
     "mod-trace-cells_of-a", "mod-memory-cells_of-a", "mod-views-cells_of-a",
     "mod-core-cells_of-a", "mod-loop-raw_of-x", "mod-register-raw_of-x", "mod-holding-raw_of-x",
@@ -72,18 +75,17 @@ SEALED_CLOSED = {
     "decl-trace-cells_of-writes", "decl-held-put-cells", "decl-sweep-raw", "batch-raw-of",
     "lint-vars-module", "lint-getattr-module", "lint-alias-import", "weakest-premade-token",
     "lint-pydoc-locate", "lint-pkgutil-resolve", "lint-attrgetter-module",
-    "lint-from-import-words", "lint-pydoc-plain",
+    "lint-from-import-words", "lint-pydoc-plain", "stash-register-same-machine",
+    "decl-build-stash",
 }
 
 #: The plausible cheats of it that still pass, each a module's own Python keeping data past the
-#: machine: a batch's global pass counter, a register kept from a run for a later run of the
-#: same machine, a declaration's program calling build with a guessed seed, a build stashing
-#: its instance (the declare and batches how-tos say so); and the deliberate ones that pass (gc,
-#: frames, settrace, ctypes, the author's own observer, a generator's frame), each flagged by
-#: the lint.
+#: machine: a batch's global pass counter and a declaration's program calling build with a
+#: guessed seed (the declare and batches how-tos say so); and the deliberate ones that pass
+#: (gc, frames, settrace, ctypes, the author's own observer, a generator's frame), each flagged
+#: by the lint.
 SEALED_KNOWN = {
-    "cheat": {"until-batch-pass-count", "stash-register-same-machine", "decl-build-guess-seed",
-              "decl-build-stash"},
+    "cheat": {"until-batch-pass-count", "decl-build-guess-seed"},
     "deliberate": {"dl-gc-referents", "dl-frames", "dl-settrace", "dl-ctypes", "dl-observer",
                    "dl-gen-frame"},
 }

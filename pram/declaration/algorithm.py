@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from pram._numpy import np
+from pram.declaration.apart import drawn
 from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
@@ -214,20 +215,36 @@ class Algorithm:
 
     def instance(self, n: int, seed: int = 0) -> dict[str, np.ndarray[Any, Any]]:
         """The random instance of size ``n`` drawn from ``seed`` (what ``--n n --seed seed``
-        runs). Refused while a declared program runs: a program that draws its own input
-        again holds it on the host, past the machine."""
+        runs), drawn in a child process (:mod:`pram.declaration.apart`: nothing ``build``
+        keeps in the module's globals reaches the program). Refused while a declared program
+        runs: a program that draws its own input again holds it on the host, past the
+        machine."""
         _not_solving(self.name, "instance")
-        return self.inputs(self.build(size_of(n), np.random.default_rng(seed_of(seed))), "build")
+        n = size_of(n)
+        return drawn(self._built, n, np.random.default_rng(seed_of(seed)),  # type: ignore[no-any-return]
+                     what=f"the build of {self.name} at n = {n}",
+                     fix="fix its build(n, rng) so that it returns the inputs")
+
+    def _built(self, n: int, rng: np.random.Generator) -> dict[str, np.ndarray[Any, Any]]:
+        """What :meth:`instance` runs apart: ``build``'s inputs, checked."""
+        return self.inputs(self.build(n, rng), "build")
 
     def read(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
-        """The inputs ``load`` reads from ``path`` (``--input``); refused while a declared
-        program runs, as :meth:`instance` is."""
+        """The inputs ``load`` reads from ``path`` (``--input``), in a child process as
+        :meth:`instance` draws; refused while a declared program runs, as :meth:`instance`
+        is."""
         _not_solving(self.name, "read")
         if self.load is None:
             raise InputError(
                 f"--input does not apply to {self.name}: its declaration has no load; add "
                 "load=... to it, or leave --input out"
             )
+        return drawn(self._loaded, path, what=f"the load of {self.name} reading {path!r}",  # type: ignore[no-any-return]
+                     fix="fix its load(path), or give another file")
+
+    def _loaded(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
+        """What :meth:`read` runs apart: ``load``'s inputs, checked."""
+        assert self.load is not None  # (read refused it)
         data = self.inputs(self.load(path), "load")
         name, first = next(iter(data.items()))
         if first.ndim == 0 or len(first) == 0:  # n is its length: at least one entry

@@ -13,6 +13,7 @@ import attrs
 from pram._numpy import np
 from pram.cost import Cost
 from pram.declaration.algorithm import Algorithm, sizes_of, wrong_arity
+from pram.declaration.apart import drawing
 from pram.declaration.formulas import MEASURES, bounds_of
 from pram.errors import InputError
 from pram.laws.bounds import Check, Formula, check
@@ -190,20 +191,21 @@ def sweep(
     checked = {**(declared.bounds if declared is not None else {}), **bounds_of(bounds)}
     points: list[Point] = []
     ran_under = ""
-    for n in chosen:
-        if declared is not None:
-            inputs = declared.instance(n, seed)
-            machine = Machine(model or declared.model, seed=seed)
-            got = declared.solve(machine, inputs)
-            wrong = declared.mismatch(got, declared.expected(inputs))
-            correct: bool | None = wrong is None
-        else:
-            builder: Callable[..., Any] = subject  # not a declaration
-            machine, correct, wrong = _build(builder, n, seed, model), None, None
-        found = machine.violations
-        ran_under = machine.model.name
-        points.append(Point(n, machine.cost, len(found),
-                            found[0].message if found else None, correct, wrong))
+    with drawing():  # every size's instance drawn by one child process
+        for n in chosen:
+            if declared is not None:
+                inputs = declared.instance(n, seed)
+                machine = Machine(model or declared.model, seed=seed)
+                got = declared.solve(machine, inputs)
+                wrong = declared.mismatch(got, declared.expected(inputs))
+                correct: bool | None = wrong is None
+            else:
+                builder: Callable[..., Any] = subject  # not a declaration
+                machine, correct, wrong = _build(builder, n, seed, model), None, None
+            found = machine.violations
+            ran_under = machine.model.name
+            points.append(Point(n, machine.cost, len(found),
+                                found[0].message if found else None, correct, wrong))
     xs = [float(p.n) for p in points]
     checks = {
         key: check(key.split(" ")[0], bound,

@@ -283,8 +283,10 @@ def this_run(reads: Sequence[Read], writes: Sequence[Write], number: int,
                           getattr(port, "where", None))):
             if type(x) is Register and x._run is not None and x._run is not token:
                 raise HonestyError(
-                    f"a register of another run (or machine) is used in step {number}; "
-                    f"registers live for one run of one machine: {THROUGH_MEMORY}"
+                    f"a register of another run (or machine) is used in step {number}; a "
+                    f"register belongs to the run that made it: {THROUGH_MEMORY} (to a "
+                    "later run: write them to memory before the run ends, and read them in "
+                    "the next run)"
                 )
 
 

@@ -19,8 +19,9 @@ THROUGH_MEMORY = (
 
 #: The fix for a register of another run (or machine) met in an operation.
 ANOTHER_RUN = (
-    "belongs to another run (or machine); registers live for one run of one machine: "
-    f"{THROUGH_MEMORY}, and read results with Array.to_numpy() after the run"
+    "belongs to another run (or machine); a register belongs to the run that made it: "
+    f"{THROUGH_MEMORY} (to a later run: write them to memory before the run ends, and read "
+    "them in the next run), and read results with Array.to_numpy() after the run"
 )
 
 

@@ -23,7 +23,7 @@ from pram._numpy import np
 from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
 from pram.registers.ids import Chosen, Ids, same
-from pram.run import Run
+from pram.run import Run, live
 
 if TYPE_CHECKING:
     from pram.registers.register import Register
@@ -43,10 +43,11 @@ def run_of(kind: type[Register], operands: Sequence[Any], *more: Any) -> Run | N
             continue
         if run is None or run is found:
             continue
-        if found is None and run._active:
+        sealed = live(run)  # a register of an ended run met in a later run is refused
+        if found is None and sealed:
             found = run
             continue
-        if found is not None or run._active:
+        if found is not None or sealed:
             refuse("an operation on registers of two runs", ANOTHER_RUN)
     if found is None:
         return None

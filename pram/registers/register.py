@@ -38,7 +38,7 @@ from pram.registers.operations import (
     wrap,
 )
 from pram.registers.selection import getitem, setitem
-from pram.run import Run
+from pram.run import Run, live
 
 
 def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
@@ -149,7 +149,7 @@ class Register(Held, NDArrayOperatorsMixin):
 
     def _sealed(self) -> bool:
         run = self._run
-        return run is not None and run._active
+        return run is not None and live(run)
 
     def _host(self, what: str, why: str = allowed.HOST) -> npt.NDArray[Any]:
         """The values, for the host after the run: ``what`` is refused (``why``) while the
@@ -302,7 +302,7 @@ class Register(Held, NDArrayOperatorsMixin):
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> Any:
         """The values converted to ``dtype``, still bound to the same processors."""
         run = self._run
-        if run is None or not run._active:
+        if run is None or not live(run):
             return Register(_raw_of(self).astype(dtype, *args, **kwargs), _owners_of(self), run)
         dtype = numeric_dtype(dtype, "register.astype")
         if args or set(kwargs) - {"copy"}:
@@ -419,7 +419,7 @@ def contents(register: Register) -> npt.NDArray[Any]:
     if isinstance(register, np.ndarray):
         return register.view(np.ndarray)
     run = register._run
-    if run is not None and run._active and not run._observing:
+    if run is not None and live(run) and not run._observing:
         refuse("pram.registers.contents of a register", allowed.ESCAPE)
     return _raw_of(register)
 
@@ -430,7 +430,7 @@ def processors(register: Register) -> Ids:
     run = register._run
     ids = _owners_of(register)
     if type(ids) is Chosen:
-        if run is not None and run._active and not run._observing:
+        if run is not None and live(run) and not run._observing:
             refuse("the processors of a register chosen by data", allowed.SIZE)
     elif not immutable(ids):
         # Ids selected by a plain key (x[np.array([0, 1])]) are a fresh array: writing it would

@@ -23,6 +23,7 @@ from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
 from pram.registers.ids import Chosen, Ids, same
 from pram.registers.operations import batch_of, inexact, kept, operand
+from pram.run import live
 
 if TYPE_CHECKING:
     from pram.registers.register import Register
@@ -55,7 +56,7 @@ def setitem(self: Register, key: Any, value: Any) -> None:
     (a register of the same processors, a number or a plain array from sizes)."""
     kind = type(self)  # pram.Register, which is final
     run = self._run
-    if sys.getrefcount(self) <= _TEMPORARY and run is not None and run._active:
+    if run is not None and live(run) and sys.getrefcount(self) <= _TEMPORARY:
         refuse("assigning into a selection of a register (chained, as in "
                "x[1:][mask] = 0)", "changes a temporary copy, which is then lost; assign "
                "with one key (x[mask] = 0, the mask over all of x's processors), or name "
