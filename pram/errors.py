@@ -117,3 +117,14 @@ class BatchPathError(StepError):
     """The instances of a batch took different paths at a loop test and the program cannot be
     made again to run the instances that left the batch's path (a started generator, or one
     the machine cannot rebuild): the run is refused there rather than counted wrong."""
+
+
+def said(error: BaseException) -> str:
+    """The first line of ``error``'s message, or ``no message``: what a one-line report of a
+    user's error quotes. An error whose ``str()`` itself raises (a class of the user's with a
+    broken ``__str__``) is quoted by that, never raised again."""
+    try:
+        text = str(error).strip()
+    except Exception as broken:
+        return f"its message cannot be shown: str() raised {type(broken).__name__}"
+    return text.splitlines()[0] if text else "no message"

@@ -316,8 +316,29 @@ def weakest_model(
     (CRCW priority by default, so every write lands). The classification is read from the
     machine's own trace of the run after it ended: the machine has no observer a program
     could look at or change, and a machine made or run during the call besides the one given
-    is refused (its steps would not be classified).
+    is refused (its steps would not be classified). A weakest model that forbids anything is
+    confirmed by a second run on it: a program stepping otherwise there (one that reads
+    ``m.model``) is refused.
     """
+    found = classified(_ran(program, run_model, seed))
+    if model(found.model).name.lower() not in ("crcw-arbitrary", "crcw-priority"):
+        # Confirmed on the model named: a program that reads its machine's model (m.model)
+        # could step otherwise under the one it was classified on.
+        again = _ran(program, found.model, seed)
+        if again.violations:
+            raise InputError(
+                f"weakest_model: the run under {model(run_model).name} is clean under "
+                f"{model(found.model).name}, but the program's run under "
+                f"{model(found.model).name} is not ({again.violations[0].message}): its steps "
+                "depend on the machine's model, so no model is the weakest for it; let the "
+                "program's steps depend on its data and sizes only"
+            )
+    return found
+
+
+def _ran(program: Callable[[Machine], Any], run_model: str | Model, seed: int) -> Machine:
+    """A fresh traced machine under ``run_model`` after ``program`` ran on it (see
+    :func:`run_on`), refusing a program that made or ran another machine."""
     machine = Machine(run_model, mode="collect", strict=False, seed=seed, trace=True,
                       trace_cells=EVERYTHING)
     with watching() as made:
@@ -327,7 +348,7 @@ def weakest_model(
             "weakest_model: the function given made or ran another machine; its steps would "
             "not be classified: run every step on m, the machine it is given"
         )
-    return classified(machine)
+    return machine
 
 
 __all__ = ["BESIDE", "CHAIN", "EVERYTHING", "Classifier", "Meeting", "Weakest", "classified",

@@ -13,8 +13,10 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import cast
 
 from pram import InputError, declaration
+from pram.errors import said
 from pram.reports import algorithms, classics, techniques, writer
 from pram.reports.registry import Algorithm, Exited, entry_of, raised, user_line, users_code
 from pram.reports.signals import Stopped
@@ -178,7 +180,7 @@ def _import_error(where: str, error: BaseException, path: Path | None) -> BaseEx
         )
     line = user_line(error)
     at = f" in {line}" if line else ""
-    words = "" if isinstance(error, SystemExit | Exited) else f" ({_first_line(error)})"
+    words = "" if isinstance(error, SystemExit | Exited) else f" ({said(error)})"
     verb = "called" if isinstance(error, SystemExit | Exited) else "raised"
     return InputError(
         f"--module {where!r} {verb} {raised(error)}{at} while it was imported{words}; fix the "
@@ -190,18 +192,21 @@ def _article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else "no message"
+
+
+def _declared(value: object) -> bool:
+    """Whether ``value`` is a declaration, asked of its type alone."""
+    return issubclass(type(value), declaration.Algorithm)
 
 
 def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.Algorithm:
     """The declaration called ``attribute`` in ``module`` (by variable name, else by its
     ``name``)."""
+    # by type(): isinstance would run a global's own __class__ (a property of the user's)
     declared = {k: v for k, v in vars(module).items()
-                if isinstance(v, declaration.Algorithm) and not k.startswith("_")}
+                if _declared(v) and not k.startswith("_")}
     found = getattr(module, attribute, None)
-    if not isinstance(found, declaration.Algorithm):  # a program `double` declared as "double"
+    if not _declared(found):  # a program `double` declared as "double"
         found = next((v for v in declared.values() if v.name == attribute), found)
     if found is None:
         listed = ", ".join(sorted(declared)) or "none"
@@ -209,7 +214,7 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
             f"--module {where!r} has no {attribute!r} (its declarations: {listed}); give the "
             "name of a pram.Algorithm defined in it"
         )
-    if not isinstance(found, declaration.Algorithm):
+    if not _declared(found):
         raise InputError(
             f"--module {where!r}: {attribute!r} is {_article(type(found).__name__)}, not a "
             "pram.Algorithm; declare it with pram.Algorithm(...) or @pram.declare(...)"
@@ -222,4 +227,4 @@ def _declaration(module: ModuleType, where: str, attribute: str) -> declaration.
             f"{twins[0]}); the name picks one on the command line and in reports, so give each "
             "its own (name=... in pram.Algorithm or pram.declare)"
         )
-    return found
+    return cast(declaration.Algorithm, found)

@@ -36,6 +36,7 @@ import numpy as np
 import pram as pram_package
 from pram import Cost, Formula, InputError, Machine, PRAMError, Words, algorithms, words
 from pram import declaration as declared
+from pram.errors import said
 from pram.reports import writer
 from pram.reports.options import MAX_D, MODEL_NAMES, Options, choices, used_by, validate
 
@@ -168,15 +169,18 @@ def users_code() -> Iterator[None]:
     or exactly one JSON object), ``os._exit`` raises :class:`Exited` instead of ending the
     process with a status that may look like success, ``atexit`` functions wait for
     :func:`run_at_exit`, and a change of the working folder is undone (``--output o.npy`` is
-    written where it was given)."""
-    real, register, folder = os._exit, atexit.register, os.getcwd()
+    written where it was given), and the command's arguments are not the code's to read:
+    ``sys.argv`` holds the command's name alone (a module that read ``--seed`` and ``--input``
+    there could draw its instance or read its input on the host, past the machine)."""
+    real, register, folder, argv = os._exit, atexit.register, os.getcwd(), sys.argv
     os._exit = _exit_refused  # type: ignore[assignment]  # put back below
     atexit.register = _at_exit  # type: ignore[assignment]
+    sys.argv = argv[:1]
     try:
         with contextlib.redirect_stdout(sys.stderr), _stdout_descriptor_to_stderr():
             yield
     finally:
-        os._exit, atexit.register = real, register
+        os._exit, atexit.register, sys.argv = real, register, argv
         with contextlib.suppress(OSError):  # the paths given stay relative to where they were
             os.chdir(folder)
 
@@ -269,10 +273,9 @@ def _users(call: Callable[[], T], what: str, where: str, fix: str) -> T:
             raise
         # one the user's code raised itself: located like any other error of its
         raise InputError(f"{what} raised {raised(error)} in {user_line(error)} {where} "
-                         f"({str(error).strip() or 'no message'}); {fix}") from None
+                         f"({said(error)}); {fix}") from None
     except BaseException as error:
-        text = str(error).strip() if not isinstance(error, SystemExit | Exited) else ""
-        first = text.splitlines()[0] if text else "no message"
+        first = "no message" if isinstance(error, SystemExit | Exited) else said(error)
         line = user_line(error)
         at = f" in {line}" if line else ""
         verb = "called" if isinstance(error, SystemExit | Exited) else "raised"

@@ -242,3 +242,84 @@ def test_an_error_standard_error_cannot_take_still_exits_2() -> None:
         done = subprocess.run([PRAM, "run", "sort", "--n", "0"], stderr=full,
                               stdout=subprocess.PIPE, timeout=120)
     assert (done.returncode, done.stdout) == (2, b"")
+
+
+BROKEN = '''
+import numpy as np, pram
+from pram import Read, Step, Write, iota
+
+class Unsayable(Exception):
+    def __str__(self):
+        raise RuntimeError("no words")
+
+def build(n, rng):
+    if PART == "build": raise Unsayable()
+    return {"a": rng.integers(0, 100, n)}
+
+def prog(m, a):
+    if PART == "program": raise Unsayable()
+    n = a.size
+    pid = m.processors(n)
+    (x,) = yield Step(pid, reads=[Read(a, iota(n))])
+    out = m.array("out", n)
+    yield Step(pid, writes=[Write(out, iota(n), x)])
+    return out
+
+def ref(a):
+    if PART == "reference": raise Unsayable()
+    return a.copy()
+
+copy = pram.Algorithm(name="copy", build=build, program=prog, reference=ref)
+if PART == "import": raise Unsayable()
+
+class Evil:
+    @property
+    def __class__(self):
+        raise RuntimeError("evil")
+
+x = Evil()
+'''
+
+
+@pytest.mark.parametrize("part", ["import", "build", "program", "reference"])
+def test_an_error_whose_message_cannot_be_shown_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, part: str) -> None:
+    """An exception class of the user's whose __str__ raises gave a traceback ("During
+    handling of the above exception...") and exit 1 (third outside edge battery)."""
+    module = tmp_path / "broken.py"
+    module.write_text(f"PART = {part!r}\n" + BROKEN)
+    line = one_line_error(capsys, "run", "--module", str(module), "copy", "--n", "8")
+    assert "raised Unsayable in broken.py:" in line
+    assert "its message cannot be shown: str() raised RuntimeError" in line
+
+
+def test_a_global_with_a_class_property_of_its_own_is_passed_over(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A global whose __class__ property raised broke the search for declarations."""
+    module = tmp_path / "evil.py"
+    module.write_text("PART = None\n" + BROKEN)
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8")
+    assert status == 0, err
+    assert "has no 'nope'" in one_line_error(capsys, "run", "--module", str(module), "nope")
+
+
+def test_a_declarations_title_is_text() -> None:
+    """title=5 was taken (every other field is checked)."""
+    with pytest.raises(InputError, match="title is the text reports show"):
+        pram.Algorithm(name="x", build=lambda n, rng: np.zeros(n), program=lambda m, x: x,
+                       reference=lambda x: x, title=5)  # type: ignore[arg-type]
+
+
+def test_a_modules_code_does_not_see_the_commands_arguments(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A module that read --seed from sys.argv at import could draw its instance itself, and
+    a program that read --input's path could sort the file on the host (third outside honesty
+    battery): the user's code sees the command's name alone."""
+    module = tmp_path / "argv.py"
+    module.write_text(MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):", "import sys\nSEEN = list(sys.argv)\n\ndef build(n, rng):").replace(
+        "    n = a.size\n", "    n = a.size\n    assert len(sys.argv) == 1 and len(SEEN) == 1, "
+        "(sys.argv, SEEN)\n"))
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
+                            "--seed", "3")
+    assert status == 0, err

@@ -12,7 +12,18 @@ import pytest
 from hypothesis import given, settings
 
 import pram
-from pram import Machine, Read, Step, Weakest, Write, parallel, phase, weakest_model
+from pram import (
+    InputError,
+    Machine,
+    Program,
+    Read,
+    Step,
+    Weakest,
+    Write,
+    parallel,
+    phase,
+    weakest_model,
+)
 from pram.algorithms import mqar
 from pram.algorithms.catalogue import maximum, merge
 from pram.algorithms.components import connected_components
@@ -207,3 +218,20 @@ def merge_program(m: Machine) -> Any:
     """Two processors read a[0] (concurrent), one step."""
     a = m.array("a", values=np.arange(2))
     yield Step(m.processors(2), reads=[Read(a, np.zeros(2, dtype=np.int64))])
+
+
+def test_a_program_that_steps_by_its_machines_model_has_no_weakest_model() -> None:
+    """A program reading m.model stayed clean under CRCW priority (weakest_model's run) and
+    read concurrently under EREW, and weakest_model answered EREW (third outside battery):
+    the weakest model found is confirmed by a run on it."""
+    def sniffing(m: Machine) -> None:
+        a = m.array("a", values=np.arange(4))
+        index = np.arange(4) if "priority" in repr(m.model) else np.zeros(4, dtype=np.int64)
+
+        def program() -> Program[None]:
+            yield Step(m.processors(4), reads=[Read(a, index)])
+
+        m.run(program())
+
+    with pytest.raises(InputError, match="its steps depend on the machine's model"):
+        weakest_model(sniffing)

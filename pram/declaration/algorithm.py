@@ -182,6 +182,12 @@ class Algorithm:
                 )
         if self.load is not None and not callable(self.load):
             raise InputError(f"Algorithm {self.name!r}: load must be a function or None")
+        if not isinstance(self.title, str):
+            raise InputError(
+                f"Algorithm {self.name!r}: title is the text reports show (got "
+                f"{type(self.title).__name__} {self.title!r}); give a string, e.g. "
+                f"title='{self.name} by pointer jumping', or leave it out"
+            )
         for field, count, call in (("build", 2, "build(n, rng), the size and a numpy "
                                     "Generator"), ("load", 1, "load(path)")):
             function = getattr(self, field)

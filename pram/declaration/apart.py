@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from pram._numpy import np
-from pram.errors import InputError
+from pram.errors import InputError, said
 
 #: ``os._exit`` as it was when pram was imported: a user's code may replace the attribute (the
 #: command line does, around user code), and the child must still end.
@@ -242,8 +242,7 @@ def _portable(error: BaseException) -> BaseException:
         pickle.loads(pickle.dumps(error))
         return error
     except Exception:  # any error of the error's own: send its words
-        first = (str(error).strip().splitlines() or ["no message"])[0]
-        return InputError(f"{type(error).__name__}: {first}")
+        return InputError(f"{type(error).__name__}: {said(error)}")
 
 
 def _die_with_parent() -> None:
