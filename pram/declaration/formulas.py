@@ -10,6 +10,7 @@ import ast
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 from pram.errors import InputError
 from pram.laws.bounds import Formula
@@ -26,10 +27,10 @@ DEEPEST = 100
 
 #: Functions a formula's text may call; ``log2`` is taken as at least 1 (as in every report),
 #: so a formula never vanishes at tiny sizes.
-_CALLS: dict[str, Callable[[float], float]] = {
+_CALLS: Mapping[str, Callable[[float], float]] = MappingProxyType({
     "log2": lambda x: math.log2(x) if x > 2 else 1.0,
     "sqrt": math.sqrt,
-}
+})
 
 
 def formula(text: str, sizes: Sequence[str] = ("n",)) -> Formula:
