@@ -242,3 +242,29 @@ def test_an_error_standard_error_cannot_take_still_exits_2() -> None:
         done = subprocess.run([PRAM, "run", "sort", "--n", "0"], stderr=full,
                               stdout=subprocess.PIPE, timeout=120)
     assert (done.returncode, done.stdout) == (2, b"")
+
+
+@pytest.mark.parametrize("argv", [
+    ("sweep", "sort", "--n", "8,16", "--workers", str(2**31)),
+    ("run", "sort", "--n", "8", "--instances", "4", "--workers", str(10**30)),
+    ("sweep", "sort", "--n", "8,16,32,64,128", "--predict", "1" + "0" * 400),
+])
+def test_a_count_beyond_a_c_int_or_a_float_is_one_line(
+        capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """--workers 2^31 overflowed the pool's semaphore (tracebacks, leaked semaphores, exit 1);
+    --predict 10^400 overflowed a float in the report (third outside edge battery)."""
+    line = one_line_error(capsys, *argv)
+    assert ("--workers" in line and "at most 4096" in line) or "beyond what a law" in line
+
+
+def test_a_check_of_a_count_beyond_a_float_is_refused() -> None:
+    """pram.check raised a bare OverflowError for an int count of 10^400."""
+    with pytest.raises(InputError, match="is not a pair of sizes"):
+        pram.check("work", pram.formula("n"), [({"n": 8}, 10**400), ({"n": 16}, 32.0)])
+
+
+def test_parentheses_count_towards_a_formulas_depth() -> None:
+    """Parentheses leave no node in the parse: 101 of them passed the 100-deep limit."""
+    with pytest.raises(InputError, match="nests its parts more than 100 deep"):
+        pram.formula("(" * 101 + "n" + ")" * 101)
+    assert pram.formula("(" * 100 + "n" + ")" * 100)({"n": 3}) == 3

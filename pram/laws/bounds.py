@@ -52,7 +52,12 @@ def _is_formula(formula: object, who: str) -> None:
 def _finite(value: object) -> bool:
     """Whether ``value`` is a finite real number: a count or a size of NaN or infinity says
     nothing a law can fit."""
-    return _real(value) and math.isfinite(value)  # type: ignore[arg-type]
+    if not _real(value):
+        return False
+    try:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    except OverflowError:  # an int beyond a float's range: no law can be fitted to it
+        return False
 
 
 def _arguments(who: str, measure: object, points: object, limit: object, *, many: bool) -> None:

@@ -187,6 +187,12 @@ def formula(text: str, sizes: Sequence[str] = ("n",)) -> Formula:
             f"formula {text[:40]!r}... is {len(text)} characters long, over the limit of "
             f"{LONGEST}; write the bound in a few terms, e.g. 'n log2(n)^2'"
         )
+    deepest = depth = 0
+    for char in text:  # parentheses leave no node of their own: count them in the text
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    if deepest > DEEPEST:
+        raise _too_deep(text)
     # a space between two factors multiplies: "n log2(n)" is n * log2(n)
     spelled = re.sub(r"(?<=[\w).])\s+(?=[\w(])", " * ", text.strip()).replace("^", "**")
     try:
