@@ -16,7 +16,8 @@ check reads a program's source (never runs it) and names every such use with fil
   ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals``, ``locals`` and
   ``sys.getsizeof``; calls of ``m.execute``, which drive steps outside a run (no register
   sealed);
-- monkey-patching pram: assigning or deleting an attribute of anything imported from pram,
+- monkey-patching pram: assigning or deleting an attribute or an item of anything imported
+  from pram or bound to a part of it (``M = pram.MODELS["erew"]; M.checks_reads = False``),
   ``setattr`` on it, and ``flags.writeable = True`` / ``setflags`` (ids made writable);
   likewise of numpy (``np.take = ...``, ``numpy.where = ...``, ``setattr(np, ...)``), whose
   callables the machine hands raw values to (it binds its own when pram is imported, and a
@@ -103,11 +104,33 @@ def _imported(tree: ast.AST, package: str) -> set[str]:
     return names
 
 
+def _aliases(tree: ast.AST, names: set[str]) -> set[str]:
+    """``names`` and every name bound to a part of what they name (``M = pram.MODELS["erew"]``,
+    ``models = pram.MODELS``), so that patching through the alias is read as patching pram;
+    a call's result (``m = pram.Machine()``) is a new object, not a part."""
+    bound = [(node.targets, node.value) for node in ast.walk(tree)
+             if isinstance(node, ast.Assign)]
+    bound += [([node.target], node.value) for node in ast.walk(tree)
+              if isinstance(node, ast.AnnAssign | ast.NamedExpr) and node.value is not None]
+    found = set(names)
+    grown = True
+    while grown:
+        grown = False
+        for targets, value in bound:
+            if _roots_in(value, found):
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name) and name.id not in found:
+                            found.add(name.id)
+                            grown = True
+    return found
+
+
 def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
     """Every use in ``source`` that run time cannot stop, as ``file:line: what`` strings."""
     tree = ast.parse(source, filename)
-    pram_names = _imported(tree, "pram")
-    numpy_names = _imported(tree, "numpy")
+    pram_names = _aliases(tree, _imported(tree, "pram"))
+    numpy_names = _aliases(tree, _imported(tree, "numpy"))
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     found: list[tuple[int, str]] = []
 
@@ -262,6 +285,11 @@ def _patch(target: ast.AST, flag: _Flag, pram_names: set[str], numpy_names: set[
                         else [target.value]):
             _patch(element, flag, pram_names, numpy_names)
         return
+    if isinstance(target, ast.Subscript):
+        if _roots_in(target.value, pram_names):
+            flag(target, f"monkey-patching pram: {ast.unparse(target)} assigned (an entry of "
+                         "a table every run consults)")
+        return
     if not isinstance(target, ast.Attribute):
         return
     if target.attr == "writeable":
@@ -274,8 +302,8 @@ def _patch(target: ast.AST, flag: _Flag, pram_names: set[str], numpy_names: set[
 
 
 def _roots_in(node: ast.AST, names: set[str]) -> bool:
-    """Whether ``node`` is a name imported from pram, or an attribute chain from one."""
-    while isinstance(node, ast.Attribute):
+    """Whether ``node`` is one of ``names``, or a chain of attributes and items from one."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
         node = node.value
     return isinstance(node, ast.Name) and node.id in names
 

@@ -247,7 +247,7 @@ class Array(HeldCells, metaclass=Final):
 
     # The cells and the flags of which hold a value are in HeldCells' slots, which no
     # attribute path reaches (pram._held).
-    __slots__ = ("_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
+    __slots__ = ("_begun", "_exposed", "_freed", "_name", "_sealed", "_shape", "_size")
 
     def __init__(
         self, name: str, values: Words, defined: Flags | None, shape: tuple[int, ...] = ()
@@ -270,6 +270,8 @@ class Array(HeldCells, metaclass=Final):
     #: :attr:`defined`): both copied at a run's start.
         self._exposed = False
         self._freed = False
+        #: How many runs have begun on it: a copy taken as one began is refused (to_numpy).
+        self._begun = 0
 
     # The name, the sizes and whether the array was freed are read-only: a program (or the
     # host mid-run) that resized an array would move its addresses under the machine's checks.
@@ -356,6 +358,7 @@ class Array(HeldCells, metaclass=Final):
         """Called by the machine as a run starts: the host keeps no alias of the cells or of
         the flags of which cells hold a value (both were handed out by :attr:`values` and
         :attr:`defined`), so an alias taken before the run sees none of its writes."""
+        self._begun += 1
         if self._exposed:
             _put_cells(self, _cells_of(self).copy(order="K"))  # a batch's layout kept
             flags = _defined_of(self)
@@ -372,6 +375,7 @@ class Array(HeldCells, metaclass=Final):
         """A copy of the array's current contents (refused while a program runs): its shape,
         and on a batched machine one row per instance before it (``(batch, size)``, or
         ``(batch, r, c)`` for a two-dimensional array)."""
+        begun = self._begun
         if self._sealed:
             self._refuse(f"{self.name}.to_numpy()")
         if self.freed:
@@ -379,9 +383,13 @@ class Array(HeldCells, metaclass=Final):
                 f"array {self.name!r} was freed; copy it out with to_numpy before freeing it"
             )
         if _cells_of(self).ndim == 2:
-            return np.array(batch_view(_cells_of(self), self.shape), order="C")
-        copied = _cells_of(self).copy()
-        return copied if len(self.shape) == 1 else copied.reshape(self.shape)
+            copied = np.array(batch_view(_cells_of(self), self.shape), order="C")
+        else:
+            copied = _cells_of(self).copy()
+            copied = copied if len(self.shape) == 1 else copied.reshape(self.shape)
+        if self._sealed or self._begun != begun:  # another thread's run began meanwhile
+            self._refuse(f"{self.name}.to_numpy() (a copy begun as a run started)")
+        return copied
 
     def _refuse(self, operation: str) -> NoReturn:
         raise HonestyError(

@@ -19,12 +19,15 @@ as the real ``-2.0**63`` in a float64 array.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import cast
 
 import numpy.typing as npt
 
 from pram._numpy import np
-from pram.errors import InputError
+from pram.errors import HonestyError, InputError
+from pram.final import Fixed
 from pram.memory import Flags, Words
 from pram.violations import Kind
 
@@ -34,7 +37,7 @@ from pram.violations import Kind
 COLLISION = int(np.iinfo(np.int64).min)
 
 
-class Model:
+class Model(metaclass=Fixed):
     """Base model: nothing is forbidden and the lowest processor id wins a write (priority)."""
 
     name = "crcw-priority"
@@ -82,6 +85,15 @@ class Model:
 
     def __repr__(self) -> str:
         return f"<model {self.name}>"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Refused: a machine's model is what its every step is judged by
+        (``m.model.checks_reads = False`` would stop EREW's check for that machine)."""
+        raise HonestyError(f"a model is fixed once made ({self.name}.{name} = ... refused); "
+                           "make the machine with the model it should run: Machine('crew')")
+
+    def __delattr__(self, name: str) -> None:
+        Model.__setattr__(self, name, None)
 
 
 class EREW(Model):
@@ -215,10 +227,14 @@ class CollisionPlus(Model):
 class Combining(Model):
     """CRCW combining: the cell receives the sum, maximum or minimum of the written values."""
 
+    combine: str
+    _reduce: np.ufunc
+
     def __init__(self, combine: str) -> None:
-        self.combine = combine
-        self.name = f"CRCW-{combine}"
-        self._reduce = {"sum": np.add, "max": np.maximum, "min": np.minimum}[combine]
+        made = {"combine": combine, "name": f"CRCW-{combine}",
+                "_reduce": {"sum": np.add, "max": np.maximum, "min": np.minimum}[combine]}
+        for name, value in made.items():  # fixed once made: see Model.__setattr__
+            object.__setattr__(self, name, value)
 
     def resolve(self, values: Words, starts: Words, rng: np.random.Generator) -> Words:
         # A sum of reals may overflow to inf or meet inf + -inf: IEEE gives inf or NaN, and
@@ -253,7 +269,9 @@ def in_order(values: npt.NDArray[np.float64], starts: Words) -> npt.NDArray[np.f
                     dtype=values.dtype)
 
 
-MODELS: dict[str, type[Model] | tuple[type[Combining], str]] = {
+#: Every model by name, read-only: an entry replaced (``MODELS["erew"] = ...``) would change
+#: what every machine made after it checks.
+MODELS: Mapping[str, type[Model] | tuple[type[Combining], str]] = MappingProxyType({
     "erew": EREW,
     "crew": CREW,
     "crcw-common": Common,
@@ -267,7 +285,7 @@ MODELS: dict[str, type[Model] | tuple[type[Combining], str]] = {
     "crcw-tolerant": Tolerant,
     "crcw-collision": Collision,
     "crcw-collision+": CollisionPlus,
-}
+})
 
 
 def model(name: str | Model) -> Model:

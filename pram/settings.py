@@ -6,6 +6,7 @@ rather than failing later inside a step."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from pram._numpy import np
@@ -76,14 +77,14 @@ def _observer(value: object) -> object:
 
 #: Each setting's check, by attribute name; it returns the value the machine keeps (a model
 #: name becomes its :class:`pram.Model`).
-CHECKS: dict[str, Callable[[Any], Any]] = {
+CHECKS: Mapping[str, Callable[[Any], Any]] = MappingProxyType({
     "model": model,
     "mode": _mode,
     "strict": lambda value: switch("strict", value),
     "distinct_processors": _distinct,
     "fast_path": lambda value: switch("fast_path", value),
     "observer": _observer,
-}
+})
 
 
 #: The settings that make a machine's rules: fixed while a program runs.

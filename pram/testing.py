@@ -29,7 +29,8 @@ from types import ModuleType
 from typing import Any
 
 from pram.errors import InputError
-from pram.laws.bounds import Check, Formula, Sizes, check
+from pram.laws.bounds import Check, check
+from pram.laws.formula import Formula, Sizes
 from pram.machine import Machine
 from pram.models import EREW, Model, model
 from pram.violations import Kind, UndefinedRead, Violation

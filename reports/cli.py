@@ -199,11 +199,20 @@ def _bound(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(f"invalid bound of {measure}: {error}") from None
 
 
+#: The most local processes ``--workers`` starts (the pool's semaphores hold a C int).
+MOST_WORKERS = 4096
+
+
 def _workers(text: str) -> int:
     value = whole(text)
     if value is None or value < 1:
         raise argparse.ArgumentTypeError(
             f"invalid worker count {text!r}; give a positive integer, e.g. 2"
+        )
+    if value > MOST_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"worker count {text} is more local processes than can be started (at most "
+            f"{MOST_WORKERS}); give about as many as the machine has cores, e.g. 2"
         )
     return value
 

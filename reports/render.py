@@ -30,7 +30,11 @@ PHASE_DEPTH = 2
 
 
 def number(x: float) -> str:
-    """An integer with thousands separators, or a float with four significant digits."""
+    """An integer with thousands separators, or a float with four significant digits (an
+    integer beyond a float's range, an exact law's prediction at 10^400 say, by its digits)."""
+    if isinstance(x, int) and abs(x) >= 10**308:  # float(x) would overflow
+        digits = str(abs(x))
+        return f"{'-' * (x < 0)}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
     if float(x).is_integer() and abs(x) < 1e15:
         return f"{int(x):,}"
     if 1e3 <= abs(x) < 1e15:

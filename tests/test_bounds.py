@@ -232,3 +232,17 @@ def test_a_tilt_to_the_contrary_verdict_leaves_the_mean_undetermined(
 def test_a_mean_needs_an_instance_at_each_size() -> None:
     with pytest.raises(InputError, match="at least one instance"):
         mean_check("work", N_LOG_N, [({"N": 16}, []), ({"N": 64}, [1.0])])
+
+
+def test_a_formula_whose_function_is_not_its_text_is_refused() -> None:
+    """Formula("log2(n)", lambda s: s["n"]) showed "holds against log2(n)" for linear time
+    (third outside battery); a rounded exponent, a constant or a text outside the grammar
+    still check."""
+    points = [({"n": n}, 3 * n + 5) for n in (16, 32, 64, 128, 256, 512, 1024)]
+    with pytest.raises(InputError, match=r"the formula 'log2\(n\)' computes 102.4 times its "
+                                         r"text's value at n=1024 but 4 times it at n=16"):
+        check("time", Formula("log2(n)", lambda s: s["n"]), points)
+    assert check("time", Formula("n^0.333333", lambda s: s["n"] ** (1 / 3)), points).verdict \
+        == "exceeded"
+    assert check("time", Formula("n", lambda s: 5 * s["n"]), points).verdict == "holds"
+    assert check("time", Formula("n log n", lambda s: s["n"] * 4), points).verdict == "holds"

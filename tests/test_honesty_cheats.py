@@ -533,3 +533,64 @@ def test_parallel_branches_charge_the_most_local_work_of_one_branch() -> None:
 
     m.run(program())
     assert (m.cost.local, m.cost.max_local) == (4, 4)
+
+
+# ---- a third outside battery: tables, models and np.interp ----------------------------------
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, i: np.interp((i + 1) % 4, np.arange(4), x),  # the register as fp: a shift
+    lambda x, i: np.interp(i * 1.0, x * 1.0, np.arange(4.0)),  # as xp
+    lambda x, i: np.interp(x, np.arange(4.0), np.arange(4.0), period=x),  # a keyword's value
+])
+def test_np_interp_takes_a_register_as_x_only(call: Callable[[Register, Any], Any]) -> None:
+    """np.interp with a register as its table gathered other processors' values (the
+    maximum of 16 on EREW in 2 steps); against constant tables it still runs."""
+    for values in INPUTS:
+        m = Machine("erew")
+        a = m.array("a", values=values)
+
+        def program(m: Machine, a: Any) -> Program[Any]:
+            _, x = yield from read_all(m, a, 4)
+            call(x, np.arange(4))
+
+        with pytest.raises(HonestyError, match=r"np\.interp"):
+            m.run(program(m, a))
+    m = Machine("erew")
+    a = m.array("a", values=INPUTS[0])
+    out = m.array("out", size=4)
+
+    def honest(m: Machine, a: Any) -> Program[None]:
+        pid, x = yield from read_all(m, a, 4)
+        y = np.interp(x, np.array([0.0, 10.0]), np.array([0.0, 100.0]))
+        yield Step(pid, writes=[Write(out, np.arange(4), y.astype(np.int64))])
+
+    m.run(honest(m, a))
+    assert out.to_numpy().tolist() == [50, 30, 80, 10]
+
+
+def test_the_models_and_the_tables_every_run_consults_are_fixed() -> None:
+    """pram.MODELS["erew"] replaced, a model class's checks_reads set, a machine's own model
+    changed and the settings' checks rewritten all changed what later runs judged."""
+    import pram
+    from pram import settings
+    from pram.registers import allowed
+
+    with pytest.raises(TypeError):
+        pram.MODELS["erew"] = pram.MODELS["crcw-priority"]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        settings.CHECKS["model"] = lambda value: value  # type: ignore[index]
+    with pytest.raises(TypeError):
+        allowed.FUNCTIONS[np.sort] = frozenset()  # type: ignore[index]
+    with pytest.raises(HonestyError, match="checks_reads"):
+        pram.MODELS["erew"].checks_reads = False  # type: ignore[union-attr]
+    m = Machine("erew")
+    with pytest.raises(HonestyError, match="a model is fixed once made"):
+        m.model.checks_reads = False
+    a = m.array("a", values=INPUTS[0])
+
+    def everyone_reads_a0(m: Machine, a: Any) -> Program[None]:
+        yield Step(m.processors(4), reads=[Read(a, np.zeros(4, dtype=np.int64))])
+
+    m.run(everyone_reads_a0(m, a))
+    assert len(m.violations) == 1  # EREW still judges its reads

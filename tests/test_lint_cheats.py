@@ -60,10 +60,28 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     ("from numpy import lib\nlib.mixins.x = spy\n", "monkey-patching numpy: lib.mixins.x"),
     ("import numpy as np\nsetattr(np, 'take', spy)\n", "setattr on numpy's np"),
     ("import numpy as np\ndel np.where\n", "monkey-patching numpy: np.where assigned"),
+    # a table every run consults, or a class reached through an alias (third outside battery:
+    # pram.MODELS["erew"] replaced, a model's checks_reads set, settings.CHECKS rewritten)
+    ("import pram\npram.MODELS['erew'] = pram.MODELS['crcw-priority']\n",
+     "monkey-patching pram: pram.MODELS['erew'] assigned"),
+    ("import pram\nM = pram.MODELS['erew']\nM.checks_reads = False\n",
+     "monkey-patching pram: M.checks_reads assigned"),
+    ("import pram\npram.settings.CHECKS['model'] = spy\n",
+     "monkey-patching pram: pram.settings.CHECKS['model'] assigned"),
+    ("from pram import Cost\nC = Cost\nC.work = property(spy)\n",
+     "monkey-patching pram: C.work assigned"),
 ])
 def test_lint_flags_what_reaches_under_objects(source: str, what: str) -> None:
     found = findings(source, "p.py")
     assert any(what in f for f in found), found
+
+
+def test_lint_leaves_what_a_program_makes_from_pram_alone() -> None:
+    """A machine made by a call is the program's own: its settings and its arrays' items are
+    assigned honestly (only parts of pram itself, reached by names, are pram's)."""
+    source = ("import pram\nm = pram.Machine('erew')\nm.mode = 'collect'\n"
+              "rows = [0, 1]\nrows[0] = 2\nx = pram.iota(4)\n")
+    assert findings(source, "p.py") == []
 
 
 def test_lint_leaves_honest_format_strings_getattr_and_numpy_alone() -> None:

@@ -323,3 +323,36 @@ def test_a_modules_code_does_not_see_the_commands_arguments(
     status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
                             "--seed", "3")
     assert status == 0, err
+
+
+@pytest.mark.parametrize("argv", [
+    ("sweep", "sort", "--n", "8,16", "--workers", str(2**31)),
+    ("run", "sort", "--n", "8", "--instances", "4", "--workers", str(10**30)),
+])
+def test_a_worker_count_beyond_a_c_int_is_one_line(
+        capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """--workers 2^31 overflowed the pool's semaphore (tracebacks, leaked semaphores, exit 1;
+    third outside edge battery)."""
+    line = one_line_error(capsys, *argv)
+    assert "--workers" in line and "at most 4096" in line
+
+
+def test_a_prediction_beyond_a_float_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    """--predict 10^400 overflowed a float where the report showed an exact law's exact
+    prediction (the JSON gives the integer, or null)."""
+    status, out, err = call(capsys, "sweep", "sort", "--n", "8,16,32,64,128", "--predict",
+                            "1" + "0" * 400)
+    assert status == 0 and "e+" in out and "Traceback" not in err
+
+
+def test_a_check_of_a_count_beyond_a_float_is_refused() -> None:
+    """pram.check raised a bare OverflowError for an int count of 10^400."""
+    with pytest.raises(InputError, match="is not a pair of sizes"):
+        pram.check("work", pram.formula("n"), [({"n": 8}, 10**400), ({"n": 16}, 32.0)])
+
+
+def test_parentheses_count_towards_a_formulas_depth() -> None:
+    """Parentheses leave no node in the parse: 101 of them passed the 100-deep limit."""
+    with pytest.raises(InputError, match="nests its parts more than 100 deep"):
+        pram.formula("(" * 101 + "n" + ")" * 101)
+    assert pram.formula("(" * 100 + "n" + ")" * 100)({"n": 3}) == 3

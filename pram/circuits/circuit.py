@@ -60,7 +60,8 @@ bits (comparisons, bit gates, a select or min/max of bits).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -72,7 +73,7 @@ from pram.circuits.passes import NONE, Wires, concat, fuse, live, pad
 from pram.memory import Array
 
 #: Operation names (numpy ufuncs and array functions) and the gate kind each records.
-KINDS: dict[str, str] = {
+KINDS: Mapping[str, str] = MappingProxyType({
     "add": "add",
     "subtract": "sub",
     "multiply": "mul",
@@ -101,7 +102,7 @@ KINDS: dict[str, str] = {
     "invert": "invert",
     "logical_not": "logical_not",
     "astype": "bool",
-}
+})
 
 #: Word kinds that become bit gates when every input is a bit.
 _BIT_KINDS = {"and": "AND", "or": "OR", "xor": "XOR", "invert": "INV", "logical_not": "INV"}

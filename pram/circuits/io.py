@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
@@ -52,7 +53,7 @@ def _b(x: npt.NDArray[Any]) -> _I64:
     return x.astype(np.int64)
 
 
-GATES: dict[str, Callable[..., Any]] = {
+GATES: Mapping[str, Callable[..., Any]] = MappingProxyType({
     "add": lambda a, b: a + b,
     "sub": lambda a, b: a - b,
     "mul": lambda a, b: a * b,
@@ -82,7 +83,7 @@ GATES: dict[str, Callable[..., Any]] = {
     "OR": lambda a, b: a | b,
     "XOR": lambda a, b: a ^ b,
     "INV": lambda a: a ^ 1,
-}
+})
 
 
 def evaluate(circuit: Circuit, inputs: Any) -> _I64:

@@ -22,83 +22,19 @@ the law's leading order is the formula's, loose (and by how much) when it is low
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
 from pram._numpy import np
 from pram.display import CheckDisplay, plain
 from pram.errors import InputError
+from pram.laws.formula import Formula, Sizes, _real
 from pram.laws.law import Law, bound_reading, order_text
 from pram.laws.readings import CLEAN
 from pram.laws.verdicts import Decision, Evidence, judge, judge_outside
 
-Sizes = Mapping[str, float]
-
 VERDICTS = ("holds", "exceeded", "undetermined")
-
-
-def _sizes_text(sizes: Sizes) -> str:
-    """``n=64, m=8``: the sizes a refusal names (an int too large for a float by its digits)."""
-
-    def one(value: float) -> str:
-        try:
-            return f"{value:g}"
-        except OverflowError:
-            return f"a number of {len(str(abs(int(value))))} digits"
-
-    return ", ".join(f"{k}={one(v)}" for k, v in sorted(sizes.items()))
-
-
-@attrs.frozen
-class Formula:
-    """A bound's formula in the sizes, e.g. ``N d log2(N)^2``, with its text for reports."""
-
-    text: str
-    evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
-
-    def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
-        """The formula's value at ``sizes``, a mapping of each size's name to a number
-        (``f({"n": 64})``); anything else is refused naming the value and the call. One that
-        is undefined there (a division by zero, the root of a negative number) or too large
-        for a float is refused, naming both."""
-        _check_sizes(self.text, sizes, named)
-        assert sizes is not None
-        try:
-            value = float(self.evaluate(sizes))
-            why = None if math.isfinite(value) else f"it is {value}"
-        except InputError:
-            raise
-        except KeyError as error:
-            raise InputError(
-                f"formula {self.text} needs the size {error.args[0]!r} (given {sorted(sizes)}); "
-                "pass every size it names"
-            ) from None
-        except (ArithmeticError, ValueError) as error:
-            why = ("a division by zero" if isinstance(error, ZeroDivisionError) else
-                   "too large for a float" if isinstance(error, OverflowError) else
-                   str(error) or type(error).__name__)
-        if why is not None:
-            shown = _sizes_text(sizes)
-            raise InputError(
-                f"formula {self.text} cannot be evaluated at {shown} ({why}); give a formula "
-                "defined at every size of the sweep, or sizes where it is"
-            )
-        return value
-
-    def positive(self, sizes: Sizes, fix: str = "start the sweep at sizes where it is positive"
-                 ) -> float:
-        """The formula's value at ``sizes``, refused unless positive: measured / formula (a
-        bound check's ratio, a run's) divides by it. ``fix`` ends the refusal."""
-        value = self(sizes)
-        if not value > 0:
-            shown = _sizes_text(sizes)
-            raise InputError(
-                f"formula {self.text} is {value:g} at {shown}; a bound check divides by it, so "
-                f"{fix}"
-            )
-        return value
 
 
 def _is_formula(formula: object, who: str) -> None:
@@ -113,15 +49,15 @@ def _is_formula(formula: object, who: str) -> None:
         )
 
 
-def _real(value: object) -> bool:
-    """Whether ``value`` is a real number (a bool or a string of digits is not)."""
-    return not isinstance(value, bool) and isinstance(value, numbers.Real)
-
-
 def _finite(value: object) -> bool:
     """Whether ``value`` is a finite real number: a count or a size of NaN or infinity says
     nothing a law can fit."""
-    return _real(value) and math.isfinite(value)  # type: ignore[arg-type]
+    if not _real(value):
+        return False
+    try:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    except OverflowError:  # an int beyond a float's range: no law can be fitted to it
+        return False
 
 
 def _arguments(who: str, measure: object, points: object, limit: object, *, many: bool) -> None:
@@ -156,28 +92,6 @@ def _arguments(who: str, measure: object, points: object, limit: object, *, many
                 f"and {'the counts of the instances' if many else 'a count'} (finite); give "
                 "points such as "
                 f"{example}"
-            )
-
-
-def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
-    """Refuse what a formula cannot be evaluated at: no mapping, names that are not text,
-    values that are not real numbers (a string ``"8"`` is refused, never read as 8)."""
-    example = f"f({{'n': 64}}) for the formula {text}"
-    if named:
-        raise InputError(
-            f"a formula takes its sizes as one mapping (got the keywords "
-            f"{', '.join(named)}); call {example}"
-        )
-    if not isinstance(sizes, Mapping):
-        got = "nothing" if sizes is None else f"{sizes!r}, a {type(sizes).__name__}"
-        raise InputError(
-            f"a formula is evaluated at its sizes, a mapping (got {got}); call {example}"
-        )
-    for key, value in sizes.items():
-        if not isinstance(key, str) or not _real(value):
-            raise InputError(
-                f"size {key!r} = {value!r} ({type(value).__name__}): a formula's sizes map "
-                f"names to numbers; call {example}"
             )
 
 
@@ -311,6 +225,7 @@ def check(
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
     measured = tuple(float(m) for _, m in points)
     bounds = tuple(formula.positive(s) for s in sizes)
+    formula.agreeing(sizes, "check")
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
     along = _along(measure, formula, sizes, measured, bounds)
     verdict, tight, reason, deciding = _combine(along)

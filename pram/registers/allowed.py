@@ -7,6 +7,8 @@ refused by default. The reasons below only choose the fix a refusal names.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 from pram._numpy import np
@@ -73,7 +75,7 @@ QUIET_ON_INTEGERS: frozenset[np.ufunc] = frozenset(
 UFUNC_KEYWORDS = frozenset({"dtype", "out", "where"})
 
 #: Elementwise array functions, each with the keyword arguments it may take.
-FUNCTIONS: dict[Any, frozenset[str]] = {
+_FUNCTIONS: dict[Any, frozenset[str]] = {
     np.where: frozenset(),
     np.clip: frozenset({"a_min", "a_max", "min", "max"}),
     np.copy: frozenset(),
@@ -100,7 +102,10 @@ FUNCTIONS: dict[Any, frozenset[str]] = {
 }
 # ``np.astype`` exists from numpy 2.1 on; older numpy has only the method (allowed below).
 if hasattr(np, "astype"):
-    FUNCTIONS[np.astype] = frozenset({"copy"})
+    _FUNCTIONS[np.astype] = frozenset({"copy"})
+#: Read-only, as every table here: an entry added (``FUNCTIONS[np.sort] = ...``) would let
+#: every register after it take a function that moves values between processors.
+FUNCTIONS: Mapping[Any, frozenset[str]] = MappingProxyType(_FUNCTIONS)
 
 #: Array functions that read each processor's value against plain tables of constants given
 #: after it (``np.interp(x, xp, fp)``): each costs as many local operations as the first table
@@ -145,7 +150,7 @@ SIZE = (
     "would tell the host how many processors chose themselves by their data; let the step "
     "take the register (Step(who, ...), hold, elementwise operations), never its size"
 )
-METHODS = {
+METHODS: Mapping[str, str] = MappingProxyType({
     "reduce": REDUCE,
     "accumulate": SCAN,
     "reduceat": REDUCE,
@@ -154,8 +159,8 @@ METHODS = {
         f"{THROUGH_MEMORY}"
     ),
     "at": f"combines values of many processors in one place; {THROUGH_MEMORY}",
-}
-REASONS: dict[str, str] = {}
+})
+_REASONS: dict[str, str] = {}
 for _names, _reason in (
     ("sort argsort lexsort partition argpartition sort_complex msort", SORT),
     (
@@ -183,7 +188,8 @@ for _names, _reason in (
     ("tobytes tofile dump dumps", ESCAPE),
 ):
     for _name in _names.split():
-        REASONS[_name] = _reason
+        _REASONS[_name] = _reason
+REASONS: Mapping[str, str] = MappingProxyType(_REASONS)
 
 __all__ = [
     "AGAINST_CONSTANTS", "ANOTHER_RUN", "FUNCTIONS", "KINDS", "LOUD", "METHODS", "REASONS",

@@ -48,8 +48,8 @@ def array_function(
         if len(args) > 2 or set(kwargs) - {"dtype", "copy"}:
             refuse("np.astype with more than a dtype and copy", "takes dtype (and copy)")
         return args[0].astype(dtype)
-    if func in allowed.TABLES and len(args) >= 2 and type(args[0]) is kind:
-        return _against_tables(func, name, args, kwargs, run)
+    if func in allowed.TABLES:  # whatever the register's place: only x may be one
+        return _against_tables(kind, func, name, args, kwargs, run)
     if func is np.searchsorted and len(args) == 2 and type(args[1]) is kind and \
             type(args[0]) is not kind and set(kwargs) <= {"side"}:
         # each processor's rank in a sorted table of constants: np.digitize turned round
@@ -134,17 +134,25 @@ def _lookup(kind: type[Register], args: Sequence[Any], kwargs: dict[str, Any],
     return found
 
 
-def _against_tables(func: Any, name: str, args: Sequence[Any], kwargs: dict[str, Any],
-                    run: Run) -> Register:
+def _against_tables(kind: type[Register], func: Any, name: str, args: Sequence[Any],
+                    kwargs: dict[str, Any], run: Run) -> Register:
     """``np.interp(x, xp, fp)`` and ``np.searchsorted`` turned round (``x`` first, see
     :data:`pram.registers.allowed.TABLES`): each processor's value against plain constant
-    tables (program text, as :func:`_lookup`'s), one operation per constant."""
+    tables (program text, as :func:`_lookup`'s), one operation per constant. A register as a
+    table or a keyword's value would be other processors' values: refused, as is a call
+    whose ``x`` is not a register (then a register stands elsewhere)."""
+    if len(args) < 2 or type(args[0]) is not kind:
+        refuse(f"np.{name} with a register as a table", "reads other processors' values; "
+               f"give the register as x and plain constants as the tables, or {THROUGH_MEMORY}")
     tables = [_constant_table(t, f"np.{name}") for t in args[1:]]
     keywords = allowed.FUNCTIONS[func]
-    for key in kwargs:
+    for key, value in kwargs.items():
         if key not in keywords:
             refuse(f"np.{name}(..., {key}=...)", "takes no such argument on registers; it "
                    f"takes {', '.join(sorted(keywords)) or 'positional arguments only'}")
+        if type(value) is kind:
+            refuse(f"np.{name}(..., {key}=a register)", "takes a plain constant there; "
+                   f"other processors' values move through memory: {THROUGH_MEMORY}")
     x: Register = args[0]
     return _against(name, x, tables[0], (x, *tables),
                     lambda values: func(values, *tables, **kwargs), run)

@@ -8,7 +8,8 @@ the run before its next step; nothing is raised inside the program.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from pram._held import cost_of as _cost_of
@@ -261,11 +262,11 @@ def checked_cast(source: Any, result: Any, owners: Ids, run: Run) -> None:
 
 
 #: The int64 operations :func:`checked` asks about, by ufunc.
-CHECKED: dict[np.ufunc, str] = {
+CHECKED: Mapping[np.ufunc, str] = MappingProxyType({
     np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np.square: "square",
     np.negative: "negative", np.absolute: "absolute", np.left_shift: "left_shift",
     np.power: "power", np.floor_divide: "floor_divide",
-}
+})
 
 
 __all__ = ["CHECKED", "checked", "checked_cast"]

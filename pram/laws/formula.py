@@ -1,0 +1,291 @@
+"""A bound's formula (:class:`Formula`): its text, and the function that evaluates it; and
+the text's grammar (:func:`formula`).
+
+Sizes (``n``), numbers, ``+ - * /``, ``^`` for powers, ``log2(...)`` and ``sqrt(...)``; the text
+is parsed and checked part by part, never evaluated by ``eval``. A check shows a formula by
+its text and judges by its function, so the two must say the same: :meth:`Formula.agreeing`
+refuses a formula whose function computes something else than its text
+(``Formula("log2(n)", lambda s: s["n"])`` would show "holds against log2(n)" for linear
+counts).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import numbers
+import re
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+
+import attrs
+
+from pram.errors import InputError
+
+Sizes = Mapping[str, float]
+
+#: How far a formula's function may move against its text over a check's sizes (their ratio's
+#: largest over its smallest): a constant factor, a rounded exponent or a ceil stays within
+#: it, another order (a log factor over a sweep of two decades) does not.
+SPREAD = 2.0
+
+
+def _sizes_text(sizes: Sizes) -> str:
+    """``n=64, m=8``: the sizes a refusal names (an int too large for a float by its digits)."""
+
+    def one(value: float) -> str:
+        try:
+            return f"{value:g}"
+        except OverflowError:
+            return f"a number of {len(str(abs(int(value))))} digits"
+
+    return ", ".join(f"{k}={one(v)}" for k, v in sorted(sizes.items()))
+
+
+@attrs.frozen
+class Formula:
+    """A bound's formula in the sizes, e.g. ``N d log2(N)^2``, with its text for reports."""
+
+    text: str
+    evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
+
+    def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
+        """The formula's value at ``sizes``, a mapping of each size's name to a number
+        (``f({"n": 64})``); anything else is refused naming the value and the call. One that
+        is undefined there (a division by zero, the root of a negative number) or too large
+        for a float is refused, naming both."""
+        _check_sizes(self.text, sizes, named)
+        assert sizes is not None
+        try:
+            value = float(self.evaluate(sizes))
+            why = None if math.isfinite(value) else f"it is {value}"
+        except InputError:
+            raise
+        except KeyError as error:
+            raise InputError(
+                f"formula {self.text} needs the size {error.args[0]!r} (given {sorted(sizes)}); "
+                "pass every size it names"
+            ) from None
+        except (ArithmeticError, ValueError) as error:
+            why = ("a division by zero" if isinstance(error, ZeroDivisionError) else
+                   "too large for a float" if isinstance(error, OverflowError) else
+                   str(error) or type(error).__name__)
+        if why is not None:
+            shown = _sizes_text(sizes)
+            raise InputError(
+                f"formula {self.text} cannot be evaluated at {shown} ({why}); give a formula "
+                "defined at every size of the sweep, or sizes where it is"
+            )
+        return value
+
+    def positive(self, sizes: Sizes, fix: str = "start the sweep at sizes where it is positive"
+                 ) -> float:
+        """The formula's value at ``sizes``, refused unless positive: measured / formula (a
+        bound check's ratio, a run's) divides by it. ``fix`` ends the refusal."""
+        value = self(sizes)
+        if not value > 0:
+            shown = _sizes_text(sizes)
+            raise InputError(
+                f"formula {self.text} is {value:g} at {shown}; a bound check divides by it, so "
+                f"{fix}"
+            )
+        return value
+
+    def agreeing(self, sizes: Sequence[Sizes], who: str) -> None:
+        """Refuse a formula whose text, read in the grammar, is of another order than its
+        function over ``sizes`` (a check's): a check shows the text and judges by the
+        function, so ``Formula("log2(n)", lambda s: s["n"])`` would show "holds against
+        log2(n)" for linear counts. Function and text may differ by a bounded factor (an
+        exponent rounded in the text, a ceil, a constant): their ratio may not move by more
+        than :data:`SPREAD` over the sizes. A text outside the grammar is a label, not read;
+        a size the text names and the sweep lacks counts as 1, as the reports take d."""
+        names = tuple(sorted(set(re.findall(r"[A-Za-z_]\w*", self.text)) - set(_CALLS)))
+        try:
+            said = formula(self.text, names or ("n",))
+        except InputError:
+            return
+        ratios = []
+        for at in sizes:
+            if not set(names) <= set(at):
+                return  # the text names a size the sweep lacks: not read (see above)
+            written = said(at)
+            if written > 0:
+                ratios.append((self(at) / written, at))
+        if not ratios:
+            return
+        low, high = (pick(ratios, key=lambda ratio: ratio[0]) for pick in (min, max))
+        if low[0] > 0 and high[0] / low[0] <= SPREAD:
+            return
+        raise InputError(
+            f"{who}: the formula {self.text!r} computes {high[0]:.4g} times its text's value at "
+            f"{_sizes_text(high[1])} but {low[0]:.4g} times it at {_sizes_text(low[1])}: its "
+            "function is of another order than its text, and a check shows the text while it "
+            f"judges by the function; make it with pram.formula({self.text!r}), or give the "
+            "text the function computes"
+        )
+
+
+def _real(value: object) -> bool:
+    """Whether ``value`` is a real number (a bool or a string of digits is not)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+def _check_sizes(text: str, sizes: object, named: Mapping[str, object]) -> None:
+    """Refuse what a formula cannot be evaluated at: no mapping, names that are not text,
+    values that are not real numbers (a string ``"8"`` is refused, never read as 8)."""
+    example = f"f({{'n': 64}}) for the formula {text}"
+    if named:
+        raise InputError(
+            f"a formula takes its sizes as one mapping (got the keywords "
+            f"{', '.join(named)}); call {example}"
+        )
+    if not isinstance(sizes, Mapping):
+        got = "nothing" if sizes is None else f"{sizes!r}, a {type(sizes).__name__}"
+        raise InputError(
+            f"a formula is evaluated at its sizes, a mapping (got {got}); call {example}"
+        )
+    for key, value in sizes.items():
+        if not isinstance(key, str) or not _real(value):
+            raise InputError(
+                f"size {key!r} = {value!r} ({type(value).__name__}): a formula's sizes map "
+                f"names to numbers; call {example}"
+            )
+
+
+#: The longest formula text read, and the deepest nesting of its parts (operators, calls,
+#: signs): a bound is a few terms; a text past these would exhaust Python's recursion.
+LONGEST = 1000
+DEEPEST = 100
+
+
+#: Functions a formula's text may call; ``log2`` is taken as at least 1 (as in every report),
+#: so a formula never vanishes at tiny sizes.
+_CALLS: Mapping[str, Callable[[float], float]] = MappingProxyType({
+    "log2": lambda x: math.log2(x) if x > 2 else 1.0,
+    "sqrt": math.sqrt,
+})
+
+
+def formula(text: str, sizes: Sequence[str] = ("n",)) -> Formula:
+    """A bound's :class:`pram.Formula` from its text: sizes (``n``), numbers, ``+ - * /``,
+    ``^`` for powers, ``log2(...)`` (at least 1) and ``sqrt(...)``; a space multiplies, so
+    ``"n log2(n)^2"`` reads as it is written.
+
+    Anything else is refused naming the part and the fix; nothing is evaluated by ``eval``.
+    """
+    if isinstance(sizes, str) or not isinstance(sizes, Sequence) or not all(
+            isinstance(name, str) for name in sizes):
+        raise InputError(
+            f"the sizes of a formula are a list of names, e.g. sizes=('n', 'm') (got {sizes!r})"
+        )
+    if not isinstance(text, str) or not text.strip():
+        raise InputError(
+            f"a bound's formula must be text in the sizes, e.g. 'n log2(n)' (got {text!r})"
+        )
+    if len(text) > LONGEST:
+        raise InputError(
+            f"formula {text[:40]!r}... is {len(text)} characters long, over the limit of "
+            f"{LONGEST}; write the bound in a few terms, e.g. 'n log2(n)^2'"
+        )
+    deepest = depth = 0
+    for char in text:  # parentheses leave no node of their own: count them in the text
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    if deepest > DEEPEST:
+        raise _too_deep(text)
+    # a space between two factors multiplies: "n log2(n)" is n * log2(n)
+    spelled = re.sub(r"(?<=[\w).])\s+(?=[\w(])", " * ", text.strip()).replace("^", "**")
+    try:
+        tree = ast.parse(spelled, mode="eval")
+    except RecursionError:
+        raise _too_deep(text) from None
+    except SyntaxError:
+        raise InputError(
+            f"formula {text!r} cannot be read; write it in the sizes {', '.join(sizes)} with "
+            "+ - * / ^, log2(...) and sqrt(...), e.g. 'n log2(n)^2'"
+        ) from None
+    _check_tree(tree.body, text, tuple(sizes))
+    needed = sorted({node.id for node in ast.walk(tree.body)
+                     if isinstance(node, ast.Name) and node.id not in _CALLS})
+
+    def evaluate(at: Mapping[str, float]) -> float:
+        missing = [name for name in needed if name not in at]
+        if missing:
+            raise InputError(
+                f"formula {text.strip()} needs the size {missing[0]!r} (given "
+                f"{sorted(at)}); pass every size it names, e.g. "
+                f"f({{{', '.join(f'{name!r}: 64' for name in needed)}}})"
+            )
+        return float(_value(tree.body, at))
+
+    return Formula(text.strip(), evaluate)
+
+
+def _too_deep(text: str) -> InputError:
+    return InputError(
+        f"formula {text[:40]!r}{'...' if len(text) > 40 else ''} nests its parts more than "
+        f"{DEEPEST} deep (each term of a chain of + or * is one level); write the "
+        "bound in a few terms, e.g. 'n log2(n)^2'"
+    )
+
+
+def _check_tree(node: ast.AST, text: str, sizes: tuple[str, ...], depth: int = 0) -> None:
+    """Refuse any part of a formula but sizes, numbers, arithmetic and the allowed calls,
+    and a tree deeper than :data:`DEEPEST` (evaluating it recurses as deep)."""
+    if depth > DEEPEST:
+        raise _too_deep(text)
+
+    def refuse(what: str) -> InputError:
+        return InputError(
+            f"formula {text!r} uses {what}; a formula holds the sizes {', '.join(sizes)}, "
+            "numbers, + - * / ^, log2(...) and sqrt(...)"
+        )
+
+    if isinstance(node, ast.BinOp):
+        if not isinstance(node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.Pow):
+            raise refuse(f"the operator {type(node.op).__name__}")
+        _check_tree(node.left, text, sizes, depth + 1)
+        _check_tree(node.right, text, sizes, depth + 1)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        _check_tree(node.operand, text, sizes, depth + 1)
+    elif isinstance(node, ast.Call):
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in _CALLS or len(node.args) != 1 or node.keywords:
+            raise refuse(f"the call {ast.unparse(node)}")
+        _check_tree(node.args[0], text, sizes, depth + 1)
+    elif isinstance(node, ast.Name):
+        if node.id not in sizes:
+            raise refuse(f"the name {node.id!r}")
+    elif isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            raise refuse(f"the constant {node.value!r}")
+    else:
+        raise refuse(f"'{ast.unparse(node)}'")
+
+
+def _value(node: ast.AST, at: Mapping[str, float]) -> float:
+    if isinstance(node, ast.BinOp):
+        left, right = _value(node.left, at), _value(node.right, at)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.Div):
+            return left / right
+        return float(left**right)
+    if isinstance(node, ast.UnaryOp):
+        inner = _value(node.operand, at)
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return _CALLS[node.func.id](_value(node.args[0], at))
+    if isinstance(node, ast.Name):
+        return float(at[node.id])
+    assert isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+    return float(node.value)
+
+
+
+__all__ = ["Formula", "Sizes", "formula"]
