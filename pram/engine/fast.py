@@ -21,11 +21,11 @@ from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import conflicts, rounds
 from pram.engine.memo import Scratch, StepMemo, ascending
-from pram.engine.refusals import too_many
+from pram.engine.refusals import MAX_ACCESSES, too_many
 from pram.engine.validate import as_words, word_constant, word_ids
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
-from pram.registers.ids import Chosen
+from pram.registers.ids import Chosen, immutable
 from pram.step import Read, Step, Values, Write
 
 if TYPE_CHECKING:
@@ -34,15 +34,36 @@ if TYPE_CHECKING:
 __all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined"]
 
 
+#: One port of a planned step: the Read or Write, its array, the array's size and shape, its
+#: indices, and the value it writes (None for a read).
+Planned = tuple[Any, Array, int, tuple[int, ...], Words, Any]
+
+#: A planned step (:meth:`FastPath._planned`): the step, its processors, reads and writes,
+#: the model that checked it, its ports (reads first), its processors' count, and its read
+#: ports and its write ports.
+Plan = tuple[Step, Words, tuple[Read, ...], tuple[Write, ...], Any, tuple[Planned, ...], int,
+             tuple[Planned, ...], tuple[Planned, ...]]
+
+
+#: The most steps planned (and seen) at once: each is held, with its arrays, until the plans
+#: (the steps seen) are cleared.
+PLANS = 8
+
+
 class FastPath:
     """Phase 0 (the fast path) and phase 5 (accounting) of :class:`pram.engine.core.Engine`."""
 
     #: ``opened``: the round the last step left open for the next to join
     #: (:mod:`pram.engine.rounds`).
-    __slots__ = ("opened",)
+    #: ``_plans``: by id, the last single steps the fast path took twice whose processors,
+    #: indices and values are all immutable, each with what its tests found
+    #: (:meth:`_planned`); ``_seen``: by id, the last single steps it took.
+    __slots__ = ("_plans", "_seen", "opened")
     host: Host
     scratch: Scratch
     opened: rounds.Opened | None
+    _plans: dict[int, Plan]
+    _seen: dict[int, Step]
 
     def owns(self, array: object) -> bool:
         """Whether ``array`` is an array of this machine, not freed."""
@@ -141,13 +162,15 @@ class FastPath:
         """:meth:`_fast` for a global step of one step (no parallel branches), the usual
         case: the same tests in the same order, in one pass over the ports, with no
         bookkeeping for branches (a step's fixed cost is what small steps pay)."""
+        host = self.host
         if type(step) is not Step:
             return None
         pid, reads, writes = step.processors, step.reads, step.writes
         if type(pid) is not np.ndarray or pid.dtype is not WORD or pid.ndim != 1:
             return None  # processors chosen by data (or to convert): the general path's
         n = len(pid)
-        if not n or too_many(reads, writes):
+        # too_many(reads, writes), its rule written out (the call is a step's fixed cost)
+        if not n or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
             return None
         for read in reads:
             if type(read) is not Read or read.where is not None:
@@ -155,7 +178,6 @@ class FastPath:
         for write in writes:
             if type(write) is not Write or write.where is not None:
                 return None
-        host = self.host
         if host.distinct_processors and n > 1 and not ascending(pid, memo):
             return None  # conflicts.ids_distinct of one step
         token, arrays = host._token, host.arrays
@@ -188,11 +210,12 @@ class FastPath:
                 if words is None:
                     return None
                 stores.append((array, index, words))
-        if len(checked) > 1 and len({id(array) for array, _ in checked}) < len(checked):
-            ports: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
+        if len(checked) > 1 and (checked[0][0] is checked[1][0] if len(checked) == 2 else
+                                 len({id(array) for array, _ in checked}) < len(checked)):
+            meeting: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
             for array, index in checked:
-                ports.setdefault(id(array), (array, []))[1].append((index, 0, None))
-            for array, cells in ports.values():
+                meeting.setdefault(id(array), (array, []))[1].append((index, 0, None))
+            for array, cells in meeting.values():
                 if len(cells) > 1 and not conflicts.distinct_cells(
                     cells, array.size, n, memo, self.scratch,
                     each_ascending=True, last_ascending=True,
@@ -212,6 +235,82 @@ class FastPath:
             if flags is not None:
                 flags[index] = True
         self._account_one(step, n, n * len(reads), n * len(writes))
+        seen = self._seen
+        if seen.get(id(step)) is step:  # yielded again: plan it for the yields after
+            self._plan(step, pid, n, read_cells, stores)
+        else:
+            if len(seen) >= PLANS:
+                seen.clear()
+            seen[id(step)] = step
+        return [tuple(values)]
+
+    def _plan(self, step: Step, pid: Words, n: int, read_cells: list[Words],
+              stores: list[tuple[Array, Words, Words | int]]) -> None:
+        """Plan ``step``, which :meth:`_fast_one` took (its indices ``read_cells`` and
+        ``stores``), for :meth:`_planned`, if its processors, indices and values all live in
+        immutable memory (ints, or plain arrays over ``bytes``; never registers, whose run is
+        tested at every step) and every processor is tested for distinct ids."""
+        reads, writes = step.reads, step.writes
+        host = self.host
+        if not host.distinct_processors or not immutable(pid):
+            return
+        for read in reads:
+            if not _fixed(read.index):
+                return
+        for write in writes:
+            if not _fixed(write.index) or not (type(write.value) is int
+                                               or _fixed(write.value)):
+                return
+        # Its ports in order (reads, then writes), each with its array, the array's sizes,
+        # its indices and the value it writes.
+        ports: list[Planned] = [
+            (read, read.array, read.array._size, read.array._shape, index, None)
+            for read, index in zip(reads, read_cells, strict=True)]
+        ports += [(write, array, array._size, array._shape, index, write.value)
+                  for write, (array, index, _) in zip(writes, stores, strict=True)]
+        plans = self._plans
+        if len(plans) >= PLANS:
+            plans.clear()  # a program yielding many steps again: plan afresh
+        plans[id(step)] = (step, pid, reads, writes, host.model, tuple(ports), n,
+                           tuple(ports[:len(reads)]), tuple(ports[len(reads):]))
+
+    def _planned(self, step: Step, plan: Plan) -> list[Values] | None:
+        """Execute ``step`` by its ``plan`` (made by :meth:`_fast_one` when the step took the
+        fast path before), or return None (having changed nothing) if the plan no longer holds
+        or a cell read is undefined: :meth:`_fast_one` then decides.
+
+        The planned step's processors, indices and values live in immutable memory, and its
+        fields are still the planned objects (tested here: a frozen step's fields can be
+        swapped behind its back), so every test of :meth:`_fast_one` that reads only them
+        (types, the ids' order, the indices' order and bounds, the ports meeting at no cell)
+        answers as it did. Every test that reads anything else runs again: the arrays still
+        this machine's with the sizes planned, the model the same, and the undefined cells
+        read. Then the same reads, writes and accounting as :meth:`_fast_one`'s.
+        """
+        _, pid, reads, writes, model, ports, n, read_ports, write_ports = plan
+        host = self.host
+        if step.processors is not pid or step.reads is not reads or step.writes is not writes \
+                or host.model is not model:
+            return None
+        arrays = host.arrays
+        for port, array, size, shape, index, value in ports:
+            if port.index is not index or port.array is not array \
+                    or arrays.get(array._name) is not array or array._size != size \
+                    or array._shape is not shape or (value is not None and port.value is not value):
+                return None
+        token = host._token
+        values = []
+        for _, array, _, _, index, _ in read_ports:
+            if _defined_of(array) is not None and undefined(array, index) is not None:
+                return None  # the general path reports the undefined cells
+            values.append(Register(_cells_of(array).take(index), pid, token))
+        # pid lives in immutable memory: bound already (never writeable)
+        for _, array, _, _, index, written in write_ports:
+            _cells_of(array)[index] = written
+            flags = _defined_of(array)
+            if flags is not None:
+                flags[index] = True
+        self._account_one(step, n, n * len(read_ports), n * len(write_ports))
         return [tuple(values)]
 
     # ---- 5. account -----------------------------------------------------------------------
@@ -345,6 +444,12 @@ def store(array: Array, cells: Words, values: Words | int) -> None:
     flags = _defined_of(array)
     if flags is not None:
         flags[cells] = True
+
+
+def _fixed(x: object) -> bool:
+    """Whether ``x`` is a plain array in immutable memory (never a register: a register's run
+    is tested at every step)."""
+    return type(x) is np.ndarray and immutable(x)
 
 
 def _words_of(x: object) -> Words:
