@@ -1,7 +1,7 @@
 """A step yielded again takes the fast path's plan, and answers as a fresh step would.
 
-The fast path plans the last single steps it took twice whose processors, indices and values all live
-in immutable memory (:meth:`pram.engine.fast.FastPath._fast_one`): yielded again, the step
+The fast path plans the last single steps it took twice whose processors, indices and values
+all live in immutable memory (:meth:`pram.engine.fast.FastPath._plan`): yielded again, the step
 skips the tests that read only those (types, order, bounds, the ports meeting at no cell) and
 runs again the tests that read anything else. Here the same step object, yielded many times,
 must give the same replies, memory, ledger and verdicts as a fresh copy of it each time and as
