@@ -96,7 +96,8 @@ def python_or_numpy() -> None:
                 bounds.append(best(partial(check_bounds, ports[0])))
                 processors.append(best(partial(check_processors, step, n, scratch)))
         python = best(partial(_conflicts.few_distinct_cells, ports))
-        table = best(partial(_conflicts._distinct_cells, cells, 4 * n, n, scratch, False, False))
+        table = best(partial(_conflicts.distinct_cells_once, cells, 4 * n, n, scratch, False,
+                             False))
         print(f"  n={n:4}  bounds {bounds[0]:5.2f} {bounds[1]:5.2f}   processors "
               f"{processors[0]:5.2f} {processors[1]:5.2f}   cells {python:5.2f} {table:5.2f}")
 

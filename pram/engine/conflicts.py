@@ -146,13 +146,13 @@ def distinct_cells(
     key = tuple((id(index), rank, id(where)) for index, rank, where in ports)
     known = memo.distinct.get(key)
     if known is None:
-        known = memo.distinct[key] = _distinct_cells(
+        known = memo.distinct[key] = distinct_cells_once(
             ports, size, ranked, scratch, each_ascending, last_ascending
         )
     return known
 
 
-def _distinct_cells(
+def distinct_cells_once(
     ports: list[Cells],
     size: int,
     ranked: int,
@@ -160,6 +160,7 @@ def _distinct_cells(
     each_ascending: bool,
     last_ascending: bool,
 ) -> bool:
+    """:func:`distinct_cells` without the memo: for a caller that asks once."""
     if each_ascending and disjoint([index for index, _, _ in ports]):
         return True  # each port's cells distinct, the ports' ranges disjoint: nothing shared
     if ranked > RANKS_MAX:

@@ -46,6 +46,9 @@ Plan = tuple[Step, Words, tuple[Read, ...], tuple[Write, ...], Any, tuple[Planne
              tuple[Planned, ...], tuple[Planned, ...]]
 
 
+#: The phase labels of a step outside any phase (one tuple for every such step).
+_NO_PHASE = ("",)
+
 #: The most steps planned (and seen) at once: each is held, with its arrays, until the plans
 #: (the steps seen) are cleared.
 PLANS = 8
@@ -186,11 +189,19 @@ class FastPath:
         # The checked ports' arrays and indices, in the order _fast collects them.
         checked: list[tuple[Array, Words]] = []
         read_cells: list[Words] = []
+        # Below, as_words's test of a plain array and in_range's rule are written out (a call
+        # is a step's fixed cost): the same tests, the calls left to registers and the rest.
         for read in reads:
             array = read.array
-            index = as_words(read.index, pid, n, token)
-            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or len(array.shape) != 1 or not in_range(index, array, memo):
+            index: Any = read.index
+            if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
+                index = as_words(index, pid, n, token)
+                if index is None:
+                    return None
+            if type(array) is not Array or arrays.get(array._name) is not array \
+                    or len(array._shape) != 1 \
+                    or not ((n < 2 or ascending(index, memo)) and index.item(0) >= 0
+                            and index.item(-1) < array._size):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             read_cells.append(index)
             if checks_reads:
@@ -198,9 +209,15 @@ class FastPath:
         stores: list[tuple[Array, Words, Words | int]] = []
         for write in writes:
             array = write.array
-            index = as_words(write.index, pid, n, token)
-            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or len(array.shape) != 1 or not in_range(index, array, memo):
+            index = write.index
+            if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
+                index = as_words(index, pid, n, token)
+                if index is None:
+                    return None
+            if type(array) is not Array or arrays.get(array._name) is not array \
+                    or len(array._shape) != 1 \
+                    or not ((n < 2 or ascending(index, memo)) and index.item(0) >= 0
+                            and index.item(-1) < array._size):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             checked.append((array, index))
             value = write.value
@@ -217,13 +234,14 @@ class FastPath:
             for array, index in checked:
                 meeting.setdefault(id(array), (array, []))[1].append((index, 0, None))
             for array, cells in meeting.values():
-                if len(cells) > 1 and not conflicts.distinct_cells(
-                    cells, array.size, n, memo, self.scratch,
-                    each_ascending=True, last_ascending=True,
+                # Not remembered in memo: the fast path asks once an array (the general path,
+                # should it run, asks again).
+                if len(cells) > 1 and not conflicts.distinct_cells_once(
+                    cells, array.size, n, self.scratch, True, True,
                 ):
                     return None  # the general path names the processors that met
         values = []
-        for read, index in zip(reads, read_cells, strict=True):
+        for read, index in zip(reads, read_cells, strict=False):  # one index a read
             array = read.array
             if _defined_of(array) is not None and undefined(array, index) is not None:
                 return None  # the general path reports the undefined cells
@@ -374,11 +392,20 @@ class FastPath:
                 if local:
                     charge_local(share, local)
         if joined is None:
-            charge(cost, n, reads, writes)
+            # charge(cost, n, reads, writes), its rule written out (a call is a step's fixed
+            # cost): a round by itself
+            cost.rounds += 1
+            cost.round_work += n
+            cost.time += 1
+            cost.work += n
+            cost.reads += reads
+            cost.writes += writes
+            if n > cost.max_processors:
+                cost.max_processors = n
         else:
             charge(cost, n, reads, writes, True, int(joined.newcomers))
         cost.profile.append(n)
-        cost.step_phases.append((phase,))
+        cost.step_phases.append((phase,) if phase else _NO_PHASE)
 
     def _local(self) -> int:
         """The register operations the machine charged before this step (taken once): what
@@ -421,7 +448,8 @@ def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
 
 def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
     """Whether ``index`` (not empty) is ascending, so its cells are distinct, and its first
-    and last cells are in ``array``, so all are."""
+    and last cells are in ``array``, so all are (the rule :meth:`FastPath._fast_one` writes
+    out: change both together)."""
     return ((len(index) < 2 or ascending(index, memo))
             and index.item(0) >= 0 and index.item(-1) < array.size)
 
