@@ -146,6 +146,15 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
                     return
             elif (int(b.min()) >= a - _HIGH) if a >= 0 else (int(b.max()) <= a - _LOW):
                 return
+        elif type(a) is np.ndarray and type(b) is np.ndarray and a.dtype is _WORD \
+                and b.dtype is _WORD:
+            # Two registers of words: the result (computed afresh, wrapped) left the range
+            # exactly where its sign differs from both addends' (a difference: where the
+            # operands' signs differ and the result's differs from the minuend's). One pass
+            # and one reduction decide; an overflow found goes on to be named below.
+            flipped = (a ^ result) & (b ^ result) if name == "add" else (a ^ b) & (a ^ result)
+            if int(np.minimum.reduce(flipped, axis=None)) >= 0:
+                return
     if name == "floor_divide" and type(operands[-1]) is int and operands[-1] != -1:
         return  # only LOW // -1 leaves the range: no reduction needed to know it cannot
     kinds = [x.dtype.kind if type(x) is np.ndarray else "" for x in operands]
