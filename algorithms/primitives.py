@@ -197,12 +197,12 @@ def _prefix_sums(
 
 
 def _where(rows: Words, acts: Flags) -> Words:
-    """The entries of ``rows`` where ``acts`` holds, row after row: ``rows[acts]``, or, when
-    every entry acts and ``rows`` is one row, the row itself (a view: the ids of a pool stay
-    in the immutable memory :meth:`pram.Machine.processors` handed them out in, which the
-    machine then need not copy)."""
-    picked: Words = rows[0] if len(rows) == 1 and np.count_nonzero(acts) == acts.size \
-        else rows[acts]
+    """The entries of ``rows`` where ``acts`` holds, row after row: ``rows[acts]``; or, for
+    one row whose every entry acts, the row itself (a view: the ids of a pool stay in the
+    immutable memory :meth:`pram.Machine.processors` handed them out in, which the machine
+    then need not copy). ``acts`` holds on a prefix of each row (cells that ascend, below a
+    limit), so its last entry tells whether all do."""
+    picked: Words = rows[0] if len(rows) == 1 and acts[0, -1] else rows[acts]
     return picked
 
 
