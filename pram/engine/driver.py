@@ -109,9 +109,13 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                 )
             for step in steps:
                 # Ids not in immutable memory (registers of processors, plain arrays the host
-                # may change) are replaced by ids nothing can change.
+                # may change) are replaced by ids nothing can change. Ids over bytes, or a
+                # view of such ids (numpy makes the array holding the memory a view's base),
+                # are kept as they are (acting would keep them: registers.ids.immutable).
                 pid = getattr(step, "processors", None)
-                if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                if type(pid) is not np.ndarray or not (
+                        isinstance(base := pid.base, bytes)
+                        or (type(base) is np.ndarray and isinstance(base.base, bytes))):
                     counted = token._made
                     steps = acting(steps, cost.time + 1, token)
                     token._made = counted  # its copies replace steps the program made
