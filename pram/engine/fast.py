@@ -46,6 +46,9 @@ Plan = tuple[Step, Words, tuple[Read, ...], tuple[Write, ...], Any, tuple[Planne
              tuple[Planned, ...], tuple[Planned, ...]]
 
 
+#: ``id(None)``: the mask of an unmasked port in the conflict memo's keys.
+_NONE = id(None)
+
 #: The phase labels of a step outside any phase (one tuple for every such step).
 _NO_PHASE = ("",)
 
@@ -233,12 +236,19 @@ class FastPath:
             meeting: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
             for array, index in checked:
                 meeting.setdefault(id(array), (array, []))[1].append((index, 0, None))
+            known = memo.distinct
             for array, cells in meeting.values():
-                # Not remembered in memo: the fast path asks once an array (the general path,
-                # should it run, asks again).
-                if len(cells) > 1 and not conflicts.distinct_cells_once(
-                    cells, array.size, n, self.scratch, True, True,
-                ):
+                if len(cells) < 2:
+                    continue
+                # conflicts.distinct_cells's memo (ports sharing indices, the fields of one
+                # record, tested once), its key made without a generator for a pair
+                key = ((id(cells[0][0]), 0, _NONE), (id(cells[1][0]), 0, _NONE)) \
+                    if len(cells) == 2 else tuple((id(index), 0, _NONE) for index, _, _ in cells)
+                distinct = known.get(key)
+                if distinct is None:
+                    distinct = known[key] = conflicts.distinct_cells_once(
+                        cells, array._size, n, self.scratch, True, True)
+                if not distinct:
                     return None  # the general path names the processors that met
         values = []
         for read, index in zip(reads, read_cells, strict=False):  # one index a read
