@@ -1,25 +1,26 @@
-"""Phases 0 and 5 of a single machine's step: the fast path, and accounting.
+"""Phase 0 of a single machine's step: the fast path (accounting, phase 5, is
+:mod:`pram.engine.accounting`'s).
 
 :class:`FastPath` is the part of :class:`pram.engine.core.Engine` that executes the usual
 global step (no masks, ascending indices in range, branches on disjoint ranges of processors)
 with only the first branch of each test the general path runs (:mod:`pram.engine.validate`'s
-:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`), and charges the
-ledger for every step, fast or not.
+:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`). A single step it
+took twice whose processors, indices and values all live in immutable memory is planned: yielded
+again, it runs by its plan (:meth:`FastPath._planned`), which tests again everything that does
+not read only that immutable data.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pram._held import cells_of as _cells_of
-from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import raw_of as _raw_of
 from pram._numpy import np
-from pram.cost import PhaseCost, charge, charge_local
-from pram.engine import conflicts, rounds
+from pram.engine import conflicts
+from pram.engine.accounting import Accounting, phase_shares, prefixes
 from pram.engine.memo import Scratch, StepMemo, ascending
 from pram.engine.refusals import MAX_ACCESSES, too_many
 from pram.engine.validate import as_words, word_constant, word_ids
@@ -49,26 +50,21 @@ Plan = tuple[Step, Words, tuple[Read, ...], tuple[Write, ...], Any, tuple[Planne
 #: ``id(None)``: the mask of an unmasked port in the conflict memo's keys.
 _NONE = id(None)
 
-#: The phase labels of a step outside any phase (one tuple for every such step).
-_NO_PHASE = ("",)
-
 #: The most steps planned (and seen) at once: each is held, with its arrays, until the plans
 #: (the steps seen) are cleared.
 PLANS = 8
 
 
-class FastPath:
-    """Phase 0 (the fast path) and phase 5 (accounting) of :class:`pram.engine.core.Engine`."""
+class FastPath(Accounting):
+    """Phase 0 (the fast path) of :class:`pram.engine.core.Engine`, and (from
+    :class:`pram.engine.accounting.Accounting`) phase 5, accounting."""
 
-    #: ``opened``: the round the last step left open for the next to join
-    #: (:mod:`pram.engine.rounds`).
     #: ``_plans``: by id, the last single steps the fast path took twice whose processors,
     #: indices and values are all immutable, each with what its tests found
     #: (:meth:`_planned`); ``_seen``: by id, the last single steps it took.
-    __slots__ = ("_plans", "_seen", "opened")
+    __slots__ = ("_plans", "_seen")
     host: Host
     scratch: Scratch
-    opened: rounds.Opened | None
     _plans: dict[int, Plan]
     _seen: dict[int, Step]
 
@@ -346,114 +342,8 @@ class FastPath:
         self._account_one(step, n, n * len(read_ports), n * len(write_ports))
         return [tuple(values)]
 
-    # ---- 5. account -----------------------------------------------------------------------
-
-    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
-        """Charge one unit of time and the step's processors, reads and writes (``tallies``,
-        one per branch) to the ledger, and to the phase of each branch and the phases around
-        it."""
-        cost = _cost_of(self.host)
-        active = reads = writes = 0
-        for n, r, w in tallies:
-            active += n
-            reads += r
-            writes += w
-        shares = phase_shares(steps, tallies)
-        local = self._local()
-        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps])
-        for label, (n, r, w) in shares.items():
-            share = cost.phases.get(label)
-            if share is None:
-                share = cost.phases[label] = PhaseCost()
-            # The phase's own processors in this step, not those of other branches.
-            if joined is None:
-                charge(share, n, r, w)
-            else:
-                within = joined.within(label)
-                charge(share, n, r, w, within is not None, int(within or 0))
-            if local:
-                charge_local(share, local)
-        if joined is None:
-            charge(cost, active, reads, writes)
-        else:
-            charge(cost, active, reads, writes, True, int(joined.newcomers))
-        cost.profile.append(active)
-        cost.step_phases.append(labels)
-
-    def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
-        """:meth:`_account` for a global step of one step (of ``n`` processors)."""
-        cost = _cost_of(self.host)
-        phase = step.phase
-        around = prefixes(phase)
-        joined, self.opened = rounds.take_one(self.opened, step, around)
-        if phase:
-            phases = cost.phases
-            local = self._local()
-            for label in around:
-                share = phases.get(label)
-                if share is None:
-                    share = phases[label] = PhaseCost()
-                if joined is None:
-                    charge(share, n, reads, writes)
-                else:
-                    within = joined.within(label)
-                    charge(share, n, reads, writes, within is not None, int(within or 0))
-                if local:
-                    charge_local(share, local)
-        if joined is None:
-            # charge(cost, n, reads, writes), its rule written out (a call is a step's fixed
-            # cost): a round by itself
-            cost.rounds += 1
-            cost.round_work += n
-            cost.time += 1
-            cost.work += n
-            cost.reads += reads
-            cost.writes += writes
-            if n > cost.max_processors:
-                cost.max_processors = n
-        else:
-            charge(cost, n, reads, writes, True, int(joined.newcomers))
-        cost.profile.append(n)
-        cost.step_phases.append((phase,) if phase else _NO_PHASE)
-
-    def _local(self) -> int:
-        """The register operations the machine charged before this step (taken once): what
-        each of the step's phases adds to its ``local`` (the ledger has them already)."""
-        token = self.host._token
-        if token is None:
-            return 0
-        local = token._charged
-        token._charged = 0
-        return local
-
 
 # ---- the predicates both paths ask ---------------------------------------------------------
-
-
-@functools.cache
-def prefixes(path: str) -> tuple[str, ...]:
-    """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")`` (computed once a path,
-    for the single and the batched engine alike)."""
-    parts = path.split("/")
-    return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
-
-
-def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
-                 ) -> dict[str, list[Any]]:
-    """Each phase's share of a global step: the processors, reads and writes (``tallies``, one
-    per branch: ints, or one count per instance in a batch) of the branches in it or in a phase
-    inside it (for the single and the batched engine alike)."""
-    shares: dict[str, list[Any]] = {}
-    for step, (n, r, w) in zip(steps, tallies, strict=True):
-        if step.phase:
-            for label in prefixes(step.phase):
-                tally = shares.get(label)
-                if tally is None:
-                    shares[label] = [n, r, w]
-                else:  # not +=: a batch's counts may be arrays another tally holds too
-                    tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
-    return shares
 
 
 def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
