@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pram import Array, InputError, Machine, Program, Read, Step, Words, Write, hold, words
+from pram import Array, Flags, InputError, Machine, Program, Read, Step, Words, Write, hold, words
 
 
 def _size(value: int, what: str) -> int:
@@ -179,8 +179,8 @@ def _prefix_sums(
         span = 2 * half
         right = np.arange(size // span, dtype=np.int64) * span + span - 1  # offsets in a block
         acts = right < limit
-        cell = (first[:, None] + right)[acts]
-        yield from _combine(pool[:, : len(right)][acts], array, cell - half, cell)
+        cell = _where(first[:, None] + right, acts)
+        yield from _combine(_where(pool[:, : len(right)], acts), array, cell - half, cell)
         half = span
     # down-sweep: at level d, the complete prefix at j = (i+1) 2^(d+1) - 1 finishes j + 2^d
     while half >= 1:
@@ -189,11 +189,21 @@ def _prefix_sums(
         if count > 0 and 3 * half <= size:
             done = (np.arange(count, dtype=np.int64) + 1) * span - 1
             acts = done + half < limit
-            cell = (first[:, None] + done)[acts]
-            yield from _combine(pool[:, :count][acts], array, cell, cell + half)
+            cell = _where(first[:, None] + done, acts)
+            yield from _combine(_where(pool[:, :count], acts), array, cell, cell + half)
         half //= 2
     if not inclusive:
         yield from _shift(m, array, first, size, limit)
+
+
+def _where(rows: Words, acts: Flags) -> Words:
+    """The entries of ``rows`` where ``acts`` holds, row after row: ``rows[acts]``; or, for
+    one row whose every entry acts, the row itself (a view: the ids of a pool stay in the
+    immutable memory :meth:`pram.Machine.processors` handed them out in, which the machine
+    then need not copy). ``acts`` holds on a prefix of each row (cells that ascend, below a
+    limit), so its last entry tells whether all do."""
+    picked: Words = rows[0] if len(rows) == 1 and acts[0, -1] else rows[acts]
+    return picked
 
 
 def _combine(pid: Words, array: Array, source: Words, target: Words) -> Program[None]:

@@ -18,6 +18,9 @@ and prints where the faster side changes. The comments beside the thresholds cit
 - ``id-table``: ``pram.engine.conflicts.ID_TABLE_FLOOR`` (2^23). Processor ids spread over a span of
   at most this many (or 4 per processor) are checked with a table indexed by id, wider spreads
   are sorted. Timed: the processor check of n ids in random order spread over a span, both ways.
+- ``gather``: ``pram.engine.fast.GATHER_BY_INDEX`` (384). Gathers of at most this many cells
+  index the cells, longer ones call ``take`` (read-only indices always index: take copies
+  them first). Timed: a gather of n cells, both ways, by writeable and by read-only indices.
 
 Run it from the top of the checkout: ``python benchmarks/thresholds.py``. It takes about a
 minute; the figures vary with the machine and its load, the crossovers much less.
@@ -93,7 +96,8 @@ def python_or_numpy() -> None:
                 bounds.append(best(partial(check_bounds, ports[0])))
                 processors.append(best(partial(check_processors, step, n, scratch)))
         python = best(partial(_conflicts.few_distinct_cells, ports))
-        table = best(partial(_conflicts._distinct_cells, cells, 4 * n, n, scratch, False, False))
+        table = best(partial(_conflicts.distinct_cells_once, cells, 4 * n, n, scratch, False,
+                             False))
         print(f"  n={n:4}  bounds {bounds[0]:5.2f} {bounds[1]:5.2f}   processors "
               f"{processors[0]:5.2f} {processors[1]:5.2f}   cells {python:5.2f} {table:5.2f}")
 
@@ -156,8 +160,20 @@ def id_table() -> None:
         _conflicts.ID_TABLE_FLOOR = saved
 
 
+def gather() -> None:
+    print("gather: n cells gathered (us): by index, by take; by ascending writeable indices, "
+          "and by the read-only ids Machine.processors hands out")
+    for n in (8, 64, 256, 384, 512, 1024, 1 << 16):
+        cells = np.arange(n, dtype=np.int64)
+        for index in (np.arange(n, dtype=np.int64), Machine().processors(n)):
+            times = [best(partial(cells.__getitem__, index)), best(partial(cells.take, index))]
+            kind = "writeable" if index.flags.writeable else "read-only"
+            print(f"  n={n:6} {kind:9}  {times[0]:8.2f}  {times[1]:8.2f}")
+
+
 if __name__ == "__main__":
     python_or_numpy()
     probe()
     order()
     id_table()
+    gather()

@@ -151,7 +151,11 @@ def charge(tally: Cost | PhaseCost, processors: int, reads: int, writes: int,
     """Charge one step of ``processors`` active processors, with their reads and writes, to
     ``tally`` (the ledger, or a phase's share of it); a step that ``joined`` the round the
     step before it opened adds no round, and to the round's work only its ``newcomers``, its
-    processors that did not read in that round (:class:`pram.engine.rounds.Joined`)."""
+    processors that did not read in that round (:class:`pram.engine.rounds.Joined`).
+
+    A single machine's step that joins no round is charged to the ledger by this rule written
+    out in :meth:`pram.engine.fast.FastPath._account_one` (a call is a step's fixed cost):
+    change both together."""
     if not joined:
         tally.rounds += 1
         tally.round_work += processors

@@ -271,6 +271,42 @@ def test_only_the_handed_out_ids_go_untested() -> None:
     assert m.cost.work == 31 and m.violations == []
 
 
+def test_views_of_the_handed_out_ids_pass_and_other_arrays_over_them_are_tested() -> None:
+    """Aligned views of the handed-out ids with a positive stride of whole words (slices,
+    rows and columns of the pool reshaped) are ascending without a numpy pass; an array over
+    the same memory with stride 0 or a stride of half a word, or at half a word's offset, is
+    tested like any other, so it cannot pass duplicate ids off as distinct."""
+    from pram.engine.memo import StepMemo, ascending
+
+    m = Machine()
+    a = m.array("a", values=np.arange(64))
+    pid = m.processors(32)
+    pool = pid.reshape(4, 8)
+    for view in (pid[3:20], pid[::3], pool[1], pool[:, 2], pool.reshape(-1)):
+        called: list[str] = []
+
+        def profile(frame: FrameType, event: str, arg: object, called: list[str] = called
+                    ) -> None:
+            if event == "c_call" and getattr(arg, "__name__", "") == "count_nonzero":
+                called.append("count_nonzero")
+
+        sys.setprofile(profile)
+        try:
+            assert ascending(view, StepMemo())
+        finally:
+            sys.setprofile(None)
+        assert called == []  # no numpy pass
+        m.execute([Step(view, reads=[Read(a, view)])])
+    assert m.violations == []
+    assert not ascending(pid[::-1], StepMemo())
+    twice = np.ndarray((3,), np.int64, buffer=pid, strides=(0,))  # 0, 0, 0
+    with pytest.raises(StepError, match="processor 0 acts twice"):
+        m.execute([Step(twice, reads=[Read(a, np.arange(3))])])
+    for other in (np.ndarray((8,), np.int64, buffer=pid, strides=(4,)),  # 0, 2^32, 1, ...
+                  np.ndarray((3,), np.int64, buffer=pid, offset=4)):  # not aligned
+        assert ascending(other, StepMemo()) == bool(np.all(other[1:] > other[:-1]))
+
+
 @pytest.mark.parametrize("fast_path", [True, False])
 def test_a_register_of_another_run_is_refused_either_way(fast_path: bool) -> None:
     """Registers live for one run: the fast path does not take one of an earlier run as an

@@ -235,3 +235,42 @@ def test_a_modular_program_wraps_and_counts_the_same() -> None:
     m2 = Machine()
     with pytest.raises(IntegerOverflowError):
         m2.run(program(m2, m2.array("a", values=[HIGH, 5])))
+
+
+EDGES = st.integers(LOW, HIGH) | st.sampled_from([LOW, HIGH, LOW + 1, HIGH - 1, 0, -1, 1,
+                                                   2**62, -(2**62)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(EDGES, EDGES), min_size=1, max_size=6),
+       name=st.sampled_from(["add", "subtract", "add in place"]))
+def test_two_registers_overflow_exactly_when_python_ints_leave_int64(
+    pairs: list[tuple[int, int]], name: str
+) -> None:
+    """A sum or difference of two registers of words (the sign test of the result decides)
+    fails the run exactly where Python's integers leave int64, naming the first processor."""
+    exact = (lambda u, v: u - v) if name == "subtract" else (lambda u, v: u + v)
+    wrong = [i for i, (u, v) in enumerate(pairs) if not LOW <= exact(u, v) <= HIGH]
+    m = Machine()
+    n = len(pairs)
+    a = m.array("a", values=[u for u, _ in pairs])
+    b = m.array("b", values=[v for _, v in pairs])
+
+    def program(m: Machine) -> Program[None]:
+        pid = m.processors(n)
+        x, y = yield Step(pid, reads=[Read(a, iota(n)), Read(b, iota(n))])
+        if name == "add in place":
+            x += y
+            z = x
+        else:
+            z = x - y if name == "subtract" else x + y
+        yield Step(pid, writes=[Write(a, iota(n), z)])
+
+    if not wrong:
+        m.run(program(m))
+        assert a.to_numpy().tolist() == [exact(u, v) for u, v in pairs]
+        return
+    with pytest.raises(IntegerOverflowError) as error:
+        m.run(program(m))
+    assert error.value.operation == ("subtract" if name == "subtract" else "add")
+    assert error.value.processor == wrong[0]

@@ -146,13 +146,13 @@ def distinct_cells(
     key = tuple((id(index), rank, id(where)) for index, rank, where in ports)
     known = memo.distinct.get(key)
     if known is None:
-        known = memo.distinct[key] = _distinct_cells(
+        known = memo.distinct[key] = distinct_cells_once(
             ports, size, ranked, scratch, each_ascending, last_ascending
         )
     return known
 
 
-def _distinct_cells(
+def distinct_cells_once(
     ports: list[Cells],
     size: int,
     ranked: int,
@@ -160,6 +160,21 @@ def _distinct_cells(
     each_ascending: bool,
     last_ascending: bool,
 ) -> bool:
+    """:func:`distinct_cells` without the memo: for a caller that asks once."""
+    if len(ports) == 2 and each_ascending:
+        # The usual pair (a comparator's two cells, a combine's source and target): the
+        # rules below for two ports, without their loops (a step's fixed cost).
+        (first, first_rank, first_where), (second, second_rank, second_where) = ports
+        if not len(first) or not len(second) or first.item(-1) < second.item(0) \
+                or second.item(-1) < first.item(0):
+            return True  # disjoint's rule for two: the ranges do not overlap
+        if first_where is None and second_where is None and ranked <= RANKS_MAX:
+            table = scratch.table(size)
+            own = scratch.ranks(first_rank, len(first))
+            table[first] = own
+            table[second] = scratch.ranks(second_rank, len(second))
+            # The last port is ascending (each is): only the first looks.
+            return not np.count_nonzero(table.take(first) != own)
     if each_ascending and disjoint([index for index, _, _ in ports]):
         return True  # each port's cells distinct, the ports' ranges disjoint: nothing shared
     if ranked > RANKS_MAX:

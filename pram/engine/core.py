@@ -64,7 +64,7 @@ from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
-from pram.engine.fast import FastPath, bound, in_range, store, undefined
+from pram.engine.fast import FastPath, bound, gather, in_range, store, undefined
 from pram.engine.memo import Scratch, StepMemo
 from pram.engine.refusals import refuse_array
 from pram.engine.validate import Port
@@ -101,11 +101,18 @@ class Engine(FastPath):
     #: The instances taking steps (a batch's flags; None: all, as one machine's one always).
     alive: Flags | None = None
 
+    #: Whether :meth:`charge_local` changes nothing when the token holds no operation and no
+    #: share charged (the driver then skips the call: local and max_local add 0, and
+    #: ``_charged`` stays 0).
+    idle_charge_free = True
+
     def __init__(self, host: Host) -> None:
         self.host = host
         self.scratch = Scratch()
         self._random: np.random.Generator | None = None  # made at the first random choice
         self.opened = None
+        self._plans = {}
+        self._seen = {}
 
     # ---- the instance axis, of size one (pram.engine.batched answers alike for B) ---------
     # What the machine asks its engine about memory, ledgers and runs, so that it holds no
@@ -152,15 +159,28 @@ class Engine(FastPath):
         """Execute one global step made of ``steps`` (one per parallel branch); see
         :meth:`pram.Machine.execute`."""
         host = self.host
-        number = _cost_of(host).time + 1
-        memo = StepMemo()
         recorder = _recorder_of(host)
         # 0. The fast path: the usual step, with the first-branch tests of the phases below
-        # (off while tracing: the recorder reads the ports phase 1 normalises).
+        # (off while tracing: the recorder reads the ports phase 1 normalises); a step it
+        # took before and planned, yielded again, by its plan.
         if host.fast_path and recorder is None:
-            fast = self._fast_one(steps[0], memo) if len(steps) == 1 else self._fast(steps, memo)
+            if len(steps) == 1:
+                step = steps[0]
+                plan = self._plans.get(id(step))
+                if plan is not None and plan[0] is step:
+                    fast = self._planned(step, plan)
+                    if fast is not None:
+                        return fast
+                memo = StepMemo()
+                fast = self._fast_one(step, memo)
+            else:
+                memo = StepMemo()
+                fast = self._fast(steps, memo)
             if fast is not None:
                 return fast
+        else:
+            memo = StepMemo()
+        number = _cost_of(host).time + 1
         # 1. Normalise ports: validate each port once, as words of the processors acting.
         ports: list[Port] = []
         ranked = 0
@@ -337,11 +357,11 @@ class Engine(FastPath):
     def _read(self, port: Port, number: int) -> Register:
         """The values read, as a register of the step's processors (0 where masked out)."""
         array, index = port.array, port.index
-        # take gathers faster than fancy indexing; the indices were checked in range.
+        # the indices were checked in range; gather takes the faster of two gathers.
         known = undefined(array, index)
         if known is not None:
             self._undefined(port, known, number)
-        values: Words = _cells_of(array).take(index)
+        values: Words = gather(_cells_of(array), index)
         if port.where is not None:
             full = np.zeros(len(port.where), dtype=values.dtype)
             full[port.where] = values

@@ -87,7 +87,10 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
     after its last step."""
     cost = _cost_of(machine)
     engine = _engine_of(machine)
-    execute = engine.execute
+    execute, charge_local = engine.execute, engine.charge_local
+    # An engine whose charge_local changes nothing when there is nothing to charge (no
+    # operation since the last step, no share left for the next step's phases) is not asked.
+    idle_free = engine.idle_charge_free
     engine.opened = None  # a round never spans two runs, nor two passes of a batch
     made_before, executed = token._made, 0
     try:
@@ -106,9 +109,13 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                 )
             for step in steps:
                 # Ids not in immutable memory (registers of processors, plain arrays the host
-                # may change) are replaced by ids nothing can change.
+                # may change) are replaced by ids nothing can change. Ids over bytes, or a
+                # view of such ids (numpy makes the array holding the memory a view's base),
+                # are kept as they are (acting would keep them: registers.ids.immutable).
                 pid = getattr(step, "processors", None)
-                if type(pid) is not np.ndarray or not isinstance(pid.base, bytes):
+                if type(pid) is not np.ndarray or not (
+                        isinstance(base := pid.base, bytes)
+                        or (type(base) is np.ndarray and isinstance(base.base, bytes))):
                     counted = token._made
                     steps = acting(steps, cost.time + 1, token)
                     token._made = counted  # its copies replace steps the program made
@@ -117,9 +124,11 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
             failure = _failure_of(machine)
             if failure is not None:
                 raise failure  # in the machine, not in the program: it cannot catch it
-            engine.charge_local(token)
+            if token._operations or token._charged or not idle_free:
+                charge_local(token)
             replies = execute(steps)
-            token.step(cost.time, steps, replies)
+            if token._observer is not None:  # Run.step's own test, without its call
+                token.step(cost.time, steps, replies)
             reply: Values | list[Values] = replies[0] if type(request) is not Bundle else replies
             request = program.send(reply)
     except StopIteration as stop:

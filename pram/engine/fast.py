@@ -1,48 +1,72 @@
-"""Phases 0 and 5 of a single machine's step: the fast path, and accounting.
+"""Phase 0 of a single machine's step: the fast path (accounting, phase 5, is
+:mod:`pram.engine.accounting`'s).
 
 :class:`FastPath` is the part of :class:`pram.engine.core.Engine` that executes the usual
 global step (no masks, ascending indices in range, branches on disjoint ranges of processors)
 with only the first branch of each test the general path runs (:mod:`pram.engine.validate`'s
-:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`), and charges the
-ledger for every step, fast or not.
+:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`). A single step it
+took twice whose processors, indices and values all live in immutable memory is planned: yielded
+again, it runs by its plan (:meth:`FastPath._planned`), which tests again everything that does
+not read only that immutable data.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pram._held import cells_of as _cells_of
-from pram._held import cost_of as _cost_of
 from pram._held import defined_of as _defined_of
 from pram._held import raw_of as _raw_of
 from pram._numpy import np
-from pram.cost import PhaseCost, charge, charge_local
-from pram.engine import conflicts, rounds
+from pram.engine import conflicts
+from pram.engine.accounting import Accounting, phase_shares, prefixes
 from pram.engine.memo import Scratch, StepMemo, ascending
-from pram.engine.refusals import too_many
+from pram.engine.refusals import MAX_ACCESSES, too_many
 from pram.engine.validate import as_words, word_constant, word_ids
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
-from pram.registers.ids import Chosen
+from pram.registers.ids import Chosen, immutable
 from pram.step import Read, Step, Values, Write
 
 if TYPE_CHECKING:
     from pram.engine.core import Host
 
-__all__ = ["FastPath", "bound", "in_range", "phase_shares", "prefixes", "store", "undefined"]
+__all__ = ["FastPath", "bound", "gather", "in_range", "phase_shares", "prefixes", "store",
+           "undefined"]
 
 
-class FastPath:
-    """Phase 0 (the fast path) and phase 5 (accounting) of :class:`pram.engine.core.Engine`."""
+#: One port of a planned step: the Read or Write, its array, the array's size and shape, its
+#: indices, and the value it writes (None for a read).
+Planned = tuple[Any, Array, int, tuple[int, ...], Words, Any]
 
-    #: ``opened``: the round the last step left open for the next to join
-    #: (:mod:`pram.engine.rounds`).
-    __slots__ = ("opened",)
+#: A planned step (:meth:`FastPath._planned`): the step, its processors, reads and writes,
+#: the model that checked it, its ports (reads first), its processors' count, and its read
+#: ports and its write ports.
+Plan = tuple[Step, Words, tuple[Read, ...], tuple[Write, ...], Any, tuple[Planned, ...], int,
+             tuple[Planned, ...], tuple[Planned, ...]]
+
+
+#: ``id(None)``: the mask of an unmasked port in the conflict memo's keys.
+_NONE = id(None)
+
+#: The most steps planned (and seen) at once: each is held, with its arrays, until the plans
+#: (the steps seen) are cleared.
+PLANS = 8
+
+
+class FastPath(Accounting):
+    """Phase 0 (the fast path) of :class:`pram.engine.core.Engine`, and (from
+    :class:`pram.engine.accounting.Accounting`) phase 5, accounting."""
+
+    #: ``_plans``: by id, the last single steps the fast path took twice whose processors,
+    #: indices and values are all immutable, each with what its tests found
+    #: (:meth:`_planned`); ``_seen``: by id, the last single steps it took.
+    __slots__ = ("_plans", "_seen")
     host: Host
     scratch: Scratch
-    opened: rounds.Opened | None
+    _plans: dict[int, Plan]
+    _seen: dict[int, Step]
 
     def owns(self, array: object) -> bool:
         """Whether ``array`` is an array of this machine, not freed."""
@@ -122,7 +146,7 @@ class FastPath:
                 array, index = read.array, _words_of(read.index)
                 if undefined(array, index) is not None:
                     return None  # the general path reports the undefined cells
-                values.append(Register(_cells_of(array).take(index), pid, token))
+                values.append(Register(gather(_cells_of(array), index), pid, token))
             replies.append(tuple(values))
         for branch, step in enumerate(steps):
             if replies[branch]:
@@ -141,13 +165,15 @@ class FastPath:
         """:meth:`_fast` for a global step of one step (no parallel branches), the usual
         case: the same tests in the same order, in one pass over the ports, with no
         bookkeeping for branches (a step's fixed cost is what small steps pay)."""
+        host = self.host
         if type(step) is not Step:
             return None
         pid, reads, writes = step.processors, step.reads, step.writes
         if type(pid) is not np.ndarray or pid.dtype is not WORD or pid.ndim != 1:
             return None  # processors chosen by data (or to convert): the general path's
         n = len(pid)
-        if not n or too_many(reads, writes):
+        # too_many(reads, writes), its rule written out (the call is a step's fixed cost)
+        if not n or len(reads) > MAX_ACCESSES or len(writes) > MAX_ACCESSES:
             return None
         for read in reads:
             if type(read) is not Read or read.where is not None:
@@ -155,7 +181,6 @@ class FastPath:
         for write in writes:
             if type(write) is not Write or write.where is not None:
                 return None
-        host = self.host
         if host.distinct_processors and n > 1 and not ascending(pid, memo):
             return None  # conflicts.ids_distinct of one step
         token, arrays = host._token, host.arrays
@@ -163,11 +188,19 @@ class FastPath:
         # The checked ports' arrays and indices, in the order _fast collects them.
         checked: list[tuple[Array, Words]] = []
         read_cells: list[Words] = []
+        # Below, as_words's test of a plain array and in_range's rule are written out (a call
+        # is a step's fixed cost): the same tests, the calls left to registers and the rest.
         for read in reads:
             array = read.array
-            index = as_words(read.index, pid, n, token)
-            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or len(array.shape) != 1 or not in_range(index, array, memo):
+            index: Any = read.index
+            if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
+                index = as_words(index, pid, n, token)
+                if index is None:
+                    return None
+            if type(array) is not Array or arrays.get(array._name) is not array \
+                    or len(array._shape) != 1 \
+                    or not ((n < 2 or ascending(index, memo)) and index.item(0) >= 0
+                            and index.item(-1) < array._size):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             read_cells.append(index)
             if checks_reads:
@@ -175,9 +208,15 @@ class FastPath:
         stores: list[tuple[Array, Words, Words | int]] = []
         for write in writes:
             array = write.array
-            index = as_words(write.index, pid, n, token)
-            if index is None or type(array) is not Array or arrays.get(array.name) is not array \
-                    or len(array.shape) != 1 or not in_range(index, array, memo):
+            index = write.index
+            if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
+                index = as_words(index, pid, n, token)
+                if index is None:
+                    return None
+            if type(array) is not Array or arrays.get(array._name) is not array \
+                    or len(array._shape) != 1 \
+                    or not ((n < 2 or ascending(index, memo)) and index.item(0) >= 0
+                            and index.item(-1) < array._size):
                 return None  # a 2-D array: the general path takes pairs and refuses the rest
             checked.append((array, index))
             value = write.value
@@ -188,22 +227,31 @@ class FastPath:
                 if words is None:
                     return None
                 stores.append((array, index, words))
-        if len(checked) > 1 and len({id(array) for array, _ in checked}) < len(checked):
-            ports: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
+        if len(checked) > 1 and (checked[0][0] is checked[1][0] if len(checked) == 2 else
+                                 len({id(array) for array, _ in checked}) < len(checked)):
+            meeting: dict[int, tuple[Array, list[conflicts.Cells]]] = {}
             for array, index in checked:
-                ports.setdefault(id(array), (array, []))[1].append((index, 0, None))
-            for array, cells in ports.values():
-                if len(cells) > 1 and not conflicts.distinct_cells(
-                    cells, array.size, n, memo, self.scratch,
-                    each_ascending=True, last_ascending=True,
-                ):
+                meeting.setdefault(id(array), (array, []))[1].append((index, 0, None))
+            known = memo.distinct
+            for array, cells in meeting.values():
+                if len(cells) < 2:
+                    continue
+                # conflicts.distinct_cells's memo (ports sharing indices, the fields of one
+                # record, tested once), its key made without a generator for a pair
+                key = ((id(cells[0][0]), 0, _NONE), (id(cells[1][0]), 0, _NONE)) \
+                    if len(cells) == 2 else tuple((id(index), 0, _NONE) for index, _, _ in cells)
+                distinct = known.get(key)
+                if distinct is None:
+                    distinct = known[key] = conflicts.distinct_cells_once(
+                        cells, array._size, n, self.scratch, True, True)
+                if not distinct:
                     return None  # the general path names the processors that met
         values = []
-        for read, index in zip(reads, read_cells, strict=True):
+        for read, index in zip(reads, read_cells, strict=False):  # one index a read
             array = read.array
             if _defined_of(array) is not None and undefined(array, index) is not None:
                 return None  # the general path reports the undefined cells
-            values.append(Register(_cells_of(array).take(index), pid, token))
+            values.append(Register(gather(_cells_of(array), index), pid, token))
         if values and pid.flags.writeable:
             pid.flags.writeable = False  # bound(pid): registers are bound to it now
         for array, index, written in stores:
@@ -212,114 +260,115 @@ class FastPath:
             if flags is not None:
                 flags[index] = True
         self._account_one(step, n, n * len(reads), n * len(writes))
+        seen = self._seen
+        if seen.get(id(step)) is step:  # yielded again: plan it for the yields after
+            self._plan(step, pid, n, read_cells, stores)
+        else:
+            if len(seen) >= PLANS:
+                seen.clear()
+            seen[id(step)] = step
         return [tuple(values)]
 
-    # ---- 5. account -----------------------------------------------------------------------
+    def _plan(self, step: Step, pid: Words, n: int, read_cells: list[Words],
+              stores: list[tuple[Array, Words, Words | int]]) -> None:
+        """Plan ``step``, which :meth:`_fast_one` took (its indices ``read_cells`` and
+        ``stores``), for :meth:`_planned`, if its processors, indices and values all live in
+        immutable memory (ints, or plain arrays over ``bytes``; never registers, whose run is
+        tested at every step) and every processor is tested for distinct ids."""
+        reads, writes = step.reads, step.writes
+        host = self.host
+        if not host.distinct_processors or not immutable(pid):
+            return
+        for read in reads:
+            if not _fixed(read.index):
+                return
+        for write in writes:
+            if not _fixed(write.index) or not (type(write.value) is int
+                                               or _fixed(write.value)):
+                return
+        # Its ports in order (reads, then writes), each with its array, the array's sizes,
+        # its indices and the value it writes.
+        ports: list[Planned] = [
+            (read, read.array, read.array._size, read.array._shape, index, None)
+            for read, index in zip(reads, read_cells, strict=True)]
+        ports += [(write, array, array._size, array._shape, index, write.value)
+                  for write, (array, index, _) in zip(writes, stores, strict=True)]
+        plans = self._plans
+        if len(plans) >= PLANS:
+            plans.clear()  # a program yielding many steps again: plan afresh
+        plans[id(step)] = (step, pid, reads, writes, host.model, tuple(ports), n,
+                           tuple(ports[:len(reads)]), tuple(ports[len(reads):]))
 
-    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
-        """Charge one unit of time and the step's processors, reads and writes (``tallies``,
-        one per branch) to the ledger, and to the phase of each branch and the phases around
-        it."""
-        cost = _cost_of(self.host)
-        active = reads = writes = 0
-        for n, r, w in tallies:
-            active += n
-            reads += r
-            writes += w
-        shares = phase_shares(steps, tallies)
-        local = self._local()
-        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps])
-        for label, (n, r, w) in shares.items():
-            share = cost.phases.get(label)
-            if share is None:
-                share = cost.phases[label] = PhaseCost()
-            # The phase's own processors in this step, not those of other branches.
-            if joined is None:
-                charge(share, n, r, w)
-            else:
-                within = joined.within(label)
-                charge(share, n, r, w, within is not None, int(within or 0))
-            if local:
-                charge_local(share, local)
-        if joined is None:
-            charge(cost, active, reads, writes)
-        else:
-            charge(cost, active, reads, writes, True, int(joined.newcomers))
-        cost.profile.append(active)
-        cost.step_phases.append(labels)
+    def _planned(self, step: Step, plan: Plan) -> list[Values] | None:
+        """Execute ``step`` by its ``plan`` (made by :meth:`_fast_one` when the step took the
+        fast path before), or return None (having changed nothing) if the plan no longer holds
+        or a cell read is undefined: :meth:`_fast_one` then decides.
 
-    def _account_one(self, step: Step, n: int, reads: int, writes: int) -> None:
-        """:meth:`_account` for a global step of one step (of ``n`` processors)."""
-        cost = _cost_of(self.host)
-        phase = step.phase
-        around = prefixes(phase)
-        joined, self.opened = rounds.take_one(self.opened, step, around)
-        if phase:
-            phases = cost.phases
-            local = self._local()
-            for label in around:
-                share = phases.get(label)
-                if share is None:
-                    share = phases[label] = PhaseCost()
-                if joined is None:
-                    charge(share, n, reads, writes)
-                else:
-                    within = joined.within(label)
-                    charge(share, n, reads, writes, within is not None, int(within or 0))
-                if local:
-                    charge_local(share, local)
-        if joined is None:
-            charge(cost, n, reads, writes)
-        else:
-            charge(cost, n, reads, writes, True, int(joined.newcomers))
-        cost.profile.append(n)
-        cost.step_phases.append((phase,))
-
-    def _local(self) -> int:
-        """The register operations the machine charged before this step (taken once): what
-        each of the step's phases adds to its ``local`` (the ledger has them already)."""
-        token = self.host._token
-        if token is None:
-            return 0
-        local = token._charged
-        token._charged = 0
-        return local
+        The planned step's processors, indices and values live in immutable memory, and its
+        fields are still the planned objects (tested here: a frozen step's fields can be
+        swapped behind its back), so every test of :meth:`_fast_one` that reads only them
+        (types, the ids' order, the indices' order and bounds, the ports meeting at no cell)
+        answers as it did. Every test that reads anything else runs again: the arrays still
+        this machine's with the sizes planned, the model the same, and the undefined cells
+        read. Then the same reads, writes and accounting as :meth:`_fast_one`'s.
+        """
+        _, pid, reads, writes, model, ports, n, read_ports, write_ports = plan
+        host = self.host
+        if step.processors is not pid or step.reads is not reads or step.writes is not writes \
+                or host.model is not model:
+            return None
+        arrays = host.arrays
+        for port, array, size, shape, index, value in ports:
+            if port.index is not index or port.array is not array \
+                    or arrays.get(array._name) is not array or array._size != size \
+                    or array._shape is not shape or (value is not None and port.value is not value):
+                return None
+        token = host._token
+        values = []
+        for _, array, _, _, index, _ in read_ports:
+            if _defined_of(array) is not None and undefined(array, index) is not None:
+                return None  # the general path reports the undefined cells
+            # gather's rule, written out (a call is a step's fixed cost)
+            cells = _cells_of(array)
+            values.append(Register(
+                cells[index] if len(index) <= GATHER_BY_INDEX or not index.flags.writeable
+                else cells.take(index), pid, token))
+        # pid lives in immutable memory: bound already (never writeable)
+        for _, array, _, _, index, written in write_ports:
+            _cells_of(array)[index] = written
+            flags = _defined_of(array)
+            if flags is not None:
+                flags[index] = True
+        self._account_one(step, n, n * len(read_ports), n * len(write_ports))
+        return [tuple(values)]
 
 
 # ---- the predicates both paths ask ---------------------------------------------------------
 
 
-@functools.cache
-def prefixes(path: str) -> tuple[str, ...]:
-    """``"a/b/c"`` and the phases around it: ``("a", "a/b", "a/b/c")`` (computed once a path,
-    for the single and the batched engine alike)."""
-    parts = path.split("/")
-    return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
-
-
-def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
-                 ) -> dict[str, list[Any]]:
-    """Each phase's share of a global step: the processors, reads and writes (``tallies``, one
-    per branch: ints, or one count per instance in a batch) of the branches in it or in a phase
-    inside it (for the single and the batched engine alike)."""
-    shares: dict[str, list[Any]] = {}
-    for step, (n, r, w) in zip(steps, tallies, strict=True):
-        if step.phase:
-            for label in prefixes(step.phase):
-                tally = shares.get(label)
-                if tally is None:
-                    shares[label] = [n, r, w]
-                else:  # not +=: a batch's counts may be arrays another tally holds too
-                    tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
-    return shares
-
-
 def in_range(index: Words, array: Array, memo: StepMemo) -> bool:
     """Whether ``index`` (not empty) is ascending, so its cells are distinct, and its first
-    and last cells are in ``array``, so all are."""
+    and last cells are in ``array``, so all are (the rule :meth:`FastPath._fast_one` writes
+    out: change both together)."""
     return ((len(index) < 2 or ascending(index, memo))
             and index.item(0) >= 0 and index.item(-1) < array.size)
+
+
+#: Gathers of at most this many cells index the cells (``cells[index]``), longer ones call
+#: ``take``, unless the indices are read-only, which always index. Measured
+#: (benchmarks/thresholds.py, "gather"): indexing takes 0.10 us at 64 cells against take's
+#: 0.17 us, 0.34 against 0.36 at 384, 0.43 against 0.41 at 512, 0.72 against 0.60 at 1,024;
+#: take copies read-only indices first (the ids Machine.processors hands out, immutable
+#: memory): 0.27 us at 64, 187 us at 65,536 against indexing's 42 us.
+GATHER_BY_INDEX = 384
+
+
+def gather(cells: Any, index: Words) -> Any:
+    """``cells`` at ``index`` (in range), by the faster of two exact gathers: indexing, or
+    ``take`` for long writeable indices (:data:`GATHER_BY_INDEX`)."""
+    if len(index) <= GATHER_BY_INDEX or not index.flags.writeable:
+        return cells[index]
+    return cells.take(index)
 
 
 def undefined(array: Array, index: Words) -> Flags | None:
@@ -327,7 +376,7 @@ def undefined(array: Array, index: Words) -> Flags | None:
     flags = _defined_of(array)
     if flags is None:
         return None
-    known = flags.take(index)
+    known = gather(flags, index)
     return None if np.count_nonzero(known) == len(known) else known
 
 
@@ -345,6 +394,12 @@ def store(array: Array, cells: Words, values: Words | int) -> None:
     flags = _defined_of(array)
     if flags is not None:
         flags[cells] = True
+
+
+def _fixed(x: object) -> bool:
+    """Whether ``x`` is a plain array in immutable memory (never a register: a register's run
+    is tested at every step)."""
+    return type(x) is np.ndarray and immutable(x)
 
 
 def _words_of(x: object) -> Words:

@@ -73,8 +73,15 @@ def handed_out(first: int, n: int) -> Words:
     """The ids ``first, ..., first + n - 1`` in immutable memory that :func:`ascending` knows."""
     memory = Ids(np.arange(first, first + n, dtype=np.int64).tobytes())
     ids: Words = np.frombuffer(memory, dtype=np.int64)
-    memory.handed_out = weakref.ref(ids)
+    # Known only where its words start on 8-byte boundaries (then so do its aligned views'):
+    # elsewhere the ids are tested like any others.
+    memory.handed_out = weakref.ref(ids if ids.flags.aligned else np.zeros(0, np.int64))
     return ids
+
+
+#: The size of a word: an aligned view of the handed-out ids with a positive stride that is
+#: a multiple of it reads whole ids, in their order.
+_WORD_BYTES = np.dtype(np.int64).itemsize
 
 
 def ascending(values: Words, memo: StepMemo) -> bool:
@@ -83,6 +90,14 @@ def ascending(values: Words, memo: StepMemo) -> bool:
     memory = values.base
     if isinstance(memory, Ids) and memory.handed_out() is values:
         return True  # exactly the ids Machine.processors handed out (views have other bases)
+    if type(memory) is np.ndarray and isinstance(memory.base, Ids) \
+            and memory.base.handed_out() is memory and values.dtype is memory.dtype \
+            and values.ndim == 1 and values.strides[0] > 0 \
+            and values.strides[0] % _WORD_BYTES == 0 and values.flags.aligned:
+        # A view of them (numpy makes the array that holds the memory a view's base: slices
+        # of the pool, rows of it reshaped): whole ids, at rising positions of an ascending
+        # array, within it (slicing stays inside; numpy refuses a buffer it would overrun).
+        return True
     known = memo.ascending
     seen = known.get(id(values))
     if seen is not None and seen[0] is values:

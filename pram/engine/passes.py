@@ -322,6 +322,9 @@ class Passes:
         value = passes[0][0] if len(passes) == 1 else merge_rows(passes, results[0])
         return value, tuple(results)
 
+    #: The driver asks :meth:`charge_local` at every step (the ledgers see each step).
+    idle_charge_free = False
+
     def charge_local(self, token: Run) -> None:
         """Charge the elementwise operations since the previous step to the instances
         taking steps."""

@@ -88,7 +88,8 @@ def word_ids(pid: Any) -> bool:
 def as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | None:
     """``x`` as the ``n`` words of a step of processors ``pid`` if it needs no conversion (a
     word array of shape ``(n,)``, or a register of exactly these processors, of this run
-    ``token`` or of none, holding one), else None."""
+    ``token`` or of none, holding one), else None. (:meth:`pram.engine.fast.FastPath._fast_one`
+    writes out the test of a plain array: change both together.)"""
     if type(x) is Register:
         if _owners_of(x) is not pid or (x._run is not token and x._run is not None):
             return None

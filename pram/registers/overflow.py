@@ -24,6 +24,12 @@ from pram.registers.ids import Chosen, Ids
 from pram.run import Run
 
 _LOW, _HIGH = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+#: Sums and differences of two word registers of at most this many entries are checked by
+#: the result's sign (one pass, three temporaries), larger ones by their operands' bounds (four
+#: reductions, no temporary). Measured: 1.9 against 3.5 us at 512 entries, 3.5 against 4.2 at
+#: 4,096, 87 against 10 at 32,768 (a batch's rows).
+SIGN_TEST_UP_TO = 4096
+
 _SYMBOLS = {"add": "+", "subtract": "-", "multiply": "*", "left_shift": "<<", "power": "**",
             "floor_divide": "//"}
 
@@ -146,6 +152,15 @@ def checked(name: str, operands: Sequence[Any], result: Any, owners: Ids, run: R
                 if (int(b.max()) <= _HIGH - a) if a >= 0 else (int(b.min()) >= _LOW - a):
                     return
             elif (int(b.min()) >= a - _HIGH) if a >= 0 else (int(b.max()) <= a - _LOW):
+                return
+        elif type(a) is np.ndarray and type(b) is np.ndarray and a.dtype is _WORD \
+                and b.dtype is _WORD and result.size <= SIGN_TEST_UP_TO:
+            # Two registers of words: the result (computed afresh, wrapped) left the range
+            # exactly where its sign differs from both addends' (a difference: where the
+            # operands' signs differ and the result's differs from the minuend's). One pass
+            # and one reduction decide; an overflow found goes on to be named below.
+            flipped = (a ^ result) & (b ^ result) if name == "add" else (a ^ b) & (a ^ result)
+            if int(np.minimum.reduce(flipped, axis=None)) >= 0:
                 return
     if name == "floor_divide" and type(operands[-1]) is int and operands[-1] != -1:
         return  # only LOW // -1 leaves the range: no reduction needed to know it cannot

@@ -40,6 +40,13 @@ from pram.registers.operations import (
 from pram.registers.selection import getitem, setitem
 from pram.run import Run, live
 
+#: The two-operand ufuncs that report nothing on integers, one result each: on two integer
+#: registers of one run and one array of processors, Register.__array_ufunc__'s checks all
+#: pass and its result is the ufunc's, so it computes them directly.
+_QUIET_PAIRS: frozenset[np.ufunc] = frozenset(
+    u for u in allowed.QUIET_ON_INTEGERS & allowed.UFUNCS
+    if u.nin == 2 and u.nout == 1 and u not in allowed.LOUD)
+
 
 def _operator(ufunc: np.ufunc) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """The forward and reflected operator of ``ufunc`` for :class:`Register`: registers of one
@@ -206,6 +213,22 @@ class Register(Held, NDArrayOperatorsMixin):
     # ---- elementwise work --------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if len(inputs) == 2 and not kwargs and ufunc in _QUIET_PAIRS and method == "__call__":
+            # Two integer registers of one run and one array of processors through a ufunc
+            # quiet on integers (np.minimum(x, y)): what the checks below find for them,
+            # without them, as the operators do (_operator).
+            a, b = inputs
+            if type(a) is Register and type(b) is Register:
+                run = a._run
+                owners = _owners_of(a)
+                if run is not None and run._active and b._run is run \
+                        and _raw_of(a).dtype.kind in "biu" and _raw_of(b).dtype.kind in "biu" \
+                        and (_owners_of(b) is owners or same(_owners_of(b), owners)):
+                    values = ufunc(_raw_of(a), _raw_of(b))
+                    if ufunc in overflow.CHECKED:
+                        overflow.checked(ufunc.__name__, (_raw_of(a), _raw_of(b)), values,
+                                         owners, run)
+                    return made(Register, ufunc.__name__, inputs, values, owners, run)
         run = run_of(Register, inputs, kwargs.get("out"), kwargs.get("where"))
         if run is None:
             return host(Register, getattr(ufunc, method), inputs, kwargs)  # output, after run
