@@ -393,7 +393,14 @@ class _DeclaredMemory:
                 inputs = self.draw(n)
             except Stopped:
                 raise
-            except BaseException:  # the run's own build says what is wrong
+            except BaseException as error:  # the run's own build says what is wrong
+                if not declared.of_the_drawing(error):  # the wait was interrupted
+                    at = user_line(error)
+                    raise InputError(
+                        f"the module's code raised {raised(error)}"
+                        f"{f' in {at}' if at else ''} while its build ran apart "
+                        f"({said(error)}): a signal handler of the module's runs in the "
+                        "command's process; fix it, or leave the signal to pram") from None
                 return (0.0, 0.0)
             measured.append(float(sum(a.nbytes for a in inputs.values())))
         small, large = measured

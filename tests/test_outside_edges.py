@@ -356,3 +356,25 @@ def test_parentheses_count_towards_a_formulas_depth() -> None:
     with pytest.raises(InputError, match="nests its parts more than 100 deep"):
         pram.formula("(" * 101 + "n" + ")" * 101)
     assert pram.formula("(" * 100 + "n" + ")" * 100)({"n": 3}) == 3
+
+
+def test_a_modules_own_signal_handler_raising_is_one_line(tmp_path: Path) -> None:
+    """A module whose SIGINT handler raises ValueError, Ctrl-C while its build sleeps: the
+    size guard's probe took the handler's error for the build's, and the run went on to exit
+    0 (third outside edge battery). Now one line naming the handler's line, exit 2."""
+    (tmp_path / "m.py").write_text(MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):\n",
+        "import signal, time\n\ndef h(*a):\n    raise ValueError('my handler')\n\n"
+        "signal.signal(signal.SIGINT, h)\n\ndef build(n, rng):\n"
+        "    open('started', 'w').close()\n    time.sleep(30)\n"))
+    child = subprocess.Popen([PRAM, "run", "--module", "m.py", "copy", "--n", "8"],
+                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 2, err
+    assert err.strip().count("\n") == 0 and "raised ValueError in m.py:" in err, err

@@ -45,9 +45,21 @@ bounds' formulas, :mod:`~pram.declaration.sweeping` sweeps from Python,
 """
 
 from pram.declaration.algorithm import SIZES, Algorithm, declare, mismatch
-from pram.declaration.apart import drawing, drawn
+from pram.declaration.apart import drawing, drawn, of_the_drawing
 from pram.declaration.formulas import MEASURES, formula
 from pram.declaration.sweeping import Point, Sweep, sweep
 
-__all__ = ["MEASURES", "SIZES", "Algorithm", "Point", "Sweep", "declare", "drawing", "drawn",
-           "formula", "mismatch", "sweep"]
+__all__ = [
+           "MEASURES",
+           "SIZES",
+           "Algorithm",
+           "Point",
+           "Sweep",
+           "declare",
+           "drawing",
+           "drawn",
+           "formula",
+           "mismatch",
+           "of_the_drawing",
+           "sweep",
+]

@@ -233,16 +233,30 @@ class _Printed(io.TextIOBase):
         return True
 
 
+#: The note on every error the child sends back, before its traceback there.
+APART = "(raised in the process that draws the instances)"
+
+
 def _portable(error: BaseException) -> BaseException:
     """``error`` as it can travel to the parent: itself when it pickles (with the child's
     traceback in a note), else an :class:`InputError` of its type and first line."""
     text = "".join(traceback.format_exception(error)).rstrip()
     try:
-        error.add_note(f"(raised in the process that draws the instances)\n{text}")
+        error.add_note(f"{APART}\n{text}")
         pickle.loads(pickle.dumps(error))
         return error
     except Exception:  # any error of the error's own: send its words
-        return InputError(f"{type(error).__name__}: {said(error)}")
+        sent = InputError(f"{type(error).__name__}: {said(error)}")
+        sent.add_note(APART)
+        return sent
+
+
+def of_the_drawing(error: BaseException) -> bool:
+    """Whether ``error`` is the drawing's own: raised by the function in the child, or the
+    child's end instead of a reply (an :class:`InputError`); not one that interrupted the
+    parent's wait (a signal handler of the user's, Ctrl-C), which is the command's."""
+    return isinstance(error, InputError) or any(
+        note.startswith(APART) for note in getattr(error, "__notes__", ()))
 
 
 def _die_with_parent() -> None:
@@ -314,4 +328,4 @@ def drawn(function: Callable[..., Any], *arguments: Any, what: str, fix: str) ->
     return kept(arguments, what, fix)
 
 
-__all__ = ["drawing", "drawn"]
+__all__ = ["APART", "drawing", "drawn", "of_the_drawing"]
