@@ -51,12 +51,11 @@ from typing import Any
 
 import attrs
 
-from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.errors import InputError, StepError
 from pram.memory import Array, Words
 from pram.registers import Register
-from pram.step import Read, Step, Values, loop_test
+from pram.step import Read, Step, loop_test
 
 
 @loop_test
@@ -137,14 +136,6 @@ def one_test(steps: Sequence[Step], number: int) -> None:
             "into one cell in memory and test it once",
             number,
         )
-
-
-def answer(test: Until, values: Values) -> bool:
-    """The one bit the program is sent for ``test``: every cell read holds its value. The
-    engine's, not the program's: a method on the step would let a program turn any register
-    into a bool without a step (``Until(...).answer((x > 900,))``)."""
-    (read,) = values
-    return bool(np.all(_raw_of(read) == test.value))  # the machine's own reply, in the run
 
 
 def is_test(step: Any) -> bool:

@@ -57,6 +57,7 @@ from pram._held import cells_of as _cells_of
 from pram._held import cost_of as _cost_of
 from pram._held import put_cells as _put_cells
 from pram._held import put_defined as _put_defined
+from pram._held import raw_of as _raw_of
 from pram._held import recorder_of as _recorder_of
 from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
@@ -64,12 +65,12 @@ from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost
 from pram.engine import conflicts, refusals, validate
-from pram.engine.fast import FastPath, bound, gather, in_range, store, undefined
+from pram.engine.fast import FastPath, _store, _undefined_cells, bound, gather, in_range
 from pram.engine.memo import Scratch, StepMemo
 from pram.engine.refusals import refuse_array
 from pram.engine.validate import Port
 from pram.errors import UndefinedReadError
-from pram.loop import answer, is_test
+from pram.loop import Until, is_test
 from pram.memory import Array, Flags, Words
 from pram.models import Model
 from pram.registers import Register
@@ -217,9 +218,9 @@ class Engine(FastPath):
             if port.value is not None:
                 writes += len(port.index)
                 if id(port.array) not in resolved:
-                    store(port.array, port.index, port.value)
+                    _store(port.array, port.index, port.value)
         for key, (cells, values) in resolved.items():
-            store(groups[key][0].array, cells, values)
+            _store(groups[key][0].array, cells, values)
         # 5. Account.
         if len(steps) == 1:
             self._account_one(steps[0], len(steps[0].processors), reads, writes)
@@ -231,7 +232,7 @@ class Engine(FastPath):
         answers: list[Any] = [tuple(reply) for reply in replies]
         for branch, step in enumerate(steps):
             if is_test(step):  # a loop test: the program learns one bit, and it is counted
-                answers[branch] = answer(step, answers[branch])  # type: ignore[arg-type]
+                answers[branch] = _answer(step, answers[branch])  # type: ignore[arg-type]
                 _cost_of(host).loop_tests += 1
         if recorder is not None:
             recorder.end(_cost_of(host), _violations_of(host))
@@ -358,7 +359,7 @@ class Engine(FastPath):
         """The values read, as a register of the step's processors (0 where masked out)."""
         array, index = port.array, port.index
         # the indices were checked in range; gather takes the faster of two gathers.
-        known = undefined(array, index)
+        known = _undefined_cells(array, index)
         if known is not None:
             self._undefined(port, known, number)
         values: Words = gather(_cells_of(array), index)
@@ -394,3 +395,12 @@ def _held(where: Flags | None, held: Flags | None) -> Flags | None:
     if held is None:
         return where
     return held if where is None else where & held
+
+
+def _answer(test: Until, values: Values) -> bool:
+    """The one bit the program is sent for ``test``: every cell read holds its value. The
+    engine's alone, under a private name: as a method of the step, or a public function, it
+    would let a program turn any register into a bool without a step
+    (``Until(...).answer((x > 900,))``, ``pram.loop.answer(...)``)."""
+    (read,) = values
+    return bool(np.all(_raw_of(read) == test.value))  # the machine's own reply, in the run

@@ -29,7 +29,7 @@ from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Ledger
-from pram.engine.validate import acting
+from pram.engine.validate import _acting
 from pram.errors import StepError, StepNotYieldedWarning
 from pram.loop import one_test
 from pram.run import Run, begin
@@ -38,7 +38,7 @@ from pram.step import Bundle, Program, Step, Values, is_step
 if TYPE_CHECKING:
     from pram.machine import Machine
 
-__all__ = ["drive", "run", "seal"]
+__all__ = ["drive", "run"]
 
 
 def run(machine: Machine, program: Program[Any]) -> Any:
@@ -65,7 +65,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
     _put_failure(machine, None)
     machine._modular = 0
     machine._results = ()
-    seal(machine, True)
+    _seal(machine, True)
     try:
         value, machine._results = engine.run(
             program, lambda pass_: drive(machine, pass_, token))
@@ -79,7 +79,7 @@ def run(machine: Machine, program: Program[Any]) -> Any:
         _put_failure(machine, None)  # raised above, or the program's own error goes first
         end()
         if not machine._running:
-            seal(machine, False)
+            _seal(machine, False)
 
 
 def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
@@ -111,13 +111,13 @@ def drive(machine: Machine, program: Program[Any], token: Run) -> Any:
                 # Ids not in immutable memory (registers of processors, plain arrays the host
                 # may change) are replaced by ids nothing can change. Ids over bytes, or a
                 # view of such ids (numpy makes the array holding the memory a view's base),
-                # are kept as they are (acting would keep them: registers.ids.immutable).
+                # are kept as they are (_acting would keep them: registers.ids.immutable).
                 pid = getattr(step, "processors", None)
                 if type(pid) is not np.ndarray or not (
                         isinstance(base := pid.base, bytes)
                         or (type(base) is np.ndarray and isinstance(base.base, bytes))):
                     counted = token._made
-                    steps = acting(steps, cost.time + 1, token)
+                    steps = _acting(steps, cost.time + 1, token)
                     token._made = counted  # its copies replace steps the program made
                     break
             executed += len(steps)
@@ -153,7 +153,7 @@ def _unyielded(count: int) -> None:
             "(x,) = yield Step(...) for the values it reads)"), stacklevel=4)
 
 
-def seal(machine: Machine, sealed: bool) -> None:
+def _seal(machine: Machine, sealed: bool) -> None:
     """Seal (or open) every array of ``machine``: see :class:`pram.Array`."""
     for array in machine.arrays.values():
         if sealed:

@@ -4,7 +4,7 @@
 :class:`FastPath` is the part of :class:`pram.engine.core.Engine` that executes the usual
 global step (no masks, ascending indices in range, branches on disjoint ranges of processors)
 with only the first branch of each test the general path runs (:mod:`pram.engine.validate`'s
-:func:`~pram.engine.validate.as_words`, :func:`~pram.engine.memo.ascending`). A single step it
+:func:`~pram.engine.validate._as_words`, :func:`~pram.engine.memo.ascending`). A single step it
 took twice whose processors, indices and values all live in immutable memory is planned: yielded
 again, it runs by its plan (:meth:`FastPath._planned`), which tests again everything that does
 not read only that immutable data.
@@ -23,7 +23,7 @@ from pram.engine import conflicts
 from pram.engine.accounting import Accounting, phase_shares, prefixes
 from pram.engine.memo import Scratch, StepMemo, ascending
 from pram.engine.refusals import MAX_ACCESSES, too_many
-from pram.engine.validate import as_words, word_constant, word_ids
+from pram.engine.validate import _as_words, word_constant, word_ids
 from pram.memory import WORD, Array, Flags, Words
 from pram.registers import Register
 from pram.registers.ids import Chosen, immutable
@@ -32,8 +32,7 @@ from pram.step import Read, Step, Values, Write
 if TYPE_CHECKING:
     from pram.engine.core import Host
 
-__all__ = ["FastPath", "bound", "gather", "in_range", "phase_shares", "prefixes", "store",
-           "undefined"]
+__all__ = ["FastPath", "bound", "gather", "in_range", "phase_shares", "prefixes",]
 
 
 #: One port of a planned step: the Read or Write, its array, the array's size and shape, its
@@ -89,7 +88,7 @@ class FastPath(Accounting):
         Each test here is a function the general path asks too, at the first branch of its
         own test: :func:`pram.engine.validate.word_ids` and :func:`too_many` (phase 1, the
         processors and the ports' count), :func:`pram.engine.conflicts.ids_distinct` (phase 2, a
-        processor listed twice), :func:`pram.engine.validate.as_words` and
+        processor listed twice), :func:`pram.engine.validate._as_words` and
         :func:`pram.engine.validate.word_constant` (phase 1, an index or a value), :meth:`owns`
         (phase 1, the array), :func:`in_range` (phase 1, the bounds),
         :func:`pram.engine.conflicts.distinct_cells` (phase 2, the conflict test) and
@@ -121,14 +120,14 @@ class FastPath(Accounting):
             for kind, checks in ((step.reads, checks_reads), (step.writes, True)):
                 for port in kind:
                     array = port.array
-                    index = as_words(port.index, pid, n, token)
+                    index = _as_words(port.index, pid, n, token)
                     if index is None or not self.owns(array) or len(array.shape) != 1 \
                             or not in_range(index, array, memo):
                         return None  # a pair into a 2-D array: the general path
                     if checks:
                         checked.setdefault(id(array), (array, []))[1].append((index, ranked, None))
             for write in step.writes:
-                if not word_constant(write.value) and as_words(write.value, pid, n,
+                if not word_constant(write.value) and _as_words(write.value, pid, n,
                                                                token) is None:
                     return None
             ranked += n
@@ -144,7 +143,7 @@ class FastPath(Accounting):
             values = []
             for read in step.reads:
                 array, index = read.array, _words_of(read.index)
-                if undefined(array, index) is not None:
+                if _undefined_cells(array, index) is not None:
                     return None  # the general path reports the undefined cells
                 values.append(Register(gather(_cells_of(array), index), pid, token))
             replies.append(tuple(values))
@@ -152,7 +151,7 @@ class FastPath(Accounting):
             if replies[branch]:
                 bound(step.processors)  # type: ignore[arg-type]
             for write in step.writes:
-                store(write.array, _words_of(write.index), _words_of(write.value))
+                _store(write.array, _words_of(write.index), _words_of(write.value))
         if len(steps) == 1:
             n = len(pid)
             self._account_one(step, n, n * len(step.reads), n * len(step.writes))
@@ -188,13 +187,13 @@ class FastPath(Accounting):
         # The checked ports' arrays and indices, in the order _fast collects them.
         checked: list[tuple[Array, Words]] = []
         read_cells: list[Words] = []
-        # Below, as_words's test of a plain array and in_range's rule are written out (a call
+        # Below, _as_words's test of a plain array and in_range's rule are written out (a call
         # is a step's fixed cost): the same tests, the calls left to registers and the rest.
         for read in reads:
             array = read.array
             index: Any = read.index
             if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
-                index = as_words(index, pid, n, token)
+                index = _as_words(index, pid, n, token)
                 if index is None:
                     return None
             if type(array) is not Array or arrays.get(array._name) is not array \
@@ -210,7 +209,7 @@ class FastPath(Accounting):
             array = write.array
             index = write.index
             if type(index) is not np.ndarray or index.dtype is not WORD or index.shape != (n,):
-                index = as_words(index, pid, n, token)
+                index = _as_words(index, pid, n, token)
                 if index is None:
                     return None
             if type(array) is not Array or arrays.get(array._name) is not array \
@@ -223,7 +222,7 @@ class FastPath(Accounting):
             if word_constant(value):
                 stores.append((array, index, value))  # type: ignore[arg-type]  # an int
             else:
-                words = as_words(value, pid, n, token)
+                words = _as_words(value, pid, n, token)
                 if words is None:
                     return None
                 stores.append((array, index, words))
@@ -249,7 +248,7 @@ class FastPath(Accounting):
         values = []
         for read, index in zip(reads, read_cells, strict=False):  # one index a read
             array = read.array
-            if _defined_of(array) is not None and undefined(array, index) is not None:
+            if _defined_of(array) is not None and _undefined_cells(array, index) is not None:
                 return None  # the general path reports the undefined cells
             values.append(Register(gather(_cells_of(array), index), pid, token))
         if values and pid.flags.writeable:
@@ -326,7 +325,7 @@ class FastPath(Accounting):
         token = host._token
         values = []
         for _, array, _, _, index, _ in read_ports:
-            if _defined_of(array) is not None and undefined(array, index) is not None:
+            if _defined_of(array) is not None and _undefined_cells(array, index) is not None:
                 return None  # the general path reports the undefined cells
             # gather's rule, written out (a call is a step's fixed cost)
             cells = _cells_of(array)
@@ -371,7 +370,7 @@ def gather(cells: Any, index: Words) -> Any:
     return cells.take(index)
 
 
-def undefined(array: Array, index: Words) -> Flags | None:
+def _undefined_cells(array: Array, index: Words) -> Flags | None:
     """Which of the cells read are defined, if any is not; None when all are."""
     flags = _defined_of(array)
     if flags is None:
@@ -388,7 +387,7 @@ def bound(pid: Words) -> Words:
     return pid
 
 
-def store(array: Array, cells: Words, values: Words | int) -> None:
+def _store(array: Array, cells: Words, values: Words | int) -> None:
     """Write ``values`` to ``cells`` of ``array``, which are defined from now on."""
     _cells_of(array)[cells] = values
     flags = _defined_of(array)
@@ -404,7 +403,7 @@ def _fixed(x: object) -> bool:
 
 def _words_of(x: object) -> Words:
     """The words of a fast step's index or value (checked by
-    :func:`pram.engine.validate.as_words`)."""
+    :func:`pram.engine.validate._as_words`)."""
     if type(x) is Register:
         return _raw_of(x)
     return x  # type: ignore[return-value]

@@ -3,7 +3,7 @@
 Every function here either returns a port's index, value or mask in the one form the engine
 works on (an int64 array of one entry per acting processor) or raises :class:`StepError` or
 :class:`HonestyError` naming the value and the fix. Each begins with the same first branch,
-:func:`as_words`: the usual argument (a word array of the step's shape, or a register of
+:func:`_as_words`: the usual argument (a word array of the step's shape, or a register of
 exactly the step's processors) passes with no conversion; the fast path of the engine asks
 exactly that predicate, so the two paths cannot disagree on what a usual argument is.
 """
@@ -85,7 +85,7 @@ def word_ids(pid: Any) -> bool:
         and pid.ndim == 1
 
 
-def as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | None:
+def _as_words(x: Any, pid: Words, n: int, token: Run | None = None) -> Words | None:
     """``x`` as the ``n`` words of a step of processors ``pid`` if it needs no conversion (a
     word array of shape ``(n,)``, or a register of exactly these processors, of this run
     ``token`` or of none, holding one), else None. (:meth:`pram.engine.fast.FastPath._fast_one`
@@ -141,7 +141,7 @@ def presence(step_ports: Sequence[Any], pid: Words) -> Flags | None:
         if type(owners) is not Chosen or np.array_equal(owners.mask, pid.mask) \
                 or not same_choice(owners.parent, pid.parent) \
                 or owners.mask.shape != pid.mask.shape:
-            continue  # the same selection, or refused by own_register
+            continue  # the same selection, or refused by _own_register
         mine = owners.mask[pid.mask]
         held = mine if held is None else held & mine
     return held
@@ -152,7 +152,7 @@ def index(
 ) -> Words:
     """A port's indices into ``array``, compressed to the processors ``where`` selects."""
     opaque(index, pid, number, "the index into", array)
-    words = as_words(index, pid, n, _any_run(index))
+    words = _as_words(index, pid, n, _any_run(index))
     if words is None:
         words = _converted_index(index, n, number, array, where, pid)
     return words if where is None else words[where]
@@ -179,7 +179,7 @@ def value(
 ) -> Words:
     """A port's values written to ``array``, compressed to the processors ``where`` selects."""
     opaque(value, pid, number, "the value written to", array)
-    words = as_words(value, pid, n, _any_run(value))
+    words = _as_words(value, pid, n, _any_run(value))
     if words is None and array.dtype is REAL:
         reals = cast(Words, _converted_real(value, n, number, array, where, pid))
         return reals if where is None else reals[where]
@@ -271,7 +271,7 @@ def fits(x: Any, what: str, number: int, where: Flags | None, fix: str) -> None:
 
 def _any_run(x: Any) -> Run | None:
     """The run of ``x`` if it is a register (checked against the step's run by
-    :func:`this_run` before), so :func:`as_words` takes it."""
+    :func:`this_run` before), so :func:`_as_words` takes it."""
     return x._run if type(x) is Register else None
 
 
@@ -316,7 +316,7 @@ def processors_of(step: Any, number: int) -> Words:
     return cast(Words, pid)
 
 
-def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
+def _acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
     """``steps`` with every register of processors (the processors that decided to act, each
     holding its own id) replaced by the ids it belongs to, and plain ids by ids in immutable
     memory (:func:`pram.registers.ids.freeze`): the registers a step's reads return are
@@ -362,11 +362,11 @@ def acting(steps: Sequence[Step], number: int, token: Run) -> list[Step]:
 
 def _owned(x: Any, pid: Words, number: int, what: str, array: Array) -> Any:
     """``x`` itself, or if it is a register its contents, refused unless it belongs to the
-    step's processors (:func:`own_register`)."""
-    return own_register(x, pid, number, what, array) if isinstance(x, Register) else x
+    step's processors (:func:`_own_register`)."""
+    return _own_register(x, pid, number, what, array) if isinstance(x, Register) else x
 
 
-def own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
+def _own_register(register: Register, pid: Words, number: int, what: str, array: Array) -> Any:
     """The contents of ``register`` (``what`` of an access to ``array``) if it belongs to the
     step's processors, in order. A register selected by another mask over the same
     processors as the step's (``hold(pid, pid)[x > 500]`` acting with ``y[x > 500]``, masks

@@ -15,7 +15,7 @@ from pram._held import raw_of as _raw_of
 from pram._numpy import np
 from pram.registers import allowed
 from pram.registers.allowed import ANOTHER_RUN, THROUGH_MEMORY, refuse
-from pram.registers.operations import host, made, numeric_dtype, run_of, select, unwrap, wrap
+from pram.registers.operations import _after_run, _unwrap, made, numeric_dtype, run_of, select, wrap
 from pram.run import Run
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def array_function(
             return chosen
     run = run_of(kind, args, *kwargs.values())
     if run is None:
-        return host(kind, func, args, kwargs)  # output, after the run
+        return _after_run(kind, func, args, kwargs)  # output, after the run
     name = getattr(func, "__name__", None) or repr(func)
     if func is np.choose:
         return _lookup(kind, args, kwargs, run)
@@ -88,7 +88,7 @@ def array_function(
         plain_args = (args[0],)
     else:
         plain_args = tuple(args)
-    values, owners = unwrap(kind, name, (*plain_args, *kwargs.values()), run)
+    values, owners = _unwrap(kind, name, (*plain_args, *kwargs.values()), run)
     raw = values[: len(plain_args)] + list(args[len(plain_args):])
     given = dict(zip(kwargs, values[len(plain_args):], strict=True))
     if func is np.empty_like:

@@ -57,12 +57,16 @@ def run_of(kind: type[Register], operands: Sequence[Any], *more: Any) -> Run | N
     return found
 
 
-def host(kind: type[Register], func: Callable[..., Any], args: Sequence[Any],
-         kwargs: dict[str, Any]) -> Any:
-    """``func`` on the plain values of every register among ``args``: after a run only."""
+def _after_run(kind: type[Register], func: Callable[..., Any], args: Sequence[Any],
+               kwargs: dict[str, Any]) -> Any:
+    """``func`` on the plain values of every register among ``args``: after a run only (a
+    register of a run still going on is refused here too, whoever calls)."""
 
     def plain(x: Any) -> Any:
         if type(x) is kind:
+            if x._run is not None and live(x._run):
+                refuse(f"{getattr(func, '__name__', 'a function')} of a register",
+                       allowed.ESCAPE)
             return _raw_of(x)
         if type(x) in (list, tuple):
             return type(x)(plain(y) for y in x)
@@ -103,7 +107,7 @@ def operand(kind: type[Register], value: Any, what: str, opaque: bool) -> Any:
            "from sizes")
 
 
-def unwrap(kind: type[Register], name: str, operands: Sequence[Any],
+def _unwrap(kind: type[Register], name: str, operands: Sequence[Any],
            run: Run) -> tuple[list[Any], Ids]:
     """The raw operands of operation ``name``, and the processors every register among them
     belongs to (refusing other processors, other runs and operands off the allow-list)."""
@@ -263,8 +267,8 @@ def select(kind: type[Register], args: Sequence[Any], kwargs: dict[str, Any],
     if len(args) not in (2, 3) or type(args[0]) not in (list, tuple) \
             or type(args[1]) not in (list, tuple):
         refuse("np.select without two lists", "pass a list of conditions and one of choices")
-    conditions, owners = unwrap(kind, "select", tuple(args[0]), run)
-    choices, others = unwrap(kind, "select", (*args[1], *args[2:], *kwargs.values()), run)
+    conditions, owners = _unwrap(kind, "select", tuple(args[0]), run)
+    choices, others = _unwrap(kind, "select", (*args[1], *args[2:], *kwargs.values()), run)
     if others is not None and owners is not None and not same(owners, others):
         refuse("np.select on registers of different processors", THROUGH_MEMORY)
     owners = owners if owners is not None else others
@@ -288,5 +292,5 @@ def inexact(values: Sequence[Any]) -> bool:
     return False
 
 
-__all__ = ["batch_of", "host", "inexact", "into", "kept", "made", "numeric_dtype", "operand",
-           "run_of", "select", "unwrap", "wrap"]
+__all__ = ["batch_of", "inexact", "into", "kept", "made", "numeric_dtype", "operand",
+           "run_of", "select", "wrap"]

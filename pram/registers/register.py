@@ -27,14 +27,14 @@ from pram.registers.allowed import THROUGH_MEMORY, refuse
 from pram.registers.functions import array_function
 from pram.registers.ids import Chosen, Ids, freeze, immutable, same, same_processors
 from pram.registers.operations import (
-    host,
+    _after_run,
+    _unwrap,
     inexact,
     into,
     kept,
     made,
     numeric_dtype,
     run_of,
-    unwrap,
     wrap,
 )
 from pram.registers.selection import getitem, setitem
@@ -231,7 +231,7 @@ class Register(Held, NDArrayOperatorsMixin):
                     return made(Register, ufunc.__name__, inputs, values, owners, run)
         run = run_of(Register, inputs, kwargs.get("out"), kwargs.get("where"))
         if run is None:
-            return host(Register, getattr(ufunc, method), inputs, kwargs)  # output, after run
+            return _after_run(Register, getattr(ufunc, method), inputs, kwargs)  # output, after run
         name = getattr(ufunc, "__name__", repr(ufunc))
         if method != "__call__":
             refuse(f"np.{name}.{method}", allowed.METHODS.get(method, allowed.METHODS["at"]))
@@ -251,7 +251,7 @@ class Register(Held, NDArrayOperatorsMixin):
         where = kwargs.pop("where", True)
         if "dtype" in kwargs:
             kwargs["dtype"] = numeric_dtype(kwargs["dtype"], f"np.{name}(..., dtype=...)")
-        args, owners = unwrap(Register, name, inputs, run)
+        args, owners = _unwrap(Register, name, inputs, run)
         if ufunc is np.power or ufunc is np.float_power:
             exponent = inputs[1] if len(inputs) > 1 else None
             if type(exponent) is Register and exponent.dtype.kind in "biu" and \
