@@ -91,21 +91,28 @@ SEALED_KNOWN = {
 }
 
 
-def test_the_second_outside_battery_refuses_what_it_found_and_passes_only_the_known() -> None:
-    """The cases of sealed.py that passed before its round's fixes, run as its author runs them
-    (each in a forked child, the deliberate ones linted): the closed ones are refused or learn
-    nothing, and exactly the known ones still pass, the deliberate among them flagged."""
-    known = set().union(*SEALED_KNOWN.values())
+def _battery(script: Path, cases: set[str]) -> list[tuple[str, str, str, str, str]]:
+    """The rows ``(id, kind, verdict, outcome, why)`` of an outside battery's ``cases``, run as
+    its author runs them (each case in a child process, the deliberate ones linted)."""
     pram = Path(sys.executable).with_name("pram")
     done = subprocess.run(
-        [sys.executable, str(SEALED), "--python", sys.executable, "--pram", str(pram),
-         "--only", ",".join(sorted(SEALED_CLOSED | known))],
+        [sys.executable, str(script), "--python", sys.executable, "--pram", str(pram),
+         "--only", ",".join(sorted(cases))],
         capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    rows = re.findall(r"^(\S+) +(cheat|deliberate|idiom) +(\w+) +(\w+) +(.*)$", done.stdout,
-                      re.MULTILINE)
+    rows: list[tuple[str, str, str, str, str]] = re.findall(
+        r"^(\S+) +(cheat|deliberate|idiom) +(\w+) +(\w+) +(.*)$", done.stdout, re.MULTILINE)
+    assert {row[0] for row in rows} == cases, done.stdout[-3000:]
+    return rows
+
+
+def test_the_second_outside_battery_refuses_what_it_found_and_passes_only_the_known() -> None:
+    """The cases of sealed.py that passed before its round's fixes: the closed ones are
+    refused or learn nothing, and exactly the known ones still pass, the deliberate among
+    them flagged."""
+    known = set().union(*SEALED_KNOWN.values())
+    rows = _battery(SEALED, SEALED_CLOSED | known)
     verdicts = {cid: (kind, verdict) for cid, kind, verdict, _, _ in rows}
-    assert set(verdicts) == SEALED_CLOSED | known, done.stdout[-3000:]
     passing = {kind: {cid for cid, (k, v) in verdicts.items() if k == kind and v == "PASSES"}
                for kind in SEALED_KNOWN}
     assert passing == SEALED_KNOWN, [row for row in rows if row[2] != "ok"]
@@ -130,29 +137,17 @@ THIRD_CLOSED = {
     "ip-loop-answer-int", "ip-unwrap", "ip-unwrap-wrap-sort", "ip-host-midrun",
     "ip-driver-unseal", "ip-unseal-store-sort", "ip-fast-store-midrun", "ob-model-class-attr",
 }
-#: Deliberate ones refused by Python itself now (a read-only mapping's TypeError, which the
-#: battery reads as its own error), and the ones that still pass, each flagged by the lint.
-THIRD_REFUSED = {"ob-models-patch", "ob-settings-checks"}
-THIRD_KNOWN = {"dl-gc-objects", "dl-getframe", "dl-settrace", "dl-setprofile",
-               "dl-inspect-stack", "dl-current-frames", "ip-ids-same-patch"}
+#: The deliberate one that still passes, flagged by the lint (a module attribute of pram
+#: assigned); its gc, frame and trace-hook cases are sealed.py's, and its patches of
+#: pram.MODELS and settings.CHECKS, now read-only, are tests of test_honesty_cheats.
+THIRD_KNOWN = {"ip-ids-same-patch"}
 
 
 def test_the_third_outside_battery_refuses_what_it_found() -> None:
-    """The cases of third.py that passed before its round's fixes, run as its author runs them:
-    none of the plausible ones passes now, and the deliberate ones that do are all flagged."""
-    pram = Path(sys.executable).with_name("pram")
-    done = subprocess.run(
-        [sys.executable, str(THIRD), "--python", sys.executable, "--pram", str(pram),
-         "--only", ",".join(sorted(THIRD_CLOSED | THIRD_REFUSED | THIRD_KNOWN))],
-        capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    rows = re.findall(r"^(\S+) (cheat|deliberate|idiom) (\w+) (\w+) (.*)$", done.stdout,
-                      re.MULTILINE)
-    verdicts = {cid: verdict for cid, _, verdict, _, _ in rows}
-    assert set(verdicts) == THIRD_CLOSED | THIRD_REFUSED | THIRD_KNOWN, done.stdout[-3000:]
-    assert {cid for cid, v in verdicts.items() if v == "PASSES"} == THIRD_KNOWN, rows
-    assert {verdicts[cid] for cid in THIRD_CLOSED} == {"ok"}, rows
-    assert all("TypeError: 'mappingproxy'" in rest for cid, _, _, _, rest in rows
-               if cid in THIRD_REFUSED), rows
+    """The cases of third.py that passed before its round's fixes: none of the plausible ones
+    passes now, and the deliberate one that does is flagged."""
+    rows = _battery(THIRD, THIRD_CLOSED | THIRD_KNOWN)
+    assert {cid: verdict for cid, _, verdict, _, _ in rows if verdict != "ok"} == dict.fromkeys(
+        THIRD_KNOWN, "PASSES"), rows
     assert all(rest.endswith("[lint: flagged]") for cid, _, _, _, rest in rows
                if cid in THIRD_KNOWN), rows
