@@ -224,15 +224,15 @@ def check(
         raise InputError(f"a bound check needs at least 2 sizes in the sweep (got {len(points)})")
     sizes = tuple({k: float(v) for k, v in s.items()} for s, _ in points)
     measured = tuple(float(m) for _, m in points)
-    bounds = tuple(formula.positive(s) for s in sizes)
-    formula.agreeing(sizes, "check")
+    read = formula.read(sizes, [formula.positive(s) for s in sizes], "check")
+    bounds = tuple(read.positive(s) for s in sizes)
     ratios = tuple(m / b for m, b in zip(measured, bounds, strict=True))
-    along = _along(measure, formula, sizes, measured, bounds)
+    along = _along(measure, read, sizes, measured, bounds)
     verdict, tight, reason, deciding = _combine(along)
     if limit is not None and verdict != "exceeded" and max(ratios) > limit:
         verdict, tight = "exceeded", None
         reason = f"measured / formula reaches {max(ratios):.4g}, over the limit {limit:g}"
-    return Check(measure, formula, sizes, measured, ratios, verdict, tight, reason, along, limit,
+    return Check(measure, read, sizes, measured, ratios, verdict, tight, reason, along, limit,
                  deciding.decision.evidence)
 
 

@@ -25,9 +25,9 @@ from pram.errors import InputError
 Sizes = Mapping[str, float]
 
 #: How far a formula's function may move against its text over a check's sizes (their ratio's
-#: largest over its smallest): a constant factor, a rounded exponent or a ceil stays within
-#: it, another order (a log factor over a sweep of two decades) does not.
-SPREAD = 2.0
+#: largest over its smallest): a constant factor, a rounded exponent or a ceil of a log stays
+#: within it, another order (a log factor over a sweep of a decade) does not.
+SPREAD = 1.3
 
 
 def _sizes_text(sizes: Sizes) -> str:
@@ -91,38 +91,34 @@ class Formula:
             )
         return value
 
-    def agreeing(self, sizes: Sequence[Sizes], who: str) -> None:
-        """Refuse a formula whose text, read in the grammar, is of another order than its
-        function over ``sizes`` (a check's): a check shows the text and judges by the
-        function, so ``Formula("log2(n)", lambda s: s["n"])`` would show "holds against
-        log2(n)" for linear counts. Function and text may differ by a bounded factor (an
-        exponent rounded in the text, a ceil, a constant): their ratio may not move by more
-        than :data:`SPREAD` over the sizes. A text outside the grammar is a label, not read;
-        a size the text names and the sweep lacks counts as 1, as the reports take d."""
+    def read(self, sizes: Sequence[Sizes], values: Sequence[float], who: str) -> Formula:
+        """The formula a check computes with. A text of the grammar (:func:`formula`) in the
+        sweep's sizes is what the check shows, so it is what it judges: the text itself, once
+        it is known to say what the function computed (``values``, the function's at each of
+        ``sizes``, evaluated once), refused if their ratio moves by more than :data:`SPREAD`
+        over the sizes (``Formula("log2(n)", lambda s: s["n"])``; a constant factor, an
+        exponent rounded in the text or a ceil of a log stays within it). A text outside the
+        grammar, or naming a size the sweep lacks (whose value the function takes as it
+        likes, ``d`` or the edges ``e`` of a graph), cannot be read: the formula itself, a
+        label beside its function, as the docs say."""
         names = tuple(sorted(set(re.findall(r"[A-Za-z_]\w*", self.text)) - set(_CALLS)))
         try:
             said = formula(self.text, names or ("n",))
         except InputError:
-            return
-        ratios = []
-        for at in sizes:
-            if not set(names) <= set(at):
-                return  # the text names a size the sweep lacks: not read (see above)
-            written = said(at)
-            if written > 0:
-                ratios.append((self(at) / written, at))
-        if not ratios:
-            return
+            return self
+        if not set(names) <= set().union(*sizes):
+            return self
+        ratios = [(value / said(at), at) for at, value in zip(sizes, values, strict=True)]
         low, high = (pick(ratios, key=lambda ratio: ratio[0]) for pick in (min, max))
-        if low[0] > 0 and high[0] / low[0] <= SPREAD:
-            return
-        raise InputError(
-            f"{who}: the formula {self.text!r} computes {high[0]:.4g} times its text's value at "
-            f"{_sizes_text(high[1])} but {low[0]:.4g} times it at {_sizes_text(low[1])}: its "
-            "function is of another order than its text, and a check shows the text while it "
-            f"judges by the function; make it with pram.formula({self.text!r}), or give the "
-            "text the function computes"
-        )
+        if high[0] > SPREAD * low[0]:
+            raise InputError(
+                f"{who}: the formula {self.text!r} computes {high[0]:.4g} times its text's "
+                f"value at {_sizes_text(high[1])} but {low[0]:.4g} times it at "
+                f"{_sizes_text(low[1])}: its function is of another order than its text, which "
+                f"the check shows and judges; make it with pram.formula({self.text!r}), or give "
+                "the text the function computes"
+            )
+        return said
 
 
 def _real(value: object) -> bool:
