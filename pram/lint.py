@@ -28,7 +28,12 @@ check reads a program's source (never runs it) and names every such use with fil
 - the machine's own accessors of raw values and cells (``raw_of``, ``cells_of``, ``put_cells``,
   ...), imported from any module of pram or reached as an attribute;
 - ``getattr``, ``setattr`` and ``delattr`` used as values (``f = getattr``,
-  ``map(getattr, xs, names)``): their attribute names are then not in the source.
+  ``map(getattr, xs, names)``): their attribute names are then not in the source; likewise
+  ``eval``, ``exec``, ``compile`` and ``__import__`` as values (``run = eval``), and
+  ``getattr(sys, "setprofile")`` with a hook's name;
+- what another process can share with the program's (the child that draws a declaration's
+  instances is forked from the command's): ``mmap``, ``multiprocessing``, ``os.pipe`` and
+  the like, and strings naming ``/proc/`` (the process's own command line and memory).
 
 >>> findings("x, = yield Step(pid)\\nprint(x._values)\\n", "p.py")
 ['p.py:2: private attribute ._values']
@@ -44,9 +49,14 @@ from pathlib import Path
 
 from pram import _held
 
-#: Modules a program may not import at all: each reaches under objects or the interpreter.
+#: Modules a program may not import at all: each reaches under objects or the interpreter,
+#: or shares memory or a channel with another process (the one that draws a declaration's
+#: instances is forked from the command's: ``mmap``, ``multiprocessing``).
 MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig",
-                     "tracemalloc"})
+                     "tracemalloc", "mmap", "multiprocessing", "_posixshmem", "_multiprocessing"})
+
+#: Calls that open a channel another process can write (``os.pipe``, a shared memory file).
+CHANNELS = frozenset({"pipe", "pipe2", "mkfifo", "memfd_create", "socketpair"})
 
 #: Names a program may not take from a module (``sys._getframe`` and the like).
 FROM = frozenset({
@@ -167,10 +177,15 @@ def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             for field in _private_fields(node.value):
                 flag(node, f"format field {{{field}}} names a private attribute")
+            if "/proc/" in node.value:
+                flag(node, f"{node.value!r}: the process's own records (its command line and "
+                           "arguments, its memory) read past the machine")
         elif isinstance(node, ast.Name) and node.id in ATTRIBUTE_BUILTINS \
                 and id(node) not in called:
             flag(node, f"{node.id} used as a value (the attribute names it is given are not "
                        "in the source)")
+        elif isinstance(node, ast.Name) and node.id in CALLS and id(node) not in called:
+            flag(node, f"{node.id} used as a value (the code it runs is not in the source)")
     return [f"{filename}:{line}: {what}" for line, what in sorted(set(found))]
 
 
@@ -189,6 +204,9 @@ def _attribute(node: ast.Attribute, flag: _Flag) -> None:
             flag(node, f"private attribute .{name}")
     elif name in HOOKS:
         flag(node, f"call of {ast.unparse(node)}")
+    elif name in CHANNELS:
+        flag(node, f"{ast.unparse(node)}: a channel another process (the one that draws the "
+                   "instances, forked from this one) can write past the machine")
     elif name in ACCESSORS:
         flag(node, f"the machine's own {name} (it reaches a register's raw values, an "
                    "array's cells or the machine's ledger)")
@@ -261,7 +279,7 @@ def _call(node: ast.Call, flag: _Flag, pram_names: set[str], numpy_names: set[st
             name = node.args[1]
             if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
                 flag(node, f"{function.id} with a computed attribute name")
-            elif name.value.startswith("_"):
+            elif name.value.startswith("_") or name.value in HOOKS | CHANNELS:
                 flag(node, f"{function.id} of {name.value}")
             if function.id in ("setattr", "delattr") and _roots_in(node.args[0], pram_names):
                 flag(node, f"{function.id} on pram's {ast.unparse(node.args[0])}")

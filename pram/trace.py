@@ -73,6 +73,15 @@ class TraceLimitError(InputError):
         self.step = step
 
 
+def _read_only(*arrays: Any) -> None:
+    """The arrays of a recorded step made read-only: the trace is the machine's record, as the
+    ledger is (``m.trace.steps[0].processors[:] = 0`` would rewrite it, and the page made of
+    it); a copy is the reader's to change."""
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+
+
 @attrs.frozen
 class Access:
     """One port of one step: which processors touched which cells of one array, with what.
@@ -99,6 +108,10 @@ class Access:
     def __len__(self) -> int:
         return len(self.cells)
 
+    def __attrs_post_init__(self) -> None:
+        _read_only(self.processors, self.cells, self.values, self.before, self.after,
+                   self.defined)
+
 
 @attrs.frozen
 class TracedStep:
@@ -119,6 +132,9 @@ class TracedStep:
     reads: int
     writes: int
     rounds: int
+
+    def __attrs_post_init__(self) -> None:
+        _read_only(self.processors)
 
     @property
     def phase(self) -> str:

@@ -170,17 +170,21 @@ def users_code() -> Iterator[None]:
     process with a status that may look like success, ``atexit`` functions wait for
     :func:`run_at_exit`, and a change of the working folder is undone (``--output o.npy`` is
     written where it was given), and the command's arguments are not the code's to read:
-    ``sys.argv`` holds the command's name alone (a module that read ``--seed`` and ``--input``
-    there could draw its instance or read its input on the host, past the machine)."""
-    real, register, folder, argv = os._exit, atexit.register, os.getcwd(), sys.argv
+    ``sys.argv`` and ``sys.orig_argv`` hold the interpreter's name alone (a module that read
+    ``--seed`` and ``--input`` there could draw its instance or read its input on the host,
+    past the machine; the process's own record of them, /proc/self/cmdline, is flagged by the
+    lint)."""
+    real, register, folder = os._exit, atexit.register, os.getcwd()
+    argv, orig_argv = sys.argv, sys.orig_argv
     os._exit = _exit_refused  # type: ignore[assignment]  # put back below
     atexit.register = _at_exit  # type: ignore[assignment]
-    sys.argv = argv[:1]
+    sys.argv, sys.orig_argv = argv[:1], orig_argv[:1]
     try:
         with contextlib.redirect_stdout(sys.stderr), _stdout_descriptor_to_stderr():
             yield
     finally:
-        os._exit, atexit.register, sys.argv = real, register, argv
+        os._exit, atexit.register = real, register
+        sys.argv, sys.orig_argv = argv, orig_argv
         with contextlib.suppress(OSError):  # the paths given stay relative to where they were
             os.chdir(folder)
 

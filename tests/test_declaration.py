@@ -430,9 +430,17 @@ def test_a_tolerance_lets_no_answer_through_an_infinity() -> None:
     for got, want in (([inf], [-inf]), ([1.0], [inf]), ([inf], [1.0]), ([-inf], [inf])):
         assert mismatch(np.array(got), np.array(want), 1e-9) is not None, (got, want)
     assert mismatch(np.array([inf, -inf, 2.0]), np.array([inf, -inf, 2.0 + 1e-12]), 1e-9) is None
-    with pytest.raises(InputError, match="tolerance must be a number >= 0 \\(and finite\\)"):
-        pram.Algorithm(name="d", build=DOUBLING.build, program=doubled,
-                       reference=DOUBLING.reference, tolerance=inf)
+    for tolerance in (inf, 1.0, 2):  # at 1 an answer of zeros passes (fourth outside battery)
+        with pytest.raises(InputError, match="tolerance must be a number from 0 up to"):
+            pram.Algorithm(name="d", build=DOUBLING.build, program=doubled,
+                           reference=DOUBLING.reference, tolerance=tolerance)
+
+
+def test_a_tolerance_leaves_integer_answers_exact() -> None:
+    """An integer sort declared with a tolerance took any answer near the reference."""
+    mismatch = pram.declaration.mismatch
+    assert mismatch(np.array([1, 2, 4]), np.array([1, 2, 3]), 0.5) is not None
+    assert mismatch(np.array([1.0, 2.0, 3.4]), np.array([1, 2, 3]), 0.5) is None
 
 
 @pytest.mark.parametrize(("fields", "words"), [
@@ -441,7 +449,7 @@ def test_a_tolerance_lets_no_answer_through_an_infinity() -> None:
     ({"model": ["erew"]}, r"model must be one of .* \(got \['erew'\]\)"),
     ({"bounds": {"depth": "n"}}, "a bound constrains work, time, rounds or round_work"),
     ({"bounds": {"work": "n +"}}, "cannot be read"),
-    ({"tolerance": -1}, "tolerance must be a number >= 0"),
+    ({"tolerance": -1}, "tolerance must be a number from 0 up to"),
     ({"program": 3}, "program must be a function"),
     ({"n": 0}, "n must be a positive integer"),
     ({"n": 8.5}, "n must be a positive integer"),

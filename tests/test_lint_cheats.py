@@ -70,6 +70,15 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
      "monkey-patching pram: pram.settings.CHECKS['model'] assigned"),
     ("from pram import Cost\nC = Cost\nC.work = property(spy)\n",
      "monkey-patching pram: C.work assigned"),
+    # fourth outside battery: code run out of the source's sight, hooks by a literal name,
+    # channels a forked child shares, the process's own command line
+    ("run = eval\ngc = run(\"__imp\" + \"ort__('gc')\")\n", "eval used as a value"),
+    ("ex = exec\nex(code, ns)\n", "exec used as a value"),
+    ("import sys\ninstall = getattr(sys, 'setprofile')\n", "getattr of setprofile"),
+    ("import mmap\nshared = mmap.mmap(-1, 4096)\n", "import mmap"),
+    ("import multiprocessing\nq = multiprocessing.SimpleQueue()\n", "import multiprocessing"),
+    ("import os\nr, w = os.pipe()\n", "os.pipe: a channel another process"),
+    ("seed = open('/proc/self/cmdline').read()\n", "the process's own records"),
 ])
 def test_lint_flags_what_reaches_under_objects(source: str, what: str) -> None:
     found = findings(source, "p.py")

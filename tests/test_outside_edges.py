@@ -306,7 +306,7 @@ def test_a_modules_code_does_not_see_the_commands_arguments(
     module.write_text(MODULE.replace("BOUND", "n").replace(
         "def build(n, rng):", "import sys\nSEEN = list(sys.argv)\n\ndef build(n, rng):").replace(
         "    n = a.size\n", "    n = a.size\n    assert len(sys.argv) == 1 and len(SEEN) == 1, "
-        "(sys.argv, SEEN)\n"))
+        "(sys.argv, SEEN)\n    assert len(sys.orig_argv) == 1, sys.orig_argv\n"))
     status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
                             "--seed", "3")
     assert status == 0, err

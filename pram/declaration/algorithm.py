@@ -61,11 +61,11 @@ def _model(name: str) -> str:
 def _tolerance(value: float | None) -> float | None:
     if value is None:
         return None
-    if (isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0
-            or value == float("inf")):
+    if (isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1):
         raise InputError(
-            f"tolerance must be a number >= 0 (and finite), the relative and absolute error "
-            f"allowed in each entry, e.g. 1e-9 (got {value!r})"
+            f"tolerance must be a number from 0 up to (not including) 1, the relative and "
+            f"absolute error allowed in each entry of a real answer, e.g. 1e-9 (got {value!r}; "
+            "at 1 an answer of zeros would pass for any reference)"
         )
     return float(value)
 
@@ -146,8 +146,9 @@ class Algorithm:
     - ``load(path)``, optional: the inputs read from a file, for ``--input`` (n is the length
       of the first array it returns);
     - ``tolerance``, optional: an answer entry may differ from the reference by ``tolerance``
-      times the reference's magnitude (at least 1), for answers in floating point; without it
-      the answer must equal the reference exactly;
+      times the reference's magnitude (at least 1), for answers in floating point (below 1;
+      integer answers are compared exactly whatever it is); without it the answer must equal
+      the reference exactly;
     - ``n``: the size ``pram run`` uses without ``--n``; ``sizes``: those ``pram report``
       sweeps (and :func:`sweep` without sizes); ``title``: the name shown in reports.
     """
@@ -433,7 +434,8 @@ def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | N
     # expected nan"; a NaN on one side only differs
     both = (np.isnan(flat) & np.isnan(want) if flat.dtype.kind == "f" and want.dtype.kind == "f"
             else np.zeros(flat.shape, dtype=bool))
-    if tolerance is None:
+    exact = flat.dtype.kind in "biu" and want.dtype.kind in "biu"
+    if tolerance is None or exact:  # integers and booleans exactly: a tolerance is for reals
         differ = np.flatnonzero((flat != want) & ~both)
     else:
         with np.errstate(all="ignore"):
@@ -447,7 +449,7 @@ def mismatch(got: Any, expected: Any, tolerance: float | None = None) -> str | N
     if differ.size == 0:
         return None
     i = int(differ[0])
-    within = "" if tolerance is None else f" (tolerance {tolerance:g})"
+    within = "" if tolerance is None or exact else f" (tolerance {tolerance:g})"
     return (
         f"{differ.size} of {want.size} entries differ{within}; first at index {i}: "
         f"got {flat[i].item()!r}, expected {want[i].item()!r}"
