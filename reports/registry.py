@@ -305,8 +305,8 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
     ``build`` (seeded by ``--seed``) or ``load`` (``--input``), its program run on the
     machine, its reference, model, bounds and tolerance, and size ``n``."""
 
-    # build and load run in a child process (pram.declaration.apart), as the user's code
-    # there: nothing they keep in the module's globals reaches the program
+    # build, load and reference run in a child process (pram.declaration.apart), as the
+    # user's code there: nothing they keep in the module's globals reaches the program
     def built(n: int, rng: np.random.Generator) -> dict[str, Words]:
         made = _users(lambda: declaration.build(n, rng),
                       f"the build of declaration {declaration.name!r}", f"at n = {n}",
@@ -341,10 +341,18 @@ def entry_of(declaration: declared.Algorithm) -> Algorithm:
                         f"at n = {instance.sizes['n']}", "fix the program")
         return Solution(answer, {k: float(v) for k, v in instance.sizes.items()})
 
+    def expected(data: dict[str, Words], n: int) -> Words:
+        return _users(lambda: declaration.expected(data),
+                      f"the reference of declaration {declaration.name!r}", f"at n = {n}",
+                      "fix the reference")
+
     def reference(instance: Instance) -> Words:
-        return _users(lambda: declaration.expected(instance.data),
-                      f"the reference of declaration {declaration.name!r}",
-                      f"at n = {instance.sizes['n']}", "fix the reference")
+        # apart too: what the reference keeps of the inputs it is given (in a module global)
+        # stays there, out of a later instance's program's reach
+        n = int(instance.sizes["n"])
+        return declared.drawn(expected, instance.data, n,  # type: ignore[no-any-return]
+                              what=f"the reference of declaration {declaration.name!r} at "
+                              f"n = {n}", fix="fix the reference")
 
     memory = _DeclaredMemory(lambda n: drawn(n, np.random.default_rng(0)))
     family = Family(

@@ -17,7 +17,8 @@ MEASURES = ("work", "time", "rounds", "round_work")
 
 def bounds_of(given: Mapping[str, Formula | str] | None) -> dict[str, Formula]:
     """Bounds keyed by measure (``work``, ``time``, ``rounds``, ``round_work``), every formula
-    text turned into one."""
+    text turned into one; a :class:`pram.Formula` given must have a text in n that pram reads
+    (its function is then held to it by every check: :meth:`pram.Formula.read`)."""
     if given is None:
         return {}
     if not isinstance(given, Mapping):
@@ -32,7 +33,18 @@ def bounds_of(given: Mapping[str, Formula | str] | None) -> dict[str, Formula]:
                 f"bound {key!r}: a bound constrains {', '.join(MEASURES[:-1])} or "
                 f"{MEASURES[-1]} (a key such as 'work' or 'work (n^2)'); rename it"
             )
-        out[key] = bound if isinstance(bound, Formula) else formula(bound)
+        if isinstance(bound, Formula):
+            try:  # shown by its text, so read by it: a label would show any verdict
+                formula(bound.text)
+            except InputError as error:
+                raise InputError(
+                    f"bound {key!r}: its text {bound.text!r} is not a formula in n that pram "
+                    f"reads ({error}); a sweep shows and judges a bound by its text, so give "
+                    "the text, e.g. 'n log2(n)'"
+                ) from None
+            out[key] = bound
+        else:
+            out[key] = formula(bound)
     return out
 
 
