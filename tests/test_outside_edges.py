@@ -365,3 +365,28 @@ def test_a_modules_own_signal_handler_raising_is_one_line(tmp_path: Path) -> Non
     _, err = child.communicate(timeout=60)
     assert child.returncode == 2, err
     assert err.strip().count("\n") == 0 and "raised ValueError in m.py:" in err, err
+
+
+def test_a_declarations_bound_is_read_by_its_text(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    """bounds={'time': Formula('O(log n)', lambda s: s['n'])} made pram sweep --module print
+    'holds, tight' for linear time (fourth outside battery): a Formula's text must read."""
+    with pytest.raises(InputError, match=r"bound 'time': its text 'O\(log n\)' is not a formula"):
+        pram.Algorithm(name="x", build=lambda n, rng: np.zeros(n), program=lambda m, x: x,
+                       reference=lambda x: x,
+                       bounds={"time": pram.Formula("O(log n)", lambda s: s["n"])})
+
+
+def test_a_reference_keeps_nothing_for_a_later_instance(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A reference that kept its inputs in a module global handed the program of a later
+    instance the inputs of the earlier ones (fourth outside battery): it runs apart now."""
+    module = tmp_path / "kept.py"
+    module.write_text(MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):", "KEPT = []\n\ndef build(n, rng):").replace(
+        "    n = a.size\n", "    n = a.size\n    assert not KEPT, 'a reference kept inputs'\n"
+    ).replace(
+        "reference=lambda a: a.copy()", "reference=lambda a: KEPT.append(a) or a.copy()"))
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
+                          "--instances", "3")
+    assert status == 0, err
