@@ -269,3 +269,14 @@ def test_a_check_judges_a_readable_text_not_its_function() -> None:
         check("work", Formula("n", lambda s: s["n"] * math.log2(s["n"])), narrow)
     assert check("work", Formula("n log2(n)", lambda s: 3 * s["n"] * math.ceil(
         math.log2(s["n"]))), narrow).verdict in ("holds", "undetermined")
+
+
+def test_a_size_the_check_lacks_is_read_as_its_twin() -> None:
+    """A size the text names and the check leaves out because it equals another at every
+    point (m = n) is read as that size: 'n m' over n^2 work is the text n^2, and a function of
+    another order than it is refused."""
+    square = [({"n": n}, n * n) for n in (16, 32, 64, 128, 256, 512)]
+    assert check("work", Formula("n m", lambda s: s["n"] ** 2, twins={"m": "n"}),
+                 square).verdict == "holds"
+    with pytest.raises(InputError, match="is of another order than its text"):
+        check("work", Formula("n m", lambda s: s["n"], twins={"m": "n"}), square)

@@ -29,7 +29,6 @@ Sizes = Mapping[str, float]
 #: within it, another order (a log factor over a sweep of a decade) does not.
 SPREAD = 1.3
 
-
 def _sizes_text(sizes: Sizes) -> str:
     """``n=64, m=8``: the sizes a refusal names (an int too large for a float by its digits)."""
 
@@ -48,6 +47,10 @@ class Formula:
 
     text: str
     evaluate: Callable[[Sizes], float] = attrs.field(eq=False, repr=False)
+    #: Sizes the text names that a check's sizes leave out because they equal another size at
+    #: every point (``{"m": "n"}``: as many keys as queries), by that size: the text is read
+    #: with them (:meth:`read`).
+    twins: Mapping[str, str] = attrs.field(factory=dict, eq=False, repr=False, kw_only=True)
 
     def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
         """The formula's value at ``sizes``, a mapping of each size's name to a number
@@ -97,17 +100,27 @@ class Formula:
         it is known to say what the function computed (``values``, the function's at each of
         ``sizes``, evaluated once), refused if their ratio moves by more than :data:`SPREAD`
         over the sizes (``Formula("log2(n)", lambda s: s["n"])``; a constant factor, an
-        exponent rounded in the text or a ceil of a log stays within it). A text outside the
-        grammar, or naming a size the sweep lacks (whose value the function takes as it
-        likes, ``d`` or the edges ``e`` of a graph), cannot be read: the formula itself, a
-        label beside its function, as the docs say."""
+        exponent rounded in the text or a ceil of a log stays within it). A size the text
+        names that the check's sizes lack is read as its twin (:attr:`twins`). A text outside
+        the grammar, or naming a size the check lacks and no twin gives (``d`` fixed by the
+        function, say), cannot be read: the formula itself, a label beside its function, as
+        the docs say."""
         names = tuple(sorted(set(re.findall(r"[A-Za-z_]\w*", self.text)) - set(_CALLS)))
         try:
             said = formula(self.text, names or ("n",))
         except InputError:
             return self
-        if not set(names) <= set().union(*sizes):
-            return self
+        swept = set().union(*sizes)
+        missing = [name for name in names if name not in swept]
+        if any(self.twins.get(name) not in swept for name in missing):
+            return self  # a size the function alone knows (d fixed, say): a label
+        if missing:  # each read as its twin
+            plain = said
+
+            def twinned(at: Sizes) -> float:
+                return plain({**{name: at[self.twins[name]] for name in missing}, **at})
+
+            said = Formula(self.text, twinned)
         ratios = [(value / said(at), at) for at, value in zip(sizes, values, strict=True)]
         low, high = (pick(ratios, key=lambda ratio: ratio[0]) for pick in (min, max))
         if high[0] > SPREAD * low[0]:
