@@ -1,10 +1,10 @@
-"""Phase 5 of a single machine's step: accounting, for fast and general steps alike.
+"""Phase 5 of a step: accounting, for fast and general steps, one machine or a batch alike.
 
 :class:`Accounting` is the part of :class:`pram.engine.core.Engine` (through
 :class:`pram.engine.fast.FastPath`) that charges one unit of time and the step's processors,
 reads and writes to the ledger, to each phase of the step and to the phases around it, and
-counts rounds (:mod:`pram.engine.rounds`). :func:`prefixes` and :func:`phase_shares` serve the
-batched engine too.
+counts rounds (:mod:`pram.engine.rounds`): the same rule for a single machine's ledger and a
+batch's (:class:`pram.engine.ledgers.Ledgers`, one count per instance where they differ).
 """
 
 from __future__ import annotations
@@ -13,13 +13,20 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy.typing as npt
+
 from pram._held import cost_of as _cost_of
+from pram._numpy import np
 from pram.cost import PhaseCost, charge, charge_local
 from pram.engine import rounds
+from pram.memory import Flags
 from pram.step import Step
 
 if TYPE_CHECKING:
     from pram.engine.core import Host
+    from pram.engine.ledgers import Ledgers
+
+Counts = npt.NDArray[np.int64]
 
 __all__ = ["Accounting", "phase_shares", "prefixes"]
 
@@ -35,23 +42,34 @@ class Accounting:
     __slots__ = ("opened",)
     host: Host
     opened: rounds.Opened | None
+    #: A batch's ledgers, one per instance (None: the machine's one ledger, its Cost).
+    ledgers: Ledgers | None = None
 
     # ---- 5. account -----------------------------------------------------------------------
 
-    def _account(self, steps: Sequence[Step], tallies: Sequence[tuple[int, int, int]]) -> None:
+    def _account(self, steps: Sequence[Step], tallies: Sequence[Sequence[Any]],
+                 alive: Flags | None = None, members: rounds.Members | None = None) -> None:
         """Charge one unit of time and the step's processors, reads and writes (``tallies``,
-        one per branch) to the ledger, and to the phase of each branch and the phases around
-        it."""
-        cost = _cost_of(self.host)
-        active = reads = writes = 0
+        one per branch: ints, or one count per instance of a batch) to the ledger, and to the
+        phase of each branch and the phases around it; a batch's to the instances ``alive``
+        (None: all), its processors ``members`` (None: each branch's ids)."""
+        active: Any = 0
+        reads: Any = 0
+        writes: Any = 0
         for n, r, w in tallies:
-            active += n
-            reads += r
-            writes += w
+            active, reads, writes = active + n, reads + r, writes + w
         shares = phase_shares(steps, tallies)
-        local = self._local()
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps])
+        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps],
+                                          members)
+        ledgers = self.ledgers
+        if ledgers is not None:  # a batch: one ledger per instance, counted together
+            ledgers.charge(_int(active), _int(reads), _int(writes), alive, labels,
+                           {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
+            _cost_of(self.host).time += 1
+            return
+        cost = _cost_of(self.host)
+        local = self._local()
         for label, (n, r, w) in shares.items():
             share = cost.phases.get(label)
             if share is None:
@@ -141,3 +159,12 @@ def phase_shares(steps: Sequence[Step], tallies: Sequence[Sequence[Any]]
                 else:  # not +=: a batch's counts may be arrays another tally holds too
                     tally[0], tally[1], tally[2] = tally[0] + n, tally[1] + r, tally[2] + w
     return shares
+
+
+def _int(x: int | Counts) -> int | Counts:
+    """``x`` as a Python int when it is one count for every instance."""
+    if type(x) is int:
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    return x

@@ -71,10 +71,11 @@ from pram._held import put_defined as _put_defined
 from pram._held import raw_of as _raw_of
 from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._numpy import np
-from pram.engine import conflicts, refusals, rounds, validate
+from pram.engine import conflicts, refusals, validate
+from pram.engine.accounting import Accounting
 from pram.engine.checks import Checks
 from pram.engine.core import Engine
-from pram.engine.fast import in_range, phase_shares, prefixes
+from pram.engine.fast import in_range
 from pram.engine.memo import StepMemo
 from pram.engine.rows import chosen_rows
 from pram.engine.views import (
@@ -143,7 +144,7 @@ RESIZED = ("m.batch = ... changes how many instances the machine's arrays and le
            "after they were made; make a Machine(model, batch=B) instead")
 
 
-class BatchEngine(Checks):
+class BatchEngine(Checks, Accounting):  # type: ignore[misc]  # one class next
     """Executes global steps for a batched machine: every instance in one pass."""
 
     # ---- the step --------------------------------------------------------------------------
@@ -226,7 +227,7 @@ class BatchEngine(Checks):
                     if flags is not None:
                         flags[i, cells] = True
         # 5. Account.
-        self._account(steps, actors, reads, writes, alive, members)
+        self._account(steps, list(zip(actors, reads, writes, strict=True)), alive, members)
         answers: list[Any] = [tuple(reply) for reply in replies]
         tests = [branch for branch, step in enumerate(steps) if is_test(step)]
         if tests:
@@ -347,11 +348,8 @@ class BatchEngine(Checks):
                     else (raw[:, None] if type(raw) is np.ndarray else raw)
                 if _defined_of(write.array) is not None:
                     _columns(write.array, "_defined")[target] = True
-        actors = [len(s.processors) for s in steps]
-        self._account(steps, actors,  # type: ignore[arg-type]
-                      [n * len(s.reads) for n, s in zip(actors, steps, strict=True)],
-                      [n * len(s.writes) for n, s in zip(actors, steps, strict=True)], alive,
-                      None)
+        self._account(steps, [(len(s.processors), len(s.processors) * len(s.reads),
+                               len(s.processors) * len(s.writes)) for s in steps], alive)
         return answers
 
 
@@ -431,24 +429,6 @@ class BatchEngine(Checks):
         if defined is not None:
             defined.reshape(-1)[flat] = True
 
-    # ---- 5. account, and loop tests --------------------------------------------------------
-
-    def _account(self, steps: Sequence[Step], actors: list[int | Counts],
-                 reads: list[int | Counts], writes: list[int | Counts],
-                 alive: Flags | None, members: rounds.Members | None) -> None:
-        n: int | Counts = 0
-        r: int | Counts = 0
-        w: int | Counts = 0
-        for pn, pr, pw in zip(actors, reads, writes, strict=True):
-            n, r, w = n + pn, r + pr, w + pw
-        shares = phase_shares(steps, list(zip(actors, reads, writes, strict=True)))
-        labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
-        joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps],
-                                          members)
-        self.ledgers.charge(_int(n), _int(r), _int(w), alive, labels,
-                            {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
-        _cost_of(self.host).time += 1
-
 
 
 def _columns(array: Array, part: str) -> Any:
@@ -478,14 +458,3 @@ def _shared(index: Any, n: int) -> bool:
 def _ascending_in(index: Words, array: Array, memo: StepMemo) -> bool:
     """Whether ``index`` is ascending and within ``array`` (so its cells are distinct)."""
     return in_range(index, array, memo)
-
-
-
-def _int(x: int | Counts) -> int | Counts:
-    """``x`` as a Python int when it is one count for every instance."""
-    if type(x) is int:
-        return x
-    if isinstance(x, np.integer):
-        return int(x)
-    return x
-
