@@ -30,7 +30,6 @@ from pram.errors import HonestyError, PRAMError
 if TYPE_CHECKING:
     from pram.cost import Cost, Ledger
     from pram.depth import Depths
-    from pram.engine.batched import BatchEngine
     from pram.engine.core import Engine
     from pram.registers.ids import Chosen, Ids
     from pram.trace import Recorder
@@ -133,8 +132,8 @@ put_undefined_reads: Callable[[object, list[UndefinedRead]], None] = (
     _RECORD["_undefined_reads"].__set__)
 #: What executes a machine's steps (a batch's ledgers in it), its trace recorder, its depths,
 #: and the first failure of the run in progress (an int64 overflow the program must not see).
-engine_of: Callable[[object], Engine | BatchEngine] = _RECORD["_engine"].__get__
-put_engine: Callable[[object, Engine | BatchEngine], None] = _RECORD["_engine"].__set__
+engine_of: Callable[[object], Engine] = _RECORD["_engine"].__get__
+put_engine: Callable[[object, Engine], None] = _RECORD["_engine"].__set__
 recorder_of: Callable[[object], Recorder | None] = _RECORD["_recorder"].__get__
 put_recorder: Callable[[object, Recorder | None], None] = _RECORD["_recorder"].__set__
 depths_of: Callable[[object], Depths | None] = _RECORD["_depths"].__get__
@@ -143,7 +142,7 @@ failure_of: Callable[[object], PRAMError | None] = _RECORD["_failure"].__get__
 put_failure: Callable[[object, PRAMError | None], None] = _RECORD["_failure"].__set__
 
 
-def engine_or_none(machine: object, _engine_of: Any = engine_of) -> Engine | BatchEngine | None:
+def engine_or_none(machine: object, _engine_of: Any = engine_of) -> Engine | None:
     """The engine of ``machine`` (a run's machine), or None for anything that holds none."""
     try:
         return _engine_of(machine)  # type: ignore[no-any-return]

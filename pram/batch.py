@@ -1,7 +1,7 @@
 """Batched runs of host functions: :func:`run_instances`.
 
 ``Machine(batch=B)`` runs B instances of one program in lockstep on one machine (the engine's
-instance axis, :mod:`pram.engine.batched`); this module runs a host function of the project
+instance axis, :mod:`pram.engine.instances`); this module runs a host function of the project
 (which allocates its inputs and calls ``m.run``) over many instances' inputs at once.
 """
 

@@ -39,7 +39,9 @@ from pram.allocation import allocation, unused
 from pram.cost import Cost, Ledger
 from pram.depth import Depths
 from pram.display import MachineDisplay
-from pram.engine import batched, driver
+from pram.engine import driver
+from pram.engine import instances as _instances
+from pram.engine.core import Engine
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
 from pram.errors import HonestyError, InputError
@@ -58,7 +60,7 @@ T = TypeVar("T")
 
 
 #: The settings fixed once the machine is made, with the refusal of changing each.
-_FIXED = {"batch": batched.RESIZED}
+_FIXED = {"batch": _instances.RESIZED}
 
 
 class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
@@ -96,13 +98,13 @@ class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
     it and its critical chain, in :attr:`depths` (:mod:`pram.depth`); it changes no count, and
     off (the default) it costs one test per run. A batched machine refuses it.
 
-    ``batch=B`` makes a batched machine (:mod:`pram.engine.batched`): B instances of one program
+    ``batch=B`` makes a batched machine (:mod:`pram.engine.instances`): B instances of one program
     run in lockstep, one numpy pass per step for all of them. Every array holds one row of cells
     per instance (``values`` of shape ``(B, size)``, or ``(size,)`` for the same in each),
     registers one row per instance, and :attr:`costs` one ledger per instance, each equal to a
     single run's on the instance's input; violations, resolutions and undefined reads carry
     their ``instance``. Instances whose loop tests answer differently run in passes of their
-    own, from the run's start (:mod:`pram.engine.batched`); :attr:`results` gives each
+    own, from the run's start (:mod:`pram.engine.instances`); :attr:`results` gives each
     instance's answer. ``batch=None`` (the default) is the single machine.
 
     While a program runs, its reads return :class:`pram.registers.Register` objects bound to
@@ -141,7 +143,7 @@ class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
     ) -> None:
         # trace="no" would be truthy (a trace); the settings are checked as they are set
         trace, depth = switch("trace", trace), switch("depth", depth)
-        instances = batched.instances(batch, trace, depth)
+        instances = _instances.instances(batch, trace, depth)
         seed = seed_of(seed)
         trace_cells = trace_cells_of(trace_cells)
         self.model = model(model_name)
@@ -177,7 +179,7 @@ class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
         #: The instances of a batched machine (``Machine(batch=B)``), None for a single one.
         self.batch: int | None = instances
         #: What executes the steps, for one instance or for ``batch`` of them.
-        _put_engine(self, batched.engine_for(self, instances))
+        _put_engine(self, Engine(self, instances))
         #: What the last run's program returned, one per instance (see :attr:`results`).
         self._results: tuple[Any, ...] = ()
         machine_made(self)  # a measured call (pram.sweep, a declaration) sees every machine
@@ -309,7 +311,7 @@ class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
 
         On a batched machine the run takes one pass per distinct sequence of loop-test answers
         among the instances (one when they agree), each later pass ``program`` made again from
-        the start with only its instances: see :mod:`pram.engine.batched` for what a pass can
+        the start with only its instances: see :mod:`pram.engine.instances` for what a pass can
         and cannot make again, and :attr:`results` for every instance's value (registers
         returned are put together row by row from the passes).
         """

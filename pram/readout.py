@@ -127,8 +127,8 @@ class Readout:
     def results(self) -> tuple[Any, ...]:
         """What the last :meth:`run`'s program returned, one value per instance: on a single
         machine a 1-tuple of what :meth:`run` returned; on a batched one the value returned
-        by the pass that ran each instance (:mod:`pram.engine.batched`: instances whose loop tests
-        answered alike share a pass; :meth:`run` returns registers put together row by row
+        by the pass that ran each instance (:mod:`pram.engine.passes`: instances whose loop
+        tests answered alike share a pass; :meth:`run` returns registers put together row by row
         from the passes). A value computed from registers holds one row per instance: read
         instance ``i``'s row ``i``. Empty before the first run; refused while a program
         runs."""

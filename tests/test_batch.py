@@ -36,9 +36,9 @@ from pram.algorithms import mqar, networks, sorting
 from pram.algorithms.bits import BitKeys
 from pram.algorithms.contraction import parse_expression
 from pram.batch import run_instances
-from pram.engine.batched import _defined_of as defined_of
-from pram.engine.batched import _owners_of as owners_of
-from pram.engine.batched import _raw_of as raw_of
+from pram.engine.instances import _defined_of as defined_of
+from pram.engine.instances import _owners_of as owners_of
+from pram.engine.instances import _raw_of as raw_of
 from pram.testing import check_batch
 from tests.helpers import random_expression
 

@@ -2,7 +2,7 @@
 
 A batch (``Machine(batch=B)``) follows, at a loop test where its instances disagree, those
 whose loop goes on; the others leave its path and are run again, from the run's start, in a
-pass of their own (:mod:`pram.engine.batched`). Here each shape of loop a program may take (a host
+pass of their own (:mod:`pram.engine.passes`). Here each shape of loop a program may take (a host
 bound beside the test, an answer ignored, an exit on False, rounds counted by the host and
 used after the loop, processors or arrays made in the loop, a register of the body used after
 it, two exits, nested loops, loops in phases and in parallel branches) is run batched and
@@ -35,8 +35,8 @@ from pram import (
     parallel,
     phase,
 )
-from pram.engine.batched import _owners_of as owners_of
-from pram.engine.batched import _raw_of as raw_of
+from pram.engine.instances import _owners_of as owners_of
+from pram.engine.instances import _raw_of as raw_of
 from pram.registers import Register
 from pram.testing import check_batch
 

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pram import MODELS, Bundle, HonestyError, Machine, Read, Step, StepError, Write, hold
-from pram.engine.batched import _cells_of as cells_of
+from pram.engine.instances import _cells_of as cells_of
 from pram.registers import contents
 
 #: Ids of this size are spread wider than the processor check's table (2^23, or 4 per

@@ -262,12 +262,12 @@ def test_no_module_of_pram_but_held_names_an_accessor_publicly() -> None:
     import types
 
     from pram import _held
-    from pram.engine import batched
+    from pram.engine import instances
 
     def reaches_a_slot(value: object) -> bool:  # an accessor: a slot descriptor's own method
         return isinstance(getattr(value, "__self__", None), types.MemberDescriptorType)
 
-    assert reaches_a_slot(batched._raw_of) and reaches_a_slot(batched._cells_of)
+    assert reaches_a_slot(instances._raw_of) and reaches_a_slot(instances._cells_of)
     found, walked = [], 0
     for info in pkgutil.walk_packages(pram.__path__, "pram."):
         module = importlib.import_module(info.name)

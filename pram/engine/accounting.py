@@ -24,7 +24,7 @@ from pram.step import Step
 
 if TYPE_CHECKING:
     from pram.engine.core import Host
-    from pram.engine.ledgers import Ledgers
+    from pram.engine.passes import Passes
 
 Counts = npt.NDArray[np.int64]
 
@@ -42,8 +42,9 @@ class Accounting:
     __slots__ = ("opened",)
     host: Host
     opened: rounds.Opened | None
-    #: A batch's ledgers, one per instance (None: the machine's one ledger, its Cost).
-    ledgers: Ledgers | None = None
+    #: A batch's passes, which hold its ledgers, one per instance (None: the machine's one
+    #: ledger, its Cost).
+    passes: Passes | None
 
     # ---- 5. account -----------------------------------------------------------------------
 
@@ -62,9 +63,9 @@ class Accounting:
         labels = (steps[0].phase,) if len(steps) == 1 else tuple(sorted({s.phase for s in steps}))
         joined, self.opened = rounds.take(self.opened, steps, [prefixes(s.phase) for s in steps],
                                           members)
-        ledgers = self.ledgers
-        if ledgers is not None:  # a batch: one ledger per instance, counted together
-            ledgers.charge(_int(active), _int(reads), _int(writes), alive, labels,
+        passes = self.passes
+        if passes is not None:  # a batch: one ledger per instance, counted together
+            passes.ledgers.charge(_int(active), _int(reads), _int(writes), alive, labels,
                            {k: [_int(x) for x in v] for k, v in shares.items()}, joined)
             _cost_of(self.host).time += 1
             return

@@ -1,10 +1,10 @@
-"""Normalising and checking a batched step's ports: :class:`Checks`, phases 1 and 2 of
-:class:`pram.engine.batched.BatchEngine`, with the single machine's refusals
+"""Normalising and checking ports with an instance axis: :class:`Checks`, the part of phases
+1 and 2 of :class:`pram.engine.core.Engine` that takes a batch's ports (indices, values and
+masks one row per instance or shared), with the single machine's refusals
 (:mod:`pram.engine.validate`) and slow path (:mod:`pram.engine.conflicts`)."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,7 @@ from pram._held import resolutions_of as _resolutions_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.engine import conflicts, refusals, validate
-from pram.engine.passes import Passes
+from pram.engine.memo import Scratch
 from pram.engine.refusals import refuse_array
 from pram.engine.rows import both, chosen_rows, of_instance, root, two_meet
 from pram.engine.views import (
@@ -43,7 +43,9 @@ from pram.registers.ids import Chosen, same_choice, same_processors
 from pram.step import Read, Step, Write
 
 if TYPE_CHECKING:
-    pass
+    from pram.engine.core import Host
+    from pram.engine.ledgers import Ledgers
+    from pram.engine.passes import Passes
 
 Counts = npt.NDArray[np.int64]
 
@@ -51,10 +53,60 @@ Counts = npt.NDArray[np.int64]
 __all__ = ["Checks"]
 
 
-class Checks(Passes):
-    """Phases 1 (normalise) and 2 (check) of a batched step."""
+class Checks:
+    """Phases 1 (normalise) and 2 (check) of a step, for a batch's ports."""
+
+    __slots__ = ()
+    host: Host
+    scratch: Scratch
+
+    passes: Passes | None
+
+    @property
+    def ledgers(self) -> Ledgers:
+        """A batch's ledgers, one per instance (its passes')."""
+        passes = self.passes
+        assert passes is not None  # a batch's engine
+        return passes.ledgers
 
     # ---- 1. normalise ----------------------------------------------------------------------
+
+    def _normalise(self, steps: Sequence[Step], number: int, alive: Flags | None
+                   ) -> tuple[list[BatchPort], int, list[int | Counts],
+                              list[tuple[Words, Flags | None]]]:
+        """Validate every port of the global step ``steps``: its ports (the instances that
+        idle, not ``alive``, masked out), the processors ranked, each branch's processors
+        acting (one count, or one per instance) and each branch's ids with their rows of
+        flags (processors chosen by data)."""
+        host = self.host
+        ports: list[BatchPort] = []
+        actors: list[int | Counts] = []
+        members: list[tuple[Words, Flags | None]] = []
+        ranked = 0
+        for branch, step in enumerate(steps):
+            pid = validate.processors_of(step, number)
+            validate.this_run(step.reads, step.writes, number, host._token)
+            refusals.accesses(step.reads, step.writes, number)
+            rows = chosen_rows(pid)
+            plain: Words = pid.view(np.ndarray) if type(pid) is Chosen else pid
+            actors.append(len(plain) if rows is None
+                          else np.count_nonzero(rows, axis=1).astype(np.int64))
+            members.append((plain, rows))
+            for read in step.reads:
+                refusals.read_object(read, number)
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, read, None,
+                                        number))
+            for write in step.writes:
+                refusals.write_object(write, number)
+                ports.append(self._port(step, branch, ranked, pid, plain, rows, write,
+                                        write.value, number))
+            ranked += len(plain)
+        if alive is not None:  # an idle instance takes no access
+            batch = self.ledgers.batch
+            for port in ports:
+                idle = np.broadcast_to(alive[:, None], (batch, len(port.pid)))
+                port.where = idle if port.where is None else port.where & idle
+        return ports, ranked, actors, members
 
     def _port(self, step: Step, branch: int, rank: int, pid: Words, plain: Words,
               rows: Flags | None, access: Read | Write, value: Any, number: int) -> BatchPort:
@@ -144,7 +196,7 @@ class Checks(Passes):
             outside = outside & where
         if not outside.any():
             return
-        full = np.broadcast_to(outside, (self.batch, outside.shape[-1]))
+        full = np.broadcast_to(outside, (self.ledgers.batch, outside.shape[-1]))
         k, bad = (int(x) for x in np.argwhere(full)[0])
         row = int(i[bad] if i.ndim == 1 else i[k, bad])
         column = int(j[bad] if j.ndim == 1 else j[k, bad])
@@ -197,31 +249,13 @@ class Checks(Passes):
             number,
         )
 
-    def _check_bounds(self, port: BatchPort, number: int) -> None:
-        """Refuse an index outside the array, in the first instance (and by the first
-        processor) that gave one."""
-        index, size = port.index, port.array.size
-        if not index.size:
-            return
-        outside = (index < 0) | (index >= size)
-        if port.where is not None:
-            outside = outside & port.where
-        if not outside.any():
-            return
-        if outside.ndim == 1:
-            outside = np.broadcast_to(outside, (self.batch, len(outside)))
-        i, bad = (int(x) for x in np.argwhere(outside)[0])
-        cell = int(index[bad] if index.ndim == 1 else index[i, bad])
-        refusals.outside(int(port.pid[bad]), "write" if port.is_write else "read", port.array,
-                          cell, self.ledgers.time(i) + 1, port.step.phase, instance=i)
-
     # ---- 2. check --------------------------------------------------------------------------
 
     def _check_chosen(self, steps: Sequence[Step], number: int) -> None:
         """Refuse a processor listed twice among the processors acting in one instance, when
         some of them chose themselves by data (a batch keeps the full width of a selection,
         so the ids listed are compared only where they act)."""
-        batch = self.batch
+        batch = self.ledgers.batch
         ids = np.concatenate([s.processors.view(np.ndarray).astype(np.int64, copy=False)
                               for s in steps])
         acting = np.concatenate([
@@ -240,6 +274,15 @@ class Checks(Passes):
                 if a.any()], number)
         except StepError as error:
             raise StepError(f"instance {i}: {error}", number, instance=i) from None
+
+    def _met_and_resolved(self, group: list[BatchPort], ranked: int, alive: Flags | None,
+                          steps: Sequence[Step]) -> dict[int, tuple[Words, Words]] | None:
+        """The writes to ``group``'s array the model resolved, by instance, in the instances
+        where two processors met at a cell (None: they met in none)."""
+        met = self._met(group, ranked, alive)
+        if met is None:
+            return None
+        return self._resolve(group, met, steps)  # type: ignore[return-value]
 
     def _met(self, group: list[BatchPort], ranked: int, alive: Flags | None) -> Flags | None:
         """The instances taking steps (``alive``, None: all) in which two processors met at a
@@ -262,13 +305,14 @@ class Checks(Passes):
                 else np.arange(p.rank, p.rank + len(p.pid))[p.own] for p in checked])
             if not two_meet(cells[None, :], ranks[None, :], ranked)[0]:
                 return None
-            return np.ones(self.batch, dtype=np.bool_) if alive is None else alive.copy()
-        cells2 = np.concatenate([np.broadcast_to(p.index, (self.batch, len(p.pid)))
+            return np.ones(self.ledgers.batch, dtype=np.bool_) if alive is None else alive.copy()
+        cells2 = np.concatenate([np.broadcast_to(p.index, (self.ledgers.batch, len(p.pid)))
                                  for p in checked], axis=1)
         ranks1 = np.concatenate([np.arange(p.rank, p.rank + len(p.pid)) for p in checked])
+        batch = self.ledgers.batch
         acting = np.concatenate([
-            np.ones((self.batch, len(p.pid)), np.bool_) if p.where is None
-            else np.broadcast_to(p.where, (self.batch, len(p.pid))) for p in checked], axis=1)
+            np.ones((batch, len(p.pid)), np.bool_) if p.where is None
+            else np.broadcast_to(p.where, (batch, len(p.pid))) for p in checked], axis=1)
         met = two_meet(cells2, ranks1, ranked, acting)  # the idle masked out: no garbage
         return met if met.any() else None
 
@@ -293,7 +337,7 @@ class Checks(Passes):
                 outcome = conflicts.resolve(
                     ones,  # type: ignore[arg-type]
                     number, steps, host.model, host.mode == "raise", found,
-                    Draw(self, i), resolutions)
+                    Draw(self.passes, i), resolutions)  # type: ignore[arg-type]
             except ConflictError as error:
                 tagged = of_instance(error.violation, i)
                 _violations_of(host).append(tagged)
@@ -314,7 +358,7 @@ class Checks(Passes):
         size = array.size
         rows = np.flatnonzero(met)
         together = Together(array, rows)
-        ports = [ManyPort(p, rows, size, self.batch, together) for p in group]
+        ports = [ManyPort(p, rows, size, self.ledgers.batch, together) for p in group]
         found: list[Any] = []
         resolutions: list[Any] = []
         try:
@@ -338,15 +382,3 @@ class Checks(Passes):
             start, end = int(bounds[j]), int(bounds[j + 1])
             settled[i] = (cells[start:end] - j * size, values[start:end])
         return settled
-
-    def _generator(self, i: int) -> np.random.Generator:
-        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
-        as found at the run's start kept at its first draw of a run that a later pass may
-        need to draw again."""
-        made = self._random[i]
-        start = self._start
-        if start is not None and self._remake is not None and i not in start.random:
-            start.random[i] = None if made is None else copy.deepcopy(made)
-        if made is None:
-            made = self._random[i] = np.random.default_rng(self.host._seed)
-        return made

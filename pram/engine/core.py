@@ -1,4 +1,6 @@
-"""The engine behind :class:`pram.Machine`: one global step, *evaluate, then commit*.
+"""The engine behind :class:`pram.Machine`: one global step, *evaluate, then commit*, of one
+machine or of a batch's B instances at once (``Machine(batch=B)``: the instance axis,
+:mod:`pram.engine.instances`), by one :class:`Engine`.
 
 Every read of a global step sees memory as it was before the step; every write is applied
 together at its end, after the model has resolved concurrent writers. Work is vectorised
@@ -19,8 +21,16 @@ processor. :meth:`Engine.execute` runs the phases numbered in its comments:
    charged as the read step it is, counted in ``Cost.loop_tests``, and answered with one
    bool, the bit "every cell read holds the value asked", instead of the values read: the
    control unit reads a cell, and the host learns one bit per test and nothing else (a
-   batched machine, :mod:`pram.engine.batched`, answers each instance alike and, where its instances
-   disagree, runs those that leave its path again in a pass of their own).
+   batched machine answers each instance alike and, where its instances disagree, runs
+   those that leave its path again in a pass of their own, :mod:`pram.engine.passes`).
+
+The normalisation of phase 1 and the test of phase 2 of who met where take each shape's ports
+(a single machine's, :mod:`pram.engine.validate` and :mod:`pram.engine.conflicts`; a batch's,
+one row per instance, :mod:`pram.engine.checks`), both resolving by
+:func:`pram.engine.conflicts.resolve`. The bounds check of phase 1 and phases 3 to 5 are written
+once, over memory with an instance axis (a batch's ``(size, B)`` columns,
+:func:`pram.engine.instances._columns`), which a single machine's memory lacks: its one row
+goes through the same code by numpy's broadcasting.
 
 On a tracing machine (``Machine(trace=True)``) the recorder of :mod:`pram.trace` is called
 twice per step, after phase 1 (it may refuse the step there, above its ceiling, before anything
@@ -55,6 +65,7 @@ from typing import Any, Literal, Protocol
 
 from pram._held import cells_of as _cells_of
 from pram._held import cost_of as _cost_of
+from pram._held import defined_of as _defined_of
 from pram._held import put_cells as _put_cells
 from pram._held import put_defined as _put_defined
 from pram._held import raw_of as _raw_of
@@ -64,11 +75,15 @@ from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost
-from pram.engine import conflicts, refusals, validate
-from pram.engine.fast import FastPath, _store, _undefined_cells, bound, gather, in_range
+from pram.engine import conflicts, instances, refusals, validate
+from pram.engine.checks import Checks
+from pram.engine.fast import FastPath, bound, in_range
 from pram.engine.memo import Scratch, StepMemo
+from pram.engine.passes import Passes
 from pram.engine.refusals import refuse_array
+from pram.engine.rows import chosen_rows
 from pram.engine.validate import Port
+from pram.engine.views import BatchPort
 from pram.errors import UndefinedReadError
 from pram.loop import Until, is_test
 from pram.memory import Array, Flags, Words
@@ -94,57 +109,83 @@ class Host(Protocol):
     _token: Run | None
 
 
-class Engine(FastPath):
-    """Executes global steps for one machine, and keeps what its steps reuse."""
+class Engine(FastPath, Checks):
+    """Executes global steps for one machine, or for a batch's instances at once, and keeps
+    what its steps reuse."""
 
-    __slots__ = ("_random", "host", "scratch")
+    #: ``batch``: the instances (None: a single machine, no instance axis); ``passes``: a
+    #: batch's ledgers, loop-test passes and records of its run (None on a single machine).
+    __slots__ = ("_random", "batch", "host", "passes", "scratch")
 
-    #: The instances taking steps (a batch's flags; None: all, as one machine's one always).
-    alive: Flags | None = None
-
-    #: Whether :meth:`charge_local` changes nothing when the token holds no operation and no
-    #: share charged (the driver then skips the call: local and max_local add 0, and
-    #: ``_charged`` stays 0).
-    idle_charge_free = True
-
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, batch: int | None = None) -> None:
         self.host = host
+        self.batch = batch
         self.scratch = Scratch()
         self._random: np.random.Generator | None = None  # made at the first random choice
         self.opened = None
         self._plans = {}
         self._seen = {}
+        self.passes = None if batch is None else Passes(host, batch)  # type: ignore[arg-type]
 
-    # ---- the instance axis, of size one (pram.engine.batched answers alike for B) ---------
+    # ---- the instance axis ----------------------------------------------------------------
     # What the machine asks its engine about memory, ledgers and runs, so that it holds no
-    # branch for batches: a batch's engine answers the same questions for its instances.
+    # branch for batches: a batch's passes answer the same questions for its instances.
+
+    @property
+    def alive(self) -> Flags | None:
+        """The instances taking steps (None: all, as one machine's one always)."""
+        passes = self.passes
+        return None if passes is None else passes.alive
+
+    @property
+    def idle_charge_free(self) -> bool:
+        """Whether :meth:`charge_local` changes nothing when the token holds no operation and
+        no share charged (the driver then skips the call: local and max_local add 0, and
+        ``_charged`` stays 0); a batch's ledgers see each step."""
+        return self.passes is None
 
     def allocated(self, name: str, array: Array) -> Array:
-        """The array the machine keeps under ``name`` for the new ``array``: itself."""
-        return array
+        """The array the machine keeps under ``name`` for the new ``array``: itself, or a
+        batch's (:meth:`pram.engine.passes.Passes.allocated`)."""
+        passes = self.passes
+        return array if passes is None else passes.allocated(name, array)
 
     def release(self, array: Array) -> None:
-        """Release the cells of ``array``, just freed."""
+        """Release the cells of ``array``, just freed (a batch's as its run ends)."""
+        passes = self.passes
+        if passes is not None:
+            passes.release(array)
+            return
         _put_cells(array, np.zeros(0, dtype=_cells_of(array).dtype))
         _put_defined(array, None)
 
     def costs(self, cost: Cost) -> tuple[Cost, ...]:
-        """Every instance's ledger: the machine's one."""
-        return (cost,)
+        """Every instance's ledger: the machine's one, or a batch's."""
+        passes = self.passes
+        return (cost,) if passes is None else passes.costs(cost)
 
     def cost(self, cost: Cost) -> Cost:
-        """The ledger ``m.cost`` shows after a run: the machine's one."""
-        return cost
+        """The ledger ``m.cost`` shows after a run: the machine's one (a batch's: its
+        instances', when the same for all)."""
+        passes = self.passes
+        return cost if passes is None else passes.cost(cost)
 
     def run(self, program: Any, drive: Any) -> tuple[Any, tuple[Any, ...]]:
         """Drive ``program`` (with ``drive``, the machine's loop over its requests) to its
-        end: its value, and the value of every instance (one)."""
+        end: its value, and the value of every instance (a batch's once per pass)."""
+        passes = self.passes
+        if passes is not None:
+            return passes.run(program, drive)
         value = drive(program)
         return value, (value,)
 
     def charge_local(self, token: Run) -> None:
         """Charge the elementwise register operations done since the previous step (the
         ledger's ``local``: their total, and the most between two steps), and count afresh."""
+        passes = self.passes
+        if passes is not None:
+            passes.charge_local(token)
+            return
         cost = _cost_of(self.host)
         local = token._operations
         token._operations = 0
@@ -155,16 +196,36 @@ class Engine(FastPath):
 
     def settle(self) -> None:
         """The run ended (or failed): nothing is held for later passes."""
+        passes = self.passes
+        if passes is not None:
+            passes.settle()
+
+    def _when(self, i: int, number: int) -> tuple[int, int | None]:
+        """The step and the instance to name in a record or refusal about instance ``i`` of
+        the step ``number``: a batch's instance by its own count of steps (one idling in a
+        loop took fewer); a single machine's one instance by none."""
+        passes = self.passes
+        if passes is None:
+            return number, None
+        return passes.ledgers.time(i) + 1, i
 
     def execute(self, steps: Sequence[Step]) -> list[Values]:
-        """Execute one global step made of ``steps`` (one per parallel branch); see
-        :meth:`pram.Machine.execute`."""
+        """Execute one global step made of ``steps`` (one per parallel branch) in every
+        instance taking steps; see :meth:`pram.Machine.execute`."""
         host = self.host
         recorder = _recorder_of(host)
+        passes = self.passes
+        alive = None if passes is None else passes.alive
         # 0. The fast path: the usual step, with the first-branch tests of the phases below
         # (off while tracing: the recorder reads the ports phase 1 normalises); a step it
-        # took before and planned, yielded again, by its plan.
-        if host.fast_path and recorder is None:
+        # took before and planned, yielded again, by its plan. A batch's: the same tests on
+        # the indices every instance shares (pram.engine.instances._fast).
+        memo = StepMemo()
+        if passes is not None:
+            fast = instances._fast(self, steps, memo, alive) if host.fast_path else None
+            if fast is not None:
+                return fast
+        elif host.fast_path and recorder is None:
             if len(steps) == 1:
                 step = steps[0]
                 plan = self._plans.get(id(step))
@@ -172,68 +233,79 @@ class Engine(FastPath):
                     fast = self._planned(step, plan)
                     if fast is not None:
                         return fast
-                memo = StepMemo()
                 fast = self._fast_one(step, memo)
             else:
-                memo = StepMemo()
                 fast = self._fast(steps, memo)
             if fast is not None:
                 return fast
-        else:
-            memo = StepMemo()
         number = _cost_of(host).time + 1
-        # 1. Normalise ports: validate each port once, as words of the processors acting.
-        ports: list[Port] = []
-        ranked = 0
-        for branch, step in enumerate(steps):
-            ranked = self._ports(step, branch, ranked, number, ports, memo)
+        # 1. Normalise ports: validate each port once, as words of the processors acting, and
+        # check its indices in range.
+        ports: list[Any] = []
+        members: Any = None
+        if passes is None:
+            ranked = 0
+            for branch, step in enumerate(steps):
+                ranked = self._ports(step, branch, ranked, number, ports, memo)
+            actors: list[Any] = [len(step.processors) for step in steps]
+        else:
+            ports, ranked, actors, members = self._normalise(steps, number, alive)
+            for port in ports:
+                self._check_bounds(port, number, memo)
         if recorder is not None:  # refused here above the trace's ceiling, before any change
             recorder.begin(number, steps, ports, len(_violations_of(host)))
         # 2. Check: no processor listed twice, and each array's ports against the model.
         if host.distinct_processors:
-            conflicts.check_processors(steps, ranked, number, memo, self.scratch)
-        groups: dict[int, list[Port]] = {}
+            if passes is not None and any(chosen_rows(s.processors) is not None
+                                          for s in steps):
+                self._check_chosen(steps, number)
+            else:
+                conflicts.check_processors(steps, ranked, number, memo, self.scratch)
+        groups: dict[int, list[Any]] = {}
         for port in ports:
             groups.setdefault(id(port.array), []).append(port)
-        # Writes resolved by the model, for the arrays where two processors wrote one cell.
-        resolved: dict[int, tuple[Words, Words]] = {}
-        checks_reads = host.model.checks_reads
+        # Writes resolved by the model, by array and instance, where two processors wrote a
+        # cell.
+        resolved: dict[int, dict[int, tuple[Words, Words]]] = {}
         for key, group in groups.items():
-            if len(group) == 1:
-                only = group[0]
-                if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
-                    continue  # one port to the array, its cells distinct (or not checked)
-            outcome = self._check(group, number, steps, ranked, memo)
-            if outcome is not None:
-                resolved[key] = outcome
+            settled = self._check(group, number, steps, ranked, memo) if passes is None \
+                else self._met_and_resolved(group, ranked, alive, steps)
+            if settled:
+                resolved[key] = settled
         # 3. Read: every read sees memory as it was before the step.
         replies: list[list[Register]] = [[] for _ in steps]
-        reads = writes = 0
+        reads: list[Any] = [0] * len(steps)
+        writes: list[Any] = [0] * len(steps)
         for port in ports:
             if not port.is_write:
-                reads += len(port.index)
+                reads[port.branch] = reads[port.branch] + port.count()
                 replies[port.branch].append(self._read(port, number))
         # 4. Commit: every write at once, resolved where two processors wrote one cell.
         for port in ports:
-            if port.value is not None:
-                writes += len(port.index)
-                if id(port.array) not in resolved:
-                    _store(port.array, port.index, port.value)
-        for key, (cells, values) in resolved.items():
-            _store(groups[key][0].array, cells, values)
+            if port.is_write:
+                writes[port.branch] = writes[port.branch] + port.count()
+                self._store(port, resolved.get(id(port.array)))
+        for key, settled in resolved.items():
+            array = groups[key][0].array
+            for i, (cells, values) in settled.items():
+                _settle(array, i, cells, values)
         # 5. Account.
-        if len(steps) == 1:
-            self._account_one(steps[0], len(steps[0].processors), reads, writes)
+        if passes is None and len(steps) == 1:
+            self._account_one(steps[0], actors[0], reads[0], writes[0])
         else:
-            tallies = [[len(step.processors), 0, 0] for step in steps]
-            for port in ports:
-                tallies[port.branch][1 + port.is_write] += len(port.index)
-            self._account(steps, [(n, r, w) for n, r, w in tallies])
+            self._account(steps, list(zip(actors, reads, writes, strict=True)), alive, members)
         answers: list[Any] = [tuple(reply) for reply in replies]
-        for branch, step in enumerate(steps):
-            if is_test(step):  # a loop test: the program learns one bit, and it is counted
-                answers[branch] = _answer(step, answers[branch])  # type: ignore[arg-type]
-                _cost_of(host).loop_tests += 1
+        tests = [branch for branch, step in enumerate(steps) if is_test(step)]
+        if tests:  # a loop test: the program learns one bit, and it is counted
+            if passes is None:
+                for branch in tests:
+                    answers[branch] = _answer(steps[branch], answers[branch])  # type: ignore[arg-type]
+                    _cost_of(host).loop_tests += 1
+            else:
+                bits = passes.test([steps[b] for b in tests], [answers[b] for b in tests],
+                                   alive)
+                for branch, bit in zip(tests, bits, strict=True):
+                    answers[branch] = bit
         if recorder is not None:
             recorder.end(_cost_of(host), _violations_of(host))
         return answers
@@ -255,7 +327,7 @@ class Engine(FastPath):
             array, index, where = self._access(step, read, (read.index, read.where), pid,
                                                number, "read")
             port = Port(step, branch, ranked, array, index, where, None)
-            self._check_bounds(port, number, "read", memo)
+            self._check_bounds(port, number, memo)
             ports.append(port)
         for write in writes:
             refusals.write_object(write, number)
@@ -263,7 +335,7 @@ class Engine(FastPath):
                 step, write, (write.index, write.value, write.where), pid, number, "write")
             value = validate.value(write.value, n, number, array, where, pid)
             port = Port(step, branch, ranked, array, index, where, value)
-            self._check_bounds(port, number, "write", memo)
+            self._check_bounds(port, number, memo)
             ports.append(port)
         return ranked + n
 
@@ -287,42 +359,61 @@ class Engine(FastPath):
         index = validate.address(access.index, n, number, array, where, pid, verb, step.phase)
         return array, index, where
 
-    @staticmethod
-    def _check_bounds(port: Port, number: int, verb: str, memo: StepMemo) -> None:
-        """Refuse an index outside the array; note whether the indices are strictly ascending.
+    def _check_bounds(self, port: Port | BatchPort, number: int, memo: StepMemo) -> None:
+        """Refuse an index outside the array (in the first instance, and by the first
+        processor, that gave one); note whether the indices are strictly ascending.
 
-        Ascending indices (the usual case: cells computed from processor ranks) are in range
-        when the first and the last are, and are distinct, which spares the conflict test its
-        scatter and gather.
+        Indices every instance shares, all acting (one machine's always: its ports hold the
+        processors acting), take the first-branch tests: ascending indices (the usual case:
+        cells computed from processor ranks) are in range when the first and the last are,
+        and are distinct, which spares the conflict test its scatter and gather.
         """
         index, array = port.index, port.array
         size = array.size
-        if len(index) <= conflicts.SMALL:
-            cells = index.tolist()  # a few cells: Python is quicker than a numpy call
-            if not cells or (min(cells) >= 0 and max(cells) < size):
+        acting = port.acting
+        if acting is None and index.ndim == 1:
+            if len(index) <= conflicts.SMALL:
+                cells = index.tolist()  # a few cells: Python is quicker than a numpy call
+                if not cells or (min(cells) >= 0 and max(cells) < size):
+                    return
+            elif in_range(index, array, memo):
+                port.ascending = True
                 return
-        elif in_range(index, array, memo):
-            port.ascending = True
-            return
+            else:
+                # A negative index viewed as unsigned is larger than any size; argmax finds
+                # the largest without a ufunc reduction's fixed cost.
+                unsigned = index.view(np.uint64)
+                if unsigned.item(unsigned.argmax()) < size:
+                    return  # in range but not ascending (ascending and in range passed above)
+            outside = (index < 0) | (index >= size)
         else:
-            # A negative index viewed as unsigned is larger than any size; argmax finds the
-            # largest without a ufunc reduction's fixed cost.
-            unsigned = index.view(np.uint64)
-            if unsigned.item(unsigned.argmax()) < size:
-                return  # in range but not ascending (ascending and in range passed above)
-        bad = int(np.flatnonzero((index < 0) | (index >= size))[0])
-        refusals.outside(int(port.processors[bad]), verb, array, int(index[bad]), number,
-                          port.step.phase)
+            if not index.size:
+                return
+            outside = (index < 0) | (index >= size)
+            if acting is not None:
+                outside = outside & acting
+            if not outside.any():
+                return
+        i, bad = (int(x) for x in np.argwhere(outside.reshape(-1, outside.shape[-1]))[0])
+        cell = int(index[bad] if index.ndim == 1 else index[i, bad])
+        step, instance = self._when(i, number)
+        refusals.outside(int(port.processors[bad]), "write" if port.is_write else "read",
+                         array, cell, step, port.step.phase, instance=instance)
 
     # ---- 2. check -------------------------------------------------------------------------
 
     def _check(
         self, group: list[Port], number: int, steps: Sequence[Step], ranked: int,
         memo: StepMemo,
-    ) -> tuple[Words, Words] | None:
-        """Check one array's ports against the model; return resolved writes if they clash."""
+    ) -> dict[int, tuple[Words, Words]] | None:
+        """Check one array's ports against the model; return the writes resolved (of the one
+        instance) if they clash."""
         host = self.host
         checks_reads = host.model.checks_reads
+        if len(group) == 1:
+            only = group[0]
+            if only.ascending or len(only.index) < 2 or not (only.is_write or checks_reads):
+                return None  # one port to the array, its cells distinct (or not checked)
         checked = [p for p in group if p.is_write or checks_reads]
         total = 0
         for port in checked:
@@ -342,10 +433,11 @@ class Engine(FastPath):
             )
         if distinct:
             return None
-        return conflicts.resolve(
+        outcome = conflicts.resolve(
             group, number, steps, host.model, host.mode == "raise", _violations_of(host),
             self._generator, _resolutions_of(host),
         )
+        return None if outcome is None else {0: outcome}
 
     def _generator(self) -> np.random.Generator:
         """The machine's random choices (CRCW arbitrary), seeded, made at the first."""
@@ -355,39 +447,100 @@ class Engine(FastPath):
 
     # ---- 3. read, 4. commit ---------------------------------------------------------------
 
-    def _read(self, port: Port, number: int) -> Register:
-        """The values read, as a register of the step's processors (0 where masked out)."""
-        array, index = port.array, port.index
-        # the indices were checked in range; gather takes the faster of two gathers.
-        known = _undefined_cells(array, index)
-        if known is not None:
-            self._undefined(port, known, number)
-        values: Words = gather(_cells_of(array), index)
-        if port.where is not None:
-            full = np.zeros(len(port.where), dtype=values.dtype)
-            full[port.where] = values
+    def _read(self, port: Port | BatchPort, number: int) -> Register:
+        """The values read, as a register of the step's processors (one row per instance; 0
+        where a processor does not act)."""
+        array, index, acting = port.array, port.index, port.acting
+        if acting is not None and array.size == 0:  # nothing can be read (none acts)
+            values: Any = np.zeros((self.batch or 1, index.shape[-1]),
+                                   dtype=_cells_of(array).dtype)
+        else:
+            if acting is not None:
+                index = np.where(acting, index, 0)  # a processor that does not act reads none
+            # the indices were checked in range
+            flags = instances._columns(array, "_defined")
+            if flags is not None:
+                known = instances.gather(flags, index)
+                unknown = ~known if acting is None else ~known & acting
+                if unknown.any():
+                    self._undefined(port, unknown, index, number)
+            values = instances.gather(instances._columns(array, "_cells"), index)
+            if acting is not None:
+                values = np.where(acting, values, 0)
+        spread = port.spread  # a single machine's port holds the processors acting only
+        if spread is not None:
+            full = np.zeros(len(spread), dtype=values.dtype)
+            full[spread] = values
             values = full
         return Register(
             values, bound(port.step.processors), self.host._token  # type: ignore[arg-type]
         )
 
-    def _undefined(self, port: Port, known: Flags, number: int) -> None:
+    def _undefined(self, port: Port | BatchPort, unknown: Flags, index: Words,
+                   number: int) -> None:
+        """Record (or, on a strict machine, refuse) the reads of cells holding no value, in
+        each instance by its own step."""
+        host = self.host
+        array = port.array
+        rows = unknown.reshape(-1, unknown.shape[-1])
         pids = port.processors
-        for i in np.flatnonzero(~known).tolist():
-            array = port.array
-            record = UndefinedRead(
-                number, port.step.phase, array.name, int(port.index[i]), int(pids[i]),
-                array.shape[1] if len(array.shape) == 2 else 0,
-            )
-            if self.host.strict:
-                raise UndefinedReadError(
-                    record.message,
-                    step=number,
-                    array=record.array,
-                    index=record.index,
-                    processor=record.processor,
-                )
-            _undefined_reads_of(self.host).append(record)
+        shape: tuple[int, ...] = getattr(array, "shape", ())
+        columns = shape[1] if len(shape) == 2 else 0  # a cell named by pair (row, column)
+        for i in np.flatnonzero(rows.any(axis=1)).tolist():
+            row = index if index.ndim == 1 else index[i]
+            step, instance = self._when(i, number)
+            for j in np.flatnonzero(rows[i]).tolist():
+                record = UndefinedRead(step, port.step.phase, array.name, int(row[j]),
+                                       int(pids[j]), columns, instance=instance)
+                if host.strict:
+                    raise UndefinedReadError(
+                        record.message, step=record.step, array=record.array,
+                        index=record.index, processor=record.processor, instance=instance,
+                    )
+                _undefined_reads_of(host).append(record)
+
+    def _store(self, port: Port | BatchPort,
+               settled: dict[int, tuple[Words, Words]] | None) -> None:
+        """Write ``port``'s values in every instance whose writes to the array the model did
+        not resolve (those are stored from the resolution, :func:`_settle`)."""
+        array, index, acting = port.array, port.index, port.acting
+        value: Any = port.value
+        batch = self.batch or 1
+        if settled:
+            if len(settled) == batch:
+                return  # every instance's writes to the array resolved
+            keep = np.ones(batch, dtype=np.bool_)
+            keep[list(settled)] = False
+            kept = np.broadcast_to(keep[:, None], (batch, index.shape[-1]))
+            acting = kept if acting is None else acting & kept
+        cells, defined = instances._columns(array, "_cells"), instances._columns(array, "_defined")
+        if acting is None and index.ndim == 1:  # one index for every instance
+            if isinstance(value, np.ndarray):  # one row per instance, or one for all
+                value = value.T if value.ndim == 2 else (
+                    value[:, None] if cells.ndim == 2 else value)
+            cells[index] = value
+            if defined is not None:
+                defined[index] = True
+            return
+        n = index.shape[-1]
+        flat = index * batch + np.arange(batch, dtype=np.int64)[:, None]
+        full = np.broadcast_to(np.asarray(value, dtype=cells.dtype), (batch, n))
+        if acting is not None:
+            acting = np.broadcast_to(acting, (batch, n))
+            flat, full = flat[acting], full[acting]
+        cells.reshape(-1)[flat] = full
+        if defined is not None:
+            defined.reshape(-1)[flat] = True
+
+
+def _settle(array: Array, i: int, cells: Words, values: Words) -> None:
+    """Store the writes the model resolved in instance ``i`` of ``array`` (one machine's
+    memory is its one row)."""
+    rows = _cells_of(array)
+    (rows if rows.ndim == 2 else rows[None])[i, cells] = values
+    flags = _defined_of(array)
+    if flags is not None:
+        (flags if flags.ndim == 2 else flags[None])[i, cells] = True
 
 
 def _held(where: Flags | None, held: Flags | None) -> Flags | None:

@@ -2,7 +2,7 @@
 
 The machine hands its program to :func:`run`, which opens the run (a token, fresh ledgers,
 sealed memory), asks the machine's engine to drive it (a single machine's drives it once, a
-batch's once per pass, :mod:`pram.engine.batched`) with :func:`drive` as the loop over the
+batch's once per pass, :mod:`pram.engine.passes`) with :func:`drive` as the loop over the
 program's requests, and closes the run whatever happens. Nothing here depends on how many
 instances the engine holds: the engine answers for them.
 """

@@ -224,9 +224,10 @@ class Ledgers:
 
     @staticmethod
     def merged(batch: int, parts: Sequence[tuple[Flags, Ledgers]], shared: int) -> Ledgers:
-        """One set of ledgers from the passes of a run (:meth:`BatchEngine.next_pass`): each
-        instance's counts from ``parts``' ledgers whose flags hold it (the pass it finished
-        in), the first ``shared`` steps (before the run) common to all."""
+        """One set of ledgers from the passes of a run
+        (:meth:`pram.engine.passes.Passes.next_pass`): each instance's counts from ``parts``'
+        ledgers whose flags hold it (the pass it finished in), the first ``shared`` steps
+        (before the run) common to all."""
         made = Ledgers(batch)
 
         def pick(tally_of: Any, peak: bool) -> _Tally:

@@ -1,5 +1,6 @@
-"""The passes of a batched run, and its loop tests: :class:`Passes`, the state of a batch's
-engine (:class:`pram.engine.batched.BatchEngine` builds on it).
+"""The passes of a batched run, and its loop tests: :class:`Passes`, what the engine
+(:class:`pram.engine.core.Engine`) holds and asks when its machine has an instance axis (B
+instances): their ledgers, their random generators, and the run's passes.
 
 A loop test whose instances disagree sends the instances leaving the batch's path into a pass
 of their own, from the run's start (:mod:`pram.engine.remake`); each pass is checked to
@@ -31,9 +32,7 @@ from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
-from pram.engine import rounds
 from pram.engine.ledgers import Ledgers
-from pram.engine.memo import Scratch
 from pram.engine.remake import remaker
 from pram.engine.rows import chosen_rows, described, merge_rows, records_of
 from pram.engine.views import (
@@ -58,15 +57,13 @@ __all__ = ["Passes"]
 
 
 class Passes:
-    """A batch's engine state, its passes and its loop tests."""
+    """What the engine holds for a batch: its ledgers, random generators, passes and loop
+    tests."""
 
     def __init__(self, host: Machine, batch: int) -> None:
         self.host = host
         self.batch = batch
         self.ledgers = Ledgers(batch)
-        self.scratch = Scratch()
-        #: The round the last step left open for the next to join (:mod:`pram.engine.rounds`).
-        self.opened: rounds.Opened | None = None
         #: The instances taking steps (None: all); the others left the pass's path at a loop
         #: test (they idle, and a later pass runs them), or are not the pass's.
         self.alive: Flags | None = None
@@ -331,7 +328,7 @@ class Passes:
         self.ledgers.operations(token._operations, self.alive)
         token._operations = 0
 
-    def _test(self, tests: list[Any], values: list[Values], alive: Flags | None
+    def test(self, tests: list[Any], values: list[Values], alive: Flags | None
               ) -> list[bool]:
         """The loop tests of one global step in a batch, answered (:meth:`_answer`), and
         checked, in a later pass, against the path its group took in the pass it left: the
@@ -346,6 +343,18 @@ class Passes:
         if k < len(self.expected) and self.expected[k] != step:
             self._astray("reached", self.expected[k], step)
         return bits
+
+    def generator(self, i: int) -> np.random.Generator:
+        """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
+        as found at the run's start kept at its first draw of a run that a later pass may
+        need to draw again."""
+        made = self._random[i]
+        start = self._start
+        if start is not None and self._remake is not None and i not in start.random:
+            start.random[i] = None if made is None else copy.deepcopy(made)
+        if made is None:
+            made = self._random[i] = np.random.default_rng(self.host._seed)
+        return made
 
     def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
                 ) -> list[bool]:

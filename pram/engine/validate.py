@@ -77,6 +77,21 @@ class Port:
         pid = cast(Words, self.step.processors)  # word ids once the engine runs a step
         return pid if self.where is None else pid[self.where]
 
+    #: Which of the port's indices act (those of a single machine's port all do: it holds
+    #: the processors acting only; a batch's, :class:`pram.engine.views.BatchPort`, has a
+    #: row of flags per instance).
+    acting: Flags | None = None
+
+    @property
+    def spread(self) -> Flags | None:
+        """The processors the values read are spread back to (the ``where`` mask), zeros
+        between: the register of the step's processors."""
+        return self.where
+
+    def count(self) -> int:
+        """The accesses through this port."""
+        return len(self.index)
+
 
 def word_ids(pid: Any) -> bool:
     """Whether a step's processors are already ids as the engine keeps them: a 1-d word array

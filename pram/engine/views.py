@@ -21,7 +21,6 @@ from pram.memory import Array, Flags, Words
 from pram.step import Step
 
 if TYPE_CHECKING:
-    from pram.engine.checks import Checks
     from pram.engine.ledgers import Ledgers
     from pram.engine.passes import Passes
     from pram.machine import Machine
@@ -40,8 +39,11 @@ class BatchPort:
     instance or ``(batch, n)``; ``where`` None (every processor), ``(n,)`` or ``(batch, n)``;
     values likewise (or one integer)."""
 
-    __slots__ = ("array", "branch", "index", "is_write", "own", "pid", "rank", "step",
-                 "value", "where")
+    __slots__ = ("array", "ascending", "branch", "index", "is_write", "own", "pid", "rank",
+                 "step", "value", "where")
+
+    #: The processors read values are spread back to: all, the port's full width.
+    spread = None
 
     def __init__(self, step: Step, branch: int, rank: int, pid: Words, array: Array,
                  index: Words, where: Flags | None, value: Words | int | None) -> None:
@@ -50,6 +52,18 @@ class BatchPort:
         #: ``where`` before the instances that idle were masked out of it (see _met).
         self.own = where
         self.is_write = value is not None
+        #: Whether the indices (shared) are known to be strictly ascending.
+        self.ascending = False
+
+    @property
+    def acting(self) -> Flags | None:
+        """Which of the port's indices act (None: all): its ``where``."""
+        return self.where
+
+    @property
+    def processors(self) -> Words:
+        """The ids of the processors of the port's indices (its full width)."""
+        return self.pid
 
     def count(self) -> int | Counts:
         """The accesses through this port, per instance (an int when the same for all)."""
@@ -101,8 +115,9 @@ class InstanceRow(HeldCells):
 
 
 class ManyPort:
-    """A port of several instances as one array's port (:meth:`BatchEngine._resolve_together`):
-    instance ``rows[j]``'s cell c as cell ``j * size + c``, only the processors that act."""
+    """A port of several instances as one array's port
+    (:meth:`pram.engine.checks.Checks._resolve_together`): instance ``rows[j]``'s cell c as
+    cell ``j * size + c``, only the processors that act."""
 
     __slots__ = ("array", "branch", "index", "is_write", "processors", "value")
 
@@ -166,11 +181,11 @@ class Draw:
 
     __slots__ = ("engine", "i")
 
-    def __init__(self, engine: Checks, i: int) -> None:
+    def __init__(self, engine: Passes, i: int) -> None:
         self.engine, self.i = engine, i
 
     def __call__(self) -> np.random.Generator:
-        return self.engine._generator(self.i)
+        return self.engine.generator(self.i)
 
 
 class Start:
@@ -195,7 +210,7 @@ class Start:
         self.processors = host._next_processor
         self.alive_cells = host._alive_cells
         #: Each instance's generator as the run found it, kept at its first draw of the
-        #: run (:meth:`BatchEngine._generator`): None when it had none.
+        #: run (:meth:`pram.engine.passes.Passes.generator`): None when it had none.
         self.random: dict[int, np.random.Generator | None] = {}
         self.sizes = engine.sizes
 
