@@ -762,3 +762,32 @@ def test_an_excess_needs_count_over_bound_rising_to_the_sweeps_end(
     found = check("work", pram.formula(formula), [({"n": float(n)}, float(c)) for n, c in points])
     assert found.verdict == "undetermined", found.summary
     assert "does not rise to the sweep's end" in found.reason
+
+
+def _counts_at(sizes: list[int], count: Any) -> list[tuple[dict[str, float], float]]:
+    return [({"n": float(n)}, float(count(n))) for n in sizes]
+
+
+@pytest.mark.parametrize("bound", ["sqrt(n)", "n / log2(n)"])
+def test_a_staircase_whose_peaks_rise_never_holds_below_it(bound: str) -> None:
+    """2^ceil(log2 n) on n = 1..32 is Theta(n): against sqrt(n) and n / log2(n) a fifth
+    outside battery got "holds" (fitted by L^3, and count / bound falling along the last
+    stair); the stair's peaks rise over the sweep, so it is exceeded or undetermined."""
+    formula = Formula(bound, lambda s: s["n"] ** 0.5 if bound == "sqrt(n)"
+                      else s["n"] / max(math.log2(s["n"]), 1.0))
+    result = check("work", formula, _counts_at(list(range(1, 33)),
+                                        lambda n: 1 << max(0, (n - 1).bit_length())))
+    assert result.verdict != "holds", result.reason
+
+
+def test_four_sizes_may_say_exceeded() -> None:
+    """n^2 / ceil(log2 n) on n = 16, 256, 4096, 65536 against n^1.5: count / (bound L^0.5)
+    rises at every size (the mirror of four sizes' holds), so exceeded; against n^2 it is
+    never exceeded."""
+    sizes = [16, 256, 4096, 65536]
+    count = _counts_at(sizes, lambda n: n * n // (n - 1).bit_length())
+    above = check("work", Formula("n^1.5", lambda s: s["n"] ** 1.5), count)
+    assert above.verdict == "exceeded", above.reason
+    assert "on four sizes" in above.reason
+    own = check("work", Formula("n^2", lambda s: s["n"] ** 2), count)
+    assert own.verdict != "exceeded", own.reason

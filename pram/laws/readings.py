@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 
 import attrs
 
@@ -241,13 +242,33 @@ def _bound_values(bound: Order, xs: Sequence[float]) -> list[float]:
             or 1.0 for v in xs]
 
 
+#: How much higher count / bound must peak in a sweep's second half than in its first for a
+#: holds below the bound to be contradicted by the sweep (a staircase converging on the bound,
+#: 2^ceil(log2 n) / n peaking at 1.78 then 1.88 on n = 1..32, is not).
+PEAK_GROWTH = 1.1
+
+
+def _peaks(xs: Sequence[float], ys: Sequence[float], bound: Order) -> tuple[float, float]:
+    """The highest count / bound in the sweep's first half and in its second (from the middle
+    size on)."""
+    terms = _bound_values(bound, xs)
+    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
+    mid = len(xs) // 2
+    return max(ratios[:mid]), max(ratios[mid:])
+
+
 def _falls(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
     """Whether count / bound is lower at the largest size than at the middle one, by more
     than the jitter of integer counts: the sweep itself shows the count falling behind the
     bound over its second half."""
     terms = _bound_values(bound, xs)
-    mid = len(xs) // 2
-    return ys[-1] / terms[-1] < ys[mid] / terms[mid] * (1.0 - jitter_of(ys))
+    mid, jitter = len(xs) // 2, jitter_of(ys)
+    first, second = _peaks(xs, ys, bound)
+    # a staircase's ratio falls along each stair but its peaks may still rise: the second
+    # half's highest ratio must not be above the first half's (2^ceil(log2 n) against sqrt(n)
+    # on n = 1..32 falls from n = 16 to 32, yet peaks at 17 higher than at 9)
+    return (ys[-1] / terms[-1] < ys[mid] / terms[mid] * (1.0 - jitter)
+            and second <= first * (1.0 + jitter))
 
 
 def grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
@@ -327,6 +348,20 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             + f" the bound's {spelled(bound, size)} over the sweep: that it "
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
+            attrs.evolve(evidence, advice=a))
+    peaks = _peaks(xs, ys, bound)
+    if main.verdict == "holds" and all(c.order < bound for c in main.plausible) and (
+            peaks[1] > peaks[0] * (PEAK_GROWTH + jitter_of(ys))):
+        # every law that fits is below the bound, yet count / bound peaks higher in the
+        # sweep's second half than in its first: the sweep does not show the count falling
+        # behind (2^ceil(log2 n) against n / log2(n) on n = 1..32, fitted by n L^-1 / log2(L))
+        a = advice(xs)
+        return law, Decision(
+            "undetermined", None, None,
+            f"every law that fits leads below the bound's {spelled(bound, size)} (best: "
+            f"{term_text(law.leading, size, law.loglog)}), but count / bound peaks higher in "
+            f"the sweep's second half ({peaks[1]:.4g}) than in its first ({peaks[0]:.4g}): "
+            f"that it falls behind is beyond the sweep; {a}",
             attrs.evolve(evidence, advice=a))
     passed: list[str] = []
     rivals = [main.rival]
@@ -434,18 +469,20 @@ FOUR_SPAN = 64.0
 
 def from_four(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
               start: float | None) -> tuple[Law, Decision] | None:
-    """``holds`` from four sizes by least squares, or None (the caller says undetermined).
+    """``holds`` or ``exceeded`` from four sizes by least squares, or None (undetermined).
 
     Four sizes leave no sweep to test the fit without its first or last size, so only the
     safest claim is made: every law that fits leads half a power of L or more below the
     bound's order, no such law still gains on the bound over the sweep, count / (bound /
     L^0.5) does not grow from the first or middle size to the last, and the sizes span
-    FOUR_SPAN. Never exceeded, never tight or loose by a factor (Algorithm 10's work, 9.2 n
-    on n = 256..16384 against n log m, holds so).
+    FOUR_SPAN (Algorithm 10's work, 9.2 n on n = 256..16384 against n log m, holds so); or
+    its mirror for exceeded (:func:`_exceeded_from_four`). Never tight or loose by a factor.
     """
     if xs[-1] < FOUR_SPAN * xs[0]:
         return None
     main = _read(measure, size, xs, ys, bound)
+    if main.verdict == "exceeded":
+        return _exceeded_from_four(main, size, xs, ys, bound, start)
     margin = (bound[0], bound[1] - 0.5)
     if (main.verdict != "holds" or not main.plausible or _against_trend(main, bound, xs, ys)
             or any(c.order > margin for c in main.plausible) or grows(xs, ys, margin)):
@@ -464,6 +501,36 @@ def from_four(measure: str, size: str, xs: list[float], ys: list[float], bound: 
         f"on four sizes, every law that fits leads half a log or more below the bound's "
         f"{spelled(bound, size)} (best: {term}), and count / bound falls over the sweep; "
         "whether it is tight needs five sizes or more", evidence)
+
+
+def _exceeded_from_four(main: _Reading, size: str, xs: list[float], ys: list[float],
+                        bound: Order, start: float | None) -> tuple[Law, Decision] | None:
+    """``exceeded`` from four sizes, or None: the mirror of :func:`from_four`'s holds. Every
+    law that fits leads half a power of L or more above the bound's order, and count /
+    (bound L^0.5) rises from each size to the next by more than the jitter of integer counts:
+    the sweep itself shows the count outgrowing the bound by more than any lower term's bend
+    (n^2 / L against n^1.5 on n = 16, 256, 4096, 65536: the ratio 1, 2.8, 9.2, 32)."""
+    margin = (bound[0], bound[1] + 0.5)
+    if not main.plausible or any(c.order < margin for c in main.plausible) or (
+            _against_trend(main, bound, xs, ys)):
+        return None
+    terms = _bound_values(margin, xs)
+    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
+    jitter = jitter_of(ys)
+    if not all(later > earlier * (1.0 + jitter) for earlier, later in pairwise(ratios)):
+        return None
+    law = main.plausible[0].law
+    if start is not None and law.start is None:
+        law = attrs.evolve(law, start=start)
+    words = tuple(sorted({term_text(c.order, size, c.law.loglog) for c in main.plausible}))
+    a = (f"a fifth size above {xs[-1]:g} would test the fit without its first or last size")
+    evidence = Evidence("least squares", law.describe(), (), law.start, words,
+                        ("on four sizes: no test without the first or last size",), a)
+    return law, Decision(
+        "exceeded", None, None,
+        f"on four sizes, every law that fits leads half a log or more above the bound's "
+        f"{spelled(bound, size)} (best: {term_text(law.leading, size, law.loglog)}), and "
+        f"count / (bound L^0.5) rises from each size to the next", evidence)
 
 
 __all__ = ["CLEAN", "DECIDING_SIZES", "FINE", "FITTED_SIZES", "FOUR_SPAN", "LOG_SPAN", "SPAN",
