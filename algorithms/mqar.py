@@ -60,8 +60,9 @@ Strategy = Literal["merge-tree", "per-block"]
 STRATEGIES: tuple[Strategy, ...] = ("merge-tree", "per-block")
 
 #: Proposition H.30's bounds (word keys: d = 1; bit keys scale both by d).
-WORK_BOUND = Formula("N d log2(N)^2", lambda s: s["N"] * s.get("d", 1) * math.log2(s["N"]) ** 2)
-TIME_BOUND = Formula("d log2(N)^2", lambda s: s.get("d", 1) * math.log2(s["N"]) ** 2)
+WORK_BOUND = Formula("N d log2(N)^2", lambda s: s["N"] * s["d"] * math.log2(s["N"]) ** 2,
+                     fixed={"d": 1})
+TIME_BOUND = Formula("d log2(N)^2", lambda s: s["d"] * math.log2(s["N"]) ** 2, fixed={"d": 1})
 
 #: The answer of a query with no earlier matching key (never a token: tokens are >= 0).
 NO_MATCH = -1

@@ -66,8 +66,8 @@ CIRCUIT: dict[str, Formula] = {
     for f in (
         Formula("n log2(n)^2", lambda s: s["n"] * lg(s["n"]) ** 2),
         Formula("log2(n)^2", lambda s: lg(s["n"]) ** 2),
-        Formula("n log2(n)^2 d", lambda s: s["n"] * lg(s["n"]) ** 2 * 8),
-        Formula("log2(n)^2 log2(d)", lambda s: lg(s["n"]) ** 2 * 3),
+        Formula("n log2(n)^2 d", lambda s: s["n"] * lg(s["n"]) ** 2 * s["d"], fixed={"d": 8}),
+        Formula("log2(n)^2 log2(d)", lambda s: lg(s["n"]) ** 2 * lg(s["d"]), fixed={"d": 8}),
         Formula("d", lambda s: s["d"]),
         Formula("log2(d)", lambda s: lg(s["d"])),
     )

@@ -390,7 +390,7 @@ def _unaliased(formula: Formula, aliases: Mapping[str, str]) -> Formula:
     def restored(s: Mapping[str, float]) -> float:
         return evaluate({**s, **{alias: s[twin] for alias, twin in aliases.items()}})
 
-    return Formula(formula.text, restored, twins={**formula.twins, **aliases})
+    return attrs.evolve(formula, evaluate=restored, twins={**formula.twins, **aliases})
 
 
 #: The statistics over the instances of a size whose laws ``pram sweep --instances K`` finds.

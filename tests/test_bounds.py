@@ -236,8 +236,9 @@ def test_a_mean_needs_an_instance_at_each_size() -> None:
 
 def test_a_formula_whose_function_is_not_its_text_is_refused() -> None:
     """Formula("log2(n)", lambda s: s["n"]) showed "holds against log2(n)" for linear time
-    (third outside battery); a rounded exponent, a constant or a text outside the grammar
-    still check."""
+    (third outside battery); a rounded exponent or a constant still check. A text outside the
+    grammar, or naming a size the check lacks, is refused: the function alone would be judged
+    under a text the check shows ("n log n" over 4 n held; fourth outside battery)."""
     points = [({"n": n}, 3 * n + 5) for n in (16, 32, 64, 128, 256, 512, 1024)]
     with pytest.raises(InputError, match=r"the formula 'log2\(n\)' computes 102.4 times its "
                                          r"text's value at n=1024 but 4 times it at n=16"):
@@ -245,7 +246,18 @@ def test_a_formula_whose_function_is_not_its_text_is_refused() -> None:
     assert check("time", Formula("n^0.333333", lambda s: s["n"] ** (1 / 3)), points).verdict \
         == "exceeded"
     assert check("time", Formula("n", lambda s: 5 * s["n"]), points).verdict == "holds"
-    assert check("time", Formula("n log n", lambda s: s["n"] * 4), points).verdict == "holds"
+    with pytest.raises(InputError, match=r"names the size 'log' \(a logarithm is log2"):
+        check("time", Formula("n log n", lambda s: s["n"] * 4), points)
+    with pytest.raises(InputError, match=r"text 'O\(n\)' is not one pram reads"):
+        check("time", Formula("O(n)", lambda s: s["n"] * 4), points)
+    with pytest.raises(InputError, match=r"names the size 'd'.*fixed=\{'d': value\}"):
+        check("time", Formula("d n", lambda s: s["n"] * 4), points)
+    fixed = Formula("d n", lambda s: s["d"] * s["n"], fixed={"d": 3})
+    assert fixed({"n": 2}) == 6 and check("time", fixed, points).verdict == "holds"
+    with pytest.raises(InputError, match="is of another order than its text"):  # d as n
+        check("time", Formula("d log2(n)", lambda s: s["n"], fixed={"d": 3}), points)
+    with pytest.raises(InputError, match="fixed sizes map names to finite numbers"):
+        Formula("d n", lambda s: s["n"], fixed={"d": "8"})
 
 
 def test_a_check_judges_a_readable_text_not_its_function() -> None:

@@ -408,7 +408,7 @@ def test_a_recursion_depth_staircase_is_an_exact_law_that_predicts_unseen_sizes(
     assert "ceil(log2(L))" in law.text
     for k in (17, 20, 33):
         assert law.predict(3 << k) == 2 * k * k + 6 * k + 2 * _ceil_log(k) + 3
-    bound = Formula("d log2(N)^2", lambda s: math.log2(s["N"]) ** 2)
+    bound = Formula("d log2(N)^2", lambda s: s["d"] * math.log2(s["N"]) ** 2, fixed={"d": 1})
     result = check("time", bound, list(zip([{"N": float(v)} for v in sizes], counts,
                                            strict=True)))
     assert result.summary == "holds, tight" and result.tight is True

@@ -51,6 +51,11 @@ class Formula:
     #: every point (``{"m": "n"}``: as many keys as queries), by that size: the text is read
     #: with them (:meth:`read`).
     twins: Mapping[str, str] = attrs.field(factory=dict, eq=False, repr=False, kw_only=True)
+    #: The value of each size the text names that a check's sizes may leave out
+    #: (``{"d": 8}``: a sweep of n alone, with 8-bit keys); the function gets it too, and a
+    #: size the check gives wins.
+    fixed: Mapping[str, float] = attrs.field(factory=dict, eq=False, repr=False, kw_only=True,
+                                             validator=lambda _, __, v: _check_fixed(v))
 
     def __call__(self, sizes: Sizes | None = None, /, **named: object) -> float:
         """The formula's value at ``sizes``, a mapping of each size's name to a number
@@ -60,7 +65,7 @@ class Formula:
         _check_sizes(self.text, sizes, named)
         assert sizes is not None
         try:
-            value = float(self.evaluate(sizes))
+            value = float(self.evaluate({**self.fixed, **sizes}))
             why = None if math.isfinite(value) else f"it is {value}"
         except InputError:
             raise
@@ -95,32 +100,43 @@ class Formula:
         return value
 
     def read(self, sizes: Sequence[Sizes], values: Sequence[float], who: str) -> Formula:
-        """The formula a check computes with. A text of the grammar (:func:`formula`) in the
-        sweep's sizes is what the check shows, so it is what it judges: the text itself, once
-        it is known to say what the function computed (``values``, the function's at each of
-        ``sizes``, evaluated once), refused if their ratio moves by more than :data:`SPREAD`
-        over the sizes (``Formula("log2(n)", lambda s: s["n"])``; a constant factor, an
-        exponent rounded in the text or a ceil of a log stays within it). A size the text
-        names that the check's sizes lack is read as its twin (:attr:`twins`). A text outside
-        the grammar, or naming a size the check lacks and no twin gives (``d`` fixed by the
-        function, say), cannot be read: the formula itself, a label beside its function, as
-        the docs say."""
-        names = tuple(sorted(set(re.findall(r"[A-Za-z_]\w*", self.text)) - set(_CALLS)))
+        """The formula a check computes with: its text (:func:`formula`), which the check
+        shows, so it is what it judges, once it is known to say what the function computed
+        (``values``, the function's at each of ``sizes``, evaluated once). Refused if their
+        ratio moves by more than :data:`SPREAD` over the sizes (``Formula("log2(n)", lambda
+        s: s["n"])``; a constant factor, an exponent rounded in the text or a ceil of a log
+        stays within it), and refused if the text cannot be read: outside the grammar
+        (``"O(log n)"``), or naming a size that neither the check's sizes, nor a twin
+        (:attr:`twins`), nor a fixed value (:attr:`fixed`) gives (``"d log2(n)"`` on a sweep
+        of n alone): its function alone would be judged, under a text it does not show."""
+        names = tuple(sorted(set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", self.text)) - set(_CALLS)))
         try:
             said = formula(self.text, names or ("n",))
-        except InputError:
-            return self
+        except InputError as error:
+            raise InputError(
+                f"{who}: the formula's text {self.text!r} is not one pram reads ({error}); a "
+                "check shows and judges a bound by its text, so write it so, e.g. "
+                "'n log2(n)' for n log n"
+            ) from None
         swept = set().union(*sizes)
-        missing = [name for name in names if name not in swept]
-        if any(self.twins.get(name) not in swept for name in missing):
-            return self  # a size the function alone knows (d fixed, say): a label
-        if missing:  # each read as its twin
+        for name in names:
+            if name not in swept and self.twins.get(name) not in swept and (
+                    name not in self.fixed):
+                hint = " (a logarithm is log2(...))" if name in ("lg", "log", "ln") else ""
+                raise InputError(
+                    f"{who}: the formula {self.text!r} names the size {name!r}{hint}, which "
+                    f"the check's sizes ({', '.join(sorted(swept))}) lack; give {name} in "
+                    f"every point's sizes, or its value: Formula({self.text!r}, function, "
+                    f"fixed={{{name!r}: value}})"
+                )
+        if any(name not in swept for name in names):  # each read as its twin or its value
             plain = said
 
-            def twinned(at: Sizes) -> float:
-                return plain({**{name: at[self.twins[name]] for name in missing}, **at})
+            def completed(at: Sizes) -> float:
+                twinned = {name: at[twin] for name, twin in self.twins.items() if twin in at}
+                return plain({**self.fixed, **twinned, **at})
 
-            said = Formula(self.text, twinned)
+            said = Formula(self.text, completed)
         ratios = [(value / said(at), at) for at, value in zip(sizes, values, strict=True)]
         low, high = (pick(ratios, key=lambda ratio: ratio[0]) for pick in (min, max))
         if high[0] > SPREAD * low[0]:
@@ -132,6 +148,17 @@ class Formula:
                 "the text the function computes"
             )
         return said
+
+
+def _check_fixed(fixed: object) -> None:
+    """Refuse a :attr:`Formula.fixed` that does not map size names to finite numbers."""
+    if not isinstance(fixed, Mapping) or not all(
+            isinstance(k, str) and _real(v) and math.isfinite(float(v))
+            for k, v in fixed.items()):
+        raise InputError(
+            f"a formula's fixed sizes map names to finite numbers, e.g. fixed={{'d': 8}} "
+            f"(got {fixed!r})"
+        )
 
 
 def _real(value: object) -> bool:
