@@ -23,12 +23,12 @@ from pram.laws.law import (
     Order,
     Scale,
     log_parts,
-    log_term,
     power_base,
     spelled,
     term_text,
     with_loglog,
 )
+from pram.laws.ratios import PEAK_GROWTH, bound_values, falls, grows, growth, peaks
 
 #: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
 CLEARLY = 4.0
@@ -219,7 +219,7 @@ def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float],
     crossing that decides beyond the largest size, where only an exact law may be trusted.
     The terms are compared in log2 of the size (a floor or ceiling of it may stand still
     between the two sizes compared). Where the verdict is holds and count / bound itself falls
-    from the middle of the sweep to its end (:func:`_falls`), the count already falls behind
+    from the middle of the sweep to its end (:func:`falls`), the count already falls behind
     the bound on the sweep: the order's gain there is its fit's lower terms bending, not a
     crossing that holds must wait for (n ceil(log2 n) - 2^ceil(log2 n) + 1 on n = 2..20 fits
     a law led by n L^4, which gains on n^2 L there, while count / (n^2 L) falls as 1/n).
@@ -227,7 +227,7 @@ def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float],
     mid, top = xs[len(xs) // 2], xs[-1]
     if not (mid > 1 and top > mid):
         return None
-    if reading.verdict == "holds" and _falls(xs, ys, bound):
+    if reading.verdict == "holds" and falls(xs, ys, bound):
         return None
     for c in reading.plausible:
         o = c.order
@@ -238,86 +238,6 @@ def _against_trend(reading: _Reading, bound: Order, xs: Sequence[float],
                 reading.verdict == "exceeded" and gain < -1e-9):
             return o
     return None
-
-
-def growth(order: Order, low: float, high: float) -> float:
-    """How many doublings the term ``S^a L^b log2(L)^c`` of ``order`` (L = log2 S) gains from
-    size ``low`` to size ``high`` (where log2(L) is not positive at ``low``, its factor counts
-    as constant)."""
-    a, b = order
-    whole, loglog = log_parts(b)
-    l_low, l_high = math.log2(low), math.log2(high)
-    out = a * math.log2(high / low)
-    if l_low > 0:
-        out += whole * math.log2(l_high / l_low)
-    if loglog and l_low > 1:
-        out += loglog * math.log2(math.log2(l_high) / math.log2(l_low))
-    return out
-
-
-def _bound_values(bound: Order, xs: Sequence[float]) -> list[float]:
-    """The bound's leading term ``S^a L^b log2(L)^c`` at sizes ``xs`` (L = log2 S, at least 1)."""
-    return [v ** bound[0] * log_term(max(math.log2(v), 1.0) if v > 0 else 1.0, bound[1])
-            or 1.0 for v in xs]
-
-
-#: How much higher count / bound must peak in a sweep's second half than in its first for a
-#: holds below the bound to be contradicted by the sweep (a staircase converging on the bound,
-#: 2^ceil(log2 n) / n peaking at 1.78 then 1.88 on n = 1..32, is not).
-PEAK_GROWTH = 1.1
-
-
-def _peaks(xs: Sequence[float], ys: Sequence[float], bound: Order) -> tuple[float, float]:
-    """The highest count / bound in the sweep's first half and in its second (from the middle
-    size on)."""
-    terms = _bound_values(bound, xs)
-    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
-    mid = len(xs) // 2
-    return max(ratios[:mid]), max(ratios[mid:])
-
-
-def _falls(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
-    """Whether count / bound is lower at the largest size than at the middle one, by more
-    than the jitter of integer counts: the sweep itself shows the count falling behind the
-    bound over its second half."""
-    terms = _bound_values(bound, xs)
-    mid, jitter = len(xs) // 2, jitter_of(ys)
-    first, second = _peaks(xs, ys, bound)
-    # a staircase's ratio falls along each stair but its peaks may still rise: the second
-    # half's highest ratio must not be above the first half's (2^ceil(log2 n) against sqrt(n)
-    # on n = 1..32 falls from n = 16 to 32, yet peaks at 17 higher than at 9)
-    return (ys[-1] / terms[-1] < ys[mid] / terms[mid] * (1.0 - jitter)
-            and second <= first * (1.0 + jitter))
-
-
-def grows(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
-    """Whether count / bound is higher at the largest size than at the middle one or at the
-    first one, by more than the jitter of integer counts: the sweep itself shows growth past
-    the bound (a count that rose early and is flat over the second half, a log log that steps,
-    still counts as growing)."""
-    terms = _bound_values(bound, xs)
-    mid = len(xs) // 2
-    first, low, high = ys[0] / terms[0], ys[mid] / terms[mid], ys[-1] / terms[-1]
-    return high > min(first, low) * (1.0 + jitter_of(ys))
-
-
-#: How much count / bound must grow from the sweep's middle size to its largest for an excess
-#: to be shown by the sweep itself (a law above the bound whose ratio grows less there is a
-#: lower term's bend, or a schedule's rounding, as often as it is an excess).
-EXCESS_GROWTH = 1.05
-
-
-def rises_to_the_end(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
-    """Whether count / bound is highest at the largest size of the sweep's second half (within
-    the jitter of integer counts) and at least :data:`EXCESS_GROWTH` times its value at the
-    middle size: what every excess the sweep decides must show. Brent's schedules fooled the
-    laws without it: a time of 4 L - 2 log2(L) read as L ceil(log2 L) (count / L 3.5 then
-    3.375 at the last two sizes), a work flat at 3.6 n read as n L^0.5."""
-    terms = _bound_values(bound, xs)
-    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
-    mid, last = len(ratios) // 2, ratios[-1]
-    return (last * (1.0 + jitter_of(ys)) >= max(ratios[mid:])
-            and last >= ratios[mid] * EXCESS_GROWTH)
 
 
 def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: Order,
@@ -342,7 +262,7 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             # an excess the sweep itself does not show: count / bound no higher at the largest
             # size than at the middle one (a law that bends a flat or falling ratio into growth
             # past the sweep is an approximation, not evidence)
-            terms = _bound_values(bound, xs)
+            terms = bound_values(bound, xs)
             mid = len(xs) // 2
             low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
             return law, Decision(
@@ -368,9 +288,9 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
             attrs.evolve(evidence, advice=a))
-    peaks = _peaks(xs, ys, bound)
+    first, second = peaks(xs, ys, bound)
     if main.verdict == "holds" and all(c.order < bound for c in main.plausible) and (
-            peaks[1] > peaks[0] * (PEAK_GROWTH + jitter_of(ys))):
+            second > first * (PEAK_GROWTH + jitter_of(ys))):
         # every law that fits is below the bound, yet count / bound peaks higher in the
         # sweep's second half than in its first: the sweep does not show the count falling
         # behind (2^ceil(log2 n) against n / log2(n) on n = 1..32, fitted by n L^-1 / log2(L))
@@ -379,7 +299,7 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             "undetermined", None, None,
             f"every law that fits leads below the bound's {spelled(bound, size)} (best: "
             f"{term_text(law.leading, size, law.loglog)}), but count / bound peaks higher in "
-            f"the sweep's second half ({peaks[1]:.4g}) than in its first ({peaks[0]:.4g}): "
+            f"the sweep's second half ({second:.4g}) than in its first ({first:.4g}): "
             f"that it falls behind is beyond the sweep; {a}",
             attrs.evolve(evidence, advice=a))
     passed: list[str] = []
@@ -533,7 +453,7 @@ def _exceeded_from_four(main: _Reading, size: str, xs: list[float], ys: list[flo
     if not main.plausible or any(c.order < margin for c in main.plausible) or (
             _against_trend(main, bound, xs, ys)):
         return None
-    terms = _bound_values(margin, xs)
+    terms = bound_values(margin, xs)
     ratios = [y / t for y, t in zip(ys, terms, strict=True)]
     jitter = jitter_of(ys)
     if not all(later > earlier * (1.0 + jitter) for earlier, later in pairwise(ratios)):
@@ -553,4 +473,4 @@ def _exceeded_from_four(main: _Reading, size: str, xs: list[float], ys: list[flo
 
 
 __all__ = ["CLEAN", "DECIDING_SIZES", "FINE", "FITTED_SIZES", "FOUR_SPAN", "LOG_SPAN", "SPAN",
-           "TIGHT_SIZES", "from_fits", "from_four", "grows", "growth"]
+           "TIGHT_SIZES", "from_fits", "from_four"]

@@ -81,16 +81,8 @@ from pram.laws.law import (
     stair,
     term_text,
 )
-from pram.laws.readings import (
-    DECIDING_SIZES,
-    EXCESS_GROWTH,
-    LOG_SPAN,
-    SPAN,
-    from_fits,
-    from_four,
-    grows,
-    rises_to_the_end,
-)
+from pram.laws.ratios import EXCESS_GROWTH, grows, rises_to_the_end
+from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four
 
 #: An exact law in S alone tests the absence of a power of L only where L takes this many
 #: values over the sweep (as a term at a power of S with L beside it needs: one, and two to
@@ -321,8 +313,8 @@ def _unless_shown(decision: Decision, xs: Sequence[float], counts: Sequence[floa
                   shown: Callable[[list[float], list[float]], bool], why: str) -> Decision:
     """The excess ``decision``, kept only where the sweep ``shown`` it (asked of the sizes and
     counts from the first non-zero count on, as the law), else undetermined, its reason
-    gaining ``why`` and the advice (:func:`pram.laws.readings.grows`,
-    :func:`pram.laws.readings.rises_to_the_end`)."""
+    gaining ``why`` and the advice (:func:`pram.laws.ratios.grows`,
+    :func:`pram.laws.ratios.rises_to_the_end`)."""
     sx, sy, zeros = prepared(xs, counts)
     sx, sy = sx[zeros:], sy[zeros:]
     if shown(sx, sy):
