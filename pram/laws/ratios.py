@@ -51,6 +51,16 @@ def peaks(xs: Sequence[float], ys: Sequence[float], bound: Order) -> tuple[float
     return max(ratios[:mid]), max(ratios[mid:])
 
 
+def troughs(xs: Sequence[float], ys: Sequence[float], bound: Order) -> tuple[float, float]:
+    """The lowest count / bound in the sweep's first half and in its second (from the middle
+    size on): a staircase that ends at the foot of a stair (3 * 2^ceil(log2 n) on n = 5..128,
+    against sqrt(n)) peaks no higher in its second half, but its feet climb."""
+    terms = bound_values(bound, xs)
+    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
+    mid = len(xs) // 2
+    return min(ratios[:mid]), min(ratios[mid:])
+
+
 def falls(xs: Sequence[float], ys: Sequence[float], bound: Order) -> bool:
     """Whether count / bound is lower at the largest size than at the middle one, by more
     than the jitter of integer counts: the sweep itself shows the count falling behind the

@@ -28,7 +28,7 @@ from pram.laws.law import (
     term_text,
     with_loglog,
 )
-from pram.laws.ratios import PEAK_GROWTH, bound_values, falls, grows, growth, peaks
+from pram.laws.ratios import PEAK_GROWTH, bound_values, falls, grows, growth, peaks, troughs
 
 #: How many standard errors from 0 a least-squares leading coefficient must be to be tight.
 CLEARLY = 4.0
@@ -288,18 +288,24 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
             + f" is beyond the sweep, where a fitted law says nothing; {a}",
             attrs.evolve(evidence, advice=a))
-    first, second = peaks(xs, ys, bound)
-    if main.verdict == "holds" and all(c.order < bound for c in main.plausible) and (
-            second > first * (PEAK_GROWTH + jitter_of(ys))):
-        # every law that fits is below the bound, yet count / bound peaks higher in the
-        # sweep's second half than in its first: the sweep does not show the count falling
-        # behind (2^ceil(log2 n) against n / log2(n) on n = 1..32, fitted by n L^-1 / log2(L))
+    rise = PEAK_GROWTH + jitter_of(ys)
+    climbs = [(f"peaks higher in the sweep's second half ({later:.4g}) than in its first "
+               f"({earlier:.4g})") if kind == "peaks" else
+              (f"is higher at its lowest in the sweep's second half ({later:.4g}) than in its "
+               f"first ({earlier:.4g})")
+              for kind, (earlier, later) in (("peaks", peaks(xs, ys, bound)),
+                                             ("troughs", troughs(xs, ys, bound)))
+              if later > earlier * rise]
+    if main.verdict == "holds" and all(c.order < bound for c in main.plausible) and climbs:
+        # every law that fits is below the bound, yet count / bound climbs from the sweep's
+        # first half to its second, at its peaks or at its feet: the sweep does not show the
+        # count falling behind (2^ceil(log2 n) against n / log2(n) on n = 1..32, fitted by
+        # n L^-1 / log2(L); 3 * 2^ceil(log2 n) against sqrt(n) on 5..128, fitted by L^3)
         a = advice(xs)
         return law, Decision(
             "undetermined", None, None,
             f"every law that fits leads below the bound's {spelled(bound, size)} (best: "
-            f"{term_text(law.leading, size, law.loglog)}), but count / bound peaks higher in "
-            f"the sweep's second half ({second:.4g}) than in its first ({first:.4g}): "
+            f"{term_text(law.leading, size, law.loglog)}), but count / bound {climbs[0]}: "
             f"that it falls behind is beyond the sweep; {a}",
             attrs.evolve(evidence, advice=a))
     passed: list[str] = []
