@@ -156,3 +156,10 @@ from pram import _held
 
 _held.seal()
 del _held
+
+# And every module of pram, loaded now or later, sealed against rebinding from outside
+# (mock.patch, monkeypatch): the machine reads its rules from them while it runs.
+from pram import _sealed  # noqa: E402
+
+_sealed.seal_pram()
+del _sealed

@@ -12,7 +12,9 @@ check reads a program's source (never runs it) and names every such use with fil
   dunders that reach under an object (``__dict__``, ``__getattribute__``, ``__setattr__``,
   ``__class__``, ``__closure__``, frames' ``f_locals``);
 - imports of ``gc``, ``ctypes``, ``inspect``, ``tracemalloc``, ``sys._getframe``, ``sys.settrace``,
-  ``sys.setprofile``, ``threading.settrace``, ``builtins``, ``importlib``; calls of
+  ``sys.setprofile``, ``threading.settrace``, ``builtins``, ``importlib``, ``pkgutil``,
+  ``pydoc`` and ``unittest`` (``mock``), and strings naming a part of pram by its path
+  (``"pram.engine.core:_raw_of"``: what they, and pytest's ``monkeypatch``, take); calls of
   ``exec``, ``eval``, ``compile``, ``__import__``, ``vars``, ``globals``, ``locals`` and
   ``sys.getsizeof``; calls of ``m.execute``, which drive steps outside a run (no register
   sealed);
@@ -53,7 +55,17 @@ from pram import _held
 #: or shares memory or a channel with another process (the one that draws a declaration's
 #: instances is forked from the command's: ``mmap``, ``multiprocessing``).
 MODULES = frozenset({"gc", "ctypes", "inspect", "builtins", "importlib", "_ctypes", "sysconfig",
-                     "tracemalloc", "mmap", "multiprocessing", "_posixshmem", "_multiprocessing"})
+                     "tracemalloc", "mmap", "multiprocessing", "_posixshmem", "_multiprocessing",
+                     "pkgutil", "pydoc", "unittest"})
+
+#: A string naming an attribute of a module of pram by its path (``"pram.engine.core:_raw_of"``,
+#: ``"pram.engine.refusals.MAX_ACCESSES"``): what ``pkgutil.resolve_name``, ``pydoc.locate``,
+#: ``mock.patch`` and pytest's ``monkeypatch`` take, to reach or rebind it out of sight.
+PRAM_PATH = re.compile(r"^pram(\.\w+)+[.:]\w+$")
+
+#: The methods that patch an object's attribute or item (pytest's ``monkeypatch``,
+#: ``mock.patch.object``): on a part of pram, monkey-patching it.
+PATCHES = frozenset({"setattr", "delattr", "setitem", "delitem", "object"})
 
 #: Calls that open a channel another process can write (``os.pipe``, a shared memory file).
 CHANNELS = frozenset({"pipe", "pipe2", "mkfifo", "memfd_create", "socketpair"})
@@ -177,6 +189,10 @@ def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             for field in _private_fields(node.value):
                 flag(node, f"format field {{{field}}} names a private attribute")
+            if PRAM_PATH.match(node.value):
+                flag(node, f"{node.value!r} names a part of pram by its path (for "
+                           "resolve_name, locate, mock.patch or monkeypatch: reached or rebound "
+                           "out of the source's sight)")
             if "/proc/" in node.value:
                 flag(node, f"{node.value!r}: the process's own records (its command line and "
                            "arguments, its memory) read past the machine")
@@ -283,6 +299,9 @@ def _call(node: ast.Call, flag: _Flag, pram_names: set[str], numpy_names: set[st
                 flag(node, f"{function.id} of {name.value}")
             if function.id in ("setattr", "delattr") and _roots_in(node.args[0], pram_names):
                 flag(node, f"{function.id} on pram's {ast.unparse(node.args[0])}")
+    if isinstance(function, ast.Attribute) and function.attr in PATCHES and node.args and (
+            _roots_in(node.args[0], pram_names)):
+        flag(node, f"{ast.unparse(function)} on pram's {ast.unparse(node.args[0])}")
     if isinstance(function, ast.Attribute) and function.attr in ("__setattr__",
                                                                   "__getattribute__"):
         flag(node, f"call of {ast.unparse(function)}")

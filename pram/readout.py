@@ -15,9 +15,6 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, overload
 from pram._held import cost_of as _cost_of
 from pram._held import engine_of as _engine_of
 from pram._held import ledger_of as _ledger_of
-from pram._held import put_resolutions as _put_resolutions
-from pram._held import put_undefined_reads as _put_undefined_reads
-from pram._held import put_violations as _put_violations
 from pram._held import recorder_of as _recorder_of
 from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
@@ -36,13 +33,14 @@ R = TypeVar("R")
 
 class _Record(Generic[R]):
     """A record the runs leave on a machine (its violations, resolutions or undefined reads):
-    the host reads or replaces it between runs; both are refused while a program runs, as
-    the record tells about data (the machine's own steps keep it, through ``get`` and
-    ``put``)."""
+    the host reads a copy of it between runs, refused while a program runs, as the record
+    tells about data. Only the machine's own steps keep it:
+    a copy's ``clear()`` leaves the record as it was, and replacing it is refused, so that no
+    code between a run and a check of it (``pram.testing.assert_erew``) makes a run that
+    broke its model look clean."""
 
-    def __init__(self, get: Callable[[object], list[R]],
-                 put: Callable[[object, list[R]], None], doc: str) -> None:
-        self._get, self._put, self.__doc__ = get, put, doc
+    def __init__(self, get: Callable[[object], list[R]], doc: str) -> None:
+        self._get, self.__doc__ = get, doc
         self._name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -58,11 +56,14 @@ class _Record(Generic[R]):
         if machine is None:
             return self
         machine._closed(f"m.{self._name}")
-        return self._get(machine)
+        return list(self._get(machine))
 
     def __set__(self, machine: Readout, value: list[R]) -> None:
-        machine._closed(f"m.{self._name} = ...")
-        self._put(machine, value)
+        raise HonestyError(
+            f"m.{self._name} cannot be replaced: a machine's records are what its runs left "
+            "(reset, a run that broke its model would look clean); make a new Machine to "
+            "start afresh"
+        )
 
 
 class Readout:
@@ -72,15 +73,15 @@ class Readout:
     _results: tuple[Any, ...]
 
     violations: _Record[Violation] = _Record(
-        _violations_of, _put_violations,
+        _violations_of,
         "Every forbidden access recorded (refused while a program runs: which processors met "
         "at a cell is data).")
     resolutions: _Record[Resolution] = _Record(
-        _resolutions_of, _put_resolutions,
+        _resolutions_of,
         "Cells CRCW tolerant, collision or collision+ settled without a written value; refused "
         "while a program runs (which cells collided is data).")
     undefined_reads: _Record[UndefinedRead] = _Record(
-        _undefined_reads_of, _put_undefined_reads,
+        _undefined_reads_of,
         "Every read of an undefined cell recorded (refused while a program runs).")
 
     def _closed(self, what: str) -> None:

@@ -223,7 +223,7 @@ def test_a_circuit_that_disagrees_with_the_machine_fails_the_check(
 ) -> None:
     """The check can fail: an evaluator off by one gives "equal": false and exit 1."""
     evaluate = circuit_build.evaluate
-    monkeypatch.setattr(circuit_build, "evaluate", lambda c, x: evaluate(c, x) + 1)
+    monkeypatch.setitem(vars(circuit_build), "evaluate", lambda c, x: evaluate(c, x) + 1)
     status, obj = call(capsys, "sort", "--n", "4")
     assert (status, obj["checked"]) == (1, {"inputs": 20, "equal": False})
 

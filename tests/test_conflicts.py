@@ -284,8 +284,8 @@ def test_the_slow_path_decides_when_ranks_run_out(monkeypatch: pytest.MonkeyPatc
     import pram.engine.conflicts
     import pram.engine.memo
 
-    monkeypatch.setattr(pram.engine.memo, "RANKS_MAX", 10)
-    monkeypatch.setattr(pram.engine.conflicts, "RANKS_MAX", 10)
+    monkeypatch.setitem(vars(pram.engine.memo), "RANKS_MAX", 10)
+    monkeypatch.setitem(vars(pram.engine.conflicts), "RANKS_MAX", 10)
     m = Machine("erew")
     a = m.array("a", values=np.arange(60, dtype=np.int64))
     pid = m.processors(30)

@@ -43,7 +43,7 @@ def test_circuit_output_onto_its_input_is_refused_before_any_work(
     """--output the same file as --input, a symlink to it or a hard link: refused, unchanged."""
     from pram.reports import circuit
 
-    monkeypatch.setattr(circuit, "build", lambda *a: pytest.fail("built before the refusal"))
+    monkeypatch.setitem(vars(circuit), "build", lambda *a: pytest.fail("built before the refusal"))
     values = tmp_path / "v.npy"
     before = _tokens(values)
     (tmp_path / "link.npy").symlink_to(values)
@@ -302,7 +302,8 @@ def test_zoology_over_the_ceiling_names_the_largest_batch(
 
     file = tmp_path / "b.npz"
     _batch(file, 4096)
-    monkeypatch.setattr(zoology, "load_batch", lambda path: pytest.fail("read before refusing"))
+    monkeypatch.setitem(vars(zoology), "load_batch",
+                        lambda path: pytest.fail("read before refusing"))
     line = refusal(capsys, "zoology", str(file), "--max-memory", "12M")
     fits = int(line.split("has sequences of ")[1].split(" tokens")[0].replace(",", ""))
     assert 0 < fits < 4096
@@ -458,7 +459,7 @@ def test_sweeps_without_a_varying_size_are_refused_before_any_run(
     """One size, or the same size twice: refused before the first run."""
     from pram.reports import measure
 
-    monkeypatch.setattr(measure, "execute", lambda *a, **k: pytest.fail("ran"))
+    monkeypatch.setitem(vars(measure), "execute", lambda *a, **k: pytest.fail("ran"))
     assert "at least 2 sizes" in refusal(capsys, "sweep", "sort", "--n", "16")
     assert "some size varies" in refusal(capsys, "sweep", "sort", "--n", "16,16")
 

@@ -283,3 +283,56 @@ def test_assert_honest_source_fails_naming_the_line(tmp_path: Path) -> None:
     module = importlib.util.module_from_spec(spec)
     with pytest.raises(AssertionError, match=r"patched.py:3: monkey-patching pram"):
         assert_honest_source(module)
+
+
+def test_a_module_of_pram_is_sealed_once_loaded() -> None:
+    """mock.patch("pram.engine.refusals.MAX_ACCESSES", 4096) let one processor read 4,096
+    cells on EREW (the max in 2 steps), and a patched conflict test hid 4,096 concurrent reads
+    (fifth outside battery): every module of pram, loaded at import or later, refuses a
+    rebinding or a deletion of its attributes, naming it; the import system still binds a
+    submodule to its package."""
+    from unittest import mock
+
+    import pram
+    import pram.engine.conflicts
+    import pram.engine.refusals
+    import pram.reports.cli
+    from pram import HonestyError
+
+    patch = mock.patch("pram.engine.refusals.MAX_ACCESSES", 4096)
+    with pytest.raises(HonestyError, match=r"pram\.engine\.refusals\.MAX_ACCESSES cannot be "
+                                           r"rebound: pram's modules are sealed"), patch:
+        pass
+    with pytest.raises(HonestyError, match="distinct_cells cannot be rebound"):
+        pram.engine.conflicts.distinct_cells = all  # type: ignore[attr-defined]
+    with pytest.raises(HonestyError, match=r"pram\.reports\.cli\.main cannot be deleted"):
+        del pram.reports.cli.main
+    assert pram.engine.refusals.MAX_ACCESSES == 8 and pram.MAX_ACCESSES == 8
+    import pram.algorithms.sorting  # a submodule loaded after the package: sealed too
+
+    with pytest.raises(HonestyError, match="cannot be rebound"):
+        pram.algorithms.sorting.sort = None  # type: ignore[assignment]
+
+
+def test_a_machine_s_records_are_its_own() -> None:
+    """m.violations.clear() after a run made assert_erew pass a run that broke EREW (fifth
+    outside battery): the host reads a copy, and replacing a record is refused."""
+    import numpy as np
+
+    from pram import HonestyError, Machine, Read, Step
+    from pram.testing import assert_erew
+
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(8))
+
+    def broadcast() -> object:
+        yield Step(m.processors(8), reads=[Read(a, np.zeros(8, dtype=np.int64))])
+
+    m.run(broadcast())
+    m.violations.clear()
+    m.undefined_reads.clear()
+    assert len(m.violations) == 1
+    with pytest.raises(AssertionError):
+        assert_erew(m)
+    with pytest.raises(HonestyError, match=r"m\.violations cannot be replaced"):
+        m.violations = []

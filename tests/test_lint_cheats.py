@@ -79,6 +79,16 @@ def test_lint_flags_a_fork(tmp_path: Path) -> None:
     ("import multiprocessing\nq = multiprocessing.SimpleQueue()\n", "import multiprocessing"),
     ("import os\nr, w = os.pipe()\n", "os.pipe: a channel another process"),
     ("seed = open('/proc/self/cmdline').read()\n", "the process's own records"),
+    # fifth outside battery: a part of pram reached or rebound by its path, out of sight
+    ("import pkgutil\nraw = pkgutil.resolve_name('pram.engine.core:_raw_of')\n",
+     "import pkgutil"),
+    ("import pydoc\nraw = pydoc.locate('pram.engine.core._raw_of')\n", "import pydoc"),
+    ("from unittest import mock\np = mock.patch('pram.engine.refusals.MAX_ACCESSES', 4096)\n",
+     "from unittest import mock"),
+    ("def test(monkeypatch):\n    monkeypatch.setattr('pram.engine.fast.MAX_ACCESSES', 8)\n",
+     "'pram.engine.fast.MAX_ACCESSES' names a part of pram by its path"),
+    ("import pram.engine.conflicts as c\ndef test(monkeypatch):\n"
+     "    monkeypatch.setattr(c, 'distinct_cells', all)\n", "monkeypatch.setattr on pram's c"),
 ])
 def test_lint_flags_what_reaches_under_objects(source: str, what: str) -> None:
     found = findings(source, "p.py")

@@ -98,7 +98,7 @@ def test_unreachable_scheduler_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A port where nothing listens is refused within the timeout: one line, exit 2."""
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setitem(vars(parallel), "CONNECT_TIMEOUT", 1)
     status = main(["sweep", "sort", "--n", "8,16", "--dask", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err.strip()
     assert status == 2
@@ -183,7 +183,7 @@ def test_a_port_that_never_speaks_dask_times_out_in_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A listening socket that never answers is refused within the timeout, exit 2."""
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setitem(vars(parallel), "CONNECT_TIMEOUT", 1)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
@@ -219,7 +219,7 @@ def test_a_dying_worker_is_one_line_and_exit_2(
 
     with pytest.raises(parallel.WorkerDied, match="worker process died"):
         run_all(TASKS, Processes(2, work=die))
-    monkeypatch.setattr(parallel, "Processes", lambda workers: Processes(workers, work=die))
+    monkeypatch.setitem(vars(parallel), "Processes", lambda workers: Processes(workers, work=die))
     assert main(["sweep", "sort", "--n", "8,16", "--workers", "2"]) == 2
     err = capsys.readouterr().err
     assert err.strip().startswith("pram sweep: error: a worker process died")
