@@ -182,8 +182,11 @@ BOUND_MEASURES = ("work", "time", "rounds", "round_work", "reads", "writes")
 
 
 def _bound(text: str) -> tuple[str, Any]:
-    """``MEASURE=FORMULA`` of ``--bound``, the formula read as a declaration's are."""
+    """``MEASURE=FORMULA`` of ``--bound``, the formula read as a declaration's are, in the
+    sizes it names (``N`` and ``d`` for MQAR; :func:`_refuse_bound_sizes` holds them to the
+    algorithm's before the sweep runs)."""
     from pram.declaration import formula
+    from pram.laws.formula import names_in
 
     measure, equals, written = str(text).partition("=")
     measure = measure.strip()
@@ -193,7 +196,7 @@ def _bound(text: str) -> tuple[str, Any]:
             f"{', '.join(BOUND_MEASURES)}, e.g. 'work=n log2(n)'"
         )
     try:
-        return measure, formula(written)
+        return measure, formula(written, names_in(written) or ("n",))
     except InputError as error:
         # the formula's error shows (the start of) its text; the whole may be long
         raise argparse.ArgumentTypeError(f"invalid bound of {measure}: {error}") from None
@@ -687,6 +690,8 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
             "operations), so no rounds are counted; sweep an algorithm of the machine, or "
             "leave --measure out"
         )
+    if args.bound:
+        _refuse_bound_sizes(args.algorithm, args.bound, jobs[0].entry)
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
         if args.bound:
@@ -719,6 +724,24 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         ratio_plot(result, plot)
         err.print(f"wrote {plot}", highlight=False, markup=False)
     return _shown(args, out, result, SweepReport)
+
+
+def _refuse_bound_sizes(name: str, given: Sequence[tuple[str, Any]], entry: Any) -> None:
+    """Refuse, before the sweep runs, a ``--bound`` formula naming a size that none of the
+    algorithm's own bounds names (``n`` for MQAR, whose sizes are N and d)."""
+    from pram.laws.formula import names_in
+
+    known = sorted({size for bound in entry.bounds.values()
+                    for size in names_in(bound.formula.text)})
+    for measure, formula in given:
+        unknown = [size for size in names_in(formula.text) if size not in known]
+        if known and unknown:
+            own = entry.bounds.get(measure) or next(iter(entry.bounds.values()))
+            raise InputError(
+                f"--bound {measure}={formula.text}: {name}'s runs have no size {unknown[0]!r} "
+                f"(its sizes: {', '.join(known)}); write the bound in those, e.g. "
+                f"--bound '{measure}={own.formula.text}'"
+            )
 
 
 def _with_bounds(result: Any, given: Sequence[tuple[str, Any]]) -> Any:

@@ -302,6 +302,20 @@ def test_sweep_checks_another_bound(good: str, capsys: pytest.CaptureFixture[str
     assert "MEASURE one of work, time, rounds, round_work, reads, writes" in line
 
 
+def test_a_bound_is_read_in_the_algorithm_s_own_sizes(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """--bound on MQAR refused a formula in N ("uses the name 'N'") and one in n alike (fresh
+    outside battery): a bound is read in the sizes it names, and one naming a size the
+    algorithm's runs lack is refused before the sweep runs, naming its sizes."""
+    status, swept = run_json(capsys, "sweep", "mqar", "--n", "48,96,192,384,768,1536",
+                             "--bound", "work=N log2(N)")
+    assert status == 1 and swept["bounds"]["work"]["verdict"] == "exceeded"
+    line = one_line_error(capsys, "sweep", "mqar", "--n", "48,96,192", "--bound",
+                          "time=log2(n)^2")
+    assert "mqar's runs have no size 'n' (its sizes: N, d)" in line
+    assert "--bound 'time=d log2(N)^2'" in line
+
+
 def _pram(*argv: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
     """``pram argv`` in a process of its own (standard output and error captured unless
     ``kwargs`` say otherwise)."""
@@ -459,3 +473,21 @@ def test_a_backend_matplotlib_refuses_is_one_line(
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "matplotlib refused to start" in done.stderr and "MPLBACKEND='bogus'" in done.stderr
     assert not (tmp_path / "p.png").exists()
+
+
+def test_a_build_of_strings_is_named_as_strings(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A build returning np.array(['x'] * n) was blamed on "a signal handler of the module's"
+    (fresh outside battery): the inputs' check names the string values, as it names objects."""
+    path = _module(tmp_path, (
+        "import numpy as np, pram\n"
+        "from pram import Step\n"
+        "def prog(m, a):\n"
+        "    yield Step(m.processors(1))\n"
+        "    return a\n"
+        "def build(n, rng):\n"
+        "    return {'a': np.array(['x'] * n)}\n"
+        "strings = pram.Algorithm(name='strings', build=build, program=prog,\n"
+        "                         reference=lambda a: a)\n"))
+    line = one_line_error(capsys, "run", "--module", path, "strings", "--n", "16")
+    assert "input 'a' holds <U1 values" in line and "signal handler" not in line

@@ -96,7 +96,9 @@ def _canonical(value: Any) -> Any:
     """``value`` (arrays, or dicts, lists and tuples of them) with every numeric array's
     dtype numpy's own object again: an unpickled array has an equal dtype that is another
     object, which the machine's checks of ``dtype is WORD`` would take for a foreign one."""
-    if type(value) is np.ndarray and value.dtype.fields is None and value.dtype.isnative:
+    if type(value) is np.ndarray and value.dtype.kind in "biufc" and value.dtype.isnative:
+        # numbers only: a string's dtype by its char alone is of width 0 ('U'), and the
+        # checks of the inputs name a string array for what it is
         return value.view(np.dtype(value.dtype.char))
     if type(value) is dict:
         return {key: _canonical(item) for key, item in value.items()}

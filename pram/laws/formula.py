@@ -109,7 +109,7 @@ class Formula:
         (``"O(log n)"``), or naming a size that neither the check's sizes, nor a twin
         (:attr:`twins`), nor a fixed value (:attr:`fixed`) gives (``"d log2(n)"`` on a sweep
         of n alone): its function alone would be judged, under a text it does not show."""
-        names = tuple(sorted(set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", self.text)) - set(_CALLS)))
+        names = names_in(self.text)
         try:
             said = formula(self.text, names or ("n",))
         except InputError as error:
@@ -200,6 +200,12 @@ _CALLS: Mapping[str, Callable[[float], float]] = MappingProxyType({
     "log2": lambda x: math.log2(x) if x > 2 else 1.0,
     "sqrt": math.sqrt,
 })
+
+
+def names_in(text: str) -> tuple[str, ...]:
+    """The sizes a formula's text names, sorted (``("N", "d")`` for ``"N d log2(N)^2"``): its
+    names but the calls, and no exponent of a number (``1e3``)."""
+    return tuple(sorted(set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(_CALLS)))
 
 
 def formula(text: str, sizes: Sequence[str] = ("n",)) -> Formula:
@@ -324,4 +330,4 @@ def _value(node: ast.AST, at: Mapping[str, float]) -> float:
 
 
 
-__all__ = ["Formula", "Sizes", "formula"]
+__all__ = ["Formula", "Sizes", "formula", "names_in"]
