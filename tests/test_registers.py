@@ -33,6 +33,7 @@ from pram import (
     Values,
     Write,
     hold,
+    iota,
 )
 from pram.engine.conflicts import _Flat
 from pram.registers import contents, processors
@@ -581,3 +582,27 @@ def test_no_attribute_path_reaches_the_processors_chosen_by_data(field: str) -> 
 
     m.run(program())
     assert m.cost.work == 4 + 2
+
+
+def test_a_missing_method_numpy_has_as_a_function_is_named_with_it() -> None:
+    """x.clip(0, 2) and (x + 1j).real were a bare AttributeError (fresh outside battery): the
+    error names numpy's function of that name, which takes the register."""
+    m = Machine("erew")
+    a = m.array("a", values=np.arange(4))
+    said: list[str] = []
+
+    def program() -> Program[None]:
+        pid = m.processors(4)
+        (x,) = yield Step(pid, reads=[Read(a, iota(4))])
+        for attempt in (lambda: x.clip(0, 2), lambda: x.bogus):
+            try:
+                attempt()
+            except AttributeError as error:
+                said.append(str(error))
+        yield Step(pid, writes=[Write(a, iota(4), np.clip(x, 0, 2))])
+
+    m.run(program())
+    assert said == ["a Register has no attribute 'clip'; call np.clip(x, ...), which takes a "
+                    "register where it works on each processor's own value",
+                    "a Register has no attribute 'bogus'"]
+    assert a.to_numpy().tolist() == [0, 1, 2, 2]

@@ -420,7 +420,12 @@ class Register(Held, NDArrayOperatorsMixin):
         # ndarray methods a register does not have: name the refusal, not a missing attribute.
         reason = allowed.REASONS.get(name)
         if reason is None or name.startswith("_"):
-            raise AttributeError(f"a Register has no attribute {name!r}")
+            # an ndarray's method or property that numpy also has as a function (x.clip,
+            # x.real): name the function, which takes registers where it works elementwise
+            fix = (f"; call np.{name}(x, ...), which takes a register where it works on each "
+                   "processor's own value" if not name.startswith("_")
+                   and hasattr(np.ndarray, name) and callable(getattr(np, name, None)) else "")
+            raise AttributeError(f"a Register has no attribute {name!r}{fix}")
         if not self._sealed():
             return getattr(_raw_of(self), name)  # output, after the run
         refuse(f"register.{name}", reason)
