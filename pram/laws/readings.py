@@ -254,8 +254,16 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
         law = attrs.evolve(law, start=start)
     words = tuple(sorted({term_text(c.order, size) for c in main.plausible}))
     evidence = Evidence("least squares", law.describe(), (), law.start, words)
-    if main.verdict == "undetermined":
+
+    def undetermined(why: str, passed: Sequence[str] | None = None) -> tuple[Law, Decision]:
+        """Undetermined because ``why``; the advice of what sizes would decide ends it (and
+        the stability tests ``passed`` so far, where some were run)."""
         a = advice(xs)
+        stable = evidence.stable if passed is None else tuple(passed)
+        return law, Decision("undetermined", None, None, f"{why}; {a}",
+                             attrs.evolve(evidence, advice=a, stable=stable))
+
+    if main.verdict == "undetermined":
         above = sorted({term_text(c.order, size) for c in main.plausible if c.order > bound})
         below = sorted({term_text(c.order, size) for c in main.plausible if c.order <= bound})
         if not below:
@@ -265,29 +273,22 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             terms = bound_values(bound, xs)
             mid = len(xs) // 2
             low, high = ys[mid] / terms[mid], ys[-1] / terms[-1]
-            return law, Decision(
-                "undetermined", None, None,
+            return undetermined(
                 f"every law that fits leads above the bound's {spelled(bound, size)} "
                 f"(best: {term_text(law.leading, size, law.loglog)}), but count / bound does "
                 f"not grow from {size} = {xs[mid]:g} to {xs[-1]:g} ({low:.4g} to "
-                f"{high:.4g}): the excess lies beyond the sweep; {a}",
-                attrs.evolve(evidence, advice=a))
-        return law, Decision(
-            "undetermined", None, None,
+                f"{high:.4g}): the excess lies beyond the sweep")
+        return undetermined(
             f"laws led by {', '.join(above)} (above the bound's {spelled(bound, size)}) and "
-            f"by {', '.join(below)} (within it) fit about as well; {a}",
-            attrs.evolve(evidence, advice=a))
+            f"by {', '.join(below)} (within it) fit about as well")
     against = _against_trend(main, bound, xs, ys)
     if against is not None:
-        a = advice(xs)
-        return law, Decision(
-            "undetermined", None, None,
+        return undetermined(
             f"the fitted law's leading term {term_text(against, size)} "
             + ("still gains on" if main.verdict == "holds" else "still falls behind")
             + f" the bound's {spelled(bound, size)} over the sweep: that it "
             + ("falls behind" if main.verdict == "holds" else "overtakes it")
-            + f" is beyond the sweep, where a fitted law says nothing; {a}",
-            attrs.evolve(evidence, advice=a))
+            + " is beyond the sweep, where a fitted law says nothing")
     rise = PEAK_GROWTH + jitter_of(ys)
     climbs = [(f"peaks higher in the sweep's second half ({later:.4g}) than in its first "
                f"({earlier:.4g})") if kind == "peaks" else
@@ -301,13 +302,10 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
         # first half to its second, at its peaks or at its feet: the sweep does not show the
         # count falling behind (2^ceil(log2 n) against n / log2(n) on n = 1..32, fitted by
         # n L^-1 / log2(L); 3 * 2^ceil(log2 n) against sqrt(n) on 5..128, fitted by L^3)
-        a = advice(xs)
-        return law, Decision(
-            "undetermined", None, None,
+        return undetermined(
             f"every law that fits leads below the bound's {spelled(bound, size)} (best: "
             f"{term_text(law.leading, size, law.loglog)}), but count / bound {climbs[0]}: "
-            f"that it falls behind is beyond the sweep; {a}",
-            attrs.evolve(evidence, advice=a))
+            f"that it falls behind is beyond the sweep")
     passed: list[str] = []
     rivals = [main.rival]
     tights = [main.tight]
@@ -329,12 +327,9 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
             passed.append(f"no contrary verdict {label}")
             continue
         if other.verdict != main.verdict:
-            a = advice(xs)
-            return law, Decision(
-                "undetermined", None, None,
+            return undetermined(
                 f"the verdict is {main.verdict} on the whole sweep but {other.verdict} "
-                f"{label}: the sweep is not yet in its asymptotic regime; {a}",
-                attrs.evolve(evidence, stable=tuple(passed), advice=a))
+                f"{label}: the sweep is not yet in its asymptotic regime", passed)
         passed.append(f"same verdict {label}")
         if same:
             tights.append(other.tight)
@@ -345,26 +340,20 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
         # log2(S/c) alone can lead a law above its order (see pram.laws.fitting._wide_scales)
         wide = _read(measure, size, xs, ys, bound, wide=True, stairs=stairs)
         if wide.verdict != "exceeded":
-            a = advice(xs)
             best = term_text(wide.plausible[0].order, size) if wide.plausible else "none"
-            return law, Decision(
-                "undetermined", None, None,
+            return undetermined(
                 f"every law in L = log2({size}/{power_base(xs)}) "
                 f"leads above the bound's {spelled(bound, size)}, but with L read as "
                 f"log2({size}) too the verdict is {wide.verdict} (best: {best}): the "
-                f"excess rests on one reading of L; {a}",
-                attrs.evolve(evidence, stable=tuple(passed), advice=a))
+                f"excess rests on one reading of L", passed)
     if main.verdict == "exceeded" and min(ys[-3:]) < FINE and xs[-1] < SPAN_WIDE * xs[0]:
         # on a short sweep of small counts a unit of jitter, or one step of a floor, is a
         # log factor: n floor(sqrt(floor(L))) on n = 2..20 (counts up to 48, stepping at 16)
         # is fitted best by a law led by n^1.5 L^4
-        a = advice(xs)
-        return law, Decision(
-            "undetermined", None, None,
+        return undetermined(
             f"every law that fits leads above the bound's {spelled(bound, size)}, but the "
             f"sizes span a factor {xs[-1] / xs[0]:.3g} and the last counts are under {FINE:g}, "
-            f"where one step of a floor moves the fit by a log factor; {a}",
-            attrs.evolve(evidence, stable=tuple(passed), advice=a))
+            f"where one step of a floor moves the fit by a log factor", passed)
     clean = main.plausible[0].score <= CLEAN and min(ys[-3:]) >= FINE
     tight = tights[0] if len(set(tights)) == 1 and len(xs) >= TIGHT_SIZES and clean else None
     # the residual the law's description shows is the rule's own (beyond a unit): a tight
