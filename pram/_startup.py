@@ -18,11 +18,14 @@ import signal
 import sys
 from types import FrameType
 
-#: The signals that end a command, and how its one line names each.
+#: The signals that end a command, and how its one line names each (an alarm or a CPU-time
+#: limit a user's program or shell set ends it so too, not with the shell's word alone).
 HANDLED = {
     signal.SIGINT: "interrupted",
     signal.SIGTERM: "terminated",
     signal.SIGHUP: "hung up",
+    signal.SIGALRM: "alarm clock",
+    signal.SIGXCPU: "CPU time limit exceeded",
 }
 
 #: What each signal's handler was before :func:`hold_interrupts` (what the command found:

@@ -1,4 +1,5 @@
-"""Signals: SIGINT, SIGTERM and SIGHUP end every command alike, quickly, leaving nothing behind.
+"""Signals: SIGINT, SIGTERM and SIGHUP (and SIGALRM and SIGXCPU, an alarm or a CPU-time limit
+a program or a shell set) end every command alike, quickly, leaving nothing behind.
 
 What ``timeout``, ``kill``, a CI cancel, a closed terminal and Ctrl-C send all end a command
 the same way: one line (``pram sweep: interrupted``, ``... terminated``, ``... hung up``), exit
@@ -31,7 +32,7 @@ from pram._startup import HANDLED  # (the signals handled, and how the one line 
 
 
 class Stopped(KeyboardInterrupt):
-    """The command was stopped by the signal ``number`` (SIGINT, SIGTERM or SIGHUP)."""
+    """The command was stopped by the signal ``number`` (one of :data:`HANDLED`)."""
 
     def __init__(self, number: int = signal.SIGINT) -> None:
         super().__init__(number)
@@ -138,7 +139,7 @@ _previous: dict[int, Any] = {}
 
 
 def install() -> None:
-    """Raise :class:`Stopped` on SIGINT, SIGTERM and SIGHUP in this (the main) process; a
+    """Raise :class:`Stopped` on each signal of :data:`HANDLED` in this (the main) process; a
     signal already ignored stays ignored. Main thread only (elsewhere nothing is changed)."""
     for number in HANDLED:
         with contextlib.suppress(ValueError, OSError):

@@ -491,3 +491,21 @@ def test_a_build_of_strings_is_named_as_strings(tmp_path: Path,
         "                         reference=lambda a: a)\n"))
     line = one_line_error(capsys, "run", "--module", path, "strings", "--n", "16")
     assert "input 'a' holds <U1 values" in line and "signal handler" not in line
+
+
+def test_an_alarm_a_program_sets_ends_the_command_with_one_line(tmp_path: Path) -> None:
+    """A program's signal.alarm ended the command with the shell's "Alarm clock" alone (fresh
+    outside battery): SIGALRM (and SIGXCPU, a CPU-time limit) end it as SIGTERM does."""
+    path = _module(tmp_path, (
+        "import signal, time\n"
+        "import numpy as np, pram\n"
+        "from pram import Read, Step, iota\n"
+        "def prog(m, a):\n"
+        "    signal.alarm(1)\n"
+        "    time.sleep(30)\n"
+        "    yield Step(m.processors(1), reads=[Read(a, iota(1))])\n"
+        "    return a\n"
+        "alarmed = pram.Algorithm(name='alarmed', build=lambda n, rng: {'a': np.arange(n)},\n"
+        "                         program=prog, reference=lambda a: a)\n"))
+    done = _pram("run", "--module", path, "alarmed", "--n", "8")
+    assert (done.returncode, done.stdout, done.stderr) == (142, "", "pram run: alarm clock\n")
