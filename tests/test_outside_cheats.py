@@ -7,8 +7,8 @@ plausible cheats only a batch whose program counts its passes in a module global
 passes, documented (the batches how-to; a declaration whose build kept its instance in a
 module global, P93, is closed since build runs in a child process, issue 33); every
 deliberate cheat that passes is flagged by ``pram lint``; the honest idioms refused are the
-three honesty.md lists as refused (``np.take`` of a register into a table, ``.real`` of a
-complex register, ``np.vectorize``).
+two honesty.md lists as refused (``np.take`` of a register into a table and
+``np.vectorize``; ``.real`` of a complex register runs, as ``np.real``).
 A new pass or a new refusal changes these sets, and the test says which.
 
 A second battery (``outside_cheats/sealed.py``, 225 cases by another tester from the docs) is
@@ -30,7 +30,7 @@ KNOWN = {
     # gc, ctypes, trace and profile hooks (format strings on the machine's ledger, D46, find
     # nothing: it sits in a slot no name reaches)
     "deliberate": {"D10", "D15", "D16", "D19", "D36", "D39"},
-    "honest": {"H12", "H13", "H14"},
+    "honest": {"H12", "H14"},
 }
 
 

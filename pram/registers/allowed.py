@@ -134,6 +134,11 @@ SCAN = (
     "pram.algorithms.primitives.prefix_sums"
 )
 MOVE = f"moves values between processors; {THROUGH_MEMORY}"
+#: How a processor combines its own registers (what np.stack([x, y]).max(0) or
+#: np.maximum.reduce([x, y]) would mean): a ufunc on them, pairwise.
+OWN = "combine a processor's own registers pairwise: np.maximum(x, y), or "\
+    "functools.reduce(np.maximum, [x, y, z])"
+STACK = f"puts registers side by side as one, which {MOVE}; to {OWN}"
 HOST = (
     "turns register values into host control flow; a processor decides per value with "
     "np.where and where= masks, and loop bounds come from sizes"
@@ -179,12 +184,13 @@ for _names, _reason in (
     ("cumsum cumprod nancumsum nancumprod cumulative_sum cumulative_prod diff ediff1d "
      "gradient convolve correlate trapezoid trapz interp", SCAN),
     (
-        "roll concatenate concat stack hstack vstack dstack column_stack block append insert "
-        "delete repeat tile flip fliplr flipud rot90 transpose swapaxes moveaxis reshape "
-        "ravel flatten squeeze expand_dims broadcast_to take put choose take_along_axis "
-        "put_along_axis place putmask copyto resize pad split array_split piecewise fill",
+        "roll append insert delete repeat tile flip fliplr flipud rot90 transpose swapaxes "
+        "moveaxis reshape ravel flatten squeeze expand_dims broadcast_to take put choose "
+        "take_along_axis put_along_axis place putmask copyto resize pad split array_split "
+        "piecewise fill",
         MOVE,
     ),
+    ("concatenate concat stack hstack vstack dstack column_stack block", STACK),
     ("tobytes tofile dump dumps", ESCAPE),
 ):
     for _name in _names.split():
@@ -192,6 +198,7 @@ for _names, _reason in (
 REASONS: Mapping[str, str] = MappingProxyType(_REASONS)
 
 __all__ = [
-    "AGAINST_CONSTANTS", "ANOTHER_RUN", "FUNCTIONS", "KINDS", "LOUD", "METHODS", "REASONS",
+    "AGAINST_CONSTANTS", "ANOTHER_RUN", "FUNCTIONS", "KINDS", "LOUD", "METHODS", "OWN",
+    "REASONS",
     "SCALARS", "SIZES", "THROUGH_MEMORY", "UFUNCS", "UFUNC_KEYWORDS", "refuse",
 ]

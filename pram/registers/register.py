@@ -335,6 +335,31 @@ class Register(Held, NDArrayOperatorsMixin):
         overflow.checked_cast(_raw_of(self), values, _owners_of(self), run)
         return made(Register, "astype", (self, dtype), values, _owners_of(self), run)
 
+    # ndarray methods that numpy has as functions of each processor's own value
+    def clip(self, min: Any = None, max: Any = None, **kwargs: Any) -> Any:
+        """``np.clip(self, min, max)``: each processor's value clipped into the range."""
+        return np.clip(self, min, max, **kwargs)
+
+    def round(self, decimals: int = 0) -> Any:
+        """``np.round(self, decimals)``."""
+        return np.round(self, decimals)
+
+    def conjugate(self) -> Any:
+        """``np.conjugate(self)``."""
+        return np.conjugate(self)
+
+    conj = conjugate
+
+    @property
+    def real(self) -> Any:
+        """``np.real(self)``: each processor's value's real part."""
+        return np.real(self)
+
+    @property
+    def imag(self) -> Any:
+        """``np.imag(self)``: each processor's value's imaginary part."""
+        return np.imag(self)
+
     def copy(self) -> Register:
         """A register of the same processors holding the same values."""
         copied: Register = made(Register, "copy", (self,), _raw_of(self).copy(),
@@ -412,7 +437,9 @@ class Register(Held, NDArrayOperatorsMixin):
                    + "; to select entries of a plain array by a register mask (i[mask]), "
                    "make it a register of the same processors first: hold(pid, i)[mask]; a "
                    "lookup in a constant table (np.take(table, x), table[x]) is "
-                   "np.choose(x, table)")
+                   "np.choose(x, table); a list of registers given to numpy "
+                   "(np.maximum.reduce([x, y]), np.array([x, y])) is made a plain array too: "
+                   + allowed.OWN)
         values = _raw_of(self) if dtype is None else _raw_of(self).astype(dtype)
         return values.copy() if copy is not False else values
 
