@@ -72,17 +72,8 @@ class Accounting:
         cost = _cost_of(self.host)
         local = self._local()
         for label, (n, r, w) in shares.items():
-            share = cost.phases.get(label)
-            if share is None:
-                share = cost.phases[label] = PhaseCost()
             # The phase's own processors in this step, not those of other branches.
-            if joined is None:
-                charge(share, n, r, w)
-            else:
-                within = joined.within(label)
-                charge(share, n, r, w, within is not None, int(within or 0))
-            if local:
-                charge_local(share, local)
+            _charge_phase(cost.phases, label, n, r, w, joined, local)
         if joined is None:
             charge(cost, active, reads, writes)
         else:
@@ -100,16 +91,7 @@ class Accounting:
             phases = cost.phases
             local = self._local()
             for label in around:
-                share = phases.get(label)
-                if share is None:
-                    share = phases[label] = PhaseCost()
-                if joined is None:
-                    charge(share, n, reads, writes)
-                else:
-                    within = joined.within(label)
-                    charge(share, n, reads, writes, within is not None, int(within or 0))
-                if local:
-                    charge_local(share, local)
+                _charge_phase(phases, label, n, reads, writes, joined, local)
         if joined is None:
             # charge(cost, n, reads, writes), its rule written out (a call is a step's fixed
             # cost): a round by itself
@@ -135,6 +117,23 @@ class Accounting:
         local = token._charged
         token._charged = 0
         return local
+
+
+def _charge_phase(phases: dict[str, PhaseCost], label: str, n: int, reads: int, writes: int,
+                  joined: rounds.Joined | None, local: int) -> None:
+    """Charge phase ``label`` its share of a step: ``n`` processors, ``reads`` and ``writes``,
+    in the round ``joined`` (None: a round of its own), and the register operations ``local``
+    the machine charged before the step."""
+    share = phases.get(label)
+    if share is None:
+        share = phases[label] = PhaseCost()
+    if joined is None:
+        charge(share, n, reads, writes)
+    else:
+        within = joined.within(label)
+        charge(share, n, reads, writes, within is not None, int(within or 0))
+    if local:
+        charge_local(share, local)
 
 
 @functools.cache
