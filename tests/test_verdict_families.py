@@ -1,4 +1,4 @@
-"""The held-out verdict battery (tests/verdict_battery.py) as a test: its families, sweeps and
+"""The held-out verdict families (tests/verdict_families.py) as a test: its families, sweeps and
 grades, at seed 18 over every kind of sweep and at seed 2 over half the kinds (drawn by the
 seed); PRAM_BATTERY_SEED=<seed> runs that seed instead of 2.
 
@@ -14,7 +14,7 @@ decidable check or three to five on marginal ones (for example seed 1727499219: 
 floor(n L^2 - 17/3 n L - ...) on five sizes 100..10000 read as led by n L^3, exceeded against
 O(n L^2)); the verdicts page of the docs says so.
 
-A fixed subset of a second outside battery (verdict_battery_second.json, 100 of its 2,304
+A fixed subset of a second outside battery (verdict_families_expected.json, 100 of its 2,304
 checks, graded by the same grader) holds the checks it decided right: none may turn wrong.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import pram
-from tests import verdict_battery as battery
+from tests import verdict_families as families
 
 FIXED_SEED = 18
 #: The second seed, over half the kinds of sweep (PRAM_BATTERY_SEED replaces it).
@@ -43,22 +43,22 @@ def _drawn() -> int:
 
 
 def _kinds(seed: int) -> list[str] | None:
-    names = [k for k, _ in battery.sweeps(random.Random(seed))]
+    names = [k for k, _ in families.sweeps(random.Random(seed))]
     return sorted(random.Random(seed).sample(names, DRAWN_KINDS))
 
 
 def _graded(seed: int, kinds: list[str] | None) -> tuple[dict[str, object], str]:
-    records = battery.synthetic_checks(seed, kinds)
-    totals = battery.tally(records)
+    records = families.synthetic_checks(seed, kinds)
+    totals = families.tally(records)
     bad = [r for r in records if r["grade"] in ("WRONG-VERDICT", "WRONG-TIGHT", "ERROR")]
-    shown = "\n".join("  " + battery.wrong_line(r) for r in bad[:12])
+    shown = "\n".join("  " + families.wrong_line(r) for r in bad[:12])
     replay = f"PRAM_BATTERY_SEED={seed} replays it"
     return totals, (f"seed {seed} ({replay}), kinds {kinds or 'all'}: "
                     f"{ {k: v for k, v in totals.items() if 'RIGHT' not in k} }\n{shown}")
 
 
 @pytest.mark.parametrize("which", ["fixed", "drawn"])
-def test_no_confident_wrong_verdict_on_the_held_out_battery(which: str) -> None:
+def test_no_confident_wrong_verdict_on_the_held_out_families(which: str) -> None:
     """The battery's targets, at seed 18 over every kind of sweep and at a drawn seed."""
     if which == "fixed":
         seed, kinds = FIXED_SEED, None
@@ -75,7 +75,7 @@ def test_no_confident_wrong_verdict_on_the_held_out_battery(which: str) -> None:
     assert isinstance(rate, float) and rate <= 0.15, message
 
 
-def test_the_battery_grades_what_it_is_given() -> None:
+def test_the_grader_grades_what_it_is_given() -> None:
     """The grader itself: a confident wrong verdict and a wrong loose-by factor are graded
     wrong, an undetermined one is not, and the factor text is parsed."""
 
@@ -83,13 +83,13 @@ def test_the_battery_grades_what_it_is_given() -> None:
         def __init__(self, verdict: str, tight: bool | None, loose_by: str | None) -> None:
             self.verdict, self.tight, self.loose_by = verdict, tight, loose_by
 
-    assert battery.grade(Said("holds", True, None), "exceeded", (0, -1, 0))[0] == "WRONG-VERDICT"
-    assert battery.grade(Said("undetermined", None, None), "exceeded", (0, -1, 0))[0] == (
+    assert families.grade(Said("holds", True, None), "exceeded", (0, -1, 0))[0] == "WRONG-VERDICT"
+    assert families.grade(Said("undetermined", None, None), "exceeded", (0, -1, 0))[0] == (
         "UNDETERMINED")
-    assert battery.grade(Said("holds", False, "n^0.5 log^0.25"), "holds-loose",
+    assert families.grade(Said("holds", False, "n^0.5 log^0.25"), "holds-loose",
                          (0.5, 0, 0))[0] == "WRONG-TIGHT"
-    assert battery.grade(Said("holds", False, "n^0.5"), "holds-loose", (0.5, 0, 0))[0] == "RIGHT"
-    assert battery.parse_factor("n/log^3") == (1.0, -3.0, 0.0)
+    assert families.grade(Said("holds", False, "n^0.5"), "holds-loose", (0.5, 0, 0))[0] == "RIGHT"
+    assert families.parse_factor("n/log^3") == (1.0, -3.0, 0.0)
 
 
 #: A fixed subset of a second outside battery of bound checks (2,304 checks of exact and
@@ -97,17 +97,17 @@ def test_the_battery_grades_what_it_is_given() -> None:
 #: tester who had not seen the verdict code): two decidable checks of every family and truth
 #: that the verdicts got right when it was folded in, each with the battery's truth (exceeded,
 #: holds tight, or holds loose by a factor n^a L^b (log L)^c) and its points.
-SECOND = Path(__file__).with_name("verdict_battery_second.json")
+EXPECTED = Path(__file__).with_name("verdict_families_expected.json")
 
 #: Undetermined verdicts allowed on the subset (each a regression to look at, not a wrong one).
-SECOND_UNDETERMINED = 3
+EXPECTED_UNDETERMINED = 3
 
 
-def test_no_wrong_verdict_or_tightness_on_the_second_batterys_subset() -> None:
+def test_no_wrong_verdict_or_tightness_on_the_expected_checks() -> None:
     """Each check run through the public API as its author ran it (``pram.check``, or
     ``pram.mean_check`` on instances, of ``pram.formula(bound)``), graded by the held-out
     battery's grader against the second battery's truth."""
-    cases = json.loads(SECOND.read_text())
+    cases = json.loads(EXPECTED.read_text())
     assert len(cases) == 100
     graded = []
     for case in cases:
@@ -119,9 +119,9 @@ def test_no_wrong_verdict_or_tightness_on_the_second_batterys_subset() -> None:
         else:
             said = pram.check("work", formula, [({"n": n}, count) for n, count in
                                                 zip(case["sizes"], case["counts"], strict=True)])
-        grade, note = battery.grade(said, case["truth"], tuple(case["factor"]))
+        grade, note = families.grade(said, case["truth"], tuple(case["factor"]))
         graded.append((grade, case["id"], case["truth"], said.summary, note))
     wrong = [g for g in graded if g[0] in ("WRONG-VERDICT", "WRONG-TIGHT", "ERROR")]
     assert wrong == [], wrong
     undetermined = [g for g in graded if g[0] == "UNDETERMINED"]
-    assert len(undetermined) <= SECOND_UNDETERMINED, undetermined
+    assert len(undetermined) <= EXPECTED_UNDETERMINED, undetermined
