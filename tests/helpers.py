@@ -1,10 +1,12 @@
 """Helpers shared by several test modules: a pattern matching one whole message, the step that
-reads an array into one register per processor, a random expression, and whether the tests
-run against this checkout (an editable install) or a regular install."""
+reads an array into one register per processor, a random expression, the installed command, a
+user's module declaring a copy, and whether the tests run against this checkout (an editable
+install) or a regular install."""
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,32 @@ EDITABLE = Path(pram.__file__).resolve().parent.parent == CHECKOUT
 #: For a test of what only a checkout does: skipped against a regular install.
 checkout_only = pytest.mark.skipif(
     not EDITABLE, reason="only a checkout (an editable install) has this behaviour")
+
+
+#: The installed command (its start-up handles a signal from its first line on).
+PRAM_COMMAND = str(Path(sys.executable).with_name("pram"))
+
+#: The source of a user's module (``--module``) declaring ``copy``, a one-input copy of an
+#: array ``a`` in two steps, with the work bound ``BOUND`` (to be replaced) and time 1.
+COPY_MODULE = '''
+import numpy as np
+from pram import Read, Step, Write, iota
+import pram
+
+def build(n, rng):
+    return {"a": rng.integers(0, 100, n)}
+
+def prog(m, a):
+    n = a.size
+    pid = m.processors(n)
+    (x,) = yield Step(pid, reads=[Read(a, iota(n))])
+    out = m.array("out", n)
+    yield Step(pid, writes=[Write(out, iota(n), x)])
+    return out
+
+copy = pram.Algorithm(name="copy", build=build, program=prog, reference=lambda a: a.copy(),
+                      bounds={"work": "BOUND", "time": "1"})
+'''
 
 
 def declared_module(name: str, imports: str, body: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
+import pram
 from pram import Check, Formula, InputError, check
 from pram.laws.bounds import combined, mean_check
 
@@ -292,3 +293,13 @@ def test_a_size_the_check_lacks_is_read_as_its_twin() -> None:
                  square).verdict == "holds"
     with pytest.raises(InputError, match="is of another order than its text"):
         check("work", Formula("n m", lambda s: s["n"], twins={"m": "n"}), square)
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+def test_a_check_of_a_count_beyond_a_float_is_refused() -> None:
+    """pram.check raised a bare OverflowError for an int count of 10^400."""
+    with pytest.raises(InputError, match="is not a pair of sizes"):
+        pram.check("work", pram.formula("n"), [({"n": 8}, 10**400), ({"n": 16}, 32.0)])

@@ -16,6 +16,7 @@ from pram.circuits.circuit import Recorder
 from pram.reports import circuit as command
 from pram.reports import circuit_build, circuit_report
 from pram.reports.cli import main
+from tests.commands import one_line_error
 
 
 def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
@@ -238,3 +239,15 @@ def test_an_export_name_that_does_not_fit_its_format_is_refused(
         f"pram circuit: error: --export {str(tmp_path / 'c.json')!r} must end in .dot or .gv; "
         "rename it, e.g. 'c.dot'"
     )
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+def test_a_circuit_on_an_empty_input_is_refused(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    empty = tmp_path / "empty.npy"
+    np.save(empty, np.zeros(0, np.int64))
+    line = one_line_error(capsys, "circuit", "sort", "--input", str(empty))
+    assert "holds no tokens" in line and "--n N" in line

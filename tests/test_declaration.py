@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 import pram
 from pram import InputError, Machine, Read, Step, Write, iota
 from tests.commands import call, one_line_error, run_json
-from tests.helpers import EDITABLE
+from tests.helpers import COPY_MODULE, EDITABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -737,3 +738,67 @@ def test_a_size_too_large_for_a_float_is_refused_naming_its_digits() -> None:
     with pytest.raises(InputError, match=r"cannot be evaluated at n=a number of 401 digits "
                        r"\(too large for a float\)"):
         pram.formula("n")({"n": 10**400})
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+def _declared(source: str) -> pram.Algorithm:
+    """The declaration ``copy`` of a module's ``source``, from Python."""
+    namespace: dict[str, object] = {}
+    exec(compile(source, "copy.py", "exec"), namespace)  # the helpers' module
+    found = namespace["copy"]
+    assert isinstance(found, pram.Algorithm)
+    return found
+
+
+#: The one-input copy declaration of ``COPY_MODULE``, from Python.
+COPY = _declared(COPY_MODULE.replace("BOUND", "n"))
+
+
+@pytest.mark.parametrize(("call_it", "words"), [
+    (lambda: pram.sweep(COPY, [float("nan")]), "sizes must hold positive integers, the sizes a "
+     "sweep runs (got nan in [nan])"),
+    (lambda: pram.sweep(COPY, [True, 16]), "sizes must hold positive integers, the sizes a "
+     "sweep runs (got True in [True, 16])"),
+    (lambda: pram.sweep(COPY, [8, 16], seed="a"), "seed must be a non-negative integer (got 'a')"),
+    (lambda: pram.Machine(batch=10**12), "batch=1,000,000,000,000 instances is more than one "
+     "machine holds (at most "),
+    (lambda: pram.Machine(batch=10**9), "batch=1,000,000,000 instances is more than one "
+     "machine holds (at most "),
+    (lambda: COPY.solve(pram.Machine(), {"zz": np.arange(4)}), "but the framework calls "
+     "program(m, zz=...); give it that signature"),
+])
+def test_a_python_value_that_cannot_work_is_refused_naming_it(call_it: object,
+                                                               words: str) -> None:
+    """From the Python API: a NaN size was numpy's ValueError, True was taken as size 1, a
+    text seed numpy's TypeError, batch=10**12 a bare MemoryError and batch=10**9 a hang, and
+    an input name the program does not take a TypeError from inside the framework."""
+    assert callable(call_it)
+    with pytest.raises(InputError, match=re.escape(words)):
+        call_it()
+
+
+def test_a_declarations_title_is_text() -> None:
+    """title=5 was taken (every other field is checked)."""
+    with pytest.raises(InputError, match="title is the text reports show"):
+        pram.Algorithm(name="x", build=lambda n, rng: np.zeros(n), program=lambda m, x: x,
+                       reference=lambda x: x, title=5)  # type: ignore[arg-type]
+
+
+def test_parentheses_count_towards_a_formulas_depth() -> None:
+    """Parentheses leave no node in the parse: 101 of them passed the 100-deep limit."""
+    with pytest.raises(InputError, match="nests its parts more than 100 deep"):
+        pram.formula("(" * 101 + "n" + ")" * 101)
+    assert pram.formula("(" * 100 + "n" + ")" * 100)({"n": 3}) == 3
+
+
+def test_a_declarations_bound_is_read_by_its_text(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    """bounds={'time': Formula('O(log n)', lambda s: s['n'])} made pram sweep --module print
+    'holds, tight' for linear time (fourth outside battery): a Formula's text must read."""
+    with pytest.raises(InputError, match=r"bound 'time': its text 'O\(log n\)' is not a formula"):
+        pram.Algorithm(name="x", build=lambda n, rng: np.zeros(n), program=lambda m, x: x,
+                       reference=lambda x: x,
+                       bounds={"time": pram.Formula("O(log n)", lambda s: s["n"])})

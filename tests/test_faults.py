@@ -24,7 +24,8 @@ import pytest
 from pram import InputError
 from pram.reports import guard, report, signals, writer
 from pram.reports.cli import main
-from tests.commands import refusal
+from tests.commands import call, refusal
+from tests.helpers import PRAM_COMMAND
 
 PRAM = [sys.executable, "-m", "pram.reports.cli"]
 
@@ -488,3 +489,86 @@ def test_predict_beyond_a_float_is_null(capsys: pytest.CaptureFixture[str]) -> N
     laws = json.loads(capsys.readouterr().out)["laws"]
     values = [v for law in laws.values() for v in law["predictions"].values()]
     assert values and all(v is None or isinstance(v, int) for v in values)
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+def test_an_output_name_that_is_not_utf8_is_written(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    """A file name of bytes that are not UTF-8 (as a shell passes $'x\\xff.npy') was a
+    UnicodeEncodeError traceback in the temporary file's name; it is written as given."""
+    target = os.fsdecode(os.fsencode(str(tmp_path)) + b"/x\xff.npy")
+    status, _, err = call(capsys, "run", "sort", "--n", "8", "--output", target)
+    assert status == 0, err
+    assert np.load(target).tolist() == sorted(np.load(target).tolist())
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_standard_output_is_named() -> None:
+    """`pram run ... > /dev/full` said "'a file' could not be written"."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([PRAM_COMMAND, "run", "sort", "--n", "8"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "'standard output' could not be written: the disk is full" in done.stderr
+
+
+def test_ctrl_c_while_workers_start_is_one_line() -> None:
+    """A terminal's Ctrl-C (SIGINT to the whole process group) while --workers starts its
+    processes printed their KeyboardInterrupt tracebacks from the middle of their imports."""
+    for delay in (0.9, 1.5):
+        p = subprocess.Popen(
+            [PRAM_COMMAND, "run", "sort", "--n", "4096", "--instances", "400", "--workers", "2"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        time.sleep(delay)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+        lines = [line for line in err.splitlines() if line.strip()]
+        if p.returncode == 0:
+            continue  # finished before the signal: nothing to see
+        # (on a busy machine the signal may come while the command still loads: "pram: ...")
+        assert p.returncode == 130 and lines in (["pram run: interrupted"],
+                                                 ["pram: interrupted"]), err[-3000:]
+
+
+def test_a_home_this_user_cannot_look_in_gives_matplotlib_a_folder(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """sudo -u keeps a HOME the user may not read: looking for matplotlib's folder raised
+    PermissionError in every command, --help included; now the folder counts as not writable
+    and a temporary one is used."""
+    from pram.reports import preflight
+
+    real = Path.exists
+
+    def exists(self: Path) -> bool:
+        if str(self).startswith(str(tmp_path / "home")):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    monkeypatch.delenv("MPLCONFIGDIR", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    preflight.matplotlib_home()
+    assert os.environ["MPLCONFIGDIR"] and Path(os.environ["MPLCONFIGDIR"]).is_dir()
+
+
+def test_an_error_standard_error_cannot_take_still_exits_2() -> None:
+    """With standard error on a full device the refusal of --n 0 exited 1 (rich's write
+    failed); the status alone must still say "bad input"."""
+    with open(os.devnull if not Path("/dev/full").exists() else "/dev/full", "w") as full:
+        done = subprocess.run([PRAM_COMMAND, "run", "sort", "--n", "0"], stderr=full,
+                              stdout=subprocess.PIPE, timeout=120)
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
+def test_a_prediction_beyond_a_float_is_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    """--predict 10^400 overflowed a float where the report showed an exact law's exact
+    prediction (the JSON gives the integer, or null)."""
+    status, out, err = call(capsys, "sweep", "sort", "--n", "8,16,32,64,128", "--predict",
+                            "1" + "0" * 400)
+    assert status == 0 and "e+" in out and "Traceback" not in err

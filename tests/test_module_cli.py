@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tests.commands import call, one_line_error, run_json
+from tests.helpers import COPY_MODULE, PRAM_COMMAND
 
 #: A correct declaration: doubling in two steps, n processors.
 GOOD = '''
@@ -509,3 +512,178 @@ def test_an_alarm_a_program_sets_ends_the_command_with_one_line(tmp_path: Path) 
         "                         program=prog, reference=lambda a: a)\n"))
     done = _pram("run", "--module", path, "alarmed", "--n", "8")
     assert (done.returncode, done.stdout, done.stderr) == (142, "", "pram run: alarm clock\n")
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+@pytest.mark.parametrize(("bound", "why"), [
+    ("n/(n-8)", "a division by zero"), ("sqrt(n-100)", "math domain error"),
+    ("n^1000", "too large for a float")])
+def test_a_bound_undefined_at_the_size_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, bound: str, why: str) -> None:
+    """A formula a size makes undefined was a ZeroDivisionError, ValueError or OverflowError
+    traceback (exit 1), in a declaration and in --bound alike."""
+    module = tmp_path / "bounded.py"
+    module.write_text(COPY_MODULE.replace("BOUND", bound))
+    line = one_line_error(capsys, "run", "--module", str(module), "copy", "--n", "8", "--json")
+    assert f"formula {bound} cannot be evaluated at n=8 ({why})" in line
+    line = one_line_error(capsys, "sweep", "sort", "--n", "8,16", "--bound", f"work={bound}")
+    assert f"formula {bound} cannot be evaluated at d=1, n=8 ({why})" in line
+
+
+def test_a_colon_in_a_module_file_name_is_the_file(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """--module 'a:b.py' NAME was read as the file 'a' and the name 'b.py', with a fix that
+    did not work; a NAME is an identifier, so 'b.py' is part of the file's name."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a:b.py").write_text(COPY_MODULE.replace("BOUND", "n"))
+    status, out, err = call(capsys, "run", "--module", "a:b.py", "copy", "--n", "8", "--json")
+    assert status == 0 and '"correct": true' in out, err
+    status, out, err = call(capsys, "run", "--module", "a:b.py:copy", "--n", "8", "--json")
+    assert status == 0, err
+
+
+@pytest.mark.parametrize(("name", "argv"), [
+    ("o.npy", ["run", "--module", "m.py", "copy", "--n", "8", "--output", "o.npy"]),
+    ("t.html", ["trace", "--module", "m.py", "copy", "--n", "4", "--html", "t.html"]),
+    ("p.png", ["sweep", "--module", "m.py", "copy", "--n", "8,16", "--plot", "p.png"]),
+])
+def test_an_output_linking_to_the_module_is_refused_and_the_module_kept(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        name: str, argv: list[str]) -> None:
+    """`ln -s m.py o.npy; pram run --module m.py copy --output o.npy` wrote the answers over
+    the module (the writer follows a link, and the module was not counted as an input); so did
+    trace --html and sweep --plot. Each is refused before the run, naming the option."""
+    monkeypatch.chdir(tmp_path)
+    source = COPY_MODULE.replace("BOUND", "n")
+    (tmp_path / "m.py").write_text(source)
+    (tmp_path / name).symlink_to(tmp_path / "m.py")
+    line = one_line_error(capsys, *argv)
+    option = argv[-2]
+    assert f"{option} {name!r} is the file given as --module 'm.py'" in line
+    assert f"give {option} another name" in line
+    assert (tmp_path / "m.py").read_text() == source
+
+
+@pytest.mark.parametrize("option", [
+    ["--keys", "word"], ["--network", "bitonic"], ["--comparator", "serial"],
+    ["--sort", "merge-tree"], ["--search", "pbs"]])
+def test_an_option_at_its_default_does_not_apply_to_a_declaration(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, option: list[str]) -> None:
+    """`pram run --module m.py copy --keys word` (the default value) passed unseen, while
+    --keys bits was refused."""
+    module = tmp_path / "m.py"
+    module.write_text(COPY_MODULE.replace("BOUND", "n"))
+    line = one_line_error(capsys, "run", "--module", str(module), "copy", "--n", "8", *option)
+    assert f"{option[0]} {option[1]} does not apply to copy: it applies only to " in line
+    assert line.endswith("; leave it out")
+
+
+def test_lint_of_a_folder_without_python_files_is_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """It said "0 files: nothing that run time cannot stop" and exited 0: a wrong folder
+    passed as a clean one."""
+    (tmp_path / "notes.txt").write_text("no code here\n")
+    line = one_line_error(capsys, "lint", str(tmp_path))
+    assert "holds no Python file" in line and repr(str(tmp_path)) in line
+
+
+BROKEN = """
+class Unsayable(Exception):
+    def __str__(self):
+        raise RuntimeError("no words")
+
+def ref(a):
+    if PART == "reference": raise Unsayable()
+    return a.copy()
+""" + COPY_MODULE.replace("BOUND", "n").replace(
+    "def build(n, rng):\n", "def build(n, rng):\n    if PART == 'build': raise Unsayable()\n"
+).replace(
+    "def prog(m, a):\n", "def prog(m, a):\n    if PART == 'program': raise Unsayable()\n"
+).replace("reference=lambda a: a.copy()", "reference=ref") + """
+if PART == "import": raise Unsayable()
+
+class Evil:
+    @property
+    def __class__(self):
+        raise RuntimeError("evil")
+
+x = Evil()
+"""
+
+
+@pytest.mark.parametrize("part", ["import", "build", "program", "reference"])
+def test_an_error_whose_message_cannot_be_shown_is_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, part: str) -> None:
+    """An exception class of the user's whose __str__ raises gave a traceback ("During
+    handling of the above exception...") and exit 1 (third outside edge battery)."""
+    module = tmp_path / "broken.py"
+    module.write_text(f"PART = {part!r}\n" + BROKEN)
+    line = one_line_error(capsys, "run", "--module", str(module), "copy", "--n", "8")
+    assert "raised Unsayable in broken.py:" in line
+    assert "its message cannot be shown: str() raised RuntimeError" in line
+
+
+def test_a_global_with_a_class_property_of_its_own_is_passed_over(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A global whose __class__ property raised broke the search for declarations."""
+    module = tmp_path / "evil.py"
+    module.write_text("PART = None\n" + BROKEN)
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8")
+    assert status == 0, err
+    assert "has no 'nope'" in one_line_error(capsys, "run", "--module", str(module), "nope")
+
+
+def test_a_modules_code_does_not_see_the_commands_arguments(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A module that read --seed from sys.argv at import could draw its instance itself, and
+    a program that read --input's path could sort the file on the host (third outside honesty
+    battery): the user's code sees the command's name alone."""
+    module = tmp_path / "argv.py"
+    module.write_text(COPY_MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):", "import sys\nSEEN = list(sys.argv)\n\ndef build(n, rng):").replace(
+        "    n = a.size\n", "    n = a.size\n    assert len(sys.argv) == 1 and len(SEEN) == 1, "
+        "(sys.argv, SEEN)\n    assert len(sys.orig_argv) == 1, sys.orig_argv\n"))
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
+                            "--seed", "3")
+    assert status == 0, err
+
+
+def test_a_modules_own_signal_handler_raising_is_one_line(tmp_path: Path) -> None:
+    """A module whose SIGINT handler raises ValueError, Ctrl-C while its build sleeps: the
+    size guard's probe took the handler's error for the build's, and the run went on to exit
+    0 (third outside edge battery). Now one line naming the handler's line, exit 2."""
+    (tmp_path / "m.py").write_text(COPY_MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):\n",
+        "import signal, time\n\ndef h(*a):\n    raise ValueError('my handler')\n\n"
+        "signal.signal(signal.SIGINT, h)\n\ndef build(n, rng):\n"
+        "    open('started', 'w').close()\n    time.sleep(30)\n"))
+    child = subprocess.Popen([PRAM_COMMAND, "run", "--module", "m.py", "copy", "--n", "8"],
+                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 2, err
+    assert err.strip().count("\n") == 0 and "raised ValueError in m.py:" in err, err
+
+
+def test_a_reference_keeps_nothing_for_a_later_instance(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A reference that kept its inputs in a module global handed the program of a later
+    instance the inputs of the earlier ones (fourth outside battery): it runs apart now."""
+    module = tmp_path / "kept.py"
+    module.write_text(COPY_MODULE.replace("BOUND", "n").replace(
+        "def build(n, rng):", "KEPT = []\n\ndef build(n, rng):").replace(
+        "    n = a.size\n", "    n = a.size\n    assert not KEPT, 'a reference kept inputs'\n"
+    ).replace(
+        "reference=lambda a: a.copy()", "reference=lambda a: KEPT.append(a) or a.copy()"))
+    status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
+                          "--instances", "3")
+    assert status == 0, err

@@ -103,3 +103,29 @@ def test_every_whole_number_of_the_command_line_is_plain_ascii_digits(
     assert ("give" in err) and ("_value" not in err), err
     assert [whole(t) for t in ("8", " 008 ", "-1", "1_0", "+8", "\uff18", "\u00b2", "")] == [
         8, 8, -1, None, None, None, None, None]
+
+
+# ---- edge cases found from the docs by testers who had not seen the code: each was a
+# traceback or a wrong success, now one line and exit 2 (an InputError in Python) ----
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("-5G", "--max-memory '-5G' is not a size"), ("-1", "--max-memory '-1' is not a size")])
+def test_a_value_that_looks_like_an_option_is_checked_as_the_value(
+        capsys: pytest.CaptureFixture[str], value: str, says: str) -> None:
+    """``--max-memory -5G`` was argparse's "expected one argument", which names no value."""
+    line = one_line_error(capsys, "run", "sort", "--n", "8", "--max-memory", value)
+    assert says in line
+    assert "expected one argument" in one_line_error(capsys, "run", "sort", "--input", "--json")
+
+
+@pytest.mark.parametrize("argv", [
+    ("sweep", "sort", "--n", "8,16", "--workers", str(2**31)),
+    ("run", "sort", "--n", "8", "--instances", "4", "--workers", str(10**30)),
+])
+def test_a_worker_count_beyond_a_c_int_is_one_line(
+        capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """--workers 2^31 overflowed the pool's semaphore (tracebacks, leaked semaphores, exit 1;
+    third outside edge battery)."""
+    line = one_line_error(capsys, *argv)
+    assert "--workers" in line and "at most 4096" in line
