@@ -1,7 +1,7 @@
-"""Helpers shared by several test modules: a pattern matching one whole message, the step that
-reads an array into one register per processor, a random expression, the installed command, a
-user's module declaring a copy, and whether the tests run against this checkout (an editable
-install) or a regular install."""
+"""Helpers shared by several test modules: a pattern matching one whole message, an int64
+array of given values, the step that reads an array into one register per processor, a random
+expression, the installed command, a user's module declaring a copy, and whether the tests run
+against this checkout (an editable install) or a regular install."""
 
 from __future__ import annotations
 
@@ -21,6 +21,11 @@ from pram import Machine, Read, Step, iota
 def whole(message: str) -> str:
     """A pattern (for ``pytest.raises(match=...)``) matching exactly ``message``."""
     return "^" + re.escape(message) + "$"
+
+
+def ints(*values: int) -> np.ndarray:
+    """The int64 array of ``values``."""
+    return np.array(values, dtype=np.int64)
 
 
 #: Sixteen values some above 500, some not (an outside red team's data, the runs' input).

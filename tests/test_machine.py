@@ -38,13 +38,9 @@ from pram import (
     phase,
 )
 from pram.testing import assert_erew
-from tests.helpers import whole
+from tests.helpers import ints, whole
 
 RunSteps = Callable[[Machine, Sequence[Step]], list[Values]]
-
-
-def ints(*values: int) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
 
 
 def idle(steps: int, n: int, m: Machine) -> Program[int]:

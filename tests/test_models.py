@@ -22,10 +22,7 @@ from pram import (
     model,
 )
 from pram.models import EREW
-
-
-def ints(*values: int) -> np.ndarray:
-    return np.array(values, dtype=np.int64)
+from tests.helpers import ints
 
 
 def clash(name: str, values: tuple[int, ...], *, seed: int = 0) -> tuple[int, list[Violation]]:

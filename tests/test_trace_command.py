@@ -8,16 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pram.reports.cli import main
 from pram.reports.entries import algorithm, names
 from pram.reports.measure import execute
 from pram.reports.options import Options
-
-
-def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.commands import call
 
 
 def _page_data(path: Path) -> dict[str, object]:
