@@ -51,6 +51,9 @@ HELD_OUT = 2
 #: more.
 STAIR_CHECKS = 4
 STAIR_LARGE = 64
+#: A staircase law's terms at the largest size may add up to at most this many times its
+#: count (terms that cancel to a fraction of their sizes fit steps by chance).
+CANCEL = 2
 #: A staircase law, or one with as many terms as fitted sizes, has coefficients with
 #: denominators up to this (counts of programs divide by small numbers: N/3, 11/18).
 SIMPLE = 24
@@ -321,6 +324,11 @@ def _on(measure: str, scale: Scale, xs: Sequence[int], ys: Sequence[int],
             live = [(t, ci) for t, ci in zip(basis, c, strict=True) if ci != 0]
             if not live or max(live)[1] <= 0:
                 continue  # a count cannot lead with a negative term
+            if loglog != "log" and sum(abs(ci * x) for ci, x in zip(c, rows[-1], strict=True)
+                                       ) > CANCEL * ys[-1]:
+                # terms that cancel fit steps by chance too: n (5 + floor(log2 n) % 2) on
+                # n = 2..32 is n L - 2 n ceil(log2 L) + 6 n (6n - 6n + 6n at n = 32)
+                continue
             accepted.append((tuple(t for t, _ in live), tuple(ci for _, ci in live)))
         if not accepted:
             if reproduced:
