@@ -822,3 +822,22 @@ def test_a_staircase_whose_feet_climb_never_holds_below_it() -> None:
     below = check("work", formula("n log2(n)"), [({"n": n}, 3.0 * padded(n))
                                                  for n in range(5, 129)])
     assert below.verdict == "holds"
+
+
+def test_a_staircase_law_of_cancelling_terms_is_no_exact_law() -> None:
+    """n (5 + floor(log2 n) % 2) on 1..32 is n L - 2 n ceil(log2 L) + 6 n at every size, the
+    held-out ones too (outside battery), and was "holds, tight" against n log n: its count is
+    Theta(n), so it is never tight there, and never exceeded against n."""
+    points = [({"n": n}, n * (5 + int(math.log2(n)) % 2)) for n in range(1, 33)]
+    against_log = check("work", formula("n log2(n)"), points)
+    assert against_log.tight is not True and against_log.verdict != "exceeded"
+    assert check("work", formula("n"), points).verdict != "exceeded"
+
+
+def test_a_short_later_part_of_a_clean_sweep_leaves_the_verdict_standing() -> None:
+    """2 n log2 n + n on 1..32: the sizes from n = 9 on span 3.6, too little to decide by
+    themselves; the whole sweep's law fits cleanly, so the check decides (it was undetermined
+    on every bound): it holds against n log^2 n and exceeds n."""
+    points = [({"n": n}, int(2 * n * math.log2(n) + n)) for n in range(1, 33)]
+    assert check("work", formula("n log2(n)^2"), points).verdict == "holds"
+    assert check("work", formula("n"), points).verdict == "exceeded"
