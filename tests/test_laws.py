@@ -841,3 +841,23 @@ def test_a_short_later_part_of_a_clean_sweep_leaves_the_verdict_standing() -> No
     points = [({"n": n}, int(2 * n * math.log2(n) + n)) for n in range(1, 33)]
     assert check("work", formula("n log2(n)^2"), points).verdict == "holds"
     assert check("work", formula("n"), points).verdict == "exceeded"
+
+
+#: n log2(n)^2 with 10% Gaussian noise, three instances a size (an outside battery's case).
+NOISY_N_LOG2 = [
+    (16, [256, 208, 281]), (32, [792, 899, 844]), (64, [2197, 2348, 2136]),
+    (128, [5665, 5793, 6712]), (256, [18717, 16495, 13574]), (512, [52501, 44153, 45799]),
+    (1024, [95817, 110365, 106002]), (2048, [244058, 254955, 232797]),
+    (4096, [546138, 686327, 538677]), (8192, [1102580, 1181613, 1174864]),
+    (16384, [3116125, 3083880, 3120569])]
+
+
+def test_means_that_fit_a_log_log_more_within_their_noise_do_not_hold() -> None:
+    """The means of n log^2 n over three noisy instances held against n log^2 n / log log n
+    (the fit read n L^2 / log2(L)); they are a multiple of n log^2 n within their noise, so
+    the check is undetermined and asks for instances. Against n log^2 n itself they hold."""
+    points = [({"n": n}, values) for n, values in NOISY_N_LOG2]
+    below = mean_check("work", formula("n log2(n)^2 / log2(log2(n))"), points)
+    assert below.verdict == "undetermined"
+    assert "add instances" in below.reason
+    assert mean_check("work", formula("n log2(n)^2"), points).verdict == "holds"

@@ -329,6 +329,45 @@ def combined(parts: Mapping[str, Check], total: Check) -> Check:
 _T975 = (12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262)
 
 
+def _other_side_within_bands(main: Check, means: Sequence[float], errors: Sequence[float]
+                             ) -> str | None:
+    """What the means are also, within their noise, on the other side of the bound: for a
+    bound that holds, a multiple of the bound times log2(log2 S) (S the size the check runs
+    along: the least step of order above the bound); for one exceeded, a multiple of the bound
+    itself. The means fit such a multiple when its chi-square, with the instances' relative
+    standard error pooled over the sizes (``errors``: each mean's), is within the 99% point:
+    the other side is ruled out only where the means rule it out strongly. None when they
+    do, or the check runs along several sizes. (n log^2 n with 10% noise over 3 instances
+    held against n log^2 n / log log n: its means are a multiple of n log^2 n as well.)"""
+    if main.verdict not in ("holds", "exceeded") or len({a.size for a in main.along}) != 1:
+        return None
+    size = main.along[0].size
+    bounds = [main.formula(s) for s in main.sizes]
+    if main.verdict == "holds":
+        shape = [b * max(1.0, math.log2(max(1.0, math.log2(max(s[size], 2.0)))))
+                 for b, s in zip(bounds, main.sizes, strict=True)]
+        named = f"({main.formula.text}) log2(log2({size}))"
+    else:
+        shape, named = bounds, main.formula.text
+    if any(v <= 0 for v in shape) or any(m <= 0 for m in means):
+        return None
+    pooled = math.sqrt(sum((e / m) ** 2 for e, m in zip(errors, means, strict=True))
+                       / len(means))
+    if pooled == 0:
+        return None
+    weights = [1 / (pooled * m) ** 2 for m in means]
+    c = sum(w * m * v for w, m, v in zip(weights, means, shape, strict=True)) / sum(
+        w * v * v for w, v in zip(weights, shape, strict=True))
+    spread = sum(w * (m - c * v) ** 2 for w, m, v in zip(weights, means, shape, strict=True))
+    return named if spread <= _chi_square_99(len(means) - 1) else None
+
+
+def _chi_square_99(freedom: int) -> float:
+    """The 99% point of chi-square with ``freedom`` degrees (Wilson and Hilferty's cube)."""
+    k = max(freedom, 1)
+    return float(k * (1 - 2 / (9 * k) + 2.3263 * math.sqrt(2 / (9 * k))) ** 3)
+
+
 def mean_check(
     measure: str,
     formula: Formula,
@@ -350,7 +389,7 @@ def mean_check(
     """
     _is_formula(formula, "mean_check")
     _arguments("mean_check", measure, points, None, many=True)
-    means, halves, counts = [], [], []
+    means, halves, errors, counts = [], [], [], []
     for _, values in points:
         k = len(values)
         if k == 0:
@@ -359,7 +398,8 @@ def mean_check(
         sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (k - 1)) if k > 1 else 0.0
         t = _T975[k - 2] if 2 <= k <= len(_T975) + 1 else 1.96
         means.append(mean)
-        halves.append(t * sd / math.sqrt(k))
+        errors.append(sd / math.sqrt(k))
+        halves.append(t * errors[-1])
         counts.append(k)
     sizes = [s for s, _ in points]
     main = first = check(measure, formula, list(zip(sizes, means, strict=True)))
@@ -368,6 +408,17 @@ def mean_check(
     relative = max((h / abs(m) for h, m in zip(halves, means, strict=True) if m), default=0.0)
     evidence = attrs.evolve(main.evidence or Evidence(main.verdict, main.law.describe()),
                             band=(min(counts), relative))
+    other_side = _other_side_within_bands(main, means, errors)
+    if other_side is not None:
+        a = ("add instances (four times as many halve the band), not sizes: the means are "
+             "known only to within their band")
+        return attrs.evolve(
+            main, verdict="undetermined", tight=None,
+            reason=(f"on the means over the instances the check says {main.summary}, but "
+                    f"within their noise (95% bands up to {100 * relative:.3g}% of a mean) the "
+                    f"means are also a multiple of {other_side}: the noise between instances "
+                    f"decides it; {a}"),
+            evidence=attrs.evolve(evidence, advice=a))
     # The tilt x_i = 2 i / last - 1 (i the size's place), scaled to the 95% band of the
     # least-squares slope of independent noise on it: h_i / sqrt(sum x_i^2) at each size.
     last = max(len(points) - 1, 1)
