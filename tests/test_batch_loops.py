@@ -136,6 +136,18 @@ def until_done(m: Machine, a: dict[str, Any]) -> Any:
     return (yield from finish(a, control))
 
 
+def rounds_done(m: Machine, a: dict[str, Any]) -> Any:
+    """:func:`until_done` whose rounds the host counts and uses after the loop: an instance
+    that left the loop early differs from the batch in a local where it would rejoin, so it
+    runs in a later pass of its own."""
+    control = m.processors(1)
+    rounds = yield from counted(a, control)
+    for _ in range(rounds):
+        (y,) = yield Step(control, reads=[Read(a["out"], 1)])
+        yield Step(control, writes=[Write(a["out"], 1, y + 1)])
+    return (yield from finish(a, control))
+
+
 # ---- the shapes --------------------------------------------------------------------------
 
 
@@ -151,14 +163,44 @@ def test_instances_that_agree_take_one_pass() -> None:
     assert len(passes) == 1 + 3  # the batch's one pass, then the three single runs
 
 
-def test_one_pass_per_distinct_path() -> None:
-    """Instances ending after 1, 3, 1, 2 rounds take three paths: three passes, each running
-    the program's own Python once (host side effects happen once per pass)."""
+def test_instances_that_end_their_loop_early_rejoin_without_a_later_pass() -> None:
+    """Instances ending after 1, 3, 1, 2 rounds park where they leave the loop and rejoin
+    the batch where it leaves it: one pass (the program's Python runs once), every instance
+    as its single run."""
     started: list[int] = []
 
     def program(m: Machine, a: dict[str, Any]) -> Any:
         started.append(1)
         return (yield from until_done(m, a))
+
+    m = same_as_singles(program, loop_inputs([1, 3, 1, 2]))
+    assert len(started) == 1 + 4  # the batch's one pass, then the four single runs
+    assert [c.loop_tests for c in m.costs] == [1, 3, 1, 2]
+    assert len({id(v) for v in m.results}) == 1
+
+
+def test_two_hundred_instances_of_two_hundred_round_counts_take_one_pass() -> None:
+    started: list[int] = []
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        started.append(1)
+        return (yield from until_done(m, a))
+
+    counts = [(7 * i) % 23 + 1 for i in range(40)]
+    m = same_as_singles(program, loop_inputs(counts))
+    assert len(started) == 1 + 40
+    assert [c.loop_tests for c in m.costs] == counts
+
+
+def test_one_pass_per_distinct_path_where_instances_cannot_rejoin() -> None:
+    """Instances ending after 1, 3, 1, 2 rounds counted by the host, which uses the count
+    after the loop, take three paths: three passes, each running the program's own Python
+    once (host side effects happen once per pass)."""
+    started: list[int] = []
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        started.append(1)
+        return (yield from rounds_done(m, a))
 
     m = Machine(batch=4)
     a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3, 1, 2]).items()}
@@ -175,12 +217,9 @@ def test_the_returned_registers_hold_every_instance_s_row() -> None:
 
     def program(m: Machine, a: dict[str, Any]) -> Any:
         control = m.processors(1)
-        while True:
-            yield from countdown(a, control)
-            if (yield Until(a["flag"], 0, control)):
-                break
+        rounds = yield from counted(a, control)
         (x,) = yield Step(control, reads=[Read(a["a"], 0)])
-        return x * 10, [x + 1]
+        return x * 10 + rounds, [x + 1]
 
     m = same_as_singles(program, loop_inputs([1, 3, 1, 2]))
     assert len({id(v) for v in m.results}) == 3  # three passes
@@ -530,14 +569,31 @@ def test_a_started_generator_is_refused_at_the_first_disagreement() -> None:
         reply = yield first
         return (yield from _resume(program, reply))
 
-    program = until_done(m, a)
+    program = rounds_done(m, a)
     with pytest.raises(BatchPathError, match=(
             r"^instances 0, 2 end their loop and instances 1 go on at loop test 1 of the "
-            r"run \(step 3, Until on array 'flag'\).*\(the generator until_done has "
+            r"run \(step 3, Until on array 'flag'\).*\(the generator rounds_done has "
             r"started\); pass m.run an unstarted generator, e.g. m.run\(program\(m, \.\.\.\)\), "
             r"or run one machine per instance$")) as refused:
         m.run(started(program, next(program)))
     assert isinstance(refused.value, StepError) and refused.value.step == 3
+
+
+def test_a_started_generator_runs_when_its_instances_rejoin() -> None:
+    """A program that cannot be made again needs no later pass when every instance that
+    left the loop early rejoins the batch: each instance as its single run."""
+
+    def started(m: Machine, a: dict[str, Any]) -> Any:
+        program = until_done(m, a)
+        first = next(program)
+
+        def resumed() -> Any:
+            reply = yield first
+            return (yield from _resume(program, reply))
+
+        return resumed()
+
+    same_as_singles(started, loop_inputs([1, 3, 1, 2]))
 
 
 def test_a_started_generator_runs_while_the_instances_agree() -> None:
@@ -741,12 +797,12 @@ def test_a_program_hidden_from_the_remaker_is_refused_not_counted_silently(how: 
     m = Machine(batch=2)
     a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
     if how == "attribute":
-        program = _Holder(until_done(m, a)).go()
+        program = _Holder(rounds_done(m, a)).go()
     elif how == "global":
-        _STORE["program"] = until_done(m, a)
+        _STORE["program"] = rounds_done(m, a)
         program = _from_store()
     else:
-        program = parallel_all(p for p in (until_done(m, a),))
+        program = parallel_all(p for p in (rounds_done(m, a),))
     with pytest.raises(BatchPathError, match=_ASTRAY) as refused:
         m.run(program)
     assert isinstance(refused.value, StepError) and refused.value.step == 0
@@ -763,7 +819,7 @@ def test_a_later_pass_reaching_a_test_at_another_step_is_refused() -> None:
         control = m.processors(1)
         for _ in range(calls["runs"]):  # one more step in each pass
             yield Step(control, reads=[Read(a["a"], 0)])
-        return (yield from until_done(m, a))
+        return (yield from rounds_done(m, a))
 
     m = Machine(batch=2)
     a = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
@@ -895,3 +951,204 @@ def test_undefined_reads_of_the_instances_taking_steps_while_others_idle() -> No
 
     m = same_as_singles(program, loop_inputs([1, 3, 2, 1]), strict=False)
     assert sorted(r.instance for r in m.undefined_reads) == [0, 3]
+
+
+# ---- park and rejoin: which loops rejoin, which fall back to a later pass ---------------
+
+
+def passes_of(make: Make, inputs: dict[str, Any], model: str = "erew", **options: Any
+              ) -> tuple[Machine, int]:
+    """``same_as_singles`` of ``make``, and how many passes the batched run took (how many
+    times its program was made, counted by the program's own first step)."""
+    made: list[int] = []
+
+    def counting(m: Machine, a: dict[str, Any]) -> Any:
+        def program() -> Any:
+            if m.batch is not None:
+                made.append(1)
+            return (yield from make(m, a))
+
+        return program()
+
+    return same_as_singles(counting, inputs, model, **options), len(made)
+
+
+def test_a_register_accumulated_in_the_body_rejoins_with_its_own_rows() -> None:
+    """A register of the loop body carried round by round without memory and used after the
+    loop: the instances that left early rejoin, the register's rows of theirs as they were
+    when they left (their single runs' values)."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        total = None
+        while True:
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            total = x if total is None else total + x * 3
+            yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                        Write(a["flag"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield Step(control, writes=[Write(a["out"], 0, total + x)])
+        return total
+
+    m, passes = passes_of(make, loop_inputs([1, 4, 2, 3, 1]))
+    assert passes == 1
+    assert [_value(v, i) for i, v in enumerate(m.results)] == [[1], [22], [5], [12], [1]]
+
+
+def test_a_loop_in_a_phase_and_in_a_subprogram_rejoins() -> None:
+    def body(a: dict[str, Any], control: Any) -> Any:
+        while True:
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        yield from phase("loop", body(a, control))
+        yield from finish(a, control)
+
+    m, passes = passes_of(make, loop_inputs([3, 1, 2, 5]), "crew")
+    assert passes == 1
+    assert [c.phases["loop"].time for c in m.costs] == [9, 3, 6, 15]
+
+
+def test_a_loop_alone_in_a_parallel_branch_rejoins() -> None:
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def looping() -> Any:
+            control = m.processors(1)
+            while True:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+            return 7
+
+        return parallel(looping())
+
+    _, passes = passes_of(make, loop_inputs([2, 1, 3]))
+    assert passes == 1
+
+
+def test_a_loop_in_a_host_bounded_for_rejoins_where_the_bound_variable_is_the_same() -> None:
+    """``for r in range(...)``: an instance that left at round r rejoins only where the
+    batch leaves at that same round, never at another (``r``, and the iterator on the
+    generator's stack, differ): here each instance ends at its own round, so each of those
+    that left early runs in a later pass."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        for _ in range(6):
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    _, passes = passes_of(make, loop_inputs([1, 3, 2, 3]))
+    assert passes == 3
+
+
+def test_an_iterator_on_the_stack_without_a_local_keeps_instances_apart() -> None:
+    """An iterator whose items are all alike (the round is nowhere in the locals): where it
+    stands is on the generator's stack, which the rejoin compares, so an instance that left
+    at round 1 of an ignored answer does not rejoin at round 3 (it would take fewer rounds)."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        for _ in [None] * 4:
+            yield from countdown(a, control)
+            yield Until(a["flag"], 0, control)
+        yield from finish(a, control)
+
+    _, passes = passes_of(make, loop_inputs([1, 3, 2]))
+    assert passes == 3
+
+
+@pytest.mark.parametrize("shape", ["host counter", "host list", "host object",
+                                   "processors in the loop", "array in the loop",
+                                   "exit on false"])
+def test_what_rejoin_cannot_show_the_same_runs_in_a_later_pass(shape: str) -> None:
+    """Host state the program's later steps may read that differs where the instances would
+    rejoin (a round counter, a list the loop appends to, an object of the program's, ids or
+    cells handed out in the loop), or a loop the batch leaves on the answer the parked ones
+    go on with: a later pass each, every count exact."""
+    class Box:
+        def __init__(self) -> None:
+            self.rounds = 0
+
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        rounds, seen, box = 0, [], Box()
+        while True:
+            if shape == "host counter":
+                rounds += 1
+            elif shape == "host list":
+                seen.append(1)
+            elif shape == "host object":
+                box.rounds += 1
+            elif shape == "processors in the loop":
+                m.processors(1)
+            elif shape == "array in the loop":
+                m.free(m.array("scratch", 2))
+            if shape == "exit on false":
+                (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+                yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                            Write(a["flag"], 0, np.where(x - 1 > 0, 1, 0))])
+                if not (yield Until(a["flag"], 0, control)):
+                    break
+            else:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+        for _ in range(rounds + len(seen) + box.rounds):
+            (y,) = yield Step(control, reads=[Read(a["out"], 1)])
+            yield Step(control, writes=[Write(a["out"], 1, y + 1)])
+        yield from finish(a, control)
+
+    _, passes = passes_of(make, loop_inputs([1, 3, 2, 3]))
+    assert passes == 3
+
+
+def test_groups_parked_at_one_test_rejoin_each_with_its_own_registers() -> None:
+    """Many instances leaving one loop at different rounds, a register of the body used after
+    it: one pass, each instance its single run's answer and ledger."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            (x, y) = yield Step(control, reads=[Read(a["count"], 0), Read(a["a"], 0)])
+            yield Step(control, writes=[Write(a["count"], 0, x - 1), Write(a["a"], 0, y + x),
+                                        Write(a["flag"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flag"], 0, control)):
+                break
+        return x * 100 + y
+
+    counts = [5, 1, 4, 2, 3, 1, 5, 2]
+    _, passes = passes_of(make, loop_inputs(counts))
+    assert passes == 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=6),
+       st.lists(st.integers(1, 4), min_size=6, max_size=6))
+def test_random_nested_round_counts_rejoin_or_fall_back_exactly(
+        outer: list[int], inner: list[int]) -> None:
+    """Nested loops whose inner round count differs per instance and per outer round: parked
+    instances rejoin at the inner loop's exit within the same outer round, or run later."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        while True:
+            (v,) = yield Step(control, reads=[Read(a["init"], 0)])
+            yield Step(control, writes=[Write(a["inner"], 0, v), Write(a["flags"], 1, 0)])
+            while True:
+                (x,) = yield Step(control, reads=[Read(a["inner"], 0)])
+                yield Step(control, writes=[Write(a["inner"], 0, x - 1),
+                                            Write(a["flags"], 1, np.where(x - 1 <= 0, 1, 0))])
+                if (yield Until(a["flags"], 1, control)):
+                    break
+            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+            yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                        Write(a["flags"], 0, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flags"], 0, control)):
+                break
+        yield from finish(a, control, "inner")
+
+    b = len(outer)
+    inputs = loop_inputs(outer, inner=np.zeros((b, 1), np.int64),
+                         init=np.array(inner[:b])[:, None], flags=np.zeros((b, 2), np.int64))
+    same_as_singles(make, inputs)

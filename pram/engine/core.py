@@ -291,7 +291,7 @@ class Engine(FastPath, Checks, ReadAndCommit):
                     _cost_of(host).loop_tests += 1
             else:
                 bits = passes.test([steps[b] for b in tests], [answers[b] for b in tests],
-                                   alive)
+                                   alive, len(steps) == 1)
                 for branch, bit in zip(tests, bits, strict=True):
                     answers[branch] = bit
         if recorder is not None:

@@ -2,8 +2,10 @@
 (:class:`pram.engine.core.Engine`) holds and asks when its machine has an instance axis (B
 instances): their ledgers, their random generators, and the run's passes.
 
-A loop test whose instances disagree sends the instances leaving the batch's path into a pass
-of their own, from the run's start (:mod:`pram.engine.remake`); each pass is checked to
+A loop test whose instances disagree parks the instances leaving the batch's path
+(:mod:`pram.engine.parking`): they idle, and rejoin the batch where it leaves the loop as
+they did, when the program's state there is theirs. Those that cannot rejoin run in a pass
+of their own, from the run's start (:mod:`pram.engine.remake`); each such pass is checked to
 retrace its instances' path up to their departure.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import numpy.typing as npt
 
@@ -32,15 +34,16 @@ from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
 from pram.cost import Cost, Ledger
+from pram.engine import strays as _strays
 from pram.engine.ledgers import Ledgers
+from pram.engine.parking import Parked
 from pram.engine.remake import remaker
-from pram.engine.rows import chosen_rows, described, merge_rows, records_of
+from pram.engine.rows import chosen_rows, merge_rows, records_of
 from pram.engine.views import (
     Pass,
     Start,
 )
 from pram.errors import (
-    BatchPathError,
     InputError,
 )
 from pram.memory import Array, Flags
@@ -75,15 +78,26 @@ class Passes:
         self.group: Flags | None = None
         #: The loop tests of the pass so far (to name one in a refusal).
         self.tests = 0
-        #: Groups of instances that left a pass's path, each waiting for its pass, with the
-        #: path it took to its departure (see :attr:`path`).
+        #: Groups of instances that left a pass's path and cannot rejoin it, each waiting
+        #: for its pass, with the path its first instance took to its departure (see
+        #: :attr:`expected`).
         self.pending: list[tuple[Flags, list[tuple[int, tuple[bool, ...]]]]] = []
-        #: The pass's loop-test steps so far: the machine's time at each and the answers the
-        #: program was sent (a later pass must retrace its group's to its departure).
-        self.path: list[tuple[int, tuple[bool, ...]]] = []
-        #: The path the pass running must retrace: its group's in the pass it left (empty
-        #: in the first pass).
+        #: Groups of instances parked at a loop test, waiting to rejoin the pass
+        #: (:mod:`pram.engine.parking`).
+        self.parked: list[Parked] = []
+        #: The program of the pass running (whose state a parked group compares with its
+        #: own where it would rejoin).
+        self.root: Any = None
+        #: The pass's loop-test steps so far: the instances taking each, every instance's
+        #: answers and its own time there (a later pass must retrace its group's path).
+        self.trail: list[tuple[Flags | None, Any, Any]] = []
+        #: The path the pass running must retrace, its first instance's (its time and
+        #: answers at each loop test it took) in the pass it left up to its departure
+        #: (empty in the first pass), and how many of those it retraced so far.
         self.expected: list[tuple[int, tuple[bool, ...]]] = []
+        self.seen = 0
+        #: The instance whose path the pass running retraces: its group's first.
+        self.first = 0
         #: Arrays a pass of the run allocated, by name (a later pass allocating the name
         #: again with the same size gets the same array).
         self.made: dict[str, Array] = {}
@@ -110,20 +124,23 @@ class Passes:
         self.group = None
         self.alive = None
         self.tests = 0
-        self.path, self.expected = [], []
+        self.trail, self.expected, self.seen, self.parked = [], [], 0, []
 
     def next_pass(self) -> Any:
         """The pass that ran ended: the program for the next pass (its instances' rows of
         memory, ledgers, records and random generators restored to the run's start, every
         other instance inert), or None when every instance has finished."""
-        if len(self.path) < len(self.expected):
-            self._astray("ended")
+        if self.seen < len(self.expected):
+            _strays.astray(self, "ended")
+        for parked in self.parked:  # the run ended before their loop did in the batch
+            self._pend(parked)
+        self.parked = []
         finished = np.ones(self.batch, np.bool_) if self.alive is None else self.alive.copy()
         self._passes.append(Pass(finished, self))
         if not self.pending:
             return None
         group, self.expected = self.pending.pop(0)
-        self.path = []
+        self.trail, self.seen, self.first = [], 0, int(np.flatnonzero(group)[0])
         host, start = self.host, self._start
         assert start is not None and self._remake is not None
         host.arrays = dict(start.arrays)
@@ -171,7 +188,7 @@ class Passes:
                 left = done.arrays.get(name)
                 if left is not None and (left.size, left.shape, left.dtype) != (
                         array.size, array.shape, array.dtype):
-                    self._apart_sizes(name, left, array)
+                    _strays.apart_sizes(self, name, left, array)
         self.made[name] = array
         if group is None or earlier is None or earlier is array or (
                 earlier.size, earlier.shape, earlier.dtype) != (
@@ -190,22 +207,6 @@ class Passes:
         earlier._freed, earlier._sealed = False, array._sealed
         self.made[name] = earlier
         return earlier
-
-    def _apart_sizes(self, name: str, earlier: Array, array: Array) -> NoReturn:
-        """Refuse ``array``, allocated under ``name`` in a later pass with another size,
-        shape or dtype than ``earlier``, the array an earlier pass left under that name as it
-        ended (the run leaves one array per name; one a pass freed is no obstacle)."""
-        assert self.group is not None
-        found = np.flatnonzero(self.group).tolist()
-        named = ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
-        raise BatchPathError(
-            f"m.array({name!r}) in the pass of instances {named} (run again from the start "
-            f"after they left the batch's path at a loop test) has {described(array)}, "
-            "where an earlier pass of the run left it with "
-            f"{described(earlier)}: a batch holds one array per name for all its "
-            "instances; size the array from the inputs (the largest size any instance may "
-            "need), give it a name per size, or run one machine per instance",
-            _cost_of(self.host).time)
 
     def end(self) -> None:
         """The run's last pass ended: one set of ledgers from every pass's, each instance's
@@ -261,7 +262,7 @@ class Passes:
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
-        self.path, self.expected = [], []
+        self.trail, self.expected, self.seen, self.parked, self.root = [], [], 0, [], None
         self.made, self.freed = {}, []
         self.group, self.alive, self._remake = None, None, None
 
@@ -309,6 +310,7 @@ class Passes:
         results: list[Any] = [None] * self.batch
         passes: list[tuple[Any, Flags | None]] = []
         while program is not None:
+            self.root = program
             value = drive(program)
             mine = self.alive
             passes.append((value, mine))
@@ -328,21 +330,57 @@ class Passes:
         self.ledgers.operations(token._operations, self.alive)
         token._operations = 0
 
-    def test(self, tests: list[Any], values: list[Values], alive: Flags | None
-              ) -> list[bool]:
-        """The loop tests of one global step in a batch, answered (:meth:`_answer`), and
-        checked, in a later pass, against the path its group took in the pass it left: the
-        same tests at the same step with the same answers up to its departure, or the
-        program made again is not the program that ran (:meth:`_astray`)."""
-        bits = self._answer(tests, values, alive)
+    def test(self, tests: list[Any], values: list[Values], alive: Flags | None,
+             alone: bool = False) -> list[bool]:
+        """The loop tests of one global step in a batch, answered (:meth:`_answer`; the
+        parked instances whose loop ended here too rejoin, when the step is ``alone``, the
+        test only: :meth:`_rejoin`), and checked, in a later pass, against the path its
+        first instance took in the pass it left: the same tests at the same step of its own
+        with the same answers up to its departure, or the program made again is not the
+        program that ran (:meth:`_astray`)."""
+        bits, ended = self._answer(tests, values, alive)
+        if self.parked and alone:
+            self._rejoin(tests[0], tuple(bits))
         if self._remake is None:  # no later pass: nothing to retrace
             return bits
-        step = (_cost_of(self.host).time, tuple(bits))
-        k = len(self.path)
-        self.path.append(step)
-        if k < len(self.expected) and self.expected[k] != step:
-            self._astray("reached", self.expected[k], step)
+        times = self.ledgers.all.time.column(self.batch, False)
+        self.trail.append((alive, ended, times))
+        if self.expected:
+            first = self.first
+            if alive is None or alive[first]:
+                step = (int(times[first]), tuple(ended[:, first].tolist()))
+                k = self.seen
+                self.seen += 1
+                if k < len(self.expected) and self.expected[k] != step:
+                    _strays.astray(self, "reached", self.expected[k], step)
         return bits
+
+    def _rejoin(self, step: Any, answer: tuple[bool, ...]) -> None:
+        """The batch is sent ``answer`` at loop test ``step``: the parked groups sent the same
+        answer at the same test, whose program's state here is theirs, take steps again."""
+        alive = self.alive
+        joined = False
+        for parked in list(self.parked):
+            if parked.rejoin(self.root, answer, step, self.host):
+                alive = parked.flags.copy() if alive is None else alive | parked.flags
+                self.parked.remove(parked)
+                joined = True
+        if joined:
+            assert alive is not None
+            self.alive = None if self.group is None and alive.all() else alive
+
+    def _pend(self, parked: Parked) -> None:
+        """``parked`` cannot rejoin the pass: it waits for a pass of its own (refused when the
+        program cannot be made again), to retrace its first instance's path to its
+        departure."""
+        if self._remake is None:
+            _strays.refuse(self, parked.step, parked.flags, parked.going, parked.tests,
+                         parked.number)
+        first = int(np.flatnonzero(parked.flags)[0])
+        path = [(int(times[first]), tuple(ended[:, first].tolist()))
+                for alive, ended, times in self.trail[:parked.trail]
+                if alive is None or alive[first]]
+        self.pending.append((parked.flags, path))
 
     def generator(self, i: int) -> np.random.Generator:
         """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
@@ -357,18 +395,22 @@ class Passes:
         return made
 
     def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
-                ) -> list[bool]:
+                ) -> tuple[list[bool], Any]:
         """The loop tests of one global step in a batch (one per parallel branch that tests):
         each instance taking steps learns whether each of its loops ended.
 
         While they agree, the program is sent their answers. When they disagree, the batch
         follows those whose loops go on (answered False; of several tests, the instances
         answered False at the most tests first, in branch order) and is sent their answers;
-        each other group of instances answered alike leaves the pass's path (they idle from
-        here on, uncharged) and waits for a pass of its own (:meth:`next_pass`), which runs
-        the program again from the run's start with only them, so that it goes their way
-        here. A program that cannot be made again, or a machine with an observer (it would
-        see the steps of several passes), is refused here (:class:`pram.BatchPathError`)."""
+        each other group of instances answered alike leaves the pass's path: parked (they
+        idle from here on, uncharged), to rejoin where the batch is sent their answers at
+        this test (:meth:`_rejoin`), or else to wait for a pass of its own
+        (:meth:`next_pass`), which runs the program again from the run's start with only
+        them, so that it goes their way here. A machine with an observer (it would see the
+        steps of several passes), or a program that cannot be made again whose state here
+        cannot be compared, is refused here (:class:`pram.BatchPathError`).
+
+        Also every instance's answers (one row per test)."""
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
@@ -382,9 +424,9 @@ class Passes:
         if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
             mine = ended[0] if alive is None else ended[0][alive]
             if mine.all():
-                return [True]
+                return [True], ended
             if not mine.any():
-                return [False]
+                return [False], ended
         if alive is None:
             live = np.arange(batch)
             answered = ended.T
@@ -392,7 +434,7 @@ class Passes:
             live = np.flatnonzero(alive)
             answered = ended[:, live].T
         if (answered == answered[:1]).all():  # they agree (the usual case): one path
-            return answered[0].tolist()  # type: ignore[no-any-return]
+            return answered[0].tolist(), ended
         paths = {tuple(row) for row in answered.tolist()}
         followed = min(paths, key=lambda path: (sum(path), path))
 
@@ -405,61 +447,22 @@ class Passes:
         going = taking(followed)
         time = _cost_of(self.host).time
         for path in sorted(paths - {followed}):
-            if self._remake is None or self.host.observer is not None:
-                self._refuse(tests[0], taking(path), going)
-            self.pending.append((taking(path), [*self.path, (time, path)]))
+            if self.host.observer is not None:
+                _strays.refuse(self, tests[0], taking(path), going)
+            parked = Parked(taking(path), path, self.root, tests[0], self.host,
+                            (time, self.tests, len(self.trail) + 1, going))
+            if parked.state is None:  # it can never rejoin: a pass of its own
+                self._pend_now(parked, ended)
+            else:
+                self.parked.append(parked)
         self.alive = going
-        return list(followed)
+        return list(followed), ended
 
-    def _astray(self, how: str, expected: tuple[int, tuple[bool, ...]] | None = None,
-                found: tuple[int, tuple[bool, ...]] | None = None) -> NoReturn:
-        """Refuse a later pass whose program, made again, did not retrace the path its
-        instances took to where they left the pass before: it ``how`` = "ended" before
-        reaching their departure test, or "reached" a loop test at another step or with
-        other answers (``expected`` the pass before's, ``found`` this one's)."""
-        assert self.group is not None
-        leaving = np.flatnonzero(self.group).tolist()
-        named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
-        depart, _ = self.expected[-1]
-        number = _cost_of(self.host).time
-        if how == "ended":
-            what = (f"the program made again for them ended at step {number}, after "
-                    f"{len(self.path)} of the {len(self.expected)} loop-test steps up to "
-                    "their departure")
-        else:
-            assert expected is not None and found is not None
-            what = (f"the program made again for them reached loop-test step "
-                    f"{len(self.path)} at step {found[0]} answered {list(found[1])}, where "
-                    f"the pass they left reached it at step {expected[0]} answered "
-                    f"{list(expected[1])}")
-        raise BatchPathError(
-            f"instances {named} left the batch's path at the loop test of step {depart} and "
-            f"were run again from the start of the run in a pass of their own, but {what}: "
-            "the program made again is not the one that ran, likely because it holds a "
-            "generator or state made before m.run that making it again cannot see (a "
-            "generator in an attribute or a global, a generator expression, an argument "
-            "object or a global the program changes); make the "
-            "program from its inputs inside the program function, e.g. "
-            "m.run(program(m, ...)), or run one machine per instance", number)
-
-    def _refuse(self, step: Any, leaving: Flags, going: Flags) -> NoReturn:
-        number = _cost_of(self.host).time
-
-        def named(flags: Flags) -> str:
-            found = np.flatnonzero(flags).tolist()
-            return ", ".join(map(str, found[:8])) + (", ..." if len(found) > 8 else "")
-
-        where = (f"instances {named(leaving)} end their loop and instances {named(going)} "
-                 f"go on at loop test {self.tests} of the run (step {number}, Until on array "
-                 f"{step.reads[0].array.name!r}): a batch runs the instances that leave its "
-                 "path in a pass of their own, from the start of the run")
-        if self._remake is not None:  # an observer would see the steps of several passes
-            raise BatchPathError(
-                f"{where}, which the machine's observer would see as more steps; remove the "
-                "observer (m.observer = None), or run one machine per instance", number)
-        raise BatchPathError(
-            f"{where}, which needs the program made again, and this one cannot be "
-            f"({self._unmade}); pass m.run an unstarted generator, e.g. "
-            "m.run(program(m, ...)), or run one machine per instance",
-            number,
-        )
+    def _pend_now(self, parked: Parked, ended: Any) -> None:
+        """:meth:`_pend` at ``parked``'s departure test (``ended``: its answers), before the
+        test joins :attr:`trail`."""
+        self.trail.append((self.alive, ended, self.ledgers.all.time.column(self.batch, False)))
+        try:
+            self._pend(parked)
+        finally:
+            self.trail.pop()

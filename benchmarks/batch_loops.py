@@ -1,0 +1,93 @@
+"""Measure a batched data-dependent loop: B instances, each with its own round count, on one
+batched machine against B single runs.
+
+Instance i counts a cell of memory up to its own limit (1 + i by default, so every instance
+ends its loop after a different number of rounds), the loop ended by a loop test
+(``pram.Until``), then does one more step after the loop. The batched run is timed (reading
+every instance's ledger too) against B single runs of the same program, in this process,
+each side several times, the least time of each kept; the figure is batched time over the
+single runs' total (below 1: the batch is faster). The counts of every instance equal its
+single run's (asserted here once, and by tests/test_batch_loops.py).
+
+Run it from the top of the checkout: ``python benchmarks/batch_loops.py [--batch 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pram import Machine, Read, Step, Until, Write
+
+
+def counting(m: Machine, count: Any, limit: Any, flag: Any, out: Any) -> Any:
+    """Count ``count[0]`` up to ``limit[0]`` through memory; then ``out[0] = count[0]``."""
+    control = m.processors(1)
+    while True:
+        (x, top) = yield Step(control, reads=[Read(count, 0), Read(limit, 0)])
+        yield Step(control, writes=[Write(count, 0, x + 1),
+                                    Write(flag, 0, np.where(x + 1 >= top, 1, 0))])
+        if (yield Until(flag, 0, control)):
+            break
+    (y,) = yield Step(control, reads=[Read(count, 0)])
+    yield Step(control, writes=[Write(out, 0, y)])
+    return y
+
+
+def _inputs(batch: int) -> dict[str, Any]:
+    return {"count": np.zeros((batch, 1), np.int64),
+            "limit": (1 + np.arange(batch, dtype=np.int64))[:, None],
+            "flag": np.zeros((batch, 1), np.int64), "out": np.zeros((batch, 1), np.int64)}
+
+
+def batched(batch: int) -> Machine:
+    """One machine of ``batch`` instances running :func:`counting`, its ledgers read."""
+    m = Machine("erew", batch=batch)
+    a = {name: m.array(name, values=v) for name, v in _inputs(batch).items()}
+    m.run(counting(m, a["count"], a["limit"], a["flag"], a["out"]))
+    _ = m.costs
+    return m
+
+
+def singles(batch: int) -> list[Machine]:
+    """``batch`` single machines, instance i's input on the i-th, each running
+    :func:`counting`."""
+    made = []
+    for i, row in enumerate(zip(*_inputs(batch).values(), strict=True)):
+        s = Machine("erew")
+        a = {name: s.array(name, values=v) for name, v in zip(_inputs(1), row, strict=True)}
+        s.run(counting(s, a["count"], a["limit"], a["flag"], a["out"]))
+        assert s.cost.loop_tests == i + 1
+        made.append(s)
+    return made
+
+
+def _least(run: Callable[[], Any], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--batch", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    m, ones = batched(args.batch), singles(args.batch)
+    assert list(m.costs) == [s.cost for s in ones]  # every instance as its single run
+    together = _least(lambda: batched(args.batch), args.repeat)
+    apart = _least(lambda: singles(args.batch), args.repeat)
+    print(f"{args.batch} instances, round counts 1..{args.batch}: batched {together:.3f} s, "
+          f"{args.batch} single runs {apart:.3f} s, batched / single runs = "
+          f"{together / apart:.3f}")
+
+
+if __name__ == "__main__":
+    main()
