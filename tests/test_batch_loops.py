@@ -1,8 +1,10 @@
 """Loop tests in a batch, whatever the loop's shape: every instance as its single run.
 
 A batch (``Machine(batch=B)``) follows, at a loop test where its instances disagree, those
-whose loop goes on; the others leave its path and are run again, from the run's start, in a
-pass of their own (:mod:`pram.engine.passes`). Here each shape of loop a program may take (a host
+whose loop goes on; the others are parked there and rejoin the batch where it leaves the loop
+the same way with the program's state theirs (:mod:`pram.engine.parking`), or else are run
+again, from the run's start, in a pass of their own (:mod:`pram.engine.passes`); the tests at
+the end count the passes each shape takes. Here each shape of loop a program may take (a host
 bound beside the test, an answer ignored, an exit on False, rounds counted by the host and
 used after the loop, processors or arrays made in the loop, a register of the body used after
 it, two exits, nested loops, loops in phases and in parallel branches) is run batched and
