@@ -224,12 +224,12 @@ class Parked:
     departure was (for a later pass, and for a refusal naming it)."""
 
     __slots__ = ("answer", "array", "flags", "going", "host", "number", "site", "state",
-                 "step", "tests", "trail")
+                 "step", "tests")
 
     def __init__(self, flags: Flags, answer: tuple[bool, ...], program: Any, step: Any,
-                 host: Machine, departure: tuple[int, int, int, Flags]) -> None:
+                 host: Machine, departure: tuple[int, int, Flags]) -> None:
         self.flags, self.answer, self.step = flags, answer, step
-        self.number, self.tests, self.trail, self.going = departure
+        self.number, self.tests, self.going = departure
         self.array = step.reads[0].array
         self.site = site(program)
         try:

@@ -81,21 +81,19 @@ class Passes:
         #: Groups of instances that left a pass's path and cannot rejoin it, each waiting
         #: for its pass, with the path its first instance took to its departure (see
         #: :attr:`expected`).
-        self.pending: list[tuple[Flags, list[tuple[int, tuple[bool, ...]]]]] = []
+        self.pending: list[tuple[Flags, _strays.Expected]] = []
         #: Groups of instances parked at a loop test, waiting to rejoin the pass
         #: (:mod:`pram.engine.parking`).
         self.parked: list[Parked] = []
         #: The program of the pass running (whose state a parked group compares with its
         #: own where it would rejoin).
         self.root: Any = None
-        #: The pass's loop-test steps so far: the instances taking each, every instance's
-        #: answers and its own time there (a later pass must retrace its group's path).
-        self.trail: list[tuple[Flags | None, Any, Any]] = []
-        #: The path the pass running must retrace, its first instance's (its time and
-        #: answers at each loop test it took) in the pass it left up to its departure
-        #: (empty in the first pass), and how many of those it retraced so far.
-        self.expected: list[tuple[int, tuple[bool, ...]]] = []
-        self.seen = 0
+        #: Every instance's path through the pass's loop tests so far (a later pass must
+        #: retrace its group's).
+        self.trail = _strays.Trail(batch)
+        #: The path the pass running must retrace, its first instance's in the pass it left
+        #: up to its departure (None in the first pass).
+        self.expected: _strays.Expected | None = None
         #: The instance whose path the pass running retraces: its group's first.
         self.first = 0
         #: Arrays a pass of the run allocated, by name (a later pass allocating the name
@@ -124,13 +122,13 @@ class Passes:
         self.group = None
         self.alive = None
         self.tests = 0
-        self.trail, self.expected, self.seen, self.parked = [], [], 0, []
+        self.trail, self.expected, self.parked = _strays.Trail(self.batch), None, []
 
     def next_pass(self) -> Any:
         """The pass that ran ended: the program for the next pass (its instances' rows of
         memory, ledgers, records and random generators restored to the run's start, every
         other instance inert), or None when every instance has finished."""
-        if self.seen < len(self.expected):
+        if self.expected is not None and self.trail.taken[self.first] < self.expected[0]:
             _strays.astray(self, "ended")
         for parked in self.parked:  # the run ended before their loop did in the batch
             self._pend(parked)
@@ -140,7 +138,7 @@ class Passes:
         if not self.pending:
             return None
         group, self.expected = self.pending.pop(0)
-        self.trail, self.seen, self.first = [], 0, int(np.flatnonzero(group)[0])
+        self.trail, self.first = _strays.Trail(self.batch), int(np.flatnonzero(group)[0])
         host, start = self.host, self._start
         assert start is not None and self._remake is not None
         host.arrays = dict(start.arrays)
@@ -262,7 +260,8 @@ class Passes:
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
         self._start, self._passes, self.pending = None, [], []
-        self.trail, self.expected, self.seen, self.parked, self.root = [], [], 0, [], None
+        self.trail, self.expected, self.parked, self.root = _strays.Trail(self.batch), None, \
+            [], None
         self.made, self.freed = {}, []
         self.group, self.alive, self._remake = None, None, None
 
@@ -338,22 +337,24 @@ class Passes:
         first instance took in the pass it left: the same tests at the same step of its own
         with the same answers up to its departure, or the program made again is not the
         program that ran (:meth:`_astray`)."""
-        bits, ended = self._answer(tests, values, alive)
+        bits = self._answer(tests, values, alive)
         if self.parked and alone:
             self._rejoin(tests[0], tuple(bits))
-        if self._remake is None:  # no later pass: nothing to retrace
-            return bits
-        times = self.ledgers.all.time.column(self.batch, False)
-        self.trail.append((alive, ended, times))
-        if self.expected:
-            first = self.first
-            if alive is None or alive[first]:
-                step = (int(times[first]), tuple(ended[:, first].tolist()))
-                k = self.seen
-                self.seen += 1
-                if k < len(self.expected) and self.expected[k] != step:
-                    _strays.astray(self, "reached", self.expected[k], step)
         return bits
+
+    def _retrace(self, alive: Flags | None, ended: Any) -> None:
+        """Every instance taking the loop test (``alive``) took it answered ``ended``: its
+        path goes on; in a later pass, its first instance's is checked at its departure."""
+        if self._remake is None:  # no later pass: nothing to retrace
+            return
+        times = self.ledgers.all.time.column(self.batch, False)
+        self.trail.took(alive, ended, times)
+        expected, first = self.expected, self.first
+        if expected is not None and (alive is None or alive[first]) \
+                and self.trail.taken[first] == expected[0]:
+            found = (int(times[first]), tuple(ended[:, first].tolist()))
+            if found != expected[2] or int(self.trail.marks[first]) != expected[1]:
+                _strays.astray(self, "reached", expected[2], found)
 
     def _rejoin(self, step: Any, answer: tuple[bool, ...]) -> None:
         """The batch is sent ``answer`` at loop test ``step``: the parked groups sent the same
@@ -377,10 +378,8 @@ class Passes:
             _strays.refuse(self, parked.step, parked.flags, parked.going, parked.tests,
                          parked.number)
         first = int(np.flatnonzero(parked.flags)[0])
-        path = [(int(times[first]), tuple(ended[:, first].tolist()))
-                for alive, ended, times in self.trail[:parked.trail]
-                if alive is None or alive[first]]
-        self.pending.append((parked.flags, path))
+        self.pending.append((parked.flags, self.trail.path(
+            first, (self.ledgers.time(first), parked.answer))))
 
     def generator(self, i: int) -> np.random.Generator:
         """Instance ``i``'s random choices (CRCW arbitrary), seeded like a single machine's;
@@ -395,7 +394,7 @@ class Passes:
         return made
 
     def _answer(self, tests: list[Any], values: list[Values], alive: Flags | None
-                ) -> tuple[list[bool], Any]:
+                ) -> list[bool]:
         """The loop tests of one global step in a batch (one per parallel branch that tests):
         each instance taking steps learns whether each of its loops ended.
 
@@ -409,8 +408,7 @@ class Passes:
         them, so that it goes their way here. A machine with an observer (it would see the
         steps of several passes), or a program that cannot be made again whose state here
         cannot be compared, is refused here (:class:`pram.BatchPathError`).
-
-        Also every instance's answers (one row per test)."""
+"""
         batch = self.batch
         ended = np.empty((len(tests), batch), np.bool_)
         for k, (step, (read,)) in enumerate(zip(tests, values, strict=True)):
@@ -421,12 +419,13 @@ class Passes:
             ended[k] = np.all(held, axis=1)
             self.ledgers.loop_tests.add(1, alive, batch)
             self.tests += 1
+        self._retrace(alive, ended)
         if len(tests) == 1:  # the usual case, and its usual answer: every instance agrees
             mine = ended[0] if alive is None else ended[0][alive]
             if mine.all():
-                return [True], ended
+                return [True]
             if not mine.any():
-                return [False], ended
+                return [False]
         if alive is None:
             live = np.arange(batch)
             answered = ended.T
@@ -434,7 +433,7 @@ class Passes:
             live = np.flatnonzero(alive)
             answered = ended[:, live].T
         if (answered == answered[:1]).all():  # they agree (the usual case): one path
-            return answered[0].tolist(), ended
+            return answered[0].tolist()  # type: ignore[no-any-return]
         paths = {tuple(row) for row in answered.tolist()}
         followed = min(paths, key=lambda path: (sum(path), path))
 
@@ -450,19 +449,10 @@ class Passes:
             if self.host.observer is not None:
                 _strays.refuse(self, tests[0], taking(path), going)
             parked = Parked(taking(path), path, self.root, tests[0], self.host,
-                            (time, self.tests, len(self.trail) + 1, going))
+                            (time, self.tests, going))
             if parked.state is None:  # it can never rejoin: a pass of its own
-                self._pend_now(parked, ended)
+                self._pend(parked)
             else:
                 self.parked.append(parked)
         self.alive = going
-        return list(followed), ended
-
-    def _pend_now(self, parked: Parked, ended: Any) -> None:
-        """:meth:`_pend` at ``parked``'s departure test (``ended``: its answers), before the
-        test joins :attr:`trail`."""
-        self.trail.append((self.alive, ended, self.ledgers.all.time.column(self.batch, False)))
-        try:
-            self._pend(parked)
-        finally:
-            self.trail.pop()
+        return list(followed)

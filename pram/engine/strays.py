@@ -15,7 +15,43 @@ from pram.memory import Array, Flags
 if TYPE_CHECKING:
     from pram.engine.passes import Passes
 
-__all__ = ["apart_sizes", "astray", "refuse"]
+__all__ = ["Expected", "Trail", "apart_sizes", "astray", "refuse"]
+
+#: The path a later pass must retrace: its first instance's count of loop tests up to its
+#: departure, the mark of its path (:class:`Trail`), and its own step and answers there.
+Expected = tuple[int, int, tuple[int, tuple[bool, ...]]]
+
+
+class Trail:
+    """Every instance's path through a pass's loop tests: how many it took, and a mark of
+    the sequence of its own steps and answers at them (a running hash, one word per
+    instance, so that a pass keeps no record per test)."""
+
+    __slots__ = ("marks", "taken")
+
+    def __init__(self, batch: int) -> None:
+        self.marks = np.zeros(batch, np.uint64)
+        self.taken = np.zeros(batch, np.int64)
+
+    def took(self, alive: Flags | None, ended: Any, times: Any) -> None:
+        """The instances ``alive`` (None: all) took a loop-test step, at their own step
+        ``times``, answered ``ended`` (one row per test)."""
+        code = times.astype(np.uint64) << np.uint64(len(ended))
+        for k, row in enumerate(ended):
+            code |= row.astype(np.uint64) << np.uint64(k)
+        code += np.uint64(1)
+        if alive is None:
+            self.marks *= np.uint64(1_000_003)
+            self.marks += code
+            self.taken += 1
+        else:
+            self.marks[alive] = self.marks[alive] * np.uint64(1_000_003) + code[alive]
+            self.taken[alive] += 1
+
+    def path(self, i: int, last: tuple[int, tuple[bool, ...]]) -> Expected:
+        """Instance ``i``'s path so far, its last loop test at its own step and answers
+        ``last``."""
+        return int(self.taken[i]), int(self.marks[i]), last
 
 
 def apart_sizes(passes: Passes, name: str, earlier: Array, array: Array) -> NoReturn:
@@ -44,16 +80,17 @@ def astray(passes: Passes, how: str, expected: tuple[int, tuple[bool, ...]] | No
     assert passes.group is not None
     leaving = np.flatnonzero(passes.group).tolist()
     named = ", ".join(map(str, leaving[:8])) + (", ..." if len(leaving) > 8 else "")
-    depart, _ = passes.expected[-1]
+    assert passes.expected is not None
+    count, _, (depart, _) = passes.expected
+    seen = int(passes.trail.taken[passes.first])
     number = _cost_of(passes.host).time
     if how == "ended":
         what = (f"the program made again for them ended at step {number}, after "
-                f"{passes.seen} of the {len(passes.expected)} loop-test steps up to "
-                "their departure")
+                f"{seen} of the {count} loop-test steps up to their departure")
     else:
         assert expected is not None and found is not None
         what = (f"the program made again for them reached loop-test step "
-                f"{passes.seen} at step {found[0]} answered {list(found[1])}, where "
+                f"{seen} at step {found[0]} answered {list(found[1])}, where "
                 f"the pass they left reached it at step {expected[0]} answered "
                 f"{list(expected[1])}")
     raise BatchPathError(
