@@ -347,12 +347,11 @@ class Passes:
         path goes on; in a later pass, its first instance's is checked at its departure."""
         if self._remake is None:  # no later pass: nothing to retrace
             return
-        times = self.ledgers.all.time.column(self.batch, False)
-        self.trail.took(alive, ended, times)
+        self.trail.took(alive, ended)
         expected, first = self.expected, self.first
         if expected is not None and (alive is None or alive[first]) \
                 and self.trail.taken[first] == expected[0]:
-            found = (int(times[first]), tuple(ended[:, first].tolist()))
+            found = (self.ledgers.time(first), tuple(ended[:, first].tolist()))
             if found != expected[2] or int(self.trail.marks[first]) != expected[1]:
                 _strays.astray(self, "reached", expected[2], found)
 

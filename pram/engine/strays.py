@@ -18,14 +18,14 @@ if TYPE_CHECKING:
 __all__ = ["Expected", "Trail", "apart_sizes", "astray", "refuse"]
 
 #: The path a later pass must retrace: its first instance's count of loop tests up to its
-#: departure, the mark of its path (:class:`Trail`), and its own step and answers there.
+#: departure, the mark of its answers (:class:`Trail`), and its own step and answers there.
 Expected = tuple[int, int, tuple[int, tuple[bool, ...]]]
 
 
 class Trail:
     """Every instance's path through a pass's loop tests: how many it took, and a mark of
-    the sequence of its own steps and answers at them (a running hash, one word per
-    instance, so that a pass keeps no record per test)."""
+    the sequence of its answers at them (a running hash, one word per instance, so that a
+    pass keeps no record per test); its own step at its departure is checked apart."""
 
     __slots__ = ("marks", "taken")
 
@@ -33,20 +33,21 @@ class Trail:
         self.marks = np.zeros(batch, np.uint64)
         self.taken = np.zeros(batch, np.int64)
 
-    def took(self, alive: Flags | None, ended: Any, times: Any) -> None:
-        """The instances ``alive`` (None: all) took a loop-test step, at their own step
-        ``times``, answered ``ended`` (one row per test)."""
-        code = times.astype(np.uint64) << np.uint64(len(ended))
-        for k, row in enumerate(ended):
-            code |= row.astype(np.uint64) << np.uint64(k)
+    def took(self, alive: Flags | None, ended: Any) -> None:
+        """The instances ``alive`` (None: all) took a loop-test step answered ``ended`` (one
+        row per test)."""
+        code = ended[0].astype(np.uint64)
+        for k in range(1, len(ended)):
+            code |= ended[k].astype(np.uint64) << np.uint64(k)
         code += np.uint64(1)
+        stepped = self.marks * np.uint64(1_000_003)
+        stepped += code
         if alive is None:
-            self.marks *= np.uint64(1_000_003)
-            self.marks += code
+            self.marks = stepped
             self.taken += 1
         else:
-            self.marks[alive] = self.marks[alive] * np.uint64(1_000_003) + code[alive]
-            self.taken[alive] += 1
+            np.copyto(self.marks, stepped, where=alive)
+            self.taken += alive
 
     def path(self, i: int, last: tuple[int, tuple[bool, ...]]) -> Expected:
         """Instance ``i``'s path so far, its last loop test at its own step and answers
