@@ -1154,3 +1154,28 @@ def test_random_nested_round_counts_rejoin_or_fall_back_exactly(
     inputs = loop_inputs(outer, inner=np.zeros((b, 1), np.int64),
                          init=np.array(inner[:b])[:, None], flags=np.zeros((b, 2), np.int64))
     same_as_singles(make, inputs)
+
+
+def test_a_loop_beside_a_straight_branch_that_was_running_when_they_left_falls_back() -> None:
+    """Instances that left the loop while the straight branch beside it still ran cannot
+    rejoin where the batch leaves it after that branch ended (their single runs still had
+    its steps to take): a later pass each, every count exact."""
+    def make(m: Machine, a: dict[str, Any]) -> Any:
+        def looping() -> Any:
+            control = m.processors(1)
+            while True:
+                yield from countdown(a, control)
+                if (yield Until(a["flag"], 0, control)):
+                    break
+            yield from finish(a, control)
+
+        def straight() -> Any:
+            two = m.processors(2)
+            for _ in range(5):
+                (z,) = yield Step(two, reads=[Read(a["a"], iota(2))])
+                yield Step(two, writes=[Write(a["a"], iota(2), z + 1)])
+
+        return parallel(looping(), straight())
+
+    _, passes = passes_of(make, loop_inputs([1, 3, 6]))
+    assert passes == 3
