@@ -195,6 +195,38 @@ def local_verdict(most: Sequence[int]) -> str:
 #: Everything else (work, reads, writes, active processors, local work and what derives from
 #: them) counts processors that chose themselves by data, so it waits for the run's end.
 OPEN = frozenset({"time", "memory_cells", "peak_cells", "step_phases"})
+#: What of it counts steps, which in a batch is each instance's own.
+CLOCK = frozenset({"time", "step_phases"})
+
+#: The ledgers (by id) of batched runs in which instances that left a loop rejoined: their
+#: clocks differ from here to the run's end (:func:`split_clocks`).
+_SPLIT: set[int] = set()
+
+
+def split_clocks(cost: Cost, split: bool) -> None:
+    """Mark ``cost``, a batched run's ledger, as one whose instances' clocks differ (instances
+    that left a loop rejoined the batch: each took its own number of steps), or no longer
+    (the run ended). While marked, its view refuses the time: one number would be some
+    instance's and not another's."""
+    if split:
+        _SPLIT.add(id(cost))
+    else:
+        _SPLIT.discard(id(cost))
+
+
+def _clock(cost: Cost, name: str) -> None:
+    if id(cost) in _SPLIT:
+        raise HonestyError(
+            f"m.cost.{name} while a batched program runs, after instances that left a loop "
+            "rejoined the batch, is not one number: each instance took its own steps; read "
+            "m.costs after the run, or run the instances one machine each"
+        )
+
+
+def _time(view: Ledger) -> int:
+    cost = _viewed_of(view)
+    _clock(cost, "time")
+    return cost.time
 
 
 class Ledger(HeldCost):
@@ -212,7 +244,7 @@ class Ledger(HeldCost):
         _put_viewed(self, cost)  # in a slot no name reaches (pram._held)
 
     # Time is read directly (the machine reads it at every step).
-    time = property(lambda self: _viewed_of(self).time)
+    time = property(_time)
     memory_cells = property(lambda self: _viewed_of(self).memory_cells)
     peak_cells = property(lambda self: _viewed_of(self).peak_cells)
 
@@ -222,6 +254,8 @@ class Ledger(HeldCost):
                 f"m.cost.{name} while a program runs counts processors that chose themselves "
                 "by their data; read it after the run (time and sizes are readable now)"
             )
+        if name in CLOCK:
+            _clock(_viewed_of(self), name)
         value = getattr(_viewed_of(self), name)
         if isinstance(value, list):
             return list(value)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from pram import (
     BatchPathError,
+    HonestyError,
     InputError,
     Machine,
     Read,
@@ -1179,3 +1180,73 @@ def test_a_loop_beside_a_straight_branch_that_was_running_when_they_left_falls_b
 
     _, passes = passes_of(make, loop_inputs([1, 3, 6]))
     assert passes == 3
+
+
+def _host_value_of_the_rounds(kind: str) -> Callable[[Machine, dict[str, Any]], Any]:
+    """A program whose host keeps, through the loop, a value equal (==) whatever the rounds
+    but not the same state (outside battery): -0.0 and 0.0, range(0, 0) and range(5, 5),
+    C and Fortran order, a view and a copy; after the loop it sizes a step by that state."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        state: Any = {"zero": 0.0, "range": range(0, 0), "order": np.zeros((2, 2)),
+                      "view": np.zeros(4)}[kind]
+        base = np.zeros(8)
+        while True:
+            if kind == "zero":
+                state = -state  # -0.0 after odd rounds
+            elif kind == "range":
+                state = range(state.start + 5, state.start + 5)
+            elif kind == "order":
+                state = np.asfortranarray(state) if state.flags.c_contiguous \
+                    else np.ascontiguousarray(state)
+            else:
+                state = base[:4] if state.base is None else state.copy()
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        if kind == "zero":
+            k = 1 + (np.copysign(1.0, state) < 0)
+        elif kind == "range":
+            k = 1 + state.start % 2
+        elif kind == "order":
+            k = 1 + state.flags.f_contiguous
+        else:
+            base[0] = 1.0
+            k = 1 + int(state[0])
+        pid = m.processors(int(k))
+        yield Step(pid, reads=[Read(a["a"], iota(int(k)))])
+
+    return program
+
+
+@pytest.mark.parametrize("kind", ["zero", "range", "order", "view"])
+def test_values_equal_by_eq_but_not_the_same_state_keep_instances_apart(kind: str) -> None:
+    """Equal by == is not the same state: instances with one and two rounds get their own
+    counts (they rejoined wrongly, the second instance's step sized by the first's state)."""
+    same_as_singles(_host_value_of_the_rounds(kind), loop_inputs([1, 2, 3, 4]), model="crew")
+
+
+def test_the_clock_after_a_rejoin_is_refused_not_one_instances() -> None:
+    """m.cost.time after instances rejoined would be the batch's step count, not each
+    instance's own (an outside battery read 9 where a single run reads 3): refused, with the
+    fix; before any rejoin it is every instance's."""
+
+    def program(m: Machine, a: dict[str, Any]) -> Any:
+        control = m.processors(1)
+        before = m.cost.time
+        yield from until_done(m, a)
+        yield Step(control, reads=[Read(a["a"], 0)])
+        return before, m.cost.time
+
+    m = Machine("crew", batch=2)
+    arrays = {name: m.array(name, values=v) for name, v in loop_inputs([1, 3]).items()}
+    with pytest.raises(HonestyError, match=r"m\.cost\.time while a batched program runs, after "
+                       r"instances that left a loop rejoined the batch, is not one number"):
+        m.run(program(m, arrays))
+    agreeing = Machine("crew", batch=2)
+    arrays = {name: agreeing.array(name, values=v) for name, v in loop_inputs([2, 2]).items()}
+    single = Machine("crew")
+    mine = {name: single.array(name, values=np.asarray(v)[0])
+            for name, v in loop_inputs([2]).items()}
+    assert agreeing.run(program(agreeing, arrays)) == single.run(program(single, mine))

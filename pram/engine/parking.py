@@ -25,6 +25,7 @@ same too (:func:`host_state`).
 from __future__ import annotations
 
 import gc
+import struct
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -51,9 +52,9 @@ class Undecided(Exception):
     """A state whose equality to a later one cannot be decided from what it holds."""
 
 
-#: Values compared by value (immutable, with value equality).
-_VALUES: frozenset[type] = frozenset({
-    type(None), bool, int, float, complex, str, bytes, range, slice, type(Ellipsis)})
+#: Values compared by value (immutable, with value equality that is identity of state: not
+#: floats, where -0.0 == 0.0, nor ranges, where range(0, 0) == range(5, 5); see _Walk.token).
+_VALUES: frozenset[type] = frozenset({type(None), bool, int, str, bytes, type(Ellipsis)})
 
 #: Objects compared by identity: nothing the program reaches through them is host state the
 #: program's later behaviour reads (the machine and its arrays are compared by the engine;
@@ -95,6 +96,10 @@ class _Walk:
         kind = type(x)
         if kind in _VALUES:
             return kind, x
+        if kind is float or kind is complex:  # by their bits: -0.0 and 0.0 differ (1 / x)
+            return kind.__name__, struct.pack("<2d", x.real, x.imag)
+        if kind is range or kind is slice:
+            return kind.__name__, self.token((x.start, x.stop, x.step))
         if kind is tuple:
             return "tuple", tuple(self.token(v) for v in x)
         if isinstance(x, np.generic):
@@ -124,9 +129,9 @@ class _Walk:
             return "dict", tuple((self.token(k), self.token(v)) for k, v in x.items())
         if kind is types.GeneratorType:
             return self._generator(x)
-        if kind is types.FunctionType:
+        if kind is types.FunctionType:  # its attributes too (a counter kept on a function)
             return ("function", id(x), self.token(x.__closure__), self.token(x.__defaults__),
-                    self.token(x.__kwdefaults__))
+                    self.token(x.__kwdefaults__), self.token(x.__dict__))
         if kind is types.CellType:
             try:
                 return "cell", self.token(x.cell_contents)
@@ -137,7 +142,17 @@ class _Walk:
         if kind is np.ndarray:
             if x.dtype.kind not in "biufc":
                 raise Undecided("an array of objects")
-            return "ndarray", x.dtype.str, x.shape, x.tobytes()
+            # its layout too (C or Fortran order shows in ravel, in tobytes), and a view by
+            # what it views: the view and a copy of it hold the same values, but a write to
+            # the base changes only the view
+            layout = ("ndarray", x.dtype.str, x.shape, x.strides, x.tobytes())
+            base = x.base
+            if base is None:
+                return layout
+            if type(base) is not np.ndarray:
+                raise Undecided("a view of memory that is not an array")
+            offset = x.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+            return ("view", *layout, self.token(base), offset)
         if kind in _ITERATORS:
             return "iterator", kind.__name__, self.token(x.__reduce__())
         if attrs.has(kind) and kind.__module__ in ("pram.step", "pram.loop") \

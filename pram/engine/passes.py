@@ -33,7 +33,7 @@ from pram._held import resolutions_of as _resolutions_of
 from pram._held import undefined_reads_of as _undefined_reads_of
 from pram._held import violations_of as _violations_of
 from pram._numpy import np
-from pram.cost import Cost, Ledger
+from pram.cost import Cost, Ledger, split_clocks
 from pram.engine import strays as _strays
 from pram.engine.ledgers import Ledgers
 from pram.engine.parking import Parked
@@ -259,6 +259,9 @@ class Passes:
                 _put_defined(array, None)
         for array in self.made.values():  # one a failed pass left out of the table too
             array._sealed = False
+        for p in self._passes:
+            split_clocks(p.cost, False)
+        split_clocks(_cost_of(self.host), False)
         self._start, self._passes, self.pending = None, [], []
         self.trail, self.expected, self.parked, self.root = _strays.Trail(self.batch), None, \
             [], None
@@ -368,6 +371,7 @@ class Passes:
         if joined:
             assert alive is not None
             self.alive = None if self.group is None and alive.all() else alive
+            split_clocks(_cost_of(self.host), True)
 
     def _pend(self, parked: Parked) -> None:
         """``parked`` cannot rejoin the pass: it waits for a pass of its own (refused when the
