@@ -371,31 +371,34 @@ def test_two_exits() -> None:
     same_as_singles(make, inputs)
 
 
+def nested(m: Machine, a: dict[str, Any]) -> Any:
+    """An outer loop ended by ``flags[0]`` around an inner one ended by ``flags[1]``, which
+    starts from ``init`` every outer round, in one phase; then :func:`finish` of ``inner``."""
+    control = m.processors(1)
+    while True:
+        (v,) = yield Step(control, reads=[Read(a["init"], 0)])
+        yield Step(control, writes=[Write(a["inner"], 0, v), Write(a["flags"], 1, 0)])
+        while True:
+            (x,) = yield Step(control, reads=[Read(a["inner"], 0)])
+            yield Step(control, writes=[Write(a["inner"], 0, x - 1),
+                                        Write(a["flags"], 1, np.where(x - 1 <= 0, 1, 0))])
+            if (yield Until(a["flags"], 1, control)):
+                break
+        (x,) = yield Step(control, reads=[Read(a["count"], 0)])
+        yield Step(control, writes=[Write(a["count"], 0, x - 1),
+                                    Write(a["flags"], 0, np.where(x - 1 <= 0, 1, 0))])
+        if (yield Until(a["flags"], 0, control)):
+            break
+    yield from finish(a, control, "inner")
+
+
 def test_nested_loops_on_one_array_split_again() -> None:
     """Outer and inner loops testing cells of one array in one phase: groups split at the
     inner loop, then again at the outer one."""
-    def make(m: Machine, a: dict[str, Any]) -> Any:
-        control = m.processors(1)
-        while True:
-            (v,) = yield Step(control, reads=[Read(a["init"], 0)])
-            yield Step(control, writes=[Write(a["inner"], 0, v), Write(a["flags"], 1, 0)])
-            while True:
-                (x,) = yield Step(control, reads=[Read(a["inner"], 0)])
-                yield Step(control, writes=[Write(a["inner"], 0, x - 1),
-                                            Write(a["flags"], 1, np.where(x - 1 <= 0, 1, 0))])
-                if (yield Until(a["flags"], 1, control)):
-                    break
-            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
-            yield Step(control, writes=[Write(a["count"], 0, x - 1),
-                                        Write(a["flags"], 0, np.where(x - 1 <= 0, 1, 0))])
-            if (yield Until(a["flags"], 0, control)):
-                break
-        yield from finish(a, control, "inner")
-
     inputs = loop_inputs([2, 1, 3, 2, 2], inner=np.zeros((5, 1), np.int64),
                          init=np.array([[1], [3], [2], [2], [1]]),
                          flags=np.zeros((5, 2), np.int64))
-    same_as_singles(make, inputs)
+    same_as_singles(nested, inputs)
 
 
 def test_a_loop_in_each_parallel_branch_is_refused() -> None:
@@ -1133,28 +1136,10 @@ def test_random_nested_round_counts_rejoin_or_fall_back_exactly(
         outer: list[int], inner: list[int]) -> None:
     """Nested loops whose inner round count differs per instance and per outer round: parked
     instances rejoin at the inner loop's exit within the same outer round, or run later."""
-    def make(m: Machine, a: dict[str, Any]) -> Any:
-        control = m.processors(1)
-        while True:
-            (v,) = yield Step(control, reads=[Read(a["init"], 0)])
-            yield Step(control, writes=[Write(a["inner"], 0, v), Write(a["flags"], 1, 0)])
-            while True:
-                (x,) = yield Step(control, reads=[Read(a["inner"], 0)])
-                yield Step(control, writes=[Write(a["inner"], 0, x - 1),
-                                            Write(a["flags"], 1, np.where(x - 1 <= 0, 1, 0))])
-                if (yield Until(a["flags"], 1, control)):
-                    break
-            (x,) = yield Step(control, reads=[Read(a["count"], 0)])
-            yield Step(control, writes=[Write(a["count"], 0, x - 1),
-                                        Write(a["flags"], 0, np.where(x - 1 <= 0, 1, 0))])
-            if (yield Until(a["flags"], 0, control)):
-                break
-        yield from finish(a, control, "inner")
-
     b = len(outer)
     inputs = loop_inputs(outer, inner=np.zeros((b, 1), np.int64),
                          init=np.array(inner[:b])[:, None], flags=np.zeros((b, 2), np.int64))
-    same_as_singles(make, inputs)
+    same_as_singles(nested, inputs)
 
 
 def test_a_loop_beside_a_straight_branch_that_was_running_when_they_left_falls_back() -> None:

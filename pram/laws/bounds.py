@@ -408,17 +408,20 @@ def mean_check(
     relative = max((h / abs(m) for h, m in zip(halves, means, strict=True) if m), default=0.0)
     evidence = attrs.evolve(main.evidence or Evidence(main.verdict, main.law.describe()),
                             band=(min(counts), relative))
-    other_side = _other_side_within_bands(main, means, errors)
-    if other_side is not None:
+    def by_noise(but: str) -> Check:
+        """Undetermined: the means say what ``main`` says, ``but`` within their noise not."""
         a = ("add instances (four times as many halve the band), not sizes: the means are "
              "known only to within their band")
         return attrs.evolve(
             main, verdict="undetermined", tight=None,
-            reason=(f"on the means over the instances the check says {main.summary}, but "
-                    f"within their noise (95% bands up to {100 * relative:.3g}% of a mean) the "
-                    f"means are also a multiple of {other_side}: the noise between instances "
-                    f"decides it; {a}"),
+            reason=(f"on the means over the instances the check says {main.summary}, but {but}: "
+                    f"the noise between instances decides it; {a}"),
             evidence=attrs.evolve(evidence, advice=a))
+
+    other_side = _other_side_within_bands(main, means, errors)
+    if other_side is not None:
+        return by_noise(f"within their noise (95% bands up to {100 * relative:.3g}% of a mean) "
+                        f"the means are also a multiple of {other_side}")
     # The tilt x_i = 2 i / last - 1 (i the size's place), scaled to the 95% band of the
     # least-squares slope of independent noise on it: h_i / sqrt(sum x_i^2) at each size.
     last = max(len(points) - 1, 1)
@@ -443,15 +446,8 @@ def mean_check(
                     f"says {other.summary}"))
             continue
         if contrary or (other.verdict != main.verdict and not main.holds):
-            a = ("add instances (four times as many halve the band), not sizes: the means "
-                 "are known only to within their band")
-            return attrs.evolve(
-                main, verdict="undetermined", tight=None,
-                reason=(f"on the means over the instances the check says {main.summary}, but "
-                        f"tilted within the means' 95% band (up to {100 * relative:.3g}% of a "
-                        f"mean) it says {other.summary}: the noise between instances decides "
-                        f"it; {a}"),
-                evidence=attrs.evolve(evidence, advice=a))
+            return by_noise(f"tilted within the means' 95% band (up to {100 * relative:.3g}% "
+                            f"of a mean) it says {other.summary}")
     open_ = main.verdict == "undetermined" or (main.holds and main.tight is None)
     if open_ and (decided_by_noise is not None or relative > CLEAN):
         why = (f"tilted within the means' 95% band the check says {decided_by_noise.summary}"
