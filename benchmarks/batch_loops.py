@@ -21,35 +21,23 @@ Run it from the top of the checkout: ``python benchmarks/batch_loops.py [--batch
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from pram import Machine, Read, Step, Until, Write
+from pram.reports import bench
 
 
-def counting(m: Machine, count: Any, limit: Any, flag: Any, out: Any) -> Any:
-    """Count ``count[0]`` up to ``limit[0]`` through memory; then ``out[0] = count[0]``."""
-    control = m.processors(1)
-    while True:
-        (x, top) = yield Step(control, reads=[Read(count, 0), Read(limit, 0)])
-        yield Step(control, writes=[Write(count, 0, x + 1),
-                                    Write(flag, 0, np.where(x + 1 >= top, 1, 0))])
-        if (yield Until(flag, 0, control)):
-            break
-    (y,) = yield Step(control, reads=[Read(count, 0)])
-    yield Step(control, writes=[Write(out, 0, y)])
-    return y
-
-
-def counted(m: Machine, count: Any, limit: Any, flag: Any, out: Any) -> Any:
-    """:func:`counting`, its rounds counted by the host and used after the loop."""
+def counting(m: Machine, count: Any, limit: Any, flag: Any, out: Any,
+             host_counts: bool = False) -> Any:
+    """Count ``count[0]`` up to ``limit[0]`` through memory; then ``out[0] = count[0]`` (plus
+    the rounds, counted by the host in a local, with ``host_counts``: no rejoin then, since
+    that local differs between instances that ended apart)."""
     control = m.processors(1)
     rounds = 0
     while True:
-        rounds += 1
+        rounds += host_counts
         (x, top) = yield Step(control, reads=[Read(count, 0), Read(limit, 0)])
         yield Step(control, writes=[Write(count, 0, x + 1),
                                     Write(flag, 0, np.where(x + 1 >= top, 1, 0))])
@@ -58,6 +46,11 @@ def counted(m: Machine, count: Any, limit: Any, flag: Any, out: Any) -> Any:
     (y,) = yield Step(control, reads=[Read(count, 0)])
     yield Step(control, writes=[Write(out, 0, y + rounds)])
     return y
+
+
+def counted(m: Machine, count: Any, limit: Any, flag: Any, out: Any) -> Any:
+    """:func:`counting`, its rounds counted by the host and used after the loop."""
+    return counting(m, count, limit, flag, out, host_counts=True)
 
 
 PROGRAM = counting
@@ -91,15 +84,6 @@ def singles(batch: int) -> list[Machine]:
     return made
 
 
-def _least(run: Callable[[], Any], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=200)
@@ -111,8 +95,8 @@ def main() -> None:
     PROGRAM = counted if args.counted else counting
     m, ones = batched(args.batch), singles(args.batch)
     assert list(m.costs) == [s.cost for s in ones]  # every instance as its single run
-    together = _least(lambda: batched(args.batch), args.repeat)
-    apart = _least(lambda: singles(args.batch), args.repeat)
+    together = bench._best(lambda: batched(args.batch), args.repeat)
+    apart = bench._best(lambda: singles(args.batch), args.repeat)
     shape = " (rounds counted by the host)" if args.counted else ""
     print(f"{args.batch} instances, round counts 1..{args.batch}{shape}: batched {together:.3f} s, "
           f"{args.batch} single runs {apart:.3f} s, batched / single runs = "
