@@ -415,24 +415,31 @@ def test_a_loop_in_each_parallel_branch_is_refused() -> None:
         m.run(parallel(branch("flag"), branch("flag2")))
 
 
+def beside(m: Machine, a: dict[str, Any]) -> Any:
+    """A countdown loop in one parallel branch, five straight rounds of two processors in
+    the other."""
+
+    def looping() -> Any:
+        control = m.processors(1)
+        while True:
+            yield from countdown(a, control)
+            if (yield Until(a["flag"], 0, control)):
+                break
+        yield from finish(a, control)
+
+    def straight() -> Any:
+        two = m.processors(2)
+        for _ in range(5):
+            (z,) = yield Step(two, reads=[Read(a["a"], iota(2))])
+            yield Step(two, writes=[Write(a["a"], iota(2), z + 1)])
+
+    return parallel(looping(), straight())
+
+
 def test_a_loop_beside_a_straight_branch() -> None:
     def make(m: Machine, a: dict[str, Any]) -> Any:
-        def looping() -> Any:
-            control = m.processors(1)
-            while True:
-                yield from countdown(a, control)
-                if (yield Until(a["flag"], 0, control)):
-                    break
-            yield from finish(a, control)
-
-        def straight() -> Any:
-            two = m.processors(2)
-            for _ in range(5):
-                (z,) = yield Step(two, reads=[Read(a["a"], iota(2))])
-                yield Step(two, writes=[Write(a["a"], iota(2), z + 1)])
-
         def program() -> Any:
-            yield from parallel(looping(), straight())
+            yield from beside(m, a)
             yield from finish(a, m.processors(1))
 
         return program()
@@ -1146,24 +1153,7 @@ def test_a_loop_beside_a_straight_branch_that_was_running_when_they_left_falls_b
     """Instances that left the loop while the straight branch beside it still ran cannot
     rejoin where the batch leaves it after that branch ended (their single runs still had
     its steps to take): a later pass each, every count exact."""
-    def make(m: Machine, a: dict[str, Any]) -> Any:
-        def looping() -> Any:
-            control = m.processors(1)
-            while True:
-                yield from countdown(a, control)
-                if (yield Until(a["flag"], 0, control)):
-                    break
-            yield from finish(a, control)
-
-        def straight() -> Any:
-            two = m.processors(2)
-            for _ in range(5):
-                (z,) = yield Step(two, reads=[Read(a["a"], iota(2))])
-                yield Step(two, writes=[Write(a["a"], iota(2), z + 1)])
-
-        return parallel(looping(), straight())
-
-    _, passes = passes_of(make, loop_inputs([1, 3, 6]))
+    _, passes = passes_of(beside, loop_inputs([1, 3, 6]))
     assert passes == 3
 
 
