@@ -460,7 +460,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Console) -> int:
-    """Parse ``argv``, load a ``--module``, and run the command: its status."""
+    """Parse ``argv``, load a ``--module``, and run the command: its status. A command
+    refused (exit 2) with ``--json`` still prints one JSON object, saying so."""
+    said.clear()
+    status = _status(parser, argv, err)
+    tokens = list(sys.argv[1:] if argv is None else argv)
+    if status == INVALID and "--json" in tokens and said and sys.stdout is not None:
+        command = next((t for t in tokens if not t.startswith("-")), None)
+        _json_quietly({"command": command, "ok": False, "error": "refused", "status": INVALID,
+                       "message": said[-1]})
+    return status
+
+
+#: The lines said on standard error by the command running (the last one names a refusal).
+said: list[str] = []
+
+
+def _status(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Console) -> int:
+    """:func:`_command`'s status: parse, load a ``--module``, run."""
     try:
         args = parser.parse_args(argv)
         if hasattr(args, "module"):
@@ -589,8 +606,10 @@ def _short(text: str, keep: int = 60) -> str:
 def _say(err: Console, message: str) -> None:
     """One line on standard error, whatever the message holds; when standard error cannot take
     it (a full disk, /dev/full) the exit status alone tells, as it would have anyway."""
+    line = " ".join(message.split())
+    said.append(line)
     with suppress(OSError):
-        err.print(" ".join(message.split()), markup=False, emoji=False, soft_wrap=True)
+        err.print(line, markup=False, emoji=False, soft_wrap=True)
 
 
 _json = status.print_json

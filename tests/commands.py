@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,11 +40,24 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``pram argv``, expecting exit 2 with one line on standard error; return it."""
+    """Run ``pram argv``, expecting exit 2 with one line on standard error (and with
+    ``--json`` one JSON object on standard output saying so); return the line."""
     status, out, err = call(capsys, *argv)
-    assert (status, out) == (2, "")
+    assert status == 2, err
     assert len(err.strip().splitlines()) == 1, err
+    assert_refusal_output(argv, out, err)
     return err.strip()
+
+
+def assert_refusal_output(argv: Sequence[str], out: str, err: str) -> None:
+    """A refused command's standard output: nothing, or with ``--json`` exactly one JSON
+    object naming the refusal and its line."""
+    if "--json" not in argv:
+        assert out == ""
+        return
+    refusal = json.loads(out)
+    assert refusal["ok"] is False and refusal["status"] == 2 and refusal["error"] == "refused"
+    assert refusal["message"] == err.strip()
 
 
 def assert_answers_held_out(

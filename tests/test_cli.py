@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from pram.algorithms.sequential import recall
-from tests.commands import call, run_json
+from tests.commands import assert_refusal_output, call, run_json
 from tests.helpers import bench_figures
 
 RUN_KEYS: dict[str, type | tuple[type, ...]] = {
@@ -349,7 +349,7 @@ def test_sweep_progress_goes_to_stderr_only(capsys: pytest.CaptureFixture[str]) 
 def one_line_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     status, out, err = call(capsys, *argv)
     assert status == 2, err
-    assert out == ""
+    assert_refusal_output(argv, out, err)
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1, err
     return err.strip()

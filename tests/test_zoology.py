@@ -17,6 +17,7 @@ from pram.algorithms.mqar import recall
 from pram.algorithms.zoology import IGNORE, batch, to_triples
 from pram.reports.cli import main
 from pram.reports.zoology import Batch, load_batch, score
+from tests.commands import assert_refusal_output
 
 
 def save(path: Path, inputs: Any, labels: Any, pairs: Any) -> str:
@@ -211,11 +212,14 @@ def test_invalid_batches_are_refused_with_one_sentence(tmp_path: Path) -> None:
 def test_pram_zoology_refuses_a_bad_file_in_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """The command prints the refusal on one line of stderr and exits 2."""
+    """The command prints the refusal on one line of stderr and exits 2 (with --json, one
+    JSON object on stdout saying so)."""
     (tmp_path / "x.npz").write_text("text")
-    assert main(["zoology", str(tmp_path / "x.npz"), "--json"]) == 2
+    argv = ["zoology", str(tmp_path / "x.npz"), "--json"]
+    assert main(argv) == 2
     out, err = capsys.readouterr()
-    assert out == "" and len(err.strip().splitlines()) == 1
+    assert len(err.strip().splitlines()) == 1
+    assert_refusal_output(argv, out, err)
     assert err.startswith("pram zoology: error: batch file ")
 
 
