@@ -265,11 +265,14 @@ def resolve(args: argparse.Namespace) -> None:
     """Settle which algorithm ``args`` name: with ``--module`` the declaration (loaded and
     registered, its ``FILE:NAME`` kept as ``args.module_spec`` for the workers), else one of
     the table, refused as argparse refuses a choice not offered."""
+    from pram.declaration.apart import keep_inputs
     from pram.reports.entries import load_declared, split_spec
 
     prog = f"pram {args.command}"
     module = getattr(args, "module", None)
     if module is not None:
+        if getattr(args, "input", None) is not None:  # read only by the declaration's load
+            keep_inputs(args.input)
         where, name = split_spec(module, args.algorithm)
         spec = f"{where}:{name}"
         args.algorithm = load_declared(spec).name

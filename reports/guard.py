@@ -31,6 +31,7 @@ import attrs
 import numpy as np
 
 from pram import InputError
+from pram.declaration.apart import drawn, kept
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
 from pram.reports.registry import Algorithm
@@ -224,6 +225,15 @@ def declared_arrays(path: str) -> list[Declared]:
     so does anything but a regular file (a FIFO is never opened here: it would block)."""
     if not os.path.isfile(path):
         return []
+    if kept(path):  # a declaration's input: only a child of the framework's opens it
+        found: list[Declared] = drawn(_headers, path, what=f"the look at {path!r}'s headers",
+                                      fix="give another file")
+        return found
+    return _headers(path)
+
+
+def _headers(path: str) -> list[Declared]:
+    """:func:`declared_arrays` of a regular file."""
     try:
         if zipfile.is_zipfile(path):
             out = []

@@ -687,3 +687,49 @@ def test_a_reference_keeps_nothing_for_a_later_instance(
     status, _, err = call(capsys, "run", "--module", str(module), "copy", "--n", "8",
                           "--instances", "3")
     assert status == 0, err
+
+
+#: A declaration whose program, or whose module as it is imported, reads the answer from
+#: its --input file on the host (an outside honesty battery's cheat: "correct" in one step).
+REREAD = """
+import glob
+import numpy as np
+import pram
+from pram import Step, Write
+{at_import}
+
+def program(m, a):
+    values = {values}
+    out = m.array("out", 1)
+    yield Step(m.processors(1), writes=[Write(out, 0, int(values.max()))])
+    return out
+
+largest = pram.Algorithm(name="largest", build=lambda n, rng: {{"a": rng.integers(0, 99, n)}},
+                         load=lambda path: {{"a": np.load(path)}}, program=program,
+                         reference=lambda a: np.array([a.max()]))
+"""
+
+
+@pytest.mark.parametrize(("at_import", "values"), [
+    ("", "np.load(sorted(glob.glob('inp*.npy'))[0])"),
+    ("KEPT = np.load(sorted(glob.glob('inp*.npy'))[0])", "KEPT"),
+])
+def test_a_declaration_reading_its_input_on_the_host_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    at_import: str, values: str,
+) -> None:
+    """Only the framework's child opens a declaration's --input (its load, the size guard's
+    look at the headers): the program, or its module as it is imported, opening it is
+    refused naming the file; a program that leaves the file alone runs with --input (its
+    load reads it in the child)."""
+    monkeypatch.chdir(tmp_path)
+    np.save(tmp_path / "inp.npy", np.array([3, 97, 5]))
+    path = _module(tmp_path, REREAD.format(at_import=at_import, values=values))
+    status, _, err = call(capsys, "run", "--module", path, "largest", "--input", "inp.npy")
+    assert status in (1, 2) and "Traceback" not in err
+    assert "opening 'inp.npy', the declaration's --input, in the process that runs its " \
+           "module" in err
+    honest = _module(tmp_path, REREAD.format(at_import="", values="np.array([97])")
+                     .replace("int(values.max())", "97"), "honest.py")
+    status, done = run_json(capsys, "run", "--module", honest, "largest", "--input", "inp.npy")
+    assert status == 0 and done["correct"] is True

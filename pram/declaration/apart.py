@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from pram._numpy import np
-from pram.errors import InputError, said
+from pram.errors import HonestyError, InputError, said
 
 #: ``os._exit`` as it was when pram was imported: a user's code may replace the attribute (the
 #: command line does, around user code), and the child must still end.
@@ -113,6 +113,49 @@ def _flush() -> None:
             stream.flush()  # type: ignore[union-attr]
 
 
+#: The input files (real paths) of the declaration this process runs: only the children
+#: forked to draw read them (its load, the size guard's look at their headers); the process
+#: that imports the declaration's module and runs its program never opens them.
+_KEPT: set[str] = set()
+_WATCHING: list[bool] = []
+
+
+def keep_inputs(path: str) -> None:
+    """From now on this process may not open ``path`` (a declaration's ``--input``): the
+    framework reads it in a child through the declaration's load and hands the program the
+    machine's arrays, so a module or program that opened it on the host (``np.load`` of the
+    file) would have an answer no step computed. (Where processes cannot fork, the load runs
+    here and nothing is kept.)"""
+    if not hasattr(os, "fork"):
+        return
+    if not _WATCHING:
+        sys.addaudithook(_audit)  # for the process's life; it looks only while paths are kept
+        _WATCHING.append(True)
+    _KEPT.add(os.path.realpath(path))
+
+
+def kept(path: str) -> bool:
+    """Whether ``path`` is one of the inputs this process may not open (:func:`keep_inputs`)."""
+    return bool(_KEPT) and os.path.realpath(path) in _KEPT
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event != "open" or not _KEPT or not args or not isinstance(args[0], (str, bytes)):
+        return
+    paths = _KEPT.copy()
+    _KEPT.clear()  # realpath's own calls must not come back here
+    try:
+        opened = os.path.realpath(os.fsdecode(args[0]))
+    finally:
+        _KEPT.update(paths)
+    if opened in paths:
+        raise HonestyError(
+            f"opening {os.fsdecode(args[0])!r}, the declaration's --input, in the process "
+            "that runs its module: the framework reads it through the declaration's load and "
+            "hands the program the machine's arrays; compute the answer with machine steps "
+            "from them")
+
+
 class _Child:
     """A forked child that runs ``function`` on the arguments sent to it, until closed."""
 
@@ -125,6 +168,7 @@ class _Child:
         if pid == 0:  # the child: serve until the parent closes its end, then leave
             status = 0
             try:
+                _KEPT.clear()  # a child of the framework's: it reads the inputs
                 os.close(down[1])
                 os.close(up[0])
                 for fd in _OPEN:
@@ -290,7 +334,8 @@ _SESSION: _Session | None = None
 def drawing() -> Iterator[None]:
     """Inside the block, each function :func:`drawn` calls runs in one child (forked at its
     first call), ended when the block ends: what a command draws costs one fork. A block
-    inside another is the outer one's."""
+    inside another is the outer one's. The inputs kept from the process
+    (:func:`keep_inputs`) are its command's: the outer block's end lets them go."""
     global _SESSION
     if _SESSION is not None and _SESSION.pid == os.getpid():
         yield
@@ -302,6 +347,7 @@ def drawing() -> Iterator[None]:
         session, _SESSION = _SESSION, outer
         for child in session.children.values():
             child.close()
+        _KEPT.clear()
 
 
 def _key(function: Callable[..., Any]) -> tuple[int, Any]:
@@ -330,4 +376,4 @@ def drawn(function: Callable[..., Any], *arguments: Any, what: str, fix: str) ->
     return kept(arguments, what, fix)
 
 
-__all__ = ["APART", "drawing", "drawn", "of_the_drawing"]
+__all__ = ["APART", "drawing", "drawn", "keep_inputs", "kept", "of_the_drawing"]
