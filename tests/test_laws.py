@@ -861,3 +861,14 @@ def test_means_that_fit_a_log_log_more_within_their_noise_do_not_hold() -> None:
     assert below.verdict == "undetermined"
     assert "add instances" in below.reason
     assert mean_check("work", formula("n log2(n)^2"), points).verdict == "holds"
+
+
+def test_a_clean_law_decides_though_a_sweep_without_its_first_size_is_open() -> None:
+    """floor(n log2(n)^2 / 2) on 1..32 was undetermined against n log n because the sweep
+    without n = 1 (or 2) could not decide by itself; its law fits every count cleanly, so
+    the whole sweep decides: exceeded (and n L^3 holds against n log^4 n, loose by log)."""
+    points = [({"n": n}, int(n * math.log2(n) ** 2 / 2) if n > 1 else 0) for n in range(1, 33)]
+    assert check("work", formula("n log2(n)"), points).verdict == "exceeded"
+    cubed = [({"n": n}, int(n * math.log2(n) ** 3) if n > 1 else 0) for n in range(1, 33)]
+    verdict = check("work", formula("n log2(n)^4"), cubed)
+    assert verdict.verdict == "holds" and verdict.tight is not True

@@ -312,18 +312,21 @@ def from_fits(measure: str, size: str, xs: list[float], ys: list[float], bound: 
     looses = [main.loose_by]
     # without the first or the last size the verdict must be the same, and so from the
     # first quarter on; up to the last quarter it must at least not be the contrary one.
-    # From the first quarter on may stay open too where those sizes span too little to
-    # decide by themselves (on 1..32, 9..32 spans 3.6, less than least squares decides
-    # from) and the whole sweep's law fits its counts cleanly (a staircase read as a smooth
-    # law misses some counts by far more: 2 * 2^ceil(log2 sqrt(n)) on 5..128 by 32%). Each:
-    # its label and sizes, whether it may stay open, whether its tightness counts.
+    # Where the whole sweep's law fits its counts cleanly, the readings without the first or
+    # the last size may stay open (a clean law is its own evidence; they must still not
+    # come out otherwise), and so may the one from the first quarter on where those sizes
+    # span too little to decide by themselves (on 1..32, 9..32 spans 3.6, less than least
+    # squares decides from); a staircase read as a smooth law misses some counts by far
+    # more (2 * 2^ceil(log2 sqrt(n)) on 5..128 by 32%) and still needs them all. Each: its
+    # label and sizes, whether it may stay open, whether its tightness counts.
+    clean = law.max_relative_residual <= CLEAN
     subs = [
-        (f"without the first size ({size} = {xs[0]:g})", xs[1:], ys[1:], False, True),
-        (f"without the last size ({size} = {xs[-1]:g})", xs[:-1], ys[:-1], False, True),
+        (f"without the first size ({size} = {xs[0]:g})", xs[1:], ys[1:], clean, True),
+        (f"without the last size ({size} = {xs[-1]:g})", xs[:-1], ys[:-1], clean, True),
     ]
     quarter = math.ceil(len(xs) / 4)
     if quarter > 1 and len(xs) - quarter >= FITTED_SIZES:
-        short = xs[-1] < SPAN * xs[quarter] and law.max_relative_residual <= CLEAN
+        short = xs[-1] < SPAN * xs[quarter] and clean
         subs.append((f"from {size} = {xs[quarter]:g} on", xs[quarter:], ys[quarter:], short,
                      True))
         subs.append((f"up to {size} = {xs[-quarter - 1]:g}", xs[:-quarter], ys[:-quarter],

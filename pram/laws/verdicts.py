@@ -19,8 +19,9 @@ supports it, and it carries what it rests on (:class:`Evidence`):
   with at most one term more than the simplest order that does so and a leading term the fit
   needs, is *plausible*. Exceeded when every plausible order is above the bound's, holds when
   none is, else undetermined. The same must come out on the sweep without its first size,
-  without its last and from its first quarter on (which may stay undetermined where it spans
-  less than SPAN and the law fits within CLEAN), and up to its last quarter the contrary must
+  without its last and from its first quarter on (where the law fits within CLEAN, the
+  first two may stay undetermined, and the third where it spans less than SPAN), and up to
+  its last quarter the contrary must
   not (else undetermined: the sweep is not yet in its asymptotic regime, or a step near its end
   decides too much). On c times powers of two (c not a power of two), where the fits read L
   as log2(S/c) alone, an exceeded must also come out with L read as log2 S, its floor and its
