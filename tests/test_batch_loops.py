@@ -237,15 +237,23 @@ def test_every_instance_its_own_rounds_with_eight_instances() -> None:
     assert [c.loop_tests for c in m.costs] == [8, 1, 7, 2, 6, 3, 5, 4]
 
 
-def test_a_host_bound_beside_the_test() -> None:
+def bounded(rounds: int) -> Make:
+    """Countdown rounds in a ``for`` loop of ``rounds``, ended early by the loop test; then
+    :func:`finish`."""
+
     def make(m: Machine, a: dict[str, Any]) -> Any:
         control = m.processors(1)
-        for _ in range(2):
+        for _ in range(rounds):
             yield from countdown(a, control)
             if (yield Until(a["flag"], 0, control)):
                 break
         yield from finish(a, control)
 
+    return make
+
+
+def test_a_host_bound_beside_the_test() -> None:
+    make = bounded(2)
     same_as_singles(make, loop_inputs([1, 3, 2]))
 
 
@@ -1046,14 +1054,7 @@ def test_a_loop_in_a_host_bounded_for_rejoins_where_the_bound_variable_is_the_sa
     batch leaves at that same round, never at another (``r``, and the iterator on the
     generator's stack, differ): here each instance ends at its own round, so each of those
     that left early runs in a later pass."""
-    def make(m: Machine, a: dict[str, Any]) -> Any:
-        control = m.processors(1)
-        for _ in range(6):
-            yield from countdown(a, control)
-            if (yield Until(a["flag"], 0, control)):
-                break
-        yield from finish(a, control)
-
+    make = bounded(6)
     _, passes = passes_of(make, loop_inputs([1, 3, 2, 3]))
     assert passes == 3
 
