@@ -733,6 +733,31 @@ def test_a_program_cannot_draw_its_own_input_again() -> None:
     assert sort_again.instance(8, 0)["a"].shape == (8,)  # after the run: as before
 
 
+def _permutation(n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    return {"a": rng.permutation(n).astype(np.int64)}
+
+
+@pytest.mark.parametrize("redraw", ["by its module's name", "through the declaration"])
+def test_a_program_cannot_call_its_own_build_with_a_guessed_seed(redraw: str) -> None:
+    """A program calling its declaration's build itself with seed 0 would hold its input on
+    the host and sort it in one step: while it runs, the module's name of build and the
+    declaration's .build refuse; after the run both are as before."""
+    def program(m: pram.Machine, a: pram.Array) -> Any:
+        n = a.size
+        out = m.array("out", size=n)
+        build = _permutation if redraw.startswith("by") else guessing.build
+        again = build(n, np.random.default_rng(0))["a"]
+        yield pram.Step(m.processors(n), writes=[pram.Write(out, pram.iota(n), np.sort(again))])
+        return out
+
+    guessing = pram.Algorithm(name="guessing", build=_permutation, program=program,
+                              reference=np.sort, bounds={"work": "n", "time": "1"})
+    with pytest.raises(pram.HonestyError, match="draws the input again on the host"):
+        guessing.solve(pram.Machine("erew"), guessing.instance(8, 0))
+    assert globals()["_permutation"] is guessing.build  # after the run: as before
+    assert guessing.instance(8, 0)["a"].shape == (8,)
+
+
 def test_a_size_too_large_for_a_float_is_refused_naming_its_digits() -> None:
     """formula('n')({'n': 10**400}) was an OverflowError from formatting the refusal itself."""
     with pytest.raises(InputError, match=r"cannot be evaluated at n=a number of 401 digits "

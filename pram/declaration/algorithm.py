@@ -167,6 +167,12 @@ class Algorithm:
     sizes: tuple[int, ...] = attrs.field(default=SIZES, converter=sweep_sizes)
     title: str = ""
 
+    def __getattribute__(self, name: str) -> Any:
+        """``build`` and ``load`` refuse while a declared program runs (see :func:`_withhold`)."""
+        if _SOLVING and name in ("build", "load"):
+            raise _redrawn(f"{_SOLVING[-1]}'s program reading a declaration's {name}")
+        return object.__getattribute__(self, name)
+
     def __attrs_post_init__(self) -> None:
         """Refuse a declaration that cannot run, naming the field and the fix."""
         if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z][\w.-]*", self.name):
@@ -295,12 +301,14 @@ class Algorithm:
             )
         data = self.inputs(inputs, "solve's inputs")
         arrays = {name: _allocate(machine, name, values) for name, values in data.items()}
+        withheld = _withhold(self)
         _SOLVING.append(self.name)
         try:
             with watching() as made:
                 out = machine.run(self._driven(machine, arrays))
         finally:
             _SOLVING.pop()
+            withheld()
         others = [m for m in made if m is not machine]
         if others:
             raise InputError(
@@ -388,11 +396,39 @@ _SOLVING: list[str] = []
 
 def _not_solving(name: str, call: str) -> None:
     if _SOLVING:
-        raise HonestyError(
-            f"{name}.{call}(...) while the program of {_SOLVING[-1]} runs draws the input "
-            "again on the host, past the machine; a declared program gets its input only as "
-            "the arrays the framework put on the machine"
-        )
+        raise _redrawn(f"{name}.{call}(...) while the program of {_SOLVING[-1]} runs")
+
+
+def _redrawn(what: str) -> HonestyError:
+    return HonestyError(
+        f"{what} draws the input again on the host, past the machine; a declared program gets "
+        "its input only as the arrays the framework put on the machine"
+    )
+
+
+def _withhold(algorithm: Algorithm) -> Callable[[], None]:
+    """Bind the names under which the program's module holds the declaration's own ``build``
+    and ``load`` to a refusal while the program runs (calling them draws the input again on
+    the host, from a guessed seed or the file); returns what puts them back."""
+    functions = [f for f in (algorithm.build, algorithm.load) if f is not None]
+    names = getattr(algorithm.program, "__globals__", None)
+    if not isinstance(names, dict):
+        return lambda: None
+    bound = {name: value for name, value in names.items()
+             if any(value is f for f in functions)}
+
+    def refused(*_: Any, **__: Any) -> Any:
+        raise _redrawn(f"the program of {algorithm.name} calling its declaration's build or load")
+
+    for name in bound:
+        names[name] = refused
+
+    def restore() -> None:
+        for name, value in bound.items():
+            if names.get(name) is refused:
+                names[name] = value
+
+    return restore
 
 
 def _allocate(machine: Machine, name: str, values: np.ndarray[Any, Any]) -> Array:

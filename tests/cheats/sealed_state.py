@@ -1054,7 +1054,7 @@ def program(m, values):
     out = m.array("out", n)
     yield Step(m.processors(n), writes=[Write(out, iota(n), np.sort(build(n, np.random.default_rng(0))["values"]))])
     return out
-''', expect='documented as not caught (declare how-to); listed for completeness')
+''')
 decl_case('decl-build-stash', 'build keeps its instance in a global; the program writes it sorted (documented)', '''
 STASH = {}
 _b = build
