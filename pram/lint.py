@@ -112,6 +112,16 @@ ATTRIBUTE_BUILTINS = frozenset({"getattr", "setattr", "delattr"})
 FIELD_CALLS = frozenset({"get_field"})
 
 
+def imports(node: ast.Import | ast.ImportFrom) -> list[tuple[str, str | None, str]]:
+    """What an import statement takes, one name at a time: its top-level module, the name
+    taken from it (None for a plain ``import``) and the import as written."""
+    if isinstance(node, ast.Import):
+        return [(alias.name.split(".")[0], None, f"import {alias.name}") for alias in node.names]
+    module = (node.module or "").split(".")[0]
+    return [(module, alias.name, f"from {node.module} import {alias.name}")
+            for alias in node.names]
+
+
 def _imported(tree: ast.AST, package: str) -> set[str]:
     """The names ``tree`` binds to ``package`` or to anything imported from it."""
     names: set[str] = set()
@@ -160,23 +170,19 @@ def findings(source: str | bytes, filename: str = "<source>") -> list[str]:
         found.append((getattr(node, "lineno", 0), what))
 
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] in MODULES:
-                    flag(node, f"import {alias.name}")
-        elif isinstance(node, ast.ImportFrom):
-            module = (node.module or "").split(".")[0]
-            for alias in node.names:
-                if module in MODULES or (module, alias.name) in FROM:
-                    flag(node, f"from {node.module} import {alias.name}")
-                elif module == "pram" and alias.name.startswith("_"):
-                    flag(node, f"private name {alias.name} from {node.module}")
-                elif module == "pram" and alias.name in ACCESSORS:
-                    flag(node, f"the machine's own {alias.name} from {node.module} (it reaches "
-                               "a register's raw values or an array's cells)")
-            if module == "pram" and any(part.startswith("_") for part in
-                                        (node.module or "").split(".")):
-                flag(node, f"private module {node.module}")
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            origin = node.module if isinstance(node, ast.ImportFrom) else None
+            for module, name, shown in imports(node):
+                if module in MODULES or (module, name) in FROM:
+                    flag(node, shown)
+                elif module == "pram" and name is not None and name.startswith("_"):
+                    flag(node, f"private name {name} from {origin}")
+                elif module == "pram" and name in ACCESSORS:
+                    flag(node, f"the machine's own {name} from {origin} (it reaches a "
+                               "register's raw values or an array's cells)")
+            parts = (origin or "").split(".")
+            if parts[0] == "pram" and any(part.startswith("_") for part in parts):
+                flag(node, f"private module {origin}")
         elif isinstance(node, ast.Attribute):
             _attribute(node, flag)
         elif isinstance(node, ast.Call):

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pram.lint import imports
+
 ROOT = Path(__file__).resolve().parent.parent
 ALGORITHMS = ROOT / "algorithms"
 
@@ -84,15 +86,10 @@ def forbidden_calls(source: str, filename: str = "<source>") -> list[str]:
         found.append(f"{filename}:{getattr(node, 'lineno', 0)}: {what}")
 
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.split(".")[0] in FORBIDDEN_MODULES:
-                    report(node, f"import {alias.name}")
-        elif isinstance(node, ast.ImportFrom):
-            module = (node.module or "").split(".")[0]
-            for alias in node.names:
-                if module in FORBIDDEN_MODULES or (module, alias.name) in FORBIDDEN_FROM:
-                    report(node, f"from {node.module} import {alias.name}")
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for module, name, shown in imports(node):
+                if module in FORBIDDEN_MODULES or (module, name) in FORBIDDEN_FROM:
+                    report(node, shown)
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             report(node, f"{ast.unparse(node)} (a matrix product sums)")
         elif isinstance(node, ast.Call):
