@@ -1145,3 +1145,39 @@ def test_a_made_machine_takes_no_new_setting_and_its_class_is_fixed() -> None:
             setattr(cls, name, print)
         with pytest.raises(HonestyError, match="replaces what every run calls"):
             delattr(cls, name)
+
+
+def fan_in_max(m: Machine, a: Any, n: int, fan_in: int) -> Any:
+    """The maximum of a[0:n] into a[0] by a tree of fan-in ``fan_in``: each node reads its
+    children in one step and writes their maximum in the next."""
+    size = n
+    while size > 1:
+        nodes = -(-size // fan_in)
+        pid = m.processors(nodes)
+        children = yield Step(pid, reads=[
+            Read(a, iota(nodes) * fan_in + j, iota(nodes) * fan_in + j < size)
+            for j in range(fan_in)])
+        best = children[0]
+        for child in children[1:]:
+            best = np.maximum(best, child)
+        yield Step(pid, writes=[Write(a, iota(nodes), best)])
+        size = nodes
+
+
+@pytest.mark.parametrize("model", ["erew", "crew"])
+def test_a_step_combines_at_most_max_accesses_values(model: str) -> None:
+    """A processor combines at most MAX_ACCESSES cells a step: the maximum of 4,096 values by
+    the widest tree, fan-in 8, takes 4 levels of two steps each (the binary tree 24), with no
+    violation, and a node of fan-in 9 is refused. The docs say so (honesty.md)."""
+    values = np.random.default_rng(3).integers(0, 10**6, 4096)
+    steps = {}
+    for fan_in in (2, MAX_ACCESSES):
+        m = Machine(model)
+        a = m.array("a", values=values)
+        m.run(fan_in_max(m, a, 4096, fan_in))
+        assert a.to_numpy()[0] == values.max() and m.violations == []
+        steps[fan_in] = (m.cost.time, m.cost.rounds)
+    assert steps == {2: (24, 12), 8: (8, 4)}
+    m = Machine(model)
+    with pytest.raises(StepError, match="asks each processor for 9 reads"):
+        m.run(fan_in_max(m, m.array("a", values=values), 4096, MAX_ACCESSES + 1))
