@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -464,15 +465,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Console) -> int:
     """Parse ``argv``, load a ``--module``, and run the command: its status. A command
-    refused (exit 2) with ``--json`` still prints one JSON object, saying so."""
+    refused (exit 2) or stopped by a signal (128 + its number) with ``--json`` still prints
+    one JSON object, saying so (``error``: ``refused``, ``interrupted``, ``terminated``, ...)."""
     said.clear()
-    status = _status(parser, argv, err)
+    status.printed.clear()
+    code = _status(parser, argv, err)
     tokens = list(sys.argv[1:] if argv is None else argv)
-    if status == INVALID and "--json" in tokens and said and sys.stdout is not None:
+    stopped = code > 128 and code - 128 in signals.HANDLED
+    if (code == INVALID or stopped) and "--json" in tokens and said and not status.printed \
+            and sys.stdout is not None:
         command = next((t for t in tokens if not t.startswith("-")), None)
-        _json_quietly({"command": command, "ok": False, "error": "refused", "status": INVALID,
+        error = signals.HANDLED[signal.Signals(code - 128)] if stopped else "refused"
+        _json_quietly({"command": command, "ok": False, "error": error, "status": code,
                        "message": said[-1]})
-    return status
+    return code
 
 
 #: The lines said on standard error by the command running (the last one names a refusal).

@@ -24,6 +24,7 @@ import os
 import re
 import zipfile
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,8 @@ def parse_memory(text: str, flag: str = "--max-memory") -> int:
     (1536, True, 100)
     """
     found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?\s*", str(text).lower())
-    count = int(float(found.group(1)) * _UNITS[found.group(2)]) if found else 0
+    # exact (a Fraction, not a float): 400 digits of bytes are a size, not infinity
+    count = int(Fraction(found.group(1)) * _UNITS[found.group(2)]) if found else 0
     if found is None or count < 1 or ("." in found.group(1) and not found.group(2)):
         raise InputError(f"{flag} {text!r} is not a size; give {FORMS}")
     return count

@@ -15,7 +15,12 @@ from typing import Any
 OK, FAILED, INVALID = 0, 1, 2
 
 
+#: How many JSON lines this process printed (the command's, or the one saying it did not end).
+printed: list[bool] = []
+
+
 def print_json(obj: Any) -> None:
     """``obj`` as one line of JSON on standard output (the only thing ``--json`` prints there)."""
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
+    printed.append(True)

@@ -11,8 +11,6 @@ input, a ceiling too low included.
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 from rich.console import Console
@@ -21,6 +19,7 @@ from pram import InputError
 from pram.reports.entries import algorithm
 from pram.reports.options import Options
 from pram.reports.preflight import writable_file
+from pram.reports.status import print_json
 from pram.trace import CEILING, TraceLimitError
 
 __all__ = ["CEILING", "HELP", "trace"]
@@ -87,7 +86,7 @@ def trace(
         "html": None if target is None else str(target),
     }
     if as_json:
-        sys.stdout.write(json.dumps(summary) + "\n")
+        print_json(summary)
     else:
         out.print(f"{name}: {recorded.summary()}", highlight=False, soft_wrap=True)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import numpy as np
 import pytest
 
 import pram.reports.measure
+import pram.reports.signals
 from pram import InputError, Machine
 from pram.algorithms import allpairs, mqar, sequential
 from pram.reports import report
@@ -150,6 +152,15 @@ def test_largest_size_named_does_run() -> None:
     assert execute("mqar", Options(n=3072, max_memory=parse_memory("10M"))).correct
     with pytest.raises(InputError, match="the largest N that fits is 3,072,"):
         execute("mqar", Options(n=3073, max_memory=parse_memory("10M")))
+
+
+def test_a_ceiling_of_hundreds_of_digits_is_a_size() -> None:
+    """--max-memory of 400 nines went through a float to infinity and a traceback (an outside
+    battery): it is counted exactly, and a fraction of a unit still rounds down to bytes."""
+    nines = "9" * 400
+    assert parse_memory(nines) == int(nines) and parse_memory(nines + "G") == int(nines) << 30
+    assert parse_memory("1.5K") == 1536 and parse_memory("0.001K") == 1
+    assert execute("sort", Options(n=8, max_memory=parse_memory(nines))).correct
 
 
 def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> None:
@@ -428,6 +439,27 @@ def test_ctrl_c_during_a_run_is_one_line(
     monkeypatch.setitem(vars(pram.reports.measure), "execute", interrupted)
     assert main(["run", "sort"]) == 130
     assert capsys.readouterr() == ("", "pram run: interrupted\n")
+
+
+@pytest.mark.parametrize(("number", "words"), [
+    (signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated"),
+])
+def test_a_signal_during_a_run_with_json_still_prints_one_object(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, number: int,
+    words: str,
+) -> None:
+    """A run stopped by a signal with --json printed nothing on standard output (an outside
+    battery: 7 of its signal cases): it prints the one object, saying why, as a refusal does."""
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise pram.reports.signals.Stopped(number)
+
+    monkeypatch.setitem(vars(pram.reports.measure), "execute", stopped)
+    assert main(["run", "sort", "--json"]) == 128 + number
+    out, err = capsys.readouterr()
+    assert err == f"pram run: {words}\n"
+    assert json.loads(out) == {"command": "run", "ok": False, "error": words,
+                               "status": 128 + number, "message": f"pram run: {words}"}
 
 
 def test_library_import_keeps_pythons_ctrl_c() -> None:
