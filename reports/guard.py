@@ -34,7 +34,7 @@ import numpy as np
 from pram import InputError
 from pram.declaration.apart import drawn, kept
 from pram.reports.entries import algorithm
-from pram.reports.options import Options
+from pram.reports.options import MOST_DIGITS, Options
 from pram.reports.registry import Algorithm
 
 #: The forms ``--max-memory`` takes, for its refusals.
@@ -53,6 +53,9 @@ def parse_memory(text: str, flag: str = "--max-memory") -> int:
     (1536, True, 100)
     """
     found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(?:i?b)?\s*", str(text).lower())
+    if found and len(found.group(1)) > MOST_DIGITS:
+        raise InputError(f"{flag} {str(text).strip()[:12]}... has {len(found.group(1)):,} "
+                         f"digits, more than any memory; give {FORMS}")
     # exact (a Fraction, not a float): 400 digits of bytes are a size, not infinity
     count = int(Fraction(found.group(1)) * _UNITS[found.group(2)]) if found else 0
     if found is None or count < 1 or ("." in found.group(1) and not found.group(2)):

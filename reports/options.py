@@ -119,12 +119,24 @@ def _keys_text(options: Options) -> str:
     return f"bit keys ({options.comparator} comparator)"
 
 
+#: The most digits a whole number of the command line may have: far past every count, size,
+#: seed and ceiling, and below Python's own limit on reading an int (4,300 digits).
+MOST_DIGITS = 100
+
+
 def whole(text: str) -> int | None:
     """``text`` as a whole number written plainly, ASCII digits with an optional minus sign
     (``1_024``, ``+8``, ``²`` and other scripts' digits are not), or None: every whole number
-    of the command line is read by this one rule."""
+    of the command line is read by this one rule. A number of more than :data:`MOST_DIGITS`
+    digits is refused (``argparse.ArgumentTypeError``), naming its length."""
     written = str(text).strip()
-    return int(written) if re.fullmatch(r"-?[0-9]+", written) else None
+    if not re.fullmatch(r"-?[0-9]+", written):
+        return None
+    if len(written.lstrip("-")) > MOST_DIGITS:
+        raise argparse.ArgumentTypeError(
+            f"{written[:12]}... has {len(written.lstrip('-')):,} digits, more than any count, "
+            f"size or seed pram takes ({MOST_DIGITS:,} at most); give a smaller number")
+    return int(written)
 
 
 def _rank(text: str) -> int:

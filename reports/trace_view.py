@@ -8,6 +8,7 @@ step's conflicts named under it as in the conflict report.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable, Mapping
 
 from rich.console import Group
@@ -33,7 +34,10 @@ def parse_steps(text: str, last: int) -> list[int]:
     numbers: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")
-        first, final = whole(lo), whole(hi or lo)  # the command line's one rule of numbers
+        try:  # the command line's one rule of numbers
+            first, final = whole(lo), whole(hi or lo)
+        except argparse.ArgumentTypeError as error:
+            raise InputError(f"--steps: {error}") from None
         if first is None or final is None:
             raise InputError(
                 f"--steps {text!r} is not a list of steps; give numbers and ranges such as "

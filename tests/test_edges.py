@@ -155,12 +155,33 @@ def test_largest_size_named_does_run() -> None:
 
 
 def test_a_ceiling_of_hundreds_of_digits_is_a_size() -> None:
-    """--max-memory of 400 nines went through a float to infinity and a traceback (an outside
+    """--max-memory of 100 nines went through a float to infinity and a traceback (an outside
     battery): it is counted exactly, and a fraction of a unit still rounds down to bytes."""
-    nines = "9" * 400
+    nines = "9" * 100
     assert parse_memory(nines) == int(nines) and parse_memory(nines + "G") == int(nines) << 30
     assert parse_memory("1.5K") == 1536 and parse_memory("0.001K") == 1
     assert execute("sort", Options(n=8, max_memory=parse_memory(nines))).correct
+
+
+@pytest.mark.parametrize("argv", [
+    ("run", "sort", "--n", "{}"), ("run", "sort", "--seed", "{}"),
+    ("run", "sort", "--instances", "{}"), ("run", "sort", "--instances", "2", "--workers", "{}"),
+    ("run", "sort", "--phases", "{}"), ("sweep", "sort", "--n", "8,{}"),
+    ("sweep", "sort", "--n", "8,16,32,64", "--predict", "{}"),
+    ("trace", "sort", "--steps", "1", "--trace-cells", "{}"), ("run", "selection", "--k", "{}"),
+    ("trace", "sort", "--n", "8", "--steps", "{}"), ("run", "sort", "--max-memory", "{}G"),
+    ("run", "sort", "--n", "-{}"),
+])
+def test_a_number_of_thousands_of_digits_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """5,000 digits passed Python's limit on reading an int (4,300): tracebacks, or argparse's
+    "invalid _size value" naming a private function (an outside battery, 12 cases). Every
+    whole number of the command line is refused past 100 digits, naming its length."""
+    nines = "9" * 5000
+    line = refusal(capsys, *(a.format(nines) for a in argv))
+    assert "99999999999... has 5,000 digits, more than any" in line, line
+    assert len(line) < 300 and "_size" not in line
 
 
 def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> None:
