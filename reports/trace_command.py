@@ -84,9 +84,11 @@ def trace(
         "conflicts": sum(len(s.conflicts) for s in recorded.steps),
         "cells": recorded.cells, "ceiling": recorded.ceiling,
         "html": None if target is None else str(target),
+        "correct": run.correct,  # the answer against the reference (None with --no-check)
     }
     if as_json:
         print_json(summary)
     else:
-        out.print(f"{name}: {recorded.summary()}", highlight=False, soft_wrap=True)
+        answer = {True: "", False: "; the answer is WRONG", None: ""}[run.correct]
+        out.print(f"{name}: {recorded.summary()}{answer}", highlight=False, soft_wrap=True)
     return 0

@@ -276,6 +276,22 @@ def test_nan_at_the_same_place_is_the_same_answer(
     assert run["correct"] is False and "got nan, expected 0.0" in str(run["mismatch"])
 
 
+def test_a_trace_says_whether_the_answer_is_right(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pram trace exits 0 whatever the run's verdicts, but a wrong answer went unsaid (an
+    outside battery): its JSON gives correct, null under --no-check."""
+    wrong = _module(tmp_path, GOOD.replace("reference=lambda x: 2 * x",
+                                           "reference=lambda x: 3 * x"), "wrong.py")
+    runs = {flags: run_json(capsys, "trace", "--module", path, "double", "--n", "8",
+                            "--steps", "1", *flags)
+            for path, flags in ((wrong, ()), (wrong, ("--no-check",)))}
+    assert [(status, obj["correct"]) for status, obj in runs.values()] == [(0, False), (0, None)]
+    status, right = run_json(capsys, "trace", "--module", _module(tmp_path, GOOD), "double",
+                             "--n", "8", "--steps", "1")
+    assert (status, right["correct"]) == (0, True)
+
+
 def test_two_declarations_of_one_name_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
