@@ -352,15 +352,27 @@ def _roots_in(node: ast.AST, names: set[str]) -> bool:
 
 
 def paths(arguments: Sequence[str]) -> list[Path]:
-    """The Python files named by ``arguments``: files as given, directories searched."""
+    """The Python files named by ``arguments``: files as given, directories searched for
+    regular files (an editor's dangling lock link ``.#x.py`` or a FIFO named ``*.py`` in a
+    folder is no source to check: :func:`passed_over` names them)."""
     files: list[Path] = []
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts))
+            files.extend(p for p in _found(path) if p.is_file())
         else:
             files.append(path)
     return files
+
+
+def passed_over(arguments: Sequence[str]) -> list[Path]:
+    """The entries named ``*.py`` in the directories of ``arguments`` that are not regular
+    files, which :func:`paths` leaves out."""
+    return [p for a in arguments if Path(a).is_dir() for p in _found(Path(a)) if not p.is_file()]
+
+
+def _found(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
 
 
 def lint(files: Iterable[Path]) -> list[str]:
@@ -380,4 +392,4 @@ def lint(files: Iterable[Path]) -> list[str]:
     return out
 
 
-__all__ = ["findings", "lint", "paths"]
+__all__ = ["findings", "lint", "passed_over", "paths"]

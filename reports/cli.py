@@ -943,9 +943,15 @@ def _bench(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``pram lint PATH...``: one line per finding (file:line: what); exit 1 if any, else 0."""
-    from pram.lint import lint, paths
+    from pram.lint import lint, passed_over, paths
 
     files = paths(args.paths)
+    skipped = passed_over(args.paths)
+    if skipped:
+        many = len(skipped) != 1
+        _say(err, f"pram lint: note: {len(skipped)} entr{'ies' if many else 'y'} named *.py "
+             f"{'are not regular files' if many else 'is not a regular file'}, passed over "
+             f"({', '.join(repr(str(p)) for p in skipped[:3])})")
     for folder in args.paths:
         if Path(folder).is_dir() and not paths([folder]):
             raise InputError(f"the folder {folder!r} holds no Python file (*.py), so there is "

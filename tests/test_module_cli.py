@@ -607,6 +607,23 @@ def test_lint_of_a_folder_without_python_files_is_refused(
     assert "holds no Python file" in line and repr(str(tmp_path)) in line
 
 
+
+def test_lint_of_a_folder_passes_over_a_dangling_link_and_a_fifo(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An editor's dangling lock link or a FIFO named *.py in a folder refused the whole
+    folder (exit 2), so its other files went unchecked (an outside battery): they are passed
+    over, named on standard error, and the rest is checked."""
+    import os
+
+    (tmp_path / "a.py").write_text("import gc\n")
+    (tmp_path / ".#x.py").symlink_to(tmp_path / "nowhere")
+    os.mkfifo(tmp_path / "f.py")
+    status, out, err = call(capsys, "lint", str(tmp_path))
+    assert (status, out.strip()) == (1, f"{tmp_path / 'a.py'}:1: import gc")
+    assert err.startswith("pram lint: note: 2 entries named *.py are not regular files, passed "
+                          "over (")
+
+
 BROKEN = """
 class Unsayable(Exception):
     def __str__(self):
