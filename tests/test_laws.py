@@ -764,6 +764,28 @@ def test_an_excess_needs_count_over_bound_rising_to_the_sweeps_end(
     assert "does not rise to the sweep's end" in found.reason
 
 
+@pytest.mark.parametrize(("count", "formula", "sizes"), [
+    (lambda n: math.ceil(math.log2(n)) + 1, "1", range(1, 33)),  # a tree sum's time
+    (lambda n: math.ceil(math.log2(n)) ** 2, "log2(n)", range(1, 33)),
+    (lambda n: n * (math.ceil(math.log2(n)) + 1), "n", range(1, 33)),  # Wyllie's work
+    (lambda n: math.floor(math.log2(n)) ** 2, "log2(n)", range(2, 21)),
+])
+def test_an_exact_staircase_law_shows_its_excess_stair_by_stair(
+    count: Any, formula: str, sizes: range
+) -> None:
+    """An exact law in ceil(log2 n) is flat along each stair, so on 1..32 count / bound does
+    not rise from the middle size (17) on: 18 checks of a fresh outside battery stayed
+    undetermined. Its excess shows from the stair before the last to the last (lowest and
+    highest count / bound 5% higher), and is exceeded; the rise from the middle size still
+    decides where it shows."""
+    import pram
+
+    found = check("time", pram.formula(formula),
+                  [({"n": float(n)}, float(count(n))) for n in sizes])
+    assert found.verdict == "exceeded", found.reason
+    assert found.law.exact
+
+
 def _counts_at(sizes: list[int], count: Any) -> list[tuple[dict[str, float], float]]:
     return [({"n": float(n)}, float(count(n))) for n in sizes]
 

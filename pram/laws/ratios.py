@@ -9,7 +9,7 @@ behind (:func:`falls`), or peaks higher in the second half than in the first (:f
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pram.laws.fitting import jitter_of
 from pram.laws.law import Order, log_parts, log_term
@@ -105,10 +105,32 @@ def rises_to_the_end(xs: Sequence[float], ys: Sequence[float], bound: Order) -> 
             and last >= ratios[mid] * EXCESS_GROWTH)
 
 
+def climbs_the_stairs(xs: Sequence[float], ys: Sequence[float], bound: Order,
+                      stair: Callable[[float], float]) -> bool:
+    """What an exact law in a staircase ``stair`` (L as the ceiling or floor of log2) may
+    show instead of :func:`rises_to_the_end`: count / bound, lowest and highest, at least
+    :data:`EXCESS_GROWTH` times higher on the sweep's last stair than on the one before. Such
+    a count is flat along each stair, so from the middle size on it need not rise (n = 1..32:
+    ceil(log2 n) + 1 is 6 from n = 17, the middle size, to 32, and 5 on 9..16), and against a
+    smooth bound its ratio falls along each stair and peaks at the stair's foot
+    (ceil(log2 n)^2 / log2 n)."""
+    terms = bound_values(bound, xs)
+    ratios = [y / t for y, t in zip(ys, terms, strict=True)]
+    steps = [stair(x) for x in xs]
+    last = [r for r, v in zip(ratios, steps, strict=True) if v == steps[-1]]
+    lower = [v for v in steps if v < steps[-1]]
+    if not lower:
+        return False
+    before = [r for r, v in zip(ratios, steps, strict=True) if v == max(lower)]
+    return (min(last) >= min(before) * EXCESS_GROWTH
+            and max(last) >= max(before) * EXCESS_GROWTH)
+
+
 __all__ = [
     "EXCESS_GROWTH",
     "PEAK_GROWTH",
     "bound_values",
+    "climbs_the_stairs",
     "falls",
     "grows",
     "growth",

@@ -83,7 +83,7 @@ from pram.laws.law import (
     stair,
     term_text,
 )
-from pram.laws.ratios import EXCESS_GROWTH, grows, rises_to_the_end
+from pram.laws.ratios import EXCESS_GROWTH, climbs_the_stairs, grows, rises_to_the_end
 from pram.laws.readings import DECIDING_SIZES, LOG_SPAN, SPAN, from_fits, from_four
 
 #: An exact law in S alone tests the absence of a power of L only where L takes this many
@@ -303,11 +303,15 @@ def judge(
                                  "sweep: the excess lies beyond it")
     if decision.verdict == "exceeded" and not (law.exact and all(b == 0 for _, b in law.terms)):
         # (an exact law in the size alone, 7 n + 9, predicts past the sweep: it needs no rise)
+        stair = law.scale if law.exact and law.scale.kind != "log" else None
         decision = _unless_shown(
-            decision, xs, counts, lambda x, y: rises_to_the_end(x, y, bound),
+            decision, xs, counts,
+            lambda x, y: rises_to_the_end(x, y, bound)
+            or (stair is not None and climbs_the_stairs(x, y, bound, stair)),
             f"but count / bound does not rise to the sweep's end (by {EXCESS_GROWTH - 1:.0%} "
-            "from the middle size, highest at the largest): the excess is not shown by these "
-            "sizes")
+            "from the middle size, highest at the largest"
+            + ("; nor from the stair of L before the last to the last" if stair else "")
+            + "): the excess is not shown by these sizes")
     return law, _established(decision, law, used, bound, size)
 
 
