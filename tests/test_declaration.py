@@ -758,6 +758,95 @@ def test_a_program_cannot_call_its_own_build_with_a_guessed_seed(redraw: str) ->
     assert guessing.instance(8, 0)["a"].shape == (8,)
 
 
+def _sorting(program: Any, reference: Any = np.sort) -> pram.Algorithm:
+    return pram.Algorithm(name="sorting", build=_permutation, program=program,
+                          reference=reference, bounds={"work": "n", "time": "1"})
+
+
+@pytest.mark.parametrize("way", ["np.load", "open", "subprocess", "np.save"])
+def test_a_program_reads_writes_and_spawns_nothing_while_it_runs(
+    tmp_path: Path, way: str
+) -> None:
+    """A reference that saved np.sort of its input for the next command's program to load
+    sorted in one step (an outside battery): while a declared program runs it reads no file
+    but Python's own, writes none and starts no process."""
+    stash = tmp_path / "stash.npy"
+    np.save(stash, np.arange(8))
+
+    def program(m: pram.Machine, a: pram.Array) -> Any:
+        n = a.size
+        if way == "np.load":
+            values = np.load(stash)
+        elif way == "open":
+            values = np.frombuffer(stash.open("rb").read()[-64:], dtype=np.int64)
+        elif way == "subprocess":
+            values = np.array(json.loads(subprocess.run(
+                [sys.executable, "-c", "print(list(range(8)))"], capture_output=True,
+                check=True).stdout), dtype=np.int64)
+        else:
+            np.save(tmp_path / "mine.npy", np.arange(n))
+            values = np.arange(n)
+        out = m.array("out", values=values)
+        yield pram.Step(m.processors(1), reads=[pram.Read(a, pram.iota(1))])
+        return out
+
+    refused = "starting a process" if way == "subprocess" else (
+        "writing" if way == "np.save" else "reading")
+    with pytest.raises(pram.HonestyError, match=f"^{refused} .* while a declaration's program"):
+        _sorting(program).solve(pram.Machine("erew"), _sorting(program).instance(8, 0))
+    assert np.load(stash).tolist() == list(range(8))  # after the run: files as usual
+
+
+def test_a_program_may_import_and_warn_while_it_runs(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's own files stay open to a program: a module imported for the first time
+    (its source read, its bytecode cached) and a warning's line of source."""
+    (tmp_path / "fresh_helper_for_the_seal.py").write_text("def twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def program(m: pram.Machine, a: pram.Array) -> Any:
+        import warnings
+
+        import fresh_helper_for_the_seal  # type: ignore[import-not-found]
+
+        n = a.size
+        pid = m.processors(n)
+        (x,) = yield pram.Step(pid, reads=[pram.Read(a, pram.iota(n))])
+        warnings.warn("a user's own warning", UserWarning, stacklevel=1)
+        out = m.array("out", size=n)
+        yield pram.Step(pid, writes=[pram.Write(out, pram.iota(n),
+                                                fresh_helper_for_the_seal.twice(x))])
+        return out
+
+    declared = _sorting(program, reference=lambda a: 2 * a)
+    with pytest.warns(UserWarning, match="a user's own warning"):
+        got = declared.solve(pram.Machine("erew"), declared.instance(8, 0))
+    assert sorted(got.tolist()) == list(range(0, 16, 2))
+
+
+def test_a_reference_that_stashes_its_answer_hands_the_next_program_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reference (like build and load) runs in a child process: it may write a data file,
+    which no program can read, but no Python file, which a program could import."""
+    for stash, refused in ((tmp_path / "stash.npy", "reading"),
+                           (tmp_path / "stash_answer.py", "writing")):
+        module = tmp_path / f"stashing_{refused}.py"
+        module.write_text(COPY_MODULE.replace(
+            "def prog(m, a):\n", "def prog(m, a):\n    import os\n    if os.path.exists("
+            f"{str(stash)!r}):\n        open({str(stash)!r}, 'rb').read()\n").replace(
+            "copy = pram.Algorithm(", f"def _saved(a):\n    open({str(stash)!r}, 'w')"
+            ".write(repr(a.tolist()))\n    return a.copy()\n\ncopy = pram.Algorithm(").replace(
+            "reference=lambda a: a.copy()", "reference=_saved").replace("BOUND", "n"))
+        messages = []
+        for _ in range(2):
+            status, run = run_json(capsys, "run", "--module", str(module), "copy", "--n", "8")
+            messages.append((status, str(run.get("message", ""))))
+        at = f"{refused} '{stash}' while a declaration's"
+        assert messages[-1][0] == 1 and messages[-1][1].startswith(at), messages
+        assert stash.exists() == (refused == "reading")
+
+
 def test_a_size_too_large_for_a_float_is_refused_naming_its_digits() -> None:
     """formula('n')({'n': 10**400}) was an OverflowError from formatting the refusal itself."""
     with pytest.raises(InputError, match=r"cannot be evaluated at n=a number of 401 digits "

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from pram._numpy import np
-from pram.declaration.apart import drawn
+from pram.declaration.apart import drawn, sealed
 from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
@@ -304,7 +304,7 @@ class Algorithm:
         withheld = _withhold(self)
         _SOLVING.append(self.name)
         try:
-            with watching() as made:
+            with watching() as made, sealed():
                 out = machine.run(self._driven(machine, arrays))
         finally:
             _SOLVING.pop()

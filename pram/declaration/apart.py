@@ -120,6 +120,68 @@ _KEPT: set[str] = set()
 _WATCHING: list[bool] = []
 
 
+#: What a declaration's own code is running now, innermost last: ``"program"`` while its
+#: program runs (:func:`sealed`), ``"drawing"`` while a child runs its ``build``, ``load`` or
+#: ``reference``. A program's data come from the machine, so while it runs the process reads
+#: no file but Python's own, writes none but Python's bytecode cache, and starts no process;
+#: and a child writes no Python file (which the program could import). A ``reference`` that
+#: saved the sorted input for the next command's program to load (a sort in one step, an
+#: outside battery) is refused where the program loads it.
+_SEALED: list[str] = []
+
+#: The audit events that start another process (it could read or write what this one may not).
+_SPAWNS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
+                     "os.fork", "os.forkpty", "pty.spawn"})
+
+#: Python's own files: sources, bytecode and extensions (an import, a warning's line of
+#: source), the only files a program may read while it runs.
+_PYTHONS = (".py", ".pyc", ".so", ".pyd")
+
+_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+@contextlib.contextmanager
+def sealed(what: str = "program") -> Iterator[None]:
+    """While the block runs, a declaration's ``what`` runs (see :data:`_SEALED`)."""
+    _watch()
+    _SEALED.append(what)
+    try:
+        yield
+    finally:
+        _SEALED.pop()
+
+
+def _watch() -> None:
+    if not _WATCHING:
+        sys.addaudithook(_audit)  # for the process's life; it looks only while asked to
+        _WATCHING.append(True)
+
+
+def _refuse_sealed(event: str, args: tuple[Any, ...]) -> None:
+    program = _SEALED[-1] == "program"
+    if event in _SPAWNS and program:
+        raise HonestyError(
+            f"starting a process ({event}) while a declaration's program runs: its inputs "
+            "are the machine's arrays; compute the answer with machine steps from them")
+    if event != "open" or not args or not isinstance(args[0], (str, bytes)):
+        return
+    path = os.fsdecode(args[0])
+    mode, flags = (*args, None, 0)[1:3]
+    writes = (any(c in mode for c in "wax+") if isinstance(mode, str)
+              else bool((flags or 0) & _WRITES))
+    cache = "__pycache__" in path.split(os.sep)
+    if writes and not cache and (program or path.endswith(_PYTHONS)):
+        raise HonestyError(
+            f"writing {path!r} while a declaration's "
+            f"{'program' if program else 'build, load or reference'} runs: a file its "
+            "program could read or import hands it data past the machine; return what it "
+            "computes instead")
+    if not writes and program and not path.endswith(_PYTHONS):
+        raise HonestyError(
+            f"reading {path!r} while a declaration's program runs: its inputs are the "
+            "machine's arrays; compute the answer with machine steps from them")
+
+
 def keep_inputs(path: str) -> None:
     """From now on this process may not open ``path`` (a declaration's ``--input``): the
     framework reads it in a child through the declaration's load and hands the program the
@@ -128,9 +190,7 @@ def keep_inputs(path: str) -> None:
     here and nothing is kept.)"""
     if not hasattr(os, "fork"):
         return
-    if not _WATCHING:
-        sys.addaudithook(_audit)  # for the process's life; it looks only while paths are kept
-        _WATCHING.append(True)
+    _watch()
     _KEPT.add(os.path.realpath(path))
 
 
@@ -141,6 +201,8 @@ def kept(path: str) -> bool:
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
     if event != "open" or not _KEPT or not args or not isinstance(args[0], (str, bytes)):
+        if _SEALED:
+            _refuse_sealed(event, args)
         return
     paths = _KEPT.copy()
     _KEPT.clear()  # realpath's own calls must not come back here
@@ -154,6 +216,8 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
             "that runs its module: the framework reads it through the declaration's load and "
             "hands the program the machine's arrays; compute the answer with machine steps "
             "from them")
+    if _SEALED:
+        _refuse_sealed(event, args)
 
 
 class _Child:
@@ -253,7 +317,8 @@ def _serve(function: Callable[..., Any], source: int, sink: int) -> None:
         kept = sys.stdout, sys.stderr
         sys.stdout, sys.stderr = _Printed(printed, False), _Printed(printed, True)
         try:
-            reply: tuple[Any, ...] = (True, function(*arguments))
+            with sealed("drawing"):
+                reply: tuple[Any, ...] = (True, function(*arguments))
         except BaseException as error:  # raised again in the parent
             reply = (False, _portable(error))
         finally:
@@ -376,4 +441,4 @@ def drawn(function: Callable[..., Any], *arguments: Any, what: str, fix: str) ->
     return kept(arguments, what, fix)
 
 
-__all__ = ["APART", "drawing", "drawn", "keep_inputs", "kept", "of_the_drawing"]
+__all__ = ["APART", "drawing", "drawn", "keep_inputs", "kept", "of_the_drawing", "sealed"]
