@@ -20,6 +20,7 @@ and the fix. The pieces, each usable alone:
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import zipfile
@@ -84,10 +85,15 @@ def ceiling(max_memory: int | None) -> int:
 
 
 def size_text(count: float) -> str:
-    """Bytes as a short figure in binary units, e.g. ``2.4 TiB``."""
+    """Bytes as a short figure in binary units, e.g. ``2.4 TiB`` (``1.07e+11 PiB`` past a
+    million PiB, and ``1e+308 B or more`` past a float)."""
+    if math.isinf(count):
+        return "1e+308 B or more"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if count < 1024 or unit == "PiB":
-            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+            if unit == "B":
+                return f"{count:.0f} {unit}"
+            return f"{count:.1f} {unit}" if count < 1e6 else f"{count:.3g} {unit}"
         count /= 1024
     raise AssertionError("unreachable")
 
@@ -148,7 +154,17 @@ def need_of(name: str, options: Options, sizes: Mapping[str, int] | None = None)
         return 0.0
     if sizes is None:
         sizes = _sizes(entry, options, options.n or entry.family.defaults["n"])
-    return float(entry.memory(sizes, options))
+    return _need(entry.memory, sizes, options)
+
+
+def _need(memory: Callable[[Mapping[str, int], Options], float], sizes: Mapping[str, int],
+          options: Options) -> float:
+    """``memory(sizes, options)`` in bytes; infinite for sizes past a float (a size of 400
+    digits), which the models' float arithmetic cannot take."""
+    try:
+        return float(memory(sizes, options))
+    except OverflowError:
+        return math.inf
 
 
 def refuse_oversized(name: str | Algorithm, options: Options,
@@ -169,19 +185,20 @@ def refuse_oversized(name: str | Algorithm, options: Options,
     else:
         n = sizes["n"]
     limit = ceiling(options.max_memory)
-    need = entry.memory(sizes, options)
+    memory = entry.memory
+    need = _need(memory, sizes, options)
     if need <= limit:
         return
-    memory = entry.memory
-    fits = largest(lambda k: memory(_sizes(entry, options, k), options) <= limit, n)
+    fits = largest(lambda k: _need(memory, _sizes(entry, options, k), options) <= limit, n)
     symbol = entry.family.symbols.get("n", "n")
     large = [k for k in ("m", "d") if k in sizes and sizes[k] > n]
     if large and fits >= n - 1:  # n fits; the other size is the one too large
         other = large[0]
         refuse_bytes(f"{name} at {other} = {sizes[other]:,}", need, options.max_memory,
                      f"give a smaller --{other}")
+    shown = f"{n:,}" if n < 10**18 else f"a number of {len(str(n)):,} digits"
     refuse_bytes(
-        f"{name} at {symbol} = {n:,}", need, options.max_memory,
+        f"{name} at {symbol} = {shown}", need, options.max_memory,
         f"the largest {symbol} that fits is {fits:,}, so give --n {fits} or less" if fits
         else None,
     )
@@ -291,7 +308,7 @@ def refuse_input(name: str, path: str, options: Options) -> None:
         return
     n = max(a.length for a in arrays)
     sizes = _sizes(entry, options, max(1, n))
-    need = entry.memory(sizes, options)
+    need = _need(entry.memory, sizes, options)
     if need > ceiling(options.max_memory):
         refuse_bytes(
             f"{name} on --input {path!r} (arrays of {n:,} entries)", need, options.max_memory,

@@ -121,7 +121,7 @@ def _keys_text(options: Options) -> str:
 
 #: The most digits a whole number of the command line may have: far past every count, size,
 #: seed and ceiling, and below Python's own limit on reading an int (4,300 digits).
-MOST_DIGITS = 100
+MOST_DIGITS = 4000
 
 
 def whole(text: str) -> int | None:

@@ -177,11 +177,21 @@ def test_a_number_of_thousands_of_digits_is_one_line(
 ) -> None:
     """5,000 digits passed Python's limit on reading an int (4,300): tracebacks, or argparse's
     "invalid _size value" naming a private function (an outside battery, 12 cases). Every
-    whole number of the command line is refused past 100 digits, naming its length."""
+    whole number of the command line is refused past 4,000 digits, naming its length."""
     nines = "9" * 5000
     line = refusal(capsys, *(a.format(nines) for a in argv))
     assert "99999999999... has 5,000 digits, more than any" in line, line
     assert len(line) < 300 and "_size" not in line
+
+
+def test_a_size_past_a_float_is_refused_by_the_size_guard(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A size of 400 digits took the memory models' float arithmetic past its range (an
+    OverflowError): its need is past any machine, and the refusal names the size's length."""
+    line = refusal(capsys, "run", "sort", "--n", "1" + "0" * 400)
+    assert line.startswith("pram run: error: sort at n = a number of 401 digits needs about "
+                           "1e+308 B or more of memory but "), line
 
 
 def test_sweep_checks_every_size_first(capsys: pytest.CaptureFixture[str]) -> None:
