@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -471,11 +470,11 @@ def _command(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: C
     status.printed.clear()
     code = _status(parser, argv, err)
     tokens = list(sys.argv[1:] if argv is None else argv)
-    stopped = code > 128 and code - 128 in signals.HANDLED
+    stopped = signals.words_of(code)
     if (code == INVALID or stopped) and "--json" in tokens and said and not status.printed \
             and sys.stdout is not None:
         command = next((t for t in tokens if not t.startswith("-")), None)
-        error = signals.HANDLED[signal.Signals(code - 128)] if stopped else "refused"
+        error = stopped or "refused"
         _json_quietly({"command": command, "ok": False, "error": error, "status": code,
                        "message": said[-1]})
     return code

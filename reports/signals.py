@@ -49,6 +49,13 @@ class Stopped(KeyboardInterrupt):
         return HANDLED.get(signal.Signals(self.number), "stopped")
 
 
+def words_of(status: int) -> str | None:
+    """The words of the handled signal that ends a command with exit ``status`` (128 + its
+    number): ``interrupted`` for 130; None for any other status."""
+    number = status - 128
+    return HANDLED.get(signal.Signals(number)) if number in HANDLED else None
+
+
 def stopped(error: BaseException) -> Stopped:
     """``error`` as a :class:`Stopped` (a plain KeyboardInterrupt is Ctrl-C)."""
     return error if isinstance(error, Stopped) else Stopped(signal.SIGINT)
