@@ -56,7 +56,7 @@ def register(entry: Algorithm) -> Algorithm:
     A built-in name is refused (rename the declaration); a second declaration of one name
     replaces the first (the same module loaded again).
     """
-    ALGORITHMS[declaration.algorithm.not_built_in(entry.name)] = entry
+    ALGORITHMS[declaration.fields.not_built_in(entry.name)] = entry
     return entry
 
 

@@ -259,7 +259,7 @@ def test_the_built_in_names_a_declaration_may_not_take_are_the_command_lines() -
     entries, so a new algorithm in the catalogue cannot be shadowed from Python."""
     from pram.reports import entries
 
-    assert pram.declaration.algorithm.BUILT_IN == entries.BUILT_IN
+    assert pram.declaration.fields.BUILT_IN == entries.BUILT_IN
     for name in sorted(entries.BUILT_IN):
         with pytest.raises(InputError, match=f"the declaration '{name}' has the name of a "
                                              "built-in algorithm"):

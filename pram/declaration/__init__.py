@@ -38,14 +38,16 @@ found in a file exactly like a built-in algorithm, and so do ``pram sweep``, ``p
 
 Nothing here imports the reports or rich: the command line builds its entries from
 declarations (:func:`pram.reports.registry.entry_of`). Where it lives:
-:mod:`~pram.declaration.algorithm` the declaration, :mod:`~pram.declaration.formulas` the
-bounds' formulas, :mod:`~pram.declaration.sweeping` sweeps from Python,
+:mod:`~pram.declaration.algorithm` the declaration, :mod:`~pram.declaration.fields` what its
+fields may hold, :mod:`~pram.declaration.formulas` the bounds' formulas,
+:mod:`~pram.declaration.sweeping` sweeps from Python,
 :mod:`~pram.declaration.apart` the child process that draws the instances (``build`` and
 ``load`` run there, so nothing they keep in the module's globals reaches the program).
 """
 
-from pram.declaration.algorithm import SIZES, Algorithm, declare, mismatch
+from pram.declaration.algorithm import Algorithm, declare, mismatch
 from pram.declaration.apart import drawing, drawn, of_the_drawing
+from pram.declaration.fields import SIZES
 from pram.declaration.formulas import MEASURES, formula
 from pram.declaration.sweeping import Point, Sweep, sweep
 

@@ -5,21 +5,28 @@ a machine that owns its data (see :mod:`pram.declaration`).
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 import attrs
 
 from pram._numpy import np
 from pram.declaration.apart import drawn, sealed
+from pram.declaration.fields import (
+    SIZES,
+    model_named,
+    not_built_in,
+    size_of,
+    sweep_sizes,
+    tolerance_of,
+    wrong_arity,
+)
 from pram.declaration.formulas import bounds_of
 from pram.errors import HonestyError, InputError
 from pram.laws.bounds import Formula
 from pram.machine import Machine
 from pram.memory import Array
-from pram.models import MODELS
 from pram.run import watching
 from pram.settings import seed_of
 from pram.step import Program
@@ -27,102 +34,7 @@ from pram.step import Program
 #: The name of the input when ``build`` or ``load`` returns one array (passed positionally).
 ONE = "input"
 
-#: The names of the project's own algorithms, the built-in entries of the command line's table
-#: (``pram.reports.entries``, whose test holds the two equal): a declaration may not take
-#: one, since ``pram run NAME`` means the built-in.
-BUILT_IN = frozenset({
-    "compaction", "components", "euler-tour", "list-ranking", "list-ranking-random",
-    "matrix-multiply", "max", "max-cascading", "max-loglog", "merge", "mqar",
-    "mqar-allpairs", "mqar-sequential", "pbs", "pbs-naive", "prefix-sums", "rank-sort",
-    "selection", "sort", "tree-contraction",
-})
-
-
-def not_built_in(name: str) -> str:
-    """``name``, or a refusal when it is the name of a built-in algorithm (:data:`BUILT_IN`)."""
-    if name in BUILT_IN:
-        raise InputError(
-            f"the declaration {name!r} has the name of a built-in algorithm; give it another "
-            "name (name=... in pram.Algorithm or pram.declare)"
-        )
-    return name
-
-
-#: The sizes a sweep and ``pram report --module`` use when none are given.
-SIZES = (16, 32, 64, 128, 256)
-
-
-def _model(name: str) -> str:
-    if not isinstance(name, str) or name not in MODELS:  # (a list is unhashable)
-        raise InputError(f"model must be one of {', '.join(MODELS)} (got {name!r})")
-    return name
-
-
-def _tolerance(value: float | None) -> float | None:
-    if value is None:
-        return None
-    if (isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1):
-        raise InputError(
-            f"tolerance must be a number from 0 up to (not including) 1, the relative and "
-            f"absolute error allowed in each entry of a real answer, e.g. 1e-9 (got {value!r}; "
-            "at 1 an answer of zeros would pass for any reference)"
-        )
-    return float(value)
-
-
-def size_of(value: int) -> int:
-    """``value`` as the size ``n`` a run uses: a positive integer (8.5 or "8" is refused,
-    never truncated or read)."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise InputError(f"n must be a positive integer, the size run uses (got {value!r})")
-    return int(value)
-
-
-def sizes_of(values: Sequence[int], field: str = "sizes") -> tuple[int, ...]:
-    """``values`` as sizes: a sequence (never a string, which would be its characters) of
-    positive integers; refused naming ``field`` and the first bad size."""
-    if isinstance(values, str | bytes | Mapping) or not isinstance(values, Iterable):
-        raise InputError(
-            f"{field} must be a list of positive integers, e.g. {field}=[16, 32, 64] (got "
-            f"{values!r}, a {type(values).__name__})"
-        )
-    given = list(values)
-    for value in given:
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise InputError(
-                f"{field} must hold positive integers, the sizes a sweep runs (got {value!r} "
-                f"in {given!r}); e.g. {field}=[16, 32, 64]"
-            )
-    return tuple(int(v) for v in given)
-
-
-def sweep_sizes(values: Sequence[int]) -> tuple[int, ...]:
-    """The sizes of a sweep: positive integers, at least one (a report of no size is empty)."""
-    sizes = sizes_of(values)
-    if not sizes:
-        raise InputError(
-            "sizes must hold at least one size, the sizes pram report sweeps (got an empty "
-            f"sequence); pass some, e.g. sizes={SIZES}, or leave sizes out for that default"
-        )
-    return sizes
-
-
 Inputs = Mapping[str, np.ndarray[Any, Any]]
-
-
-def wrong_arity(function: Callable[..., Any], count: int, names: Sequence[str] = ()
-                ) -> str | None:
-    """None when ``function`` can be called with ``count`` positional arguments and the
-    keywords ``names`` (or its signature cannot be read), else its name and signature as
-    written, e.g. ``f(n)``, for a refusal naming the call the framework makes."""
-    try:
-        signature = inspect.signature(function)
-        signature.bind(*([None] * count), **dict.fromkeys(names))
-    except ValueError:  # a builtin without a signature: the call itself will tell
-        return None
-    except TypeError:
-        return f"{getattr(function, '__name__', type(function).__name__)}{signature}"
-    return None
 
 
 @attrs.frozen
@@ -158,11 +70,11 @@ class Algorithm:
         eq=False)
     program: Callable[..., Any] = attrs.field(eq=False)
     reference: Callable[..., Any] = attrs.field(eq=False)
-    model: str = attrs.field(default="erew", converter=_model)
+    model: str = attrs.field(default="erew", converter=model_named)
     bounds: Mapping[str, Formula] = attrs.field(factory=dict, converter=bounds_of)
     load: Callable[[str], Inputs | np.ndarray[Any, Any]] | None = attrs.field(
         default=None, eq=False)
-    tolerance: float | None = attrs.field(default=None, converter=_tolerance)
+    tolerance: float | None = attrs.field(default=None, converter=tolerance_of)
     n: int = attrs.field(default=64, converter=size_of)
     sizes: tuple[int, ...] = attrs.field(default=SIZES, converter=sweep_sizes)
     title: str = ""
@@ -520,6 +432,5 @@ def declare(
 
 
 __all__ = [
-    "BUILT_IN", "ONE", "SIZES", "Algorithm", "Inputs", "declare", "mismatch", "not_built_in",
-    "size_of", "sizes_of", "sweep_sizes", "wrong_arity",
+    "ONE", "Algorithm", "Inputs", "declare", "mismatch",
 ]

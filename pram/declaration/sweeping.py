@@ -12,8 +12,9 @@ import attrs
 
 from pram._numpy import np
 from pram.cost import Cost
-from pram.declaration.algorithm import Algorithm, sizes_of, wrong_arity
+from pram.declaration.algorithm import Algorithm
 from pram.declaration.apart import drawing
+from pram.declaration.fields import sizes_of, wrong_arity
 from pram.declaration.formulas import MEASURES, bounds_of
 from pram.errors import InputError
 from pram.laws.bounds import Check, Formula, check
