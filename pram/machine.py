@@ -42,6 +42,7 @@ from pram.display import MachineDisplay
 from pram.engine import driver
 from pram.engine import instances as _instances
 from pram.engine.core import Engine
+from pram.engine.heap import keep_large_blocks
 from pram.engine.memo import handed_out
 from pram.engine.refusals import MAX_ACCESSES
 from pram.errors import HonestyError, InputError
@@ -144,6 +145,7 @@ class Machine(HeldRecord, MachineDisplay, Readout, metaclass=Final):
         # trace="no" would be truthy (a trace); the settings are checked as they are set
         trace, depth = switch("trace", trace), switch("depth", depth)
         instances = _instances.instances(batch, trace, depth)
+        keep_large_blocks()  # steps' temporaries reused, not mapped afresh (pram.engine.heap)
         seed = seed_of(seed)
         trace_cells = trace_cells_of(trace_cells)
         self.model = model(model_name)

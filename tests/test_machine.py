@@ -3,7 +3,9 @@ refusal of bad input, and the two modes of reporting violations."""
 
 from __future__ import annotations
 
+import platform
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -1237,3 +1239,15 @@ def test_what_a_step_reads_bounds_how_soon_a_maximum_is_had(model: str) -> None:
             floor += 1
         assert m.cost.time == floor  # no program with this many reads a step does better
     assert steps == {2: 12, 4: 9, 8: 7}
+
+
+def test_a_machine_keeps_large_blocks_on_glibc() -> None:
+    """Making a machine sets glibc's malloc to keep blocks up to 1 GiB in the heap (a batched
+    step's temporaries were mapped and page-faulted afresh each step); elsewhere it does
+    nothing. The setting is made once and takes on every later call."""
+    from pram.engine.heap import keep_large_blocks
+
+    Machine()
+    on_glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert keep_large_blocks() is on_glibc
+    assert keep_large_blocks.cache_info().hits >= 1  # made once, by the first machine
