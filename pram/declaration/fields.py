@@ -39,12 +39,14 @@ SIZES = (16, 32, 64, 128, 256)
 
 
 def model_named(name: str) -> str:
+    """``name`` when it names a model of :data:`pram.MODELS`, else a refusal listing them."""
     if not isinstance(name, str) or name not in MODELS:  # (a list is unhashable)
         raise InputError(f"model must be one of {', '.join(MODELS)} (got {name!r})")
     return name
 
 
 def tolerance_of(value: float | None) -> float | None:
+    """``value`` as the tolerance of a real answer: None (exact) or a number in [0, 1)."""
     if value is None:
         return None
     if (isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1):
