@@ -366,22 +366,11 @@ def formula_text(formula: Formula, options: Options | None) -> str:
 
 
 def compare(got: Words, expected: Words, tolerance: float | None = None) -> str | None:
-    """None when equal (within ``tolerance``, see :func:`pram.declaration.mismatch`), else a
-    sentence naming the first differing entry."""
-    if tolerance is not None or np.asarray(got).dtype.kind not in "iub":
-        return _mismatch(got, expected, tolerance)
-    got = np.asarray(got)
-    if got.shape != expected.shape:
-        return f"the answer has {got.size} entries but the reference has {expected.size}"
-    differ = np.flatnonzero(got != expected)
-    if differ.size == 0:
-        return None
-    i = int(differ[0])
-    return (
-        f"{differ.size} of {expected.size} entries differ; first at index {i}: "
-        f"got {int(got.reshape(-1)[i])}, expected {int(expected.reshape(-1)[i])}"
-    )
-
+    """None when equal (within ``tolerance``), else a sentence naming the first differing
+    entry: :func:`pram.declaration.mismatch`, the one comparison of an answer with its
+    reference (a reference of reals beside an integer answer is compared as reals, never
+    cut to integers: 85 against 85.5 differs, and a NaN or an infinity is named as such)."""
+    return _mismatch(got, expected, tolerance)
 
 
 def phase_rows(cost: Cost) -> list[tuple[str, int, PhaseCost]]:

@@ -276,6 +276,25 @@ def test_nan_at_the_same_place_is_the_same_answer(
     assert run["correct"] is False and "got nan, expected 0.0" in str(run["mismatch"])
 
 
+@pytest.mark.parametrize(("reference", "expected"), [
+    ("lambda x: np.full(len(x), np.nan)", "expected nan"),
+    ("lambda x: np.full(len(x), np.inf)", "expected inf"),
+    ("lambda x: 2 * x + 0.5", ".5"),
+])
+def test_a_reference_of_reals_beside_an_integer_answer_is_compared_as_reals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: str, expected: str
+) -> None:
+    """A reference of NaN or inf for an integer answer was a traceback (int() of NaN), and
+    one of 85.5 read "got 85, expected 85": the command line cut the reference to integers."""
+    path = _module(tmp_path, GOOD.replace("reference=lambda x: 2 * x", f"reference={reference}"))
+    for argv in (("run", "--n", "8"), ("run", "--n", "8", "--instances", "2"),
+                 ("sweep", "--n", "8,16")):
+        status, out = run_json(capsys, *argv, "--module", path, "double")
+        assert status == 1, out
+    status, run = run_json(capsys, "run", "--module", path, "double", "--n", "8")
+    assert run["correct"] is False and expected in str(run["mismatch"]), run["mismatch"]
+
+
 def test_a_trace_says_whether_the_answer_is_right(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
