@@ -435,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         _startup.release_interrupts()
     _streams()
-    err = Console(stderr=True, highlight=False, emoji=False)
+    err = _floored(Console(stderr=True, highlight=False, emoji=False))
     matplotlib_home()  # a read-only HOME: no matplotlib warnings on standard error
     threads = set(threading.enumerate())
     signals.install()  # before a --module is imported: its own KeyboardInterrupt is its error
@@ -509,7 +509,7 @@ def _status(parser: argparse.ArgumentParser, argv: Sequence[str] | None, err: Co
              f"{'JSON' if getattr(args, 'json', False) else 'report'} would go nowhere; give "
              "it a place, e.g. > result.txt")
         return INVALID
-    out = _Output(highlight=False, emoji=False)
+    out = _floored(_Output(highlight=False, emoji=False))
     handler: Callable[[argparse.Namespace, Console, Console], int] = args.handler
     return _handle(handler, args, out, err)
 
@@ -582,6 +582,18 @@ def _handle(
                if hasattr(args, "max_memory") else "give smaller sizes")
         _say(err, f"pram {args.command}: error: this machine ran out of memory; {fix}")
         return INVALID
+
+
+#: The narrowest width the command lays its text out at: COLUMNS=0 printed nothing at all and
+#: COLUMNS=1 a character a line, cutting values; a narrower terminal wraps the lines instead.
+NARROWEST = 40
+
+
+def _floored(console: Console) -> Console:
+    """``console``, laid out at :data:`NARROWEST` columns at least."""
+    if console.width < NARROWEST:
+        console.width = NARROWEST
+    return console
 
 
 class _Output(Console):

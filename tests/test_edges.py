@@ -591,3 +591,23 @@ def test_default_report_folder_in_the_checkout(monkeypatch: pytest.MonkeyPatch) 
     assert (default_report_folder(False), default_report_folder(True)) == (
         "report", "pram-report-quick"
     )
+
+
+@pytest.mark.parametrize("columns", ["0", "1", "2"])
+def test_a_terminal_of_no_width_still_shows_the_run(
+    columns: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """COLUMNS=0 printed nothing at all, exit 0 (and a failing check's exit 1 came with no
+    word); COLUMNS=1 a character a line, cutting values. Text is laid out at 40 columns at
+    least."""
+    from pram.reports.cli import NARROWEST
+
+    monkeypatch.setenv("COLUMNS", columns)
+    for argv, status in ((["run", "sort", "--n", "16"], 0),
+                         (["run", "pbs-naive", "--n", "16"], 1),
+                         (["sweep", "sort", "--n", "16,32,64"], 0)):
+        assert main(argv) == status
+        out, _ = capsys.readouterr()
+        lines = out.splitlines()
+        assert "time" in out and max(map(len, lines)) <= NARROWEST, argv
+        assert "model EREW" in " ".join(lines[:4]), lines[:4]
