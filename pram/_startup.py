@@ -16,6 +16,7 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from types import FrameType
 
 #: The signals that end a command, and how its one line names each (an alarm or a CPU-time
@@ -32,20 +33,36 @@ HANDLED = {
 #: Python's own Ctrl-C handler, or the default end of the process), put back by
 #: :func:`release_interrupts`.
 _found: dict[int, object] = {}
+#: The command's arguments while it loads (whether ``--json`` asks for the one object).
+_arguments: list[str] = []
 
 
 def _end(number: int, frame: FrameType | None) -> None:
+    """One line, and with ``--json`` the command's one JSON object saying so (the object a
+    command stopped later prints: ``pram.reports.cli``), then exit 128 + the signal."""
     try:
-        sys.stderr.write(f"pram: {HANDLED.get(signal.Signals(number), 'stopped')}\n")
+        words = HANDLED.get(signal.Signals(number), "stopped")
+        line = f"pram: {words}"
+        sys.stderr.write(f"{line}\n")
         sys.stderr.flush()
+        tokens = _arguments
+        if "--json" in tokens:
+            import json
+
+            command = next((t for t in tokens if not t.startswith("-")), None)
+            sys.stdout.write(json.dumps({"command": command, "ok": False, "error": words,
+                                         "status": 128 + number, "message": line}) + "\n")
+            sys.stdout.flush()
     finally:
         os._exit(128 + number)
 
 
-def hold_interrupts() -> None:
+def hold_interrupts(arguments: Sequence[str] | None = None) -> None:
     """End the process with one line and exit 128 + the signal on SIGINT, SIGTERM or SIGHUP
     (main thread only; a signal the caller ignores, as a background job's Ctrl-C or nohup's
-    SIGHUP, stays ignored, and a handler someone else installed stays theirs)."""
+    SIGHUP, stays ignored, and a handler someone else installed stays theirs). ``arguments``
+    are the command's (default: the process's), for the JSON object ``--json`` asks for."""
+    _arguments[:] = sys.argv[1:] if arguments is None else arguments
     with contextlib.suppress(ValueError, OSError):  # not the main thread: change nothing
         for number in HANDLED:
             found = signal.getsignal(number)

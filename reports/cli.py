@@ -429,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # The one place that installs a signal handler: Ctrl-C while the commands load ends with one
     # line and exit 130; from then on the handlers below catch it (importing pram never does).
-    _startup.hold_interrupts()
+    _startup.hold_interrupts(argv)
     try:
         parser = build_parser()
     finally:

@@ -446,17 +446,21 @@ def test_zoology_names_the_first_disagreement(
 ])
 def test_a_signal_while_starting_is_one_line(name: str, status: int, words: str) -> None:
     """A signal while the command line loads its commands (seconds on a busy machine): one
-    line, 128 + the signal (main holds the three while it loads)."""
-    script = (
-        "import os, signal, sys, time\n"
-        "from pram.reports import cli\n"
-        f"def loading():\n    os.kill(os.getpid(), signal.{name}); time.sleep(30)\n"
-        "vars(cli)['build_parser'] = loading\n"  # under the sealed module, as a test may
-        "sys.exit(cli.main([]))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60, check=False)
-    assert (done.returncode, done.stdout, done.stderr) == (status, "", f"pram: {words}\n")
+    line, 128 + the signal (main holds the three while it loads); with --json also the one
+    object a command stopped later prints (stdout was empty)."""
+    for argv, out in (([], ""), (["run", "sort", "--json"], json.dumps({
+            "command": "run", "ok": False, "error": words, "status": status,
+            "message": f"pram: {words}"}) + "\n")):
+        script = (
+            "import os, signal, sys, time\n"
+            "from pram.reports import cli\n"
+            f"def loading():\n    os.kill(os.getpid(), signal.{name}); time.sleep(30)\n"
+            "vars(cli)['build_parser'] = loading\n"  # under the sealed module, as a test may
+            f"sys.exit(cli.main({argv!r}))\n"
+        )
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=60, check=False)
+        assert (done.returncode, done.stdout, done.stderr) == (status, out, f"pram: {words}\n")
 
 
 def test_ctrl_c_during_a_run_is_one_line(
