@@ -158,10 +158,6 @@ class Exited(BaseException):
         self.code = code
 
 
-def _exit_refused(code: int = 0) -> NoReturn:
-    raise Exited(code)
-
-
 @contextlib.contextmanager
 def users_code() -> Iterator[None]:
     """Around every call into a user's code (a ``--module``'s import, build, load, program
@@ -173,16 +169,27 @@ def users_code() -> Iterator[None]:
     ``sys.argv`` and ``sys.orig_argv`` hold the interpreter's name alone (a module that read
     ``--seed`` and ``--input`` there could draw its instance or read its input on the host,
     past the machine; the process's own record of them, /proc/self/cmdline, is flagged by the
-    lint)."""
+    lint). A process the user's code forked ends where it would have: at its ``os._exit``,
+    or as it comes back into the command (it would run the command a second time, printing
+    a second report or JSON object)."""
     real, register, folder = os._exit, atexit.register, os.getcwd()
     argv, orig_argv = sys.argv, sys.orig_argv
-    os._exit = _exit_refused  # type: ignore[assignment]  # put back below
+    pid = os.getpid()
+
+    def refused(code: int = 0) -> NoReturn:
+        if os.getpid() != pid:
+            real(code)
+        raise Exited(code)
+
+    os._exit = refused  # type: ignore[assignment]  # put back below
     atexit.register = _at_exit  # type: ignore[assignment]
     sys.argv, sys.orig_argv = argv[:1], orig_argv[:1]
     try:
         with contextlib.redirect_stdout(sys.stderr), _stdout_descriptor_to_stderr():
             yield
     finally:
+        if os.getpid() != pid:
+            real(0)
         os._exit, atexit.register = real, register
         sys.argv, sys.orig_argv = argv, orig_argv
         with contextlib.suppress(OSError):  # the paths given stay relative to where they were

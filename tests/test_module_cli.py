@@ -785,3 +785,17 @@ def test_a_declaration_reading_its_input_on_the_host_is_refused(
                      .replace("int(values.max())", "97"), "honest.py")
     status, done = run_json(capsys, "run", "--module", honest, "largest", "--input", "inp.npy")
     assert status == 0 and done["correct"] is True
+
+
+@pytest.mark.parametrize("child", ["time.sleep(0.5); os._exit(0)", "pass"])
+def test_a_process_the_module_forks_ends_unheard(tmp_path: Path, child: str) -> None:
+    """A module that forked at import: the command printed its JSON and exited 0, then the
+    child, its os._exit refused like the module's own, printed a second object (a refusal)
+    and an error line; a child that went on ran the command a second time."""
+    path = _module(tmp_path, GOOD.replace(
+        "import numpy as np\n", f"import numpy as np\nimport os, time\nif os.fork() == 0:\n"
+        f"    {child}\n", 1))
+    done = _pram("run", "--module", path, "double", "--n", "8", "--json")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    (line,) = done.stdout.splitlines()
+    assert json.loads(line)["correct"] is True
