@@ -31,6 +31,11 @@ UNDEFINED = "undefined"
 def parse_steps(text: str, last: int) -> list[int]:
     """``"1-5"``, ``"7"`` or ``"1,4,9-12"`` as step numbers within 1..``last``, or a refusal
     naming the value and the steps there are."""
+    if last < 1:  # (no range to give: "--steps 1-0" was suggested, and refused the same)
+        raise InputError(
+            f"--steps {text!r} asks for steps of a run that took none; trace a size whose run "
+            "takes steps (a larger --n), or write its page with --html FILE instead"
+        )
     numbers: list[int] = []
     for part in text.split(","):
         lo, _, hi = part.strip().partition("-")

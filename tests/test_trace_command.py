@@ -122,3 +122,17 @@ def test_undefined_cells_show_as_undefined_and_a_conflict_note_says_its_processo
     text = " ".join(out.split())
     assert "processors 0 and 1 write out[0] in step 2" in text
     assert "(processors 0, 1)" not in text
+
+
+def test_steps_of_a_run_with_none_are_refused_with_a_fix_that_works(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Sorting one value takes no step: --steps 1 was refused suggesting --steps 1-0, which
+    was refused the same. The fix given now is a command that runs."""
+    for steps in ("1", "1-0"):
+        status, out, err = call(capsys, "trace", "sort", "--n", "1", "--steps", steps)
+        assert (status, out) == (2, "") and len(err.splitlines()) == 1
+        assert "a run that took none" in err and "--html FILE instead" in err, err
+    page = tmp_path / "one.html"
+    status, _, _ = call(capsys, "trace", "sort", "--n", "1", "--html", str(page))
+    assert status == 0 and page.stat().st_size > 0
