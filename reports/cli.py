@@ -328,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="MEASURE=FORMULA",
                        help="check this bound instead of the declared one of MEASURE (work, "
                        "time, rounds, round_work, reads or writes), e.g. --bound "
-                       "'work=n log2(n)'; may be repeated")
+                       "'work=n log2(n)'; may be repeated, once a measure")
     sweep.add_argument("--measure", choices=("steps", "rounds"), default="steps",
                        help="what the declared bounds are judged on: steps (time and work, "
                        "the default) or rounds (time bounds on rounds, the textbooks' steps, "
@@ -730,6 +730,7 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
             "leave --measure out"
         )
     if args.bound:
+        _refuse_twice_bound(args.bound)
         _refuse_bound_sizes(args.algorithm, args.bound, jobs[0].entry)
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
@@ -763,6 +764,20 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
         ratio_plot(result, plot)
         err.print(f"wrote {plot}", highlight=False, markup=False)
     return _shown(args, out, result, SweepReport)
+
+
+def _refuse_twice_bound(given: Sequence[tuple[str, Any]]) -> None:
+    """Refuse two ``--bound`` of one measure: a sweep checks one bound a measure, and the
+    first was dropped without a word."""
+    first: dict[str, str] = {}
+    for measure, formula in given:
+        if measure in first:
+            raise InputError(
+                f"--bound {measure}= is given twice ({first[measure]!r} and "
+                f"{formula.text!r}); a sweep checks one bound of each measure, so give one "
+                f"--bound {measure}=..., and sweep again for the other"
+            )
+        first[measure] = formula.text
 
 
 def _refuse_bound_sizes(name: str, given: Sequence[tuple[str, Any]], entry: Any) -> None:

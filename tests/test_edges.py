@@ -615,3 +615,14 @@ def test_a_terminal_of_no_width_still_shows_the_run(
         lines = out.splitlines()
         assert "time" in out and max(map(len, lines)) <= NARROWEST, argv
         assert "model EREW" in " ".join(lines[:4]), lines[:4]
+
+
+def test_two_bounds_of_one_measure_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """--bound work=n --bound work=n^2 checked only the second, the first dropped without a
+    word (a repeated --n is refused); two measures still go together."""
+    line = refusal(capsys, "sweep", "sort", "--n", "16,32,64", "--bound", "work=n",
+                   "--bound", "work=n^2")
+    assert "--bound work= is given twice ('n' and 'n^2')" in line, line
+    assert main(["sweep", "sort", "--n", "16,32,64", "--bound", "work=n",
+                 "--bound", "time=log2(n)^2"]) == 0
+    capsys.readouterr()
