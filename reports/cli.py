@@ -126,7 +126,14 @@ class _Parser(argparse.ArgumentParser):
             if unknown:
                 message = (f"unrecognized argument {unknown[0]!r}; see {self.prog} --help for "
                            "the options")
-        raise UsageError(f"{self.prog}: {message}")
+        prog = self.prog
+        if message.startswith("unrecognized arguments") and self._subparsers is not None:
+            # what a command did not take comes back to the top parser: name the command
+            command = next((a for a in getattr(self, "_argv", ()) if not a.startswith("-")),
+                           None)
+            prog = f"{prog} {command}" if command else prog
+            message += f"; see {prog} --help for its options and arguments"
+        raise UsageError(f"{prog}: {message}")
 
 
 def _number(text: str) -> bool:
@@ -971,6 +978,10 @@ def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``pram lint PATH...``: one line per finding (file:line: what); exit 1 if any, else 0."""
     from pram.lint import lint, passed_over, paths
 
+    for given in args.paths:  # '' would be read as the current folder
+        if not given.strip():
+            raise InputError(f"the path {given!r} names no file or folder; give a .py file or "
+                             "a folder of them, e.g. pram lint myprogram.py")
     files = paths(args.paths)
     skipped = passed_over(args.paths)
     if skipped:

@@ -626,3 +626,18 @@ def test_two_bounds_of_one_measure_are_refused(capsys: pytest.CaptureFixture[str
     assert main(["sweep", "sort", "--n", "16,32,64", "--bound", "work=n",
                  "--bound", "time=log2(n)^2"]) == 0
     capsys.readouterr()
+
+
+def test_an_argument_a_command_does_not_take_names_the_command_and_its_help(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was "pram: unrecognized arguments: --bogus", naming neither the command nor a fix;
+    and pram lint '' linted the current folder."""
+    for argv, bad in ((["run", "sort", "--n", "16", "--bogus"], "--bogus"),
+                      (["run", "sort", "--n", "16", "extra"], "extra"),
+                      (["lint", "x.py", "--bogus"], "--bogus")):
+        line = refusal(capsys, *argv)
+        assert line == (f"pram {argv[0]}: unrecognized arguments: {bad}; see pram {argv[0]} "
+                        "--help for its options and arguments"), line
+    line = refusal(capsys, "lint", "")
+    assert "the path '' names no file or folder" in line, line
