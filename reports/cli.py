@@ -278,9 +278,14 @@ def resolve(args: argparse.Namespace) -> None:
     prog = f"pram {args.command}"
     module = getattr(args, "module", None)
     if module is not None:
-        if getattr(args, "input", None) is not None:  # read only by the declaration's load
-            keep_inputs(args.input)
         where, name = split_spec(module, args.algorithm)
+        if getattr(args, "input", None) is not None:  # read only by the declaration's load
+            if writer.same_file(args.input, where):
+                raise InputError(
+                    f"--input {args.input!r} is the module's own file; give the file of the "
+                    "instance, the one the declaration's load reads"
+                )
+            keep_inputs(args.input)
         spec = f"{where}:{name}"
         args.algorithm = load_declared(spec).name
         args.module_spec = spec

@@ -237,6 +237,8 @@ def refuse(job: Job) -> None:
             f"leave it out for {entry.name}"
         )
     if options.input is not None:
+        if entry.declaration is not None:
+            entry.declaration.reads_input()
         refuse_input(entry.name, options.input, options)  # from the file's headers
     else:
         refuse_oversized(entry, options)

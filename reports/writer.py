@@ -66,8 +66,9 @@ def check_input(path: str, flag: str, what: str) -> None:
         raise InputError(f"{flag} {path!r} is {_kind(mode)}; give the path of {what}")
 
 
-def _same(a: Path, b: Path) -> bool:
+def same_file(a: str | Path, b: str | Path) -> bool:
     """Whether ``a`` is ``b``: the same path once links are followed, or the same file."""
+    a, b = Path(a), Path(b)
     try:
         if a.resolve() == b.resolve():
             return True
@@ -79,7 +80,7 @@ def _same(a: Path, b: Path) -> bool:
 def refuse_onto_inputs(path: str, flag: str, inputs: Iterable[tuple[str, str | None]]) -> None:
     """Refuse the output ``path`` when it is, or links to, one of ``inputs`` (flag, path)."""
     for other, given in inputs:
-        if given and _same(Path(path), Path(given)):
+        if given and same_file(path, given):
             raise InputError(
                 f"{flag} {path!r} is the file given as {other} {given!r}; writing there would "
                 f"overwrite your data, so give {flag} another name"

@@ -799,3 +799,21 @@ def test_a_process_the_module_forks_ends_unheard(tmp_path: Path, child: str) -> 
     assert done.returncode == 0 and done.stderr == "", done.stderr
     (line,) = done.stdout.splitlines()
     assert json.loads(line)["correct"] is True
+
+
+def test_an_input_the_declaration_cannot_take_is_refused_before_its_code_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--input for a declaration without load was refused after its build had run twice (the
+    size guard's probes); --input naming the module's own file was blamed on the module's
+    import ("HonestyError in <frozen importlib...>; fix the module")."""
+    marks = tmp_path / "built"
+    path = _module(tmp_path, GOOD.replace(
+        "def build(n, rng):\n", f"def build(n, rng):\n    open({str(marks)!r}, 'a').write('x')\n"))
+    data = tmp_path / "x.npy"
+    np.save(data, np.arange(8))
+    line = one_line_error(capsys, "run", "--module", path, "double", "--input", str(data))
+    assert "--input does not apply to double: its declaration has no load" in line, line
+    assert not marks.exists()
+    line = one_line_error(capsys, "run", "--module", path, "double", "--input", path)
+    assert f"--input {path!r} is the module's own file" in line, line

@@ -159,13 +159,18 @@ class Algorithm:
         :meth:`instance` draws; refused while a declared program runs, as :meth:`instance`
         is."""
         _not_solving(self.name, "read")
+        self.reads_input()
+        return drawn(self._loaded, path, what=f"the load of {self.name} reading {path!r}",  # type: ignore[no-any-return]
+                     fix="fix its load(path), or give another file")
+
+    def reads_input(self) -> None:
+        """Refuse ``--input`` for a declaration without ``load`` (asked before any work: the
+        size guard builds instances to learn a run's memory)."""
         if self.load is None:
             raise InputError(
                 f"--input does not apply to {self.name}: its declaration has no load; add "
                 "load=... to it, or leave --input out"
             )
-        return drawn(self._loaded, path, what=f"the load of {self.name} reading {path!r}",  # type: ignore[no-any-return]
-                     fix="fix its load(path), or give another file")
 
     def _loaded(self, path: str) -> dict[str, np.ndarray[Any, Any]]:
         """What :meth:`read` runs apart: ``load``'s inputs, checked."""
