@@ -167,6 +167,31 @@ def full_disk(path: str | Path, flag: str | None, what: str = "the previous file
     )
 
 
+def too_large(path: str | Path, flag: str | None) -> InputError:
+    """The refusal of a write past the largest file the process may write, naming the file."""
+    named = f"{flag} {str(path)!r}" if flag else repr(str(path))
+    return InputError(
+        f"{named} could not be written: it is larger than the largest file this process may "
+        "write (a file-size limit, ulimit -f, or the file system's own); the previous file is "
+        "unchanged; raise the limit, or give a path on a file system that takes it"
+    )
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _limit_reached(size: int) -> bool:
+    """Whether a file-size limit (``ulimit -f``) stops a file at ``size`` bytes."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return soft != resource.RLIM_INFINITY and size >= soft
+
+
 def write(path: str | Path, produce: Callable[[IO[bytes]], Any], flag: str | None = None) -> Path:
     """Write ``path`` whole or not at all: ``produce`` writes the bytes into a temporary file in
     the same folder, which is synced and renamed onto ``path`` (a symlink is followed, so the
@@ -184,9 +209,13 @@ def write(path: str | Path, produce: Callable[[IO[bytes]], Any], flag: str | Non
         os.replace(temporary, target)
         _sync_folder(target.parent)
     except OSError as error:
+        reached = _size(temporary)
         _remove(temporary)
-        if error.errno in FULL or (error.errno is None and "written" in str(error)):
-            raise full_disk(path, flag) from None  # numpy's short write: the disk filled
+        short = error.errno is None and "written" in str(error)  # numpy's short write
+        if error.errno == errno.EFBIG or (short and _limit_reached(reached)):
+            raise too_large(path, flag) from None
+        if error.errno in FULL or short:
+            raise full_disk(path, flag) from None  # a short write, past any limit: the disk
         raise
     except BaseException:
         _remove(temporary)
