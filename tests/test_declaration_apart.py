@@ -9,6 +9,7 @@ instance in a module global, whose program wrote that host copy sorted in one st
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -251,3 +252,18 @@ def _group(pgid: int) -> list[str]:
     found = subprocess.run(["ps", "-o", "pid=,stat=", "-g", str(pgid)], capture_output=True,
                            text=True).stdout.split("\n")
     return [line for line in found if line.strip() and "Z" not in line.split()[-1]]
+
+
+@pytest.mark.parametrize(("made", "words"), [
+    ({"a": [1, 2]}, "whose entry 'a' is of type list, not a numpy array"),
+    ({"a": np.int64(5)}, "whose entry 'a' is of type int64, not a numpy array"),
+    ({}, "returned an empty dict"),
+    ({3: np.arange(2)}, "whose entry 3 is not named by a string"),
+])
+def test_a_build_of_a_bad_dict_names_the_entry(made: object, words: str) -> None:
+    """It read "build returned dict; it must return a dict of numpy arrays", which
+    contradicts itself and names no entry."""
+    algorithm = pram.Algorithm(name="bad", build=lambda n, rng: made,
+                               program=lambda m, a: iter(()), reference=lambda a: a)
+    with pytest.raises(InputError, match=re.escape(words)):
+        algorithm.inputs(made, "build")

@@ -190,13 +190,21 @@ class Algorithm:
         """``made`` (what ``build`` or ``load`` returned) as input arrays by name."""
         if isinstance(made, np.ndarray):
             return {ONE: made}
-        if not isinstance(made, Mapping) or not made or not all(
-            isinstance(k, str) and isinstance(v, np.ndarray) for k, v in made.items()
-        ):
-            raise InputError(
-                f"Algorithm {self.name!r}: {by} returned {type(made).__name__}; it must return "
-                "a dict of numpy arrays by input name (or one array)"
-            )
+        must = "it must return a dict of numpy arrays by input name (or one array)"
+        if not isinstance(made, Mapping):
+            raise InputError(f"Algorithm {self.name!r}: {by} returned "
+                             f"{type(made).__name__}; {must}")
+        if not made:
+            raise InputError(f"Algorithm {self.name!r}: {by} returned an empty dict; {must}")
+        for key, value in made.items():
+            if not isinstance(key, str) or not isinstance(value, np.ndarray):
+                shown = repr(key) if len(repr(key)) <= 40 else f"a {type(key).__name__}"
+                wrong = ("not named by a string" if not isinstance(key, str)
+                         else f"of type {type(value).__name__}, not a numpy array")
+                raise InputError(
+                    f"Algorithm {self.name!r}: {by} returned a dict whose entry {shown} is "
+                    f"{wrong}; {must} (np.asarray(...) makes one)"
+                )
         return dict(made)
 
     def solve(self, machine: Machine, inputs: Inputs | np.ndarray[Any, Any]) -> np.ndarray[
