@@ -119,12 +119,21 @@ class BatchPathError(StepError):
     the machine cannot rebuild): the run is refused there rather than counted wrong."""
 
 
+#: The most characters of a user's error message a one-line report quotes (its middle elided).
+QUOTED = 300
+
+
 def said(error: BaseException) -> str:
     """The first line of ``error``'s message, or ``no message``: what a one-line report of a
-    user's error quotes. An error whose ``str()`` itself raises (a class of the user's with a
-    broken ``__str__``) is quoted by that, never raised again."""
+    user's error quotes, at most :data:`QUOTED` characters (a message of 100,000 made a line
+    of 100 KB). An error whose ``str()`` itself raises (a class of the user's with a broken
+    ``__str__``) is quoted by that, never raised again."""
     try:
         text = str(error).strip()
     except Exception as broken:
         return f"its message cannot be shown: str() raised {type(broken).__name__}"
-    return text.splitlines()[0] if text else "no message"
+    first = text.splitlines()[0] if text else "no message"
+    if len(first) <= QUOTED:
+        return first
+    half = QUOTED // 2
+    return f"{first[:half]} ... ({len(first) - 2 * half:,} characters) ... {first[-half:]}"

@@ -817,3 +817,14 @@ def test_an_input_the_declaration_cannot_take_is_refused_before_its_code_runs(
     assert not marks.exists()
     line = one_line_error(capsys, "run", "--module", path, "double", "--input", path)
     assert f"--input {path!r} is the module's own file" in line, line
+
+
+def test_a_message_of_a_hundred_thousand_characters_is_quoted_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A build raising ValueError('x' * 100_000) made an error line of 100 KB."""
+    path = _module(tmp_path, GOOD.replace(
+        "def build(n, rng):\n", "def build(n, rng):\n    raise ValueError('x' * 100_000)\n"))
+    line = one_line_error(capsys, "run", "--module", path, "double", "--n", "8")
+    assert "raised ValueError in mine.py:" in line and len(line) < 800, len(line)
+    assert "(99,700 characters)" in line
