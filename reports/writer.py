@@ -186,8 +186,10 @@ def _size(path: str) -> int:
 
 def _limit_reached(size: int) -> bool:
     """Whether a file-size limit (``ulimit -f``) stops a file at ``size`` bytes."""
-    import resource
-
+    try:
+        import resource
+    except ImportError:  # (not a POSIX system: no such limit)
+        return False
     soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
     return soft != resource.RLIM_INFINITY and size >= soft
 
