@@ -744,6 +744,11 @@ def _sweep(args: argparse.Namespace, out: Console, err: Console) -> int:
     if args.bound:
         _refuse_twice_bound(args.bound)
         _refuse_bound_sizes(args.algorithm, args.bound, jobs[0].entry)
+    if plot is not None and not jobs[0].entry.bounds and not args.bound:
+        raise InputError(
+            f"--plot draws measured / formula for each bound, and {args.algorithm} declares "
+            "none; give one, e.g. --bound 'work=n log2(n)', or leave --plot out"
+        )
     chosen = runner(args.workers, args.dask, max_memory=options.max_memory)
     if options.instances is not None:
         if args.bound:

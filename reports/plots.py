@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pram import Cost
+from pram import Check, Cost
 from pram.reports.preflight import require_matplotlib
 from pram.reports.verdicts import verdict_words
 
@@ -44,14 +44,15 @@ def x_size(run: Run) -> tuple[str, float]:
     return name, float(value)
 
 
-def _series(runs: Sequence[Run]) -> dict[str, list[Run]]:
-    """Runs grouped into one line per token width when d varies in the formulas."""
-    widths = {r.bound_sizes.get("d") for r in runs}
-    if len(widths) <= 1:
-        return {"": list(runs)}
-    out: dict[str, list[Run]] = {}
-    for r in runs:
-        out.setdefault(f"d={int(r.bound_sizes['d'])}", []).append(r)
+def _series(check: Check) -> dict[str, list[tuple[float, float]]]:
+    """A check's points (its first size, measured / formula), one line per token width when
+    d varies in the formulas. Read off the check itself: a bound given by ``--bound`` or judged
+    on rounds (``--measure rounds``) is in no run's own bounds."""
+    widths = {sizes.get("d") for sizes in check.sizes}
+    out: dict[str, list[tuple[float, float]]] = {}
+    for sizes, ratio in zip(check.sizes, check.ratios, strict=True):
+        line = f"d={int(sizes['d'])}" if len(widths) > 1 else ""
+        out.setdefault(line, []).append((float(next(iter(sizes.values()))), ratio))
     return out
 
 
@@ -80,10 +81,10 @@ def ratio_figure(sweeps: Mapping[str, Sweep]) -> Figure:
                 if found is None or found.formula.text != formula:
                     continue
                 c = found
-                size = size or x_size(s.runs[0])[0]
-                for sub, runs in _series(s.runs).items():
-                    xs = [x_size(run)[1] for run in runs]
-                    ys = [run.bounds[key].ratio for run in runs]
+                size = size or next(iter(c.sizes[0]))
+                for sub, points in _series(c).items():
+                    xs = [x for x, _ in points]
+                    ys = [y for _, y in points]
                     verdict = verdict_words(c)
                     name = " ".join(p for p in (label, sub) if p)
                     ax.plot(xs, ys, marker="o", label=f"{name} ({verdict})" if name else verdict)

@@ -828,3 +828,22 @@ def test_a_message_of_a_hundred_thousand_characters_is_quoted_short(
     line = one_line_error(capsys, "run", "--module", path, "double", "--n", "8")
     assert "raised ValueError in mine.py:" in line and len(line) < 800, len(line)
     assert "(99,700 characters)" in line
+
+
+def test_a_plot_of_bounds_not_declared_or_judged_on_rounds_is_drawn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--plot read each ratio from the runs' own bounds: a --bound on a declaration without
+    bounds, or --measure rounds, was a KeyError traceback, and no bound at all a ValueError
+    of matplotlib's. The ratios are now the checks' own; with no bound at all it is refused."""
+    pytest.importorskip("matplotlib")
+    path = _module(tmp_path, GOOD.replace(', bounds={"work": "n", "time": "1"}', ""))
+    line = one_line_error(capsys, "sweep", "--module", path, "double", "--n", "8,16,32",
+                          "--plot", str(tmp_path / "none.png"))
+    assert "--plot draws measured / formula for each bound, and double declares none" in line
+    for argv in (["--module", path, "double", "--bound", "work=n"],
+                 ["sort", "--measure", "rounds"]):
+        picture = tmp_path / "ratios.png"
+        status, _, _ = call(capsys, "sweep", *argv, "--n", "8,16,32,64", "--plot", str(picture))
+        assert status == 0 and picture.stat().st_size > 1000
+        picture.unlink()
