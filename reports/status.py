@@ -8,6 +8,7 @@ invalid arguments or input (one line naming the value and the fix).
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from typing import Any
 
@@ -19,8 +20,31 @@ OK, FAILED, INVALID = 0, 1, 2
 printed: list[bool] = []
 
 
+#: The signals that end a command, held while its JSON line is written.
+_ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def print_json(obj: Any) -> None:
-    """``obj`` as one line of JSON on standard output (the only thing ``--json`` prints there)."""
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
-    printed.append(True)
+    """``obj`` as one line of JSON on standard output (the only thing ``--json`` prints there).
+
+    The line is written whole: the signals that end a command wait until it is out (a reader
+    slow to take 190 KB got half the object, then the object saying the command was
+    interrupted), and then end it as usual, the object already printed."""
+    line = json.dumps(obj) + "\n"
+    held = _hold()
+    try:
+        printed.append(True)  # first: a signal met as the write returns must not add a second
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+
+
+def _hold() -> bool:
+    """Block the ending signals in this thread, where the system can (POSIX): whether it did."""
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING)
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True

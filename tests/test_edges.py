@@ -641,3 +641,28 @@ def test_an_argument_a_command_does_not_take_names_the_command_and_its_help(
                         "--help for its options and arguments"), line
     line = refusal(capsys, "lint", "")
     assert "the path '' names no file or folder" in line, line
+
+
+def test_a_signal_while_the_json_is_written_leaves_one_object() -> None:
+    """A reader slow to take a 190 KB object: SIGTERM while the command was blocked writing it
+    left half the object, then the object saying the command was terminated. Now the line
+    is written whole, then the signal ends the command, and no second object is added."""
+    import os
+    import time
+
+    script = "import sys; from pram.reports.cli import main; sys.exit(main(sys.argv[1:]))"
+    read, write = os.pipe()
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, "run", "sort", "--n", "8", "--instances", "20000",
+         "--json"], stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+    time.sleep(4)  # the run is done and blocked on the full pipe (or, if slow, still running)
+    process.send_signal(signal.SIGTERM)
+    data = b""
+    while chunk := os.read(read, 1 << 20):
+        data += chunk
+    os.close(read)
+    assert process.wait(timeout=60) == 143
+    text = data.decode()
+    obj, end = json.JSONDecoder().raw_decode(text)
+    assert text[end:].strip() == "" and isinstance(obj, dict), text[end:][:200]
