@@ -64,8 +64,11 @@ def split_spec(module: str, name: str | None) -> tuple[str, str]:
     """``--module`` and the NAME after it as (where, attribute): ``FILE NAME``, ``FILE:NAME``
     or ``package.module:NAME``; one line naming the fix when the NAME is missing or twice."""
     where, colon, attribute = module.rpartition(":")
-    if not colon or not where or not attribute.isidentifier():
-        where, attribute = module, ""  # a colon in the file's name ('a:b.py'), not a NAME
+    if not colon or not where or not attribute or "/" in attribute or "\\" in attribute \
+            or attribute.endswith(".py") or Path(module).exists():
+        # a colon in the file's path ('a:b.py'), not a NAME; a NAME is a declaration's
+        # variable or its name, which may hold '-' or '.' ('second-one')
+        where, attribute = module, ""
     if attribute and name is not None:
         raise InputError(
             f"--module {module!r} already names {attribute!r}, and {name!r} follows it; give "

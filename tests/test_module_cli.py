@@ -847,3 +847,16 @@ def test_a_plot_of_bounds_not_declared_or_judged_on_rounds_is_drawn(
         status, _, _ = call(capsys, "sweep", *argv, "--n", "8,16,32,64", "--plot", str(picture))
         assert status == 0 and picture.stat().st_size > 1000
         picture.unlink()
+
+
+@pytest.mark.parametrize("name", ["second-one", "second.one"])
+def test_a_declaration_is_found_by_a_name_with_a_dash_or_a_dot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """The docs let NAME be a declaration's name, but one with '-' or '.' was "names no
+    algorithm", with a fix that named it twice."""
+    path = _module(tmp_path, GOOD + f"\nsecond = pram.Algorithm(name={name!r}, build=build, "
+                   "program=double.program, reference=lambda x: 2 * x)\n")
+    for argv in (["--module", path, name], ["--module", f"{path}:{name}"]):
+        status, run = run_json(capsys, "run", *argv, "--n", "8")
+        assert status == 0 and run["algorithm"] == name, run
