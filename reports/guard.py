@@ -98,6 +98,24 @@ def size_text(count: float) -> str:
     raise AssertionError("unreachable")
 
 
+def size_at_least(count: float) -> str:
+    """``count`` bytes as ``--max-memory`` takes them (``6.3KiB``), rounded up, so that the
+    advice to give at least it is taken (``6.2KiB``, rounded down from 6,340 bytes, was
+    refused again)."""
+    if math.isinf(count):
+        return "1e+308B"
+    value, unit = float(count), "B"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if value < 1024 or unit == "PiB":
+            break
+        value /= 1024
+    if unit == "B":
+        return f"{math.ceil(value)}B"
+    step = 0.1 if value < 1e6 else 10.0 ** (math.floor(math.log10(value)) - 2)
+    up = math.ceil(value / step - 1e-9) * step
+    return f"{up:.1f}{unit}" if value < 1e6 else f"{up:.3g}{unit}"
+
+
 def _where(max_memory: int | None) -> str:
     return "--max-memory allows" if max_memory is not None else "this machine has available"
 
@@ -119,7 +137,7 @@ def refuse_bytes(what: str, need: float, max_memory: int | None, fits: str | Non
     if need <= limit:
         return
     fix = (f"{fits} (or set the ceiling with --max-memory)" if fits else
-           f"nothing fits; give --max-memory {size_text(need).replace(' ', '')} or more"
+           f"nothing fits; give --max-memory {size_at_least(need)} or more"
            + ("" if max_memory is not None else ", or free memory"))
     raise InputError(
         f"{what} needs about {size_text(need)} of memory but {_where(max_memory)} "
@@ -191,16 +209,19 @@ def refuse_oversized(name: str | Algorithm, options: Options,
         return
     fits = largest(lambda k: _need(memory, _sizes(entry, options, k), options) <= limit, n)
     symbol = entry.family.symbols.get("n", "n")
-    large = [k for k in ("m", "d") if k in sizes and sizes[k] > n]
+    # (only a size the user may set: sort's formulas hold a d = 16 it does not take)
+    large = [k for k in ("m", "d")
+             if k in sizes and k in entry.family.defaults and sizes[k] > n]
     if large and fits >= n - 1:  # n fits; the other size is the one too large
         other = large[0]
         refuse_bytes(f"{name} at {other} = {sizes[other]:,}", need, options.max_memory,
                      f"give a smaller --{other}")
     shown = f"{n:,}" if n < 10**18 else f"a number of {len(str(n)):,} digits"
+    smaller = ("give a smaller --input file" if options.input is not None  # (--n is refused
+               else f"give --n {fits} or less")  # beside --input)
     refuse_bytes(
         f"{name} at {symbol} = {shown}", need, options.max_memory,
-        f"the largest {symbol} that fits is {fits:,}, so give --n {fits} or less" if fits
-        else None,
+        f"the largest {symbol} that fits is {fits:,}, so {smaller}" if fits else None,
     )
 
 

@@ -666,3 +666,32 @@ def test_a_signal_while_the_json_is_written_leaves_one_object() -> None:
     text = data.decode()
     obj, end = json.JSONDecoder().raw_decode(text)
     assert text[end:].strip() == "" and isinstance(obj, dict), text[end:][:200]
+
+
+@pytest.mark.parametrize("argv", [["run", "sort", "--n", "8"], ["run", "mqar", "--n", "3072"],
+                                  ["run", "sort", "--n", "3"]])
+def test_the_memory_the_size_guard_advises_is_taken(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'give --max-memory 6.2KiB or more' was rounded down from the need, so 6.2KiB was refused
+    again; at the advised size sort was told to "give a smaller --d", which it does not take."""
+    import re
+
+    line = refusal(capsys, *argv, "--max-memory", "1")
+    advised = re.search(r"give --max-memory (\S+) or more", line)
+    assert advised is not None, line
+    assert main([*argv, "--max-memory", advised.group(1)]) == 0
+    capsys.readouterr()
+    line = refusal(capsys, "run", "sort", "--n", "3", "--max-memory", "3.1KiB")
+    assert "--d" not in line and "give --n 2 or less" in line, line
+
+
+def test_an_input_too_large_is_told_to_be_smaller_not_given_an_n(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --input graph naming vertex 99999999999 was told "give --n 22559550 or less", and
+    --n beside --input is refused."""
+    graph = tmp_path / "graph.txt"
+    graph.write_text("0 99999999999\n")
+    line = refusal(capsys, "run", "components", "--input", str(graph), "--max-memory", "1G")
+    assert "so give a smaller --input file" in line and "--n" not in line, line
