@@ -172,7 +172,11 @@ def users_code() -> Iterator[None]:
     lint). A process the user's code forked ends where it would have: at its ``os._exit``,
     or as it comes back into the command (it would run the command a second time, printing
     a second report or JSON object)."""
-    real, register, folder = os._exit, atexit.register, os.getcwd()
+    real, register = os._exit, atexit.register
+    try:
+        folder: str | None = os.getcwd()
+    except OSError:  # the working folder was deleted: nothing to come back to, not the code's
+        folder = None
     argv, orig_argv = sys.argv, sys.orig_argv
     pid = os.getpid()
 
@@ -192,8 +196,9 @@ def users_code() -> Iterator[None]:
             real(0)
         os._exit, atexit.register = real, register
         sys.argv, sys.orig_argv = argv, orig_argv
-        with contextlib.suppress(OSError):  # the paths given stay relative to where they were
-            os.chdir(folder)
+        if folder is not None:
+            with contextlib.suppress(OSError):  # the paths given stay relative to where they were
+                os.chdir(folder)
 
 
 #: The functions a user's code registered with ``atexit`` (with their arguments), run by

@@ -48,6 +48,11 @@ def parse_steps(text: str, last: int) -> list[int]:
                 f"--steps {text!r} is not a list of steps; give numbers and ranges such as "
                 f"1-5 or 2,7,9-11 (the run has steps 1 to {last})"
             )
+        if 1 <= final < first <= last:
+            raise InputError(
+                f"--steps {text!r} is a range backwards ({first} down to {final}); give it "
+                f"from its first step, --steps {final}-{first}"
+            )
         if not 1 <= first <= final <= last:
             raise InputError(
                 f"--steps {text!r} asks for steps outside the run, which has steps 1 to "

@@ -860,3 +860,18 @@ def test_a_declaration_is_found_by_a_name_with_a_dash_or_a_dot(
     for argv in (["--module", path, name], ["--module", f"{path}:{name}"]):
         status, run = run_json(capsys, "run", *argv, "--n", "8")
         assert status == 0 and run["algorithm"] == name, run
+
+
+def test_a_deleted_working_folder_is_not_blamed_on_the_module(tmp_path: Path) -> None:
+    """In a working folder since deleted, a good module was "raised FileNotFoundError in
+    contextlib.py:137 ... fix the module": the command's own os.getcwd() failed."""
+    path = _module(tmp_path, GOOD)
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+              "from pram.reports.cli import main; sys.exit(main(sys.argv[2:]))")
+    done = subprocess.run([sys.executable, "-c", script, str(gone), "run", "--module", path,
+                           "double", "--n", "8", "--json"], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["correct"] is True

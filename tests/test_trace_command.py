@@ -136,3 +136,11 @@ def test_steps_of_a_run_with_none_are_refused_with_a_fix_that_works(
     page = tmp_path / "one.html"
     status, _, _ = call(capsys, "trace", "sort", "--n", "1", "--html", str(page))
     assert status == 0 and page.stat().st_size > 0
+
+
+def test_a_range_of_steps_backwards_is_named_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """--steps 5-1 was called a range "outside the run", which has steps 1 to 6."""
+    status, out, err = call(capsys, "trace", "sort", "--n", "8", "--steps", "5-1")
+    assert (status, out) == (2, "") and "a range backwards (5 down to 1)" in err, err
+    assert "--steps 1-5" in err and call(capsys, "trace", "sort", "--n", "8", "--steps",
+                                         "1-5")[0] == 0
