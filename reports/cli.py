@@ -584,6 +584,10 @@ def _handle(
                  "the disk is full (no space left on device); free space or give a path on "
                  "another disk")
             return INVALID
+        if error.errno in (errno.EMFILE, errno.ENFILE):  # no path is at fault
+            _say(err, f"pram {args.command}: error: too many open files for this process; "
+                 "raise the limit (ulimit -n) or give fewer --workers")
+            return INVALID
         # a path the checks could not even look at (too long, a loop)
         name = f"{_short(str(error.filename))!r}: " if error.filename else ""
         _say(err, f"pram {args.command}: error: {name}{error.strerror or error}; give a path "

@@ -695,3 +695,21 @@ def test_an_input_too_large_is_told_to_be_smaller_not_given_an_n(
     graph.write_text("0 99999999999\n")
     line = refusal(capsys, "run", "components", "--input", str(graph), "--max-memory", "1G")
     assert "so give a smaller --input file" in line and "--n" not in line, line
+
+
+def test_too_many_open_files_is_not_blamed_on_a_path() -> None:
+    """Under ulimit -n 16, two workers ended with "Too many open files; give a path that
+    exists and that you may use": no path is at fault."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+
+    script = "import sys; from pram.reports.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", script, "sweep", "sort", "--n", "8,16,32",
+                           "--workers", "2"], capture_output=True, text=True, timeout=120,
+                          check=False, preexec_fn=limited)
+    if done.returncode == 0:
+        pytest.skip("the workers started within 16 open files here")
+    assert done.returncode == 2 and "too many open files for this process" in done.stderr
+    assert "give a path" not in done.stderr and len(done.stderr.splitlines()) == 1
