@@ -52,8 +52,8 @@ def add_parser(commands: Any, size: Callable[[str], int]) -> None:
     parser = commands.add_parser("circuit", help="the circuit of an oblivious program (H.7.6)")
     parser.add_argument("algorithm", choices=NAMES, metavar="ALGORITHM",
                         help=f"one of {', '.join(NAMES)}")
-    parser.add_argument("--n", type=size, help="tokens (a power of two for merge and the prefix "
-                        "circuits; any n for sort)")
+    parser.add_argument("--n", type=size, help="tokens (a power of two for merge; any n for "
+                        "sort and the prefix circuits)")
     parser.add_argument("--d", type=size, help="bits per token, with bit keys (default 8)")
     parser.add_argument("--keys", choices=("word", "bits"),
                         help="a token is one word wire (default), or d bit wires (default for "
