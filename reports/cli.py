@@ -693,8 +693,11 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     run = execute(args.algorithm, options)
     if output is not None:
-        writer.save_array(output, run.answer(), "--output")  # reals stay reals, words int64
-        err.print(f"wrote {len(run.output)} answers to {output}", highlight=False, markup=False)
+        answer = run.answer()
+        writer.save_array(output, answer, "--output")  # reals stay reals, words int64
+        shape = f" (shape {' x '.join(map(str, answer.shape))})" if answer.ndim > 1 else ""
+        path = str(output) if str(output).isprintable() else repr(str(output))  # a newline
+        err.print(f"wrote {answer.size} answers{shape} to {path}", highlight=False, markup=False)
     if args.json:
         # the answer's dtype, as --output writes it (extends the contract's object)
         _json(run.as_dict() | {"dtype": run.answer().dtype.name})

@@ -713,3 +713,13 @@ def test_too_many_open_files_is_not_blamed_on_a_path() -> None:
         pytest.skip("the workers started within 16 open files here")
     assert done.returncode == 2 and "too many open files for this process" in done.stderr
     assert "give a path" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_the_line_of_an_output_written_shows_its_path_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An --output path with a newline was printed raw, its "wrote" line split in two."""
+    odd = tmp_path / "new\nline.npy"
+    assert main(["run", "sort", "--n", "8", "--output", str(odd)]) == 0
+    _, err = capsys.readouterr()
+    assert err == f"wrote 8 answers to {str(odd)!r}\n" and np.load(odd).shape == (8,)
