@@ -697,7 +697,8 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         writer.save_array(output, answer, "--output")  # reals stay reals, words int64
         shape = f" (shape {' x '.join(map(str, answer.shape))})" if answer.ndim > 1 else ""
         path = str(output) if str(output).isprintable() else repr(str(output))  # a newline
-        err.print(f"wrote {answer.size} answers{shape} to {path}", highlight=False, markup=False)
+        err.print(f"wrote {answer.size} answers{shape} to {path}", highlight=False, markup=False,
+                  soft_wrap=True)
     if args.json:
         # the answer's dtype, as --output writes it (extends the contract's object)
         _json(run.as_dict() | {"dtype": run.answer().dtype.name})
