@@ -1013,6 +1013,9 @@ def _lint(args: argparse.Namespace, out: Console, err: Console) -> int:
                              "nothing to check; give a .py file or a folder that holds some")
     for file in files:  # a FIFO or a device is refused, not opened (it would block)
         writer.check_input(str(file), "pram lint", "a Python file or a folder of them")
+        if file.suffix != ".py" and b"\0" in file.read_bytes()[:8192]:
+            raise InputError(f"{str(file)!r} is not Python source (it holds binary data); "
+                             "give a .py file or a folder of them")
     found = lint(files)
     for line in found:
         out.print(line, markup=False, soft_wrap=True)

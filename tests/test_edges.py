@@ -723,3 +723,18 @@ def test_the_line_of_an_output_written_shows_its_path_on_one_line(
     assert main(["run", "sort", "--n", "8", "--output", str(odd)]) == 0
     _, err = capsys.readouterr()
     assert err == f"wrote 8 answers to {str(odd)!r}\n" and np.load(odd).shape == (8,)
+
+
+def test_lint_of_a_binary_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                          ) -> None:
+    """pram lint values.npy said "cannot be parsed", exit 1, as if it were a finding; a script
+    without the .py suffix is still read as Python."""
+    data = tmp_path / "values.npy"
+    np.save(data, np.arange(8))
+    line = refusal(capsys, "lint", str(data))
+    assert line.endswith("is not Python source (it holds binary data); give a .py file or a "
+                         "folder of them"), line
+    script = tmp_path / "script"
+    script.write_text("import gc\n")
+    assert main(["lint", str(script)]) == 1
+    assert "import gc" in capsys.readouterr().out
