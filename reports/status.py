@@ -20,10 +20,6 @@ OK, FAILED, INVALID = 0, 1, 2
 printed: list[bool] = []
 
 
-#: The signals that end a command, held while its JSON line is written.
-_ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
 def print_json(obj: Any) -> None:
     """``obj`` as one line of JSON on standard output (the only thing ``--json`` prints there).
 
@@ -31,20 +27,23 @@ def print_json(obj: Any) -> None:
     slow to take 190 KB got half the object, then the object saying the command was
     interrupted), and then end it as usual, the object already printed."""
     line = json.dumps(obj) + "\n"
-    held = _hold()
+    before = _hold()
     try:
         printed.append(True)  # first: a signal met as the write returns must not add a second
         sys.stdout.write(line)
         sys.stdout.flush()
     finally:
-        if held:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
+        if before is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def _hold() -> bool:
-    """Block the ending signals in this thread, where the system can (POSIX): whether it did."""
+def _hold() -> set[int | signal.Signals] | None:
+    """Block the signals that end a command (``pram._startup.HANDLED``, the table the command
+    line handles) in this thread, where the system can (POSIX); the mask before, to put back
+    (None: not held)."""
+    from pram._startup import HANDLED  # (the one table of them)
+
     try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING)
+        return signal.pthread_sigmask(signal.SIG_BLOCK, HANDLED)
     except (AttributeError, OSError, ValueError):
-        return False
-    return True
+        return None
